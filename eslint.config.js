@@ -1,0 +1,93 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const electronOnlyInShell = {
+  paths: [{ name: 'electron', message: 'Only src/main/shell (and the preload) may import electron.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'test-artifacts/**', 'bin/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/ban-ts-comment': 'error',
+      // Services implement async start/stop even when a given one has nothing to await.
+      '@typescript-eslint/require-await': 'off',
+      'no-restricted-imports': ['error', electronOnlyInShell],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['src/main/shell/**/*.ts', 'src/preload/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: electronOnlyInShell.paths,
+          patterns: [
+            { group: ['**/main/**', '**/server/**', '**/preload/**'], message: 'The renderer talks to main only through the contract.' },
+            { group: ['node:*', 'fs', 'path', 'child_process', 'os', 'better-sqlite3'], message: 'No node modules in the renderer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: electronOnlyInShell.paths,
+          patterns: [
+            { group: ['**/main/**', '**/server/**', '**/renderer/**', '**/preload/**'], message: 'src/shared imports only src/shared.' },
+            { group: ['node:*', 'better-sqlite3', 'react'], message: 'src/shared stays free of node, electron and DOM code.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: electronOnlyInShell.paths,
+          patterns: [{ group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'The service never imports client code.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/shell/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: electronOnlyInShell.paths,
+          patterns: [{ group: ['**/server/**', '**/renderer/**'], message: 'The client reaches the service over HTTP only.' }],
+        },
+      ],
+    },
+  },
+);

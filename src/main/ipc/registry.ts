@@ -1,0 +1,47 @@
+import type { ZodError } from 'zod';
+import { channels, isChannel, type Channel, type ReqParsed, type Res } from '../../shared/contract';
+import { AppError, describeError, fail, ok, type Result } from '../../shared/errors';
+import type { Logger } from '../log';
+
+export type Handler<C extends Channel> = (req: ReqParsed<C>) => Promise<Res<C>> | Res<C>;
+
+/**
+ * One place where main registers contract handlers. Every call is validated with zod on the way in
+ * (and out), and every failure comes back as data `{ ok: false, error }`, never as a throw.
+ */
+export class HandlerRegistry {
+  private readonly handlers = new Map<Channel, (req: unknown) => Promise<unknown>>();
+
+  constructor(private readonly log: Logger) {}
+
+  handle<C extends Channel>(channel: C, handler: Handler<C>): void {
+    if (this.handlers.has(channel)) throw new Error(`handler for ${channel} registered twice`);
+    this.handlers.set(channel, async (req) => handler(req as ReqParsed<C>));
+  }
+
+  registered(): Channel[] {
+    return [...this.handlers.keys()];
+  }
+
+  async invoke(channel: string, rawReq: unknown): Promise<Result<unknown>> {
+    if (!isChannel(channel)) return fail('unknown_channel', `unknown channel: ${channel}`);
+    const handler = this.handlers.get(channel);
+    if (!handler) return fail('unknown_channel', `no handler registered for ${channel}`);
+    const parsed = channels[channel].req.safeParse(rawReq ?? {});
+    if (!parsed.success) return fail('bad_request', formatZodError(parsed.error));
+    try {
+      const value = await handler(parsed.data);
+      return ok(channels[channel].res.parse(value));
+    } catch (err) {
+      if (err instanceof AppError) return fail(err.code, err.message);
+      this.log.error({ channel, err: describeError(err) }, 'handler failed');
+      return fail('internal', describeError(err));
+    }
+  }
+}
+
+export function formatZodError(error: ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}

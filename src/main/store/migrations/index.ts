@@ -1,0 +1,5 @@
+import type { Migration } from '../../../shared/sqlite-migrate';
+import { m001Settings } from './001-settings';
+
+/** Client database migrations, in order. Append only. */
+export const clientMigrations: readonly Migration[] = [m001Settings];

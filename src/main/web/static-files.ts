@@ -1,0 +1,60 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { extname, resolve, sep } from 'node:path';
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.ico': 'image/x-icon',
+};
+
+/** Resolves a URL path inside root, or null when it would leave it. */
+export function resolveInside(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const base = resolve(root);
+  const target = resolve(base, '.' + (decoded.startsWith('/') ? decoded : '/' + decoded));
+  return target === base || target.startsWith(base + sep) ? target : null;
+}
+
+/** Serves the built renderer; unknown paths fall back to index.html (client-side routes). */
+export async function serveStatic(root: string, urlPath: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+  const wanted = urlPath === '/' ? '/index.html' : urlPath;
+  let file = resolveInside(root, wanted);
+  if (!file) {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('bad path');
+    return;
+  }
+  let info = await stat(file).catch(() => null);
+  if (!info?.isFile()) {
+    if (extname(wanted)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    file = resolve(root, 'index.html');
+    info = await stat(file).catch(() => null);
+    if (!info?.isFile()) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('renderer not built: run `npm run build`');
+      return;
+    }
+  }
+  res.writeHead(200, {
+    ...headers,
+    'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+    'content-length': String(info.size),
+    'cache-control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=3600',
+  });
+  createReadStream(file).pipe(res);
+}

@@ -1,0 +1,28 @@
+import type { Channel, Req, Res, ReelsyncBridge } from '../../shared/contract';
+import { createWebBridge } from './web-bridge';
+
+declare global {
+  interface Window {
+    reelsync?: ReelsyncBridge;
+  }
+}
+
+/** The preload's bridge inside Electron, the HTTP+SSE shim in a plain browser. */
+export const bridge: ReelsyncBridge = window.reelsync ?? createWebBridge();
+export const transportKind: 'electron' | 'web' = window.reelsync ? 'electron' : 'web';
+
+export class ContractError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls a channel and throws its error data, for react-query. */
+export async function call<C extends Channel>(channel: C, req: Req<C>): Promise<Res<C>> {
+  const result = await (bridge.call[channel] as (r: Req<C>) => Promise<{ ok: true; value: Res<C> } | { ok: false; error: { code: string; message: string } }>)(req);
+  if (!result.ok) throw new ContractError(result.error.code, result.error.message);
+  return result.value;
+}

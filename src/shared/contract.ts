@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { Result } from './errors';
+import { appChannels, appEvents } from './contract/app';
+
+/**
+ * The one IPC contract between main and renderer: channel -> request schema and response schema,
+ * plus events main -> renderer. Each feature contributes its own map, merged here.
+ */
+export const channels = {
+  ...appChannels,
+} as const;
+
+export const events = {
+  ...appEvents,
+} as const;
+
+export type Channels = typeof channels;
+export type Channel = keyof Channels;
+export type Req<C extends Channel> = z.input<Channels[C]['req']>;
+export type ReqParsed<C extends Channel> = z.output<Channels[C]['req']>;
+export type Res<C extends Channel> = z.output<Channels[C]['res']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const channelNames = Object.keys(channels) as Channel[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isChannel(name: string): name is Channel {
+  return Object.prototype.hasOwnProperty.call(channels, name);
+}
+
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(events, name);
+}
+
+/** What the preload (Electron) or the web shim exposes on `window.reelsync`: one function per channel. */
+export type ReelsyncBridge = {
+  call: { [C in Channel]: (req: Req<C>) => Promise<Result<Res<C>>> };
+  on: <E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) => () => void;
+};
