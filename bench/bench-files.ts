@@ -15,7 +15,7 @@ export async function randomFile(name: string, size: number): Promise<string> {
   for (let written = 0; written < size; written += block.length) {
     randomFillSync(block);
     const slice = block.subarray(0, Math.min(block.length, size - written));
-    if (!out.write(slice)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(slice)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
   return file;
