@@ -66,6 +66,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: electronOnlyInShell.paths,
+          patterns: [{ group: ['**/main/**', '**/server/**', '**/renderer/**', '**/preload/**'], message: 'src/common is node code shared by client and service: it imports only src/common and src/shared.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [

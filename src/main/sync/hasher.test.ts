@@ -32,7 +32,7 @@ describe('sha256File', () => {
     const file = join(dir, 'big.bin');
     await writeFile(file, randomBytes(16 * 1024 * 1024));
     const controller = new AbortController();
-    const pending = sha256File(file, { onProgress: () => controller.abort() });
+    const pending = sha256File(file, { signal: controller.signal, onProgress: () => controller.abort() });
     await expect(pending).rejects.toThrow(/abort/i);
   });
 });

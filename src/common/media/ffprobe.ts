@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+
+const run = promisify(execFile);
+
+const streamSchema = z.object({
+  index: z.number(),
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  avg_frame_rate: z.string().optional(),
+  r_frame_rate: z.string().optional(),
+  duration: z.string().optional(),
+  nb_frames: z.string().optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+  side_data_list: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+
+const probeSchema = z.object({
+  streams: z.array(streamSchema).default([]),
+  format: z
+    .object({
+      format_name: z.string().optional(),
+      duration: z.string().optional(),
+      size: z.string().optional(),
+      bit_rate: z.string().optional(),
+      tags: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+});
+
+export interface ProbeResult {
+  container: string;
+  durationSeconds: number | null;
+  sizeBytes: number | null;
+  video: {
+    codec: string;
+    width: number;
+    height: number;
+    fps: number | null;
+    rotation: number;
+  } | null;
+  audio: { codec: string } | null;
+  tags: Record<string, string>;
+}
+
+export class ProbeError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProbeError';
+  }
+}
+
+function parseRate(rate: string | undefined): number | null {
+  if (!rate) return null;
+  const [num, den] = rate.split('/').map(Number);
+  if (!num || !den) return null;
+  return Math.round((num / den) * 1000) / 1000;
+}
+
+function parseNumber(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** ffprobe of a media file: container, duration, first video/audio stream. Throws ProbeError when unreadable. */
+export async function ffprobe(file: string, options: { signal?: AbortSignal } = {}): Promise<ProbeResult> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      { maxBuffer: 8 * 1024 * 1024, signal: options.signal },
+    ));
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new ProbeError(stderr ? reasonFrom(stderr, file) : 'ffprobe could not read the file', { cause: err });
+  }
+  const parsed = probeSchema.safeParse(JSON.parse(stdout));
+  if (!parsed.success) throw new ProbeError('ffprobe output not understood');
+  const { streams, format } = parsed.data;
+  const v = streams.find((s) => s.codec_type === 'video' && s.codec_name !== 'mjpeg' && s.codec_name !== 'png');
+  const a = streams.find((s) => s.codec_type === 'audio');
+  const rotation = rotationOf(v);
+  return {
+    container: format?.format_name ?? 'unknown',
+    durationSeconds: parseNumber(format?.duration) ?? parseNumber(v?.duration),
+    sizeBytes: parseNumber(format?.size),
+    video: v?.codec_name
+      ? {
+          codec: v.codec_name,
+          width: v.width ?? 0,
+          height: v.height ?? 0,
+          fps: parseRate(v.avg_frame_rate) ?? parseRate(v.r_frame_rate),
+          rotation,
+        }
+      : null,
+    audio: a?.codec_name ? { codec: a.codec_name } : null,
+    tags: { ...(format?.tags ?? {}) },
+  };
+}
+
+function rotationOf(stream: z.infer<typeof streamSchema> | undefined): number {
+  const fromTag = parseNumber(stream?.tags?.rotate);
+  if (fromTag !== null) return fromTag;
+  for (const side of stream?.side_data_list ?? []) {
+    if (typeof side.rotation === 'number') return side.rotation;
+  }
+  return 0;
+}
+
+/** ffprobe's complaint without stream prefixes or the file path: "moov atom not found; Invalid data found...". */
+function reasonFrom(stderr: string, file: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.replace(/^\[[^\]]+\]\s*/, '').replace(`${file}: `, '').trim())
+    .filter(Boolean);
+  return [...new Set(lines)].slice(0, 3).join('; ');
+}
