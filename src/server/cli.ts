@@ -1,0 +1,104 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Accounts, type KeyInterface } from './accounts/accounts';
+import { usdToMicro } from './accounts/billing';
+import { ConfigError, loadConfig } from './config';
+import { startService, type RunningService } from './service';
+import { openServiceDb } from './storage/db';
+
+/** Exit codes: 0 ok, 1 runtime failure, 2 bad arguments or config. */
+const program = new Command('reelsync-service')
+  .description('Reelsync library service: the Video Library API (interface A) on this machine')
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+  .showHelpAfterError();
+
+const usd = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1e9) throw new InvalidArgumentError('must be a non-negative amount in USD');
+  return n;
+};
+const port = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number 0-65535');
+  return n;
+};
+const keyInterface = (value: string): KeyInterface => {
+  if (value !== 'library' && value !== 'datalake') throw new InvalidArgumentError('must be library or datalake');
+  return value;
+};
+
+function withDb<T>(dataDir: string, fn: (accounts: Accounts) => T): T {
+  mkdirSync(dataDir, { recursive: true });
+  const db = openServiceDb(dataDir);
+  try {
+    return fn(new Accounts(db));
+  } finally {
+    db.close();
+  }
+}
+
+program
+  .command('serve')
+  .description('serve the API until SIGTERM/SIGINT')
+  .requiredOption('--data <dir>', 'data folder (database, blobs)')
+  .option('--port <n>', 'port, 0 = any free port', port, 0)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--config <file>', 'JSON config file (limits, indexer, callbacks)')
+  .action(async (opts: { data: string; port: number; host: string; config?: string }) => {
+    const config = await loadConfig(opts.config);
+    // Handlers go in before the service starts, so a signal during start-up still drains cleanly.
+    const state: { stopRequested: boolean; service?: RunningService } = { stopRequested: false };
+    const shutdown = (): void => {
+      state.stopRequested = true;
+      state.service?.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+    state.service = await startService({ dataDir: resolve(opts.data), config, host: opts.host, port: opts.port });
+    if (state.stopRequested) {
+      shutdown();
+      return;
+    }
+    process.stdout.write(`listening on ${state.service.url}\n`);
+  });
+
+const key = program.command('key').description('API keys');
+key
+  .command('create')
+  .description('create an API key (and the account if new); prints the key alone')
+  .requiredOption('--data <dir>', 'data folder')
+  .requiredOption('--account <name>', 'account name')
+  .requiredOption('--interface <kind>', 'library or datalake', keyInterface)
+  .option('--credits <usd>', 'set the account balance, in USD', usd)
+  .action((opts: { data: string; account: string; interface: KeyInterface; credits?: number }) => {
+    const created = withDb(resolve(opts.data), (accounts) => {
+      const account = accounts.ensure(opts.account);
+      if (opts.credits !== undefined) accounts.setBalance(account.id, usdToMicro(opts.credits));
+      return accounts.createKey(account.id, opts.interface);
+    });
+    process.stdout.write(`${created}\n`);
+  });
+
+const credits = program.command('credits').description('account balances');
+credits
+  .command('set')
+  .description('set an account balance')
+  .requiredOption('--data <dir>', 'data folder')
+  .requiredOption('--account <name>', 'account name')
+  .requiredOption('--usd <n>', 'balance in USD', usd)
+  .action((opts: { data: string; account: string; usd: number }) => {
+    withDb(resolve(opts.data), (accounts) => accounts.setBalance(accounts.ensure(opts.account).id, usdToMicro(opts.usd)));
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`reelsync-service: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`reelsync-service: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+export const configSchema = z
+  .object({
+    limits: z
+      .object({
+        searchPerSecond: z.number().positive().default(50),
+        uploadPerMinute: z.number().positive().default(600),
+        downloadPerMinute: z.number().positive().default(600),
+        /** Videos uploaded within the rolling 2 hours that are still waiting to be indexed. */
+        indexQueueCap: z.number().int().positive().default(1000),
+        concurrentIngests: z.number().int().positive().default(4),
+      })
+      .strict()
+      .default({ searchPerSecond: 50, uploadPerMinute: 600, downloadPerMinute: 600, indexQueueCap: 1000, concurrentIngests: 4 }),
+    indexer: z
+      .object({
+        concurrency: z.number().int().min(1).max(16).default(1),
+        maxAttempts: z.number().int().min(1).max(20).default(3),
+        /** Maintenance switch: uploads are accepted and queued, nothing is indexed until it is false again. */
+        paused: z.boolean().default(false),
+      })
+      .strict()
+      .default({ concurrency: 1, maxAttempts: 3, paused: false }),
+    callbacks: z
+      .object({
+        maxAttempts: z.number().int().min(1).max(50).default(8),
+        baseDelayMs: z.number().int().min(1).default(2000),
+        timeoutMs: z.number().int().min(100).default(10_000),
+      })
+      .strict()
+      .default({ maxAttempts: 8, baseDelayMs: 2000, timeoutMs: 10_000 }),
+  })
+  .strict();
+
+export type ServiceConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses a config object; errors name the offending key. */
+export function parseConfig(raw: unknown): ServiceConfig {
+  const parsed = configSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.join('.') || (issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(root)');
+    const keys = issue?.code === 'unrecognized_keys' ? [issue.path.join('.'), issue.keys.join(', ')].filter(Boolean).join('.') : key;
+    throw new ConfigError(`invalid config key ${keys}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+export async function loadConfig(file: string | undefined): Promise<ServiceConfig> {
+  if (!file) return parseConfig({});
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  return parseConfig(raw);
+}

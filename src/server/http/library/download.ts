@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { extname } from 'node:path';
+import { z } from 'zod';
+import { API_MESSAGES, ENVELOPE_CODES, PRICES_MICRO_USD } from '../../../shared/api-types';
+import type { Account } from '../../accounts/accounts';
+import { InsufficientBalanceError } from '../../accounts/billing';
+import { bucketOf, type ServiceContext } from '../../context';
+import { ApiError, badRequest, notFound, rateLimited } from '../envelope';
+import { accountOf } from './auth';
+import { parseOr400 } from './validate';
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.avi': 'video/x-msvideo',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+};
+
+/** 0.12 USD per GB (10^9 bytes), rounded up to the micro-dollar. */
+export function downloadPrice(bytes: number): number {
+  return Math.ceil((bytes * PRICES_MICRO_USD.downloadPerGb) / 1e9);
+}
+
+export function registerDownload(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get('/download', async (request, reply) => {
+    const account = accountOf(request);
+    const q = request.query as Record<string, unknown>;
+    const bucket = typeof q.bucket === 'string' ? q.bucket.trim() : '';
+    const blob = typeof q.blob === 'string' ? q.blob.trim() : '';
+    if (!bucket) throw badRequest(API_MESSAGES.bucketRequired);
+    if (!blob) throw badRequest(API_MESSAGES.blobRequired);
+    return stream(ctx, account, request, reply, bucket, blob);
+  });
+
+  app.post('/download', async (request, reply) => {
+    const account = accountOf(request);
+    const body = parseOr400(z.object({ video_no: z.string().min(1, 'video_no is required').max(100) }), request.body);
+    const row = ctx.videos.byNo(account.id, body.video_no);
+    if (!row?.blob) throw notFound();
+    return stream(ctx, account, request, reply, row.bucket, row.blob);
+  });
+}
+
+async function stream(
+  ctx: ServiceContext,
+  account: Account,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bucket: string,
+  blob: string,
+): Promise<FastifyReply> {
+  const wait = ctx.limits.download.take(`download:${account.id}`);
+  if (wait) throw rateLimited(wait);
+  // Another account's bucket, an invalid or escaping path, a deleted video: all the same "does not exist".
+  if (bucket !== bucketOf(account.id)) throw notFound();
+  const size = await ctx.blobs.size(bucket, blob);
+  if (size === null) throw notFound();
+  const range = parseRange(request.headers.range, size);
+  if (range === 'unsatisfiable') {
+    return reply.code(416).header('content-range', `bytes */${size}`).send();
+  }
+  const bytes = range ? range.end - range.start + 1 : size;
+  try {
+    ctx.billing.charge(account.id, downloadPrice(bytes), 'download', `${bucket}/${blob}`);
+  } catch (err) {
+    if (err instanceof InsufficientBalanceError) throw new ApiError(402, ENVELOPE_CODES.insufficientBalance, API_MESSAGES.downloadBalance);
+    throw err;
+  }
+  const name = originalName(ctx, account, blob);
+  void reply
+    .header('content-type', MEDIA_TYPES[extname(blob).toLowerCase()] ?? 'application/octet-stream')
+    .header('content-disposition', contentDisposition(name))
+    .header('accept-ranges', 'bytes')
+    .header('cache-control', 'private, no-store');
+  if (range) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+  return reply.send(ctx.blobs.read(bucket, blob, range ?? undefined));
+}
+
+/** The name the user uploaded for a video blob; the blob's own last part for keyframes and posters. */
+function originalName(ctx: ServiceContext, account: Account, blob: string): string {
+  const m = /^videos\/([^/]+)\//.exec(blob);
+  const row = m?.[1] ? ctx.videos.byNo(account.id, m[1]) : undefined;
+  return row?.original_name ?? blob.split('/').pop() ?? 'download';
+}
+
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** A single bytes range; null when absent or not understood (whole file), 'unsatisfiable' when outside the file. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}

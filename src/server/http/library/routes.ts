@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH, API_V2_BASE_PATH } from '../../../shared/api-types';
+import type { ServiceContext } from '../../context';
+import { authenticate } from './auth';
+import { registerDownload } from './download';
+import { registerFolders } from './folders';
+import { registerMetadata } from './metadata';
+import { registerSearch } from './search';
+import { registerUpload } from './upload';
+import { registerVideos } from './videos';
+
+/** Interface A under /serve/api/v1, and the v2 path variant of download. */
+export function registerLibraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  void app.register(
+    (scope, _opts, done) => {
+      scope.addHook('preHandler', authenticate(ctx.accounts, 'library'));
+      registerUpload(scope, ctx);
+      registerMetadata(scope, ctx);
+      registerSearch(scope, ctx);
+      registerDownload(scope, ctx);
+      registerVideos(scope, ctx);
+      registerFolders(scope, ctx);
+      done();
+    },
+    { prefix: API_BASE_PATH },
+  );
+  void app.register(
+    (scope, _opts, done) => {
+      scope.addHook('preHandler', authenticate(ctx.accounts, 'library'));
+      registerDownload(scope, ctx);
+      done();
+    },
+    { prefix: API_V2_BASE_PATH },
+  );
+}

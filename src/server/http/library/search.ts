@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  FILTERING_LEVELS,
+  isValidDatetime,
+  PRICES_MICRO_USD,
+  SEARCH_LIMITS,
+  SEARCH_TYPES,
+  type CaptionItem,
+  type ClipItem,
+} from '../../../shared/api-types';
+import type { Account } from '../../accounts/accounts';
+import type { ServiceContext } from '../../context';
+import { cosine, lexicalVector, parseQuery } from '../../search/query-text';
+import { searchSegments, type SegmentFilter, type SegmentHit } from '../../search/search-segments';
+import { badRequest, rateLimited, success } from '../envelope';
+import { accountOf } from './auth';
+import { parseOr400 } from './validate';
+
+const searchBody = z
+  .object({
+    search_param: z.string({ error: 'search_param is required' }).trim().min(1, 'search_param must not be empty').max(1000),
+    search_type: z.enum(SEARCH_TYPES, { error: `search_type must be one of ${SEARCH_TYPES.join(', ')}` }).default('BY_CLIP'),
+    folder_id: z.number().int().optional(),
+    unique_id: z.string().max(200).optional(),
+    top_k: z.number().int().nullable().optional(),
+    filtering_level: z.enum(['low', 'medium', 'high']).optional(),
+    video_nos: z.array(z.string().max(100)).max(SEARCH_LIMITS.videoNosMax, `video_nos takes at most ${SEARCH_LIMITS.videoNosMax} ids`).optional(),
+    tag: z.string().max(100).optional(),
+    camera_tag: z.string().max(200).optional(),
+    datetime_taken: z.string().refine(isValidDatetime, 'datetime_taken must be in the format yyyy-MM-dd HH:mm:ss').optional(),
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+    radius_km: z.number().positive().max(20_000).default(1),
+    page: z.number().int().min(1).default(1),
+  })
+  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), 'latitude and longitude must be given together');
+
+type SearchBody = z.infer<typeof searchBody>;
+
+function topK(body: SearchBody): number {
+  if (body.search_type === 'BY_CAPTION') {
+    const k = body.top_k ?? SEARCH_LIMITS.captionTopKDefault;
+    if (k < 1 || k > SEARCH_LIMITS.captionTopKMax) throw badRequest(`top_k must be between 1 and ${SEARCH_LIMITS.captionTopKMax} for BY_CAPTION`);
+    return k;
+  }
+  const k = body.top_k ?? SEARCH_LIMITS.topKDefault;
+  if (k < 1 || k > SEARCH_LIMITS.topKMax) throw badRequest(`top_k must be between 1 and ${SEARCH_LIMITS.topKMax}`);
+  return k;
+}
+
+export function userNamespace(accountId: number): string {
+  return createHash('sha256').update(`reelsync-account:${accountId}`).digest('hex').slice(0, 32);
+}
+
+export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void {
+  const run = (account: Account, body: SearchBody): unknown => {
+    const k = topK(body);
+    const wait = ctx.limits.search.take(`search:${account.id}`);
+    if (wait) throw rateLimited(wait);
+    const filter: SegmentFilter = {
+      accountId: account.id,
+      folderId: ctx.folders.resolveFilter(account.id, body.folder_id, body.unique_id),
+      videoNos: body.video_nos,
+      tag: body.tag,
+      cameraModel: body.camera_tag,
+      takenSince: body.datetime_taken,
+      near: body.latitude !== undefined && body.longitude !== undefined ? { latitude: body.latitude, longitude: body.longitude, radiusKm: body.radius_km } : undefined,
+    };
+    const min = body.filtering_level ? FILTERING_LEVELS[body.filtering_level] : 0;
+    const query = parseQuery(body.search_param);
+    ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', body.search_type);
+    switch (body.search_type) {
+      case 'BY_CLIP':
+      case 'BY_VIDEO':
+        return searchSegments(ctx.db, query, 'all', filter, k).filter((h) => h.score >= min).map((h) => clipItem(h, true));
+      case 'BY_AUDIO':
+        return searchSegments(ctx.db, query, 'transcript', filter, k).filter((h) => h.score >= min).map((h) => clipItem(h, false));
+      case 'BY_CAPTION': {
+        const qv = lexicalVector(body.search_param);
+        return searchSegments(ctx.db, query, 'caption', filter, k)
+          .map((h) => captionItem(h, qv, account.id))
+          .filter((c) => c.score >= min)
+          .sort((a, b) => b.score - a.score);
+      }
+      case 'BY_IMAGE': {
+        const hits = searchSegments(ctx.db, query, 'all', filter, SEARCH_LIMITS.topKMax).filter((h) => h.score >= min && h.keyframeBlob);
+        const pageSize = k;
+        const page = hits.slice((body.page - 1) * pageSize, body.page * pageSize);
+        return {
+          current_page: body.page,
+          page_size: pageSize,
+          total_count: hits.length,
+          item: page.map((h) => ({
+            id: h.segmentId,
+            name: `${h.videoName} @ ${h.start.toFixed(1)}s`,
+            img_url: `/serve/api/v1/download?bucket=${encodeURIComponent(h.bucket)}&blob=${h.keyframeBlob ?? ''}`,
+            datetime_taken: 0,
+            camera_model: '',
+            latitude: 0,
+            longitude: 0,
+            score: h.score,
+            bucket: h.bucket,
+            blob: h.keyframeBlob ?? '',
+          })),
+        };
+      }
+    }
+  };
+
+  app.post('/search', async (request) => success(run(accountOf(request), parseOr400(searchBody, request.body))));
+
+  app.post('/search_image', async (request) => {
+    const body = parseOr400(searchBody, { ...(request.body as object), search_type: 'BY_IMAGE' });
+    return success(run(accountOf(request), body));
+  });
+
+  app.get('/search_audio_transcripts', async (request) => {
+    const q = parseOr400(
+      z.object({
+        query: z.string().trim().min(1, 'query must not be empty').max(1000),
+        page: z.coerce.number().int().min(1).default(1),
+        page_size: z.coerce.number().int().min(1).max(100, 'page_size must be at most 100').default(20),
+      }),
+      request.query,
+    );
+    const account = accountOf(request);
+    const wait = ctx.limits.search.take(`search:${account.id}`);
+    if (wait) throw rateLimited(wait);
+    ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', 'audio transcripts');
+    const hits = searchSegments(ctx.db, parseQuery(q.query), 'transcript', { accountId: account.id }, SEARCH_LIMITS.topKMax);
+    return success({
+      current_page: q.page,
+      page_size: q.page_size,
+      total_count: hits.length,
+      items: hits.slice((q.page - 1) * q.page_size, q.page * q.page_size).map((h) => clipItem(h, false)),
+    });
+  });
+}
+
+function clipItem(h: SegmentHit, withKeyframe: boolean): ClipItem {
+  const item: ClipItem = {
+    videoNo: h.videoNo,
+    videoName: h.videoName,
+    startTime: String(h.start),
+    endTime: String(h.end),
+    score: h.score,
+  };
+  if (h.transcript) item.audio_ts = h.transcript;
+  if (h.videoBlob) {
+    item.video_bucket = h.bucket;
+    item.video_blob = h.videoBlob;
+  }
+  if (withKeyframe && h.keyframeBlob) {
+    item.keyframe_bucket = h.bucket;
+    item.keyframe_blob = h.keyframeBlob;
+  }
+  return item;
+}
+
+function captionItem(h: SegmentHit, queryVector: Float32Array, accountId: number): CaptionItem {
+  const stored = h.captionVector ? new Float32Array(h.captionVector.buffer, h.captionVector.byteOffset, h.captionVector.byteLength / 4) : lexicalVector(h.caption);
+  const similarity = Math.max(0, Math.min(1, cosine(queryVector, stored)));
+  return {
+    video_no: h.videoNo,
+    text: h.caption,
+    vector: Array.from(stored, (x) => Math.round(x * 1e6) / 1e6),
+    user_id: userNamespace(accountId),
+    start_time: h.start,
+    end_time: h.end,
+    score: Math.round(similarity * 10_000) / 10_000,
+  };
+}

@@ -1,0 +1,16 @@
+import type { Analyzer } from '../types';
+import { ObjectsAnalyzer } from './objects';
+import { OcrAnalyzer } from './ocr';
+import { SpeechAnalyzer } from './speech';
+
+export { ObjectsAnalyzer } from './objects';
+export { OcrAnalyzer } from './ocr';
+export { SpeechAnalyzer } from './speech';
+
+/**
+ * Every analyzer this build knows. Whether each can run here is asked with `available()`; keep the instances for the
+ * life of the service (OCR keeps a worker thread, objects keeps its models) and `close()` them at shutdown.
+ */
+export function createAnalyzers(): Analyzer[] {
+  return [new OcrAnalyzer(), new ObjectsAnalyzer(), new SpeechAnalyzer()];
+}

@@ -1,0 +1,122 @@
+import {
+  abortError,
+  unreachable,
+  type Analyzer,
+  type AudioAnalyzer,
+  type Face,
+  type FrameAnalyzer,
+  type Label,
+  type MediaInput,
+  type SegmentFrame,
+  type TimedWord,
+} from './types';
+
+export interface AnalyzerFailure {
+  analyzer: string;
+  /** null when the analyzer works on the whole video (speech). */
+  segmentIndex: number | null;
+  message: string;
+}
+
+export interface SegmentCollected {
+  ocrText: string[];
+  labels: Label[];
+  faces: Face[];
+}
+
+export interface RunOutcome {
+  findings: SegmentCollected[];
+  words: TimedWord[];
+  failures: AnalyzerFailure[];
+}
+
+export interface RunInput {
+  analyzers: Analyzer[];
+  frames: SegmentFrame[];
+  media: MediaInput;
+  signal?: AbortSignal;
+  /** 0..1 of the analysis work done. */
+  onFraction: (fraction: number) => void;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Runs every analyzer at once, each through the segments in order: OCR works in tesseract's worker thread while
+ * objects run on the wasm backend here and speech in its own process, so two cores stay busy. A failure on one
+ * segment is recorded and the analyzer goes on with the next; only an abort stops everything.
+ */
+export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
+  const { analyzers, frames, media, signal, onFraction } = input;
+  const findings: SegmentCollected[] = frames.map(() => ({ ocrText: [], labels: [], faces: [] }));
+  const failures: AnalyzerFailure[] = [];
+  const words: TimedWord[] = [];
+
+  const frameAnalyzers: FrameAnalyzer[] = [];
+  const audioAnalyzers: AudioAnalyzer[] = [];
+  for (const analyzer of analyzers) {
+    switch (analyzer.kind) {
+      case 'frame':
+        frameAnalyzers.push(analyzer);
+        break;
+      case 'audio':
+        audioAnalyzers.push(analyzer);
+        break;
+      default:
+        throw unreachable(analyzer);
+    }
+  }
+
+  // Weights for progress: an audio pass counts as half of all the frame work.
+  const frameUnits = frames.length * frameAnalyzers.length;
+  const audioWeight = media.hasAudio ? Math.max(1, frameUnits / 2) : 0;
+  const total = frameUnits + audioWeight * audioAnalyzers.length || 1;
+  let done = 0;
+  const advance = (units: number): void => {
+    done += units;
+    onFraction(Math.min(1, done / total));
+  };
+
+  const checkAbort = (): void => {
+    if (signal?.aborted) throw abortError(signal);
+  };
+
+  const frameLoop = async (analyzer: FrameAnalyzer): Promise<void> => {
+    for (const frame of frames) {
+      checkAbort();
+      try {
+        const found = await analyzer.analyze(frame, signal);
+        const target = findings[frame.index];
+        if (target) {
+          if (found.ocrText) target.ocrText.push(found.ocrText);
+          target.labels.push(...(found.labels ?? []));
+          target.faces.push(...(found.faces ?? []));
+        }
+      } catch (err) {
+        checkAbort();
+        failures.push({ analyzer: analyzer.name, segmentIndex: frame.index, message: message(err) });
+      }
+      advance(1);
+    }
+  };
+
+  const audioRun = async (analyzer: AudioAnalyzer): Promise<void> => {
+    checkAbort();
+    try {
+      words.push(...(await analyzer.analyze(media, signal)));
+    } catch (err) {
+      checkAbort();
+      failures.push({ analyzer: analyzer.name, segmentIndex: null, message: message(err) });
+    }
+    advance(audioWeight);
+  };
+
+  // allSettled, not all: after an abort no loop may still be running when this returns.
+  const settled = await Promise.allSettled([...frameAnalyzers.map(frameLoop), ...audioAnalyzers.map(audioRun)]);
+  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  words.sort((a, b) => a.start - b.start);
+  return { findings, words, failures };
+}

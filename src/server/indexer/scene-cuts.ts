@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { runTool } from './process';
+
+/** A keyframe ffmpeg selected as the start of a segment (first frame, scene change, or max length reached). */
+export interface CutFrame {
+  time: number;
+  file: string;
+  width: number;
+  height: number;
+}
+
+export interface SceneCutOptions {
+  videoPath: string;
+  workDir: string;
+  maxSegmentSeconds: number;
+  /** Scene score (0..1) above which a keyframe starts a new segment. */
+  threshold?: number;
+  /** Width of the keyframe JPEGs; smaller videos keep their width. */
+  frameWidth?: number;
+  signal?: AbortSignal;
+  /** Seconds of video decoded so far. */
+  onTime?: (seconds: number) => void;
+}
+
+export const KEYFRAME_WIDTH = 640;
+
+const showinfoSchema = z.object({
+  n: z.coerce.number().int().nonnegative(),
+  time: z.coerce.number().finite(),
+  width: z.coerce.number().int().positive(),
+  height: z.coerce.number().int().positive(),
+});
+
+const SHOWINFO = /\bn:\s*(\d+)\s.*?\bpts_time:\s*(-?[\d.]+)\s.*?\bs:(\d+)x(\d+)/;
+
+/** The scale filter that keyframes and seek-extracted frames share, so every frame of a video has one size. */
+export function scaleFilter(width = KEYFRAME_WIDTH): string {
+  return `scale='min(${width},iw)':-2`;
+}
+
+/**
+ * One ffmpeg pass that decodes keyframes only (`-skip_frame nokey`, the cheap part of a decode), scores scene change
+ * between consecutive keyframes on a downscaled copy, and writes a JPEG only for the keyframes that start a segment.
+ * Cuts therefore fall on keyframes: encoders put one at hard cuts, and phone footage has one every second or so.
+ */
+export async function detectSceneCuts(options: SceneCutOptions): Promise<CutFrame[]> {
+  const { videoPath, workDir, maxSegmentSeconds, threshold = 0.3, frameWidth = KEYFRAME_WIDTH, signal, onTime } = options;
+  // Commas inside filter expressions must be escaped; the small epsilon keeps 10.0 - 1e-9 from missing a cut.
+  const select = `select='eq(n\\,0)+gt(scene\\,${threshold})+gte(t-prev_selected_t\\,${maxSegmentSeconds - 0.001})'`;
+  const { stderr } = await runTool(
+    'ffmpeg',
+    [
+      '-hide_banner', '-nostats', '-loglevel', 'info',
+      '-skip_frame', 'nokey', '-i', videoPath,
+      '-an', '-sn', '-dn',
+      // Each keyframe is doubled (split + interleave) before select: the scene score is min(change, change in
+      // change) between consecutive frames, so without a still copy in between, a cut right after another cut
+      // (slideshows, fast edits, seen keyframe to keyframe) scored 0.1 instead of 0.5.
+      '-vf', `${scaleFilter(frameWidth)},split[a][b];[a][b]interleave,${select},showinfo`,
+      '-fps_mode', 'passthrough', '-q:v', '4',
+      '-progress', 'pipe:1',
+      join(workDir, 'cut-%06d.jpg'),
+    ],
+    {
+      signal,
+      onStdoutLine: (line) => {
+        const m = /^out_time_us=(\d+)/.exec(line);
+        if (m && onTime) onTime(Number(m[1]) / 1e6);
+      },
+    },
+  );
+  return parseShowinfo(stderr, workDir);
+}
+
+/** Frames from showinfo lines; the n-th shown frame was written as cut-(n+1).jpg. */
+export function parseShowinfo(stderr: string, workDir: string): CutFrame[] {
+  const frames: CutFrame[] = [];
+  for (const line of stderr.split('\n')) {
+    if (!line.includes('Parsed_showinfo')) continue;
+    const m = SHOWINFO.exec(line);
+    if (!m) continue;
+    const info = showinfoSchema.parse({ n: m[1], time: m[2], width: m[3], height: m[4] });
+    frames.push({
+      time: Math.max(0, info.time),
+      file: join(workDir, `cut-${String(info.n + 1).padStart(6, '0')}.jpg`),
+      width: info.width,
+      height: info.height,
+    });
+  }
+  return frames;
+}

@@ -1,0 +1,82 @@
+/** Shared shapes of the analysis half of the indexer: what analyzers receive and return. */
+
+export type Availability = { ok: true } | { ok: false; reason: string };
+
+export interface Label {
+  label: string;
+  score: number;
+  /** Which analyzer (and model) produced it, e.g. "objects:centernet". */
+  source: string;
+}
+
+export interface Face {
+  /** Face description embedding (human's faceres model: 1024 numbers). */
+  descriptor: number[];
+  /** [x, y, width, height] in keyframe pixels. */
+  box: [number, number, number, number];
+  score: number;
+}
+
+export interface TimedWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** One segment's representative frame as the frame analyzers see it. */
+export interface SegmentFrame {
+  index: number;
+  start: number;
+  end: number;
+  keyframePath: string;
+  width: number;
+  height: number;
+  /** The keyframe decoded to packed RGB (width * height * 3 bytes); decoded once, shared by analyzers. */
+  rgb(): Promise<Uint8Array>;
+}
+
+export interface FrameFindings {
+  ocrText?: string;
+  labels?: Label[];
+  faces?: Face[];
+}
+
+/** The whole video as an audio analyzer sees it (speech needs context across segment boundaries). */
+export interface MediaInput {
+  videoPath: string;
+  workDir: string;
+  durationSeconds: number;
+  hasAudio: boolean;
+  transcriptionPrompt?: string;
+}
+
+interface AnalyzerBase {
+  name: string;
+  version: string;
+  /** Whether the engine can run on this machine; loads models on first call, so it may take a second. */
+  available(): Promise<Availability>;
+  /** Frees workers and models. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Runs once per segment on its keyframe (OCR, objects, faces). */
+export interface FrameAnalyzer extends AnalyzerBase {
+  kind: 'frame';
+  analyze(segment: SegmentFrame, signal?: AbortSignal): Promise<FrameFindings>;
+}
+
+/** Runs once per video on its sound track; words are mapped to segments by time afterwards. */
+export interface AudioAnalyzer extends AnalyzerBase {
+  kind: 'audio';
+  analyze(media: MediaInput, signal?: AbortSignal): Promise<TimedWord[]>;
+}
+
+export type Analyzer = FrameAnalyzer | AudioAnalyzer;
+
+export function unreachable(value: never): Error {
+  return new Error(`unreachable: ${JSON.stringify(value)}`);
+}
+
+export function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}

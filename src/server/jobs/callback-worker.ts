@@ -1,0 +1,32 @@
+import { request } from 'undici';
+import { z } from 'zod';
+import type { ServiceContext } from '../context';
+import type { JobHandler } from './job-queue';
+
+const payloadSchema = z.object({ url: z.string().url(), body: z.record(z.string(), z.unknown()) });
+
+/** Enqueues the upload callback: POST {"videoNo", "status"} to the URL given at upload. */
+export function enqueueCallback(ctx: ServiceContext, url: string, videoNo: string, status: 'PARSE' | 'FAIL'): void {
+  ctx.jobs.enqueue('callback', videoNo, { url, body: { videoNo, status } }, ctx.config.callbacks.maxAttempts);
+}
+
+/** Delivers one callback; any non-2xx answer or network error is retried with backoff, never blocking indexing. */
+export function callbackHandler(ctx: ServiceContext): JobHandler {
+  return async (job, signal) => {
+    const payload = payloadSchema.safeParse(JSON.parse(job.payload));
+    if (!payload.success) return { kind: 'failed', error: 'callback payload unreadable' };
+    try {
+      const res = await request(payload.data.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Reelsync-Service/1' },
+        body: JSON.stringify(payload.data.body),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(ctx.config.callbacks.timeoutMs)]),
+      });
+      await res.body.dump();
+      if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'finished' };
+      return { kind: 'retry', error: `callback answered HTTP ${res.statusCode}` };
+    } catch (err) {
+      return { kind: 'retry', error: `callback failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  };
+}

@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { ServiceContext } from '../context';
+import { analyzeVideo, type AnalyzeOptions, type AnalyzeResult } from '../indexer/analyze-video';
+import { enqueueCallback } from './callback-worker';
+import { persistIndex } from './persist-index';
+import type { JobHandler, JobOutcome, JobRow } from './job-queue';
+
+const payloadSchema = z.object({ videoId: z.number().int() });
+
+export type Analyze = (opts: AnalyzeOptions) => Promise<AnalyzeResult>;
+
+/** Index job: analyze the stored original, store keyframes and index rows, mark PARSE, send the callback. */
+export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVideo): JobHandler {
+  return async (job, signal) => {
+    const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
+    const row = ctx.videos.byId(videoId);
+    if (!row || row.status !== 'UNPARSE') return { kind: 'finished' }; // deleted meanwhile, or already done
+    const videoPath = row.blob ? ctx.blobs.pathOf(row.bucket, row.blob) : null;
+    if (!videoPath) return { kind: 'failed', error: 'the stored original is missing' };
+    await mkdir(ctx.tmpDir, { recursive: true });
+    const workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
+    let lastWrite = 0;
+    try {
+      const result = await analyze({
+        videoPath,
+        workDir,
+        transcriptionPrompt: row.transcription_prompt ?? undefined,
+        signal,
+        onProgress: (percent) => {
+          const now = Date.now();
+          if (now - lastWrite < 250 && percent < 100) return;
+          lastWrite = now;
+          ctx.videos.setProgress(row.id, Math.min(95, percent * 0.95));
+        },
+      });
+      if (!ctx.videos.byId(videoId)) return { kind: 'finished' };
+      await persistIndex(ctx, row, result);
+      ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
+      for (const f of result.failures) ctx.log.warn({ videoNo: row.video_no, analyzer: f.analyzer, segment: f.segmentIndex, err: f.message }, 'analyzer failed on part of the video');
+      if (row.callback) enqueueCallback(ctx, row.callback, row.video_no, 'PARSE');
+      return { kind: 'finished' };
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  };
+}
+
+/** When an index job ends without success, the video becomes FAIL with the cause, and the callback says so. */
+export function onIndexSettled(ctx: ServiceContext) {
+  return (job: JobRow, outcome: JobOutcome): void => {
+    if (outcome.kind !== 'failed') return;
+    const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
+    const row = ctx.videos.byId(videoId);
+    if (!row || row.status !== 'UNPARSE') return;
+    ctx.db.prepare("UPDATE videos SET status = 'FAIL', fail_reason = ?, indexed_at = ? WHERE id = ?").run(outcome.error, Date.now(), row.id);
+    ctx.log.warn({ videoNo: row.video_no, err: outcome.error }, 'indexing failed');
+    if (row.callback) enqueueCallback(ctx, row.callback, row.video_no, 'FAIL');
+  };
+}

@@ -1,0 +1,177 @@
+import type { Logger } from 'pino';
+import type { Db } from '../storage/db';
+
+export type JobOutcome = { kind: 'finished' } | { kind: 'retry'; error: string; delayMs?: number } | { kind: 'failed'; error: string };
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  ref: string;
+  payload: string;
+  state: 'queued' | 'running' | 'done' | 'failed' | 'dead';
+  attempts: number;
+  max_attempts: number;
+  retry_after: number;
+  last_error: string | null;
+}
+
+export type JobHandler = (job: JobRow, signal: AbortSignal) => Promise<JobOutcome>;
+
+interface Worker {
+  kind: string;
+  concurrency: number;
+  baseDelayMs: number;
+  handler: JobHandler;
+  /** Called when a job ends for good (done, failed, or out of attempts). */
+  onSettled?: (job: JobRow, outcome: JobOutcome) => void;
+}
+
+/**
+ * Work lives in rows: every job is a row (state, attempts, retry_after, last_error). Rows left running by a crash
+ * are queued again at start. Retries back off exponentially with jitter.
+ */
+export class JobQueue {
+  private readonly workers = new Map<string, Worker>();
+  private readonly running = new Map<number, AbortController>();
+  private readonly kinds = new Map<number, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  register(worker: Worker): void {
+    this.workers.set(worker.kind, worker);
+  }
+
+  enqueue(kind: string, ref: string, payload: unknown, maxAttempts: number): number {
+    const now = Date.now();
+    const id = Number(
+      this.db
+        .prepare(
+          "INSERT INTO jobs (kind, ref, payload, state, max_attempts, created_at, updated_at) VALUES (?, ?, ?, 'queued', ?, ?, ?)",
+        )
+        .run(kind, ref, JSON.stringify(payload), maxAttempts, now, now).lastInsertRowid,
+    );
+    this.kick();
+    return id;
+  }
+
+  start(): void {
+    const recovered = this.db.prepare("UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running'").run(Date.now()).changes;
+    if (recovered) this.log.info({ recovered }, 'requeued jobs left running');
+    this.stopped = false;
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    for (const controller of this.running.values()) controller.abort();
+    while (this.running.size > 0) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Resolves when no job of any kind is queued (ready now) or running. For tests and draining. */
+  async waitForIdle(): Promise<void> {
+    if (this.isIdle()) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private isIdle(): boolean {
+    if (this.running.size > 0) return false;
+    const row = this.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'").get() as { n: number };
+    return row.n === 0;
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.pump(), 0);
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    const now = Date.now();
+    let nextWake = Infinity;
+    for (const worker of this.workers.values()) {
+      const active = [...this.running.keys()].filter((id) => this.kindOf(id) === worker.kind).length;
+      const free = worker.concurrency - active;
+      if (free > 0) {
+        const ready = this.db
+          .prepare("SELECT * FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ? ORDER BY retry_after, id LIMIT ?")
+          .all(worker.kind, now, free) as JobRow[];
+        for (const job of ready) this.run(worker, job);
+      }
+      const next = this.db
+        .prepare("SELECT MIN(retry_after) AS t FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after > ?")
+        .get(worker.kind, now) as { t: number | null };
+      if (next.t !== null) nextWake = Math.min(nextWake, next.t);
+    }
+    if (nextWake !== Infinity) this.timer = setTimeout(() => this.pump(), Math.max(10, nextWake - now));
+    if (this.isIdle()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+  }
+
+  private kindOf(id: number): string | undefined {
+    return this.kinds.get(id);
+  }
+
+  private run(worker: Worker, job: JobRow): void {
+    const controller = new AbortController();
+    this.running.set(job.id, controller);
+    this.kinds.set(job.id, job.kind);
+    this.db.prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?").run(Date.now(), job.id);
+    const attempt = { ...job, attempts: job.attempts + 1 };
+    void worker
+      .handler(attempt, controller.signal)
+      .catch((err: unknown): JobOutcome => ({ kind: 'retry', error: err instanceof Error ? err.message : String(err) }))
+      .then((outcome) => {
+        if (controller.signal.aborted && this.stopped) {
+          // Shutting down: leave the row to be recovered at the next start.
+          this.db.prepare("UPDATE jobs SET state = 'queued', attempts = attempts - 1, updated_at = ? WHERE id = ?").run(Date.now(), job.id);
+          return;
+        }
+        this.settle(worker, attempt, outcome);
+      })
+      .finally(() => {
+        this.running.delete(job.id);
+        this.kinds.delete(job.id);
+        this.kick();
+      });
+  }
+
+  private settle(worker: Worker, job: JobRow, outcome: JobOutcome): void {
+    const now = Date.now();
+    switch (outcome.kind) {
+      case 'finished':
+        this.db.prepare("UPDATE jobs SET state = 'done', last_error = NULL, updated_at = ? WHERE id = ?").run(now, job.id);
+        worker.onSettled?.(job, outcome);
+        return;
+      case 'failed':
+        this.db.prepare("UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?").run(outcome.error, now, job.id);
+        worker.onSettled?.(job, outcome);
+        return;
+      case 'retry': {
+        if (job.attempts >= job.max_attempts) {
+          this.db.prepare("UPDATE jobs SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ?").run(outcome.error, now, job.id);
+          worker.onSettled?.(job, { kind: 'failed', error: outcome.error });
+          return;
+        }
+        const delay = outcome.delayMs ?? backoff(worker.baseDelayMs, job.attempts);
+        this.db
+          .prepare("UPDATE jobs SET state = 'queued', retry_after = ?, last_error = ?, updated_at = ? WHERE id = ?")
+          .run(now + delay, outcome.error, now, job.id);
+        this.log.warn({ job: job.id, kind: job.kind, ref: job.ref, attempt: job.attempts, delay, err: outcome.error }, 'job will retry');
+        return;
+      }
+    }
+  }
+}
+
+/** Exponential backoff with full jitter, capped at 10 minutes. */
+export function backoff(baseMs: number, attempt: number): number {
+  const cap = Math.min(10 * 60_000, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(cap / 2 + Math.random() * (cap / 2));
+}

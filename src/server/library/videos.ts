@@ -1,0 +1,183 @@
+import { randomInt } from 'node:crypto';
+import type { VideoMetadata, VideoStatus } from '../../shared/api-types';
+import type { Db } from '../storage/db';
+import { Where } from '../storage/where';
+
+export interface NewVideo {
+  accountId: number;
+  folderId: number;
+  videoName: string;
+  originalName: string;
+  bucket: string;
+  blob: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  codec: string | null;
+  datetimeTaken: string | null;
+  cameraModel: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  callback: string | null;
+  retainOriginal: boolean;
+  transcriptionPrompt: string | null;
+  tags: string[];
+}
+
+export interface VideoRow {
+  id: number;
+  video_no: string;
+  account_id: number;
+  folder_id: number;
+  video_name: string;
+  original_name: string;
+  status: VideoStatus;
+  progress: number;
+  fail_reason: string | null;
+  bucket: string;
+  blob: string | null;
+  content_type: string;
+  size: number;
+  sha256: string;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  codec: string | null;
+  datetime_taken: string | null;
+  camera_model: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  callback: string | null;
+  retain_original: number;
+  transcription_prompt: string | null;
+  poster_blob: string | null;
+  missing_engines: string;
+  created_at: number;
+  indexed_at: number | null;
+}
+
+export interface ListFilter {
+  accountId: number;
+  folderId?: number;
+  status?: VideoStatus;
+  videoName?: string;
+  videoNo?: string;
+  tag?: string;
+  page: number;
+  size: number;
+}
+
+export function newVideoNo(): string {
+  return `VI${Date.now()}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+}
+
+export class Videos {
+  constructor(private readonly db: Db) {}
+
+  insert(v: NewVideo, videoNo = newVideoNo()): VideoRow {
+    return this.db.transaction(() => {
+      const id = Number(
+        this.db
+          .prepare(
+            `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, blob, content_type,
+               size, sha256, duration, width, height, fps, codec, datetime_taken, camera_model, latitude, longitude, callback,
+               retain_original, transcription_prompt, created_at)
+             VALUES (?, ?, ?, ?, ?, 'UNPARSE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            videoNo, v.accountId, v.folderId, v.videoName, v.originalName, v.bucket, v.blob, v.contentType, v.size, v.sha256,
+            v.duration, v.width, v.height, v.fps, v.codec, v.datetimeTaken, v.cameraModel, v.latitude, v.longitude, v.callback,
+            v.retainOriginal ? 1 : 0, v.transcriptionPrompt, Date.now(),
+          ).lastInsertRowid,
+      );
+      const tag = this.db.prepare('INSERT OR IGNORE INTO video_tags (video_id, tag, position) VALUES (?, ?, ?)');
+      v.tags.forEach((t, i) => tag.run(id, t, i));
+      return this.byId(id)!;
+    })();
+  }
+
+  byId(id: number): VideoRow | undefined {
+    return this.db.prepare('SELECT * FROM videos WHERE id = ?').get(id) as VideoRow | undefined;
+  }
+
+  /** A video of this account, never another's. */
+  byNo(accountId: number, videoNo: string): VideoRow | undefined {
+    return this.db.prepare('SELECT * FROM videos WHERE video_no = ? AND account_id = ?').get(videoNo, accountId) as VideoRow | undefined;
+  }
+
+  tags(videoId: number): string[] {
+    return (this.db.prepare('SELECT tag FROM video_tags WHERE video_id = ? ORDER BY position').all(videoId) as { tag: string }[]).map((r) => r.tag);
+  }
+
+  /** Uploads still waiting for the indexer that arrived within the window (the rolling queue cap). */
+  queuedSince(accountId: number, since: number): number {
+    return (
+      this.db.prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND created_at >= ?").get(accountId, since) as {
+        n: number;
+      }
+    ).n;
+  }
+
+  setProgress(id: number, progress: number): void {
+    this.db.prepare("UPDATE videos SET progress = ? WHERE id = ? AND status = 'UNPARSE'").run(progress, id);
+  }
+
+  list(f: ListFilter): { rows: VideoRow[]; total: number } {
+    const where = new Where('v.account_id = ?', f.accountId)
+      .addIf(f.folderId, 'v.folder_id = ?', f.folderId ?? null)
+      .addIf(f.status, 'v.status = ?', f.status ?? null)
+      .addIf(f.videoNo, 'v.video_no = ?', f.videoNo ?? null)
+      .addIf(f.videoName, "v.video_name LIKE ? ESCAPE '\\'", `%${(f.videoName ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+      .addIf(f.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', f.tag ?? null);
+    const clause = where.sql;
+    const args = where.args;
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM videos v WHERE ${clause}`).get(...args) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT v.* FROM videos v WHERE ${clause} ORDER BY v.created_at DESC, v.id DESC LIMIT ? OFFSET ?`)
+      .all(...args, f.size, (f.page - 1) * f.size) as VideoRow[];
+    return { rows, total };
+  }
+
+  delete(id: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(id);
+      this.db.prepare('DELETE FROM segments_trigram WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(id);
+      this.db.prepare('DELETE FROM videos WHERE id = ?').run(id);
+    })();
+  }
+
+  metadata(row: VideoRow, publicFolderId: number): VideoMetadata {
+    return {
+      video_no: row.video_no,
+      videoNo: row.video_no,
+      video_name: row.video_name,
+      original_name: row.original_name,
+      status: row.status,
+      progress: Math.round(row.progress * 10) / 10,
+      fail_reason: row.fail_reason,
+      duration: row.duration,
+      size: row.size,
+      width: row.width,
+      height: row.height,
+      fps: row.fps,
+      codec: row.codec,
+      create_time: String(row.created_at),
+      datetime_taken: row.datetime_taken,
+      camera_model: row.camera_model,
+      latitude: row.latitude,
+      longitude: row.longitude,
+      tags: this.tags(row.id),
+      folder_id: publicFolderId,
+      video_bucket: row.bucket,
+      video_blob: row.blob ?? '',
+      poster_bucket: row.poster_blob ? row.bucket : null,
+      poster_blob: row.poster_blob,
+      missing_engines: JSON.parse(row.missing_engines) as { analyzer: string; reason: string }[],
+    };
+  }
+}

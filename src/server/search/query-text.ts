@@ -1,0 +1,79 @@
+/** Words of a query or a document, lower-cased, accents folded; quoted phrases kept together. */
+export function tokenize(text: string): string[] {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+export interface ParsedQuery {
+  terms: string[];
+  phrases: string[][];
+}
+
+export function parseQuery(text: string): ParsedQuery {
+  const phrases: string[][] = [];
+  const rest = text.replace(/"([^"]+)"/g, (_m, phrase: string) => {
+    const words = tokenize(phrase);
+    if (words.length) phrases.push(words);
+    return ' ';
+  });
+  const terms = [...new Set(tokenize(rest))];
+  return { terms, phrases };
+}
+
+/** FTS5 MATCH expression: any term or phrase may match (ranking rewards more); every token quoted. */
+export function ftsExpression(q: ParsedQuery, column?: string): string | null {
+  const parts = [...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`)];
+  if (parts.length === 0) return null;
+  const body = parts.join(' OR ');
+  return column ? `${column} : (${body})` : body;
+}
+
+/** Share of the query's terms and phrases found in a text: the backbone of the calibrated score. */
+export function coverage(q: ParsedQuery, text: string): number {
+  const words = tokenize(text);
+  const stems = new Set(words.map(stem));
+  const joined = ` ${words.join(' ')} `;
+  const total = q.terms.length + q.phrases.length;
+  if (total === 0) return 0;
+  let found = 0;
+  for (const t of q.terms) if (stems.has(stem(t))) found++;
+  for (const p of q.phrases) if (joined.includes(` ${p.join(' ')} `)) found++;
+  return found / total;
+}
+
+/** A light suffix stripper, close enough to FTS5's porter tokenizer for measuring coverage. */
+export function stem(word: string): string {
+  if (word.length <= 3) return word;
+  for (const suffix of ['ingly', 'edly', 'ing', 'ies', 'ied', 'ed', 'es', 's']) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
+      const base = word.slice(0, -suffix.length);
+      return suffix === 'ies' || suffix === 'ied' ? `${base}y` : base;
+    }
+  }
+  return word;
+}
+
+/** Hashed term-frequency vector (feature hashing, L2-normalised). Lexical, not a neural embedding. */
+export const LEXICAL_VECTOR_DIMS = 256;
+export function lexicalVector(text: string): Float32Array {
+  const v = new Float32Array(LEXICAL_VECTOR_DIMS);
+  for (const word of tokenize(text)) {
+    let h = 2166136261;
+    for (const ch of stem(word)) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+    v[(h >>> 0) % LEXICAL_VECTOR_DIMS]! += 1;
+  }
+  const norm = Math.hypot(...v);
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  for (let i = 0; i < a.length && i < b.length; i++) dot += a[i]! * b[i]!;
+  return dot;
+}

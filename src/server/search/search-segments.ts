@@ -1,0 +1,113 @@
+import type { Db } from '../storage/db';
+import { Where } from '../storage/where';
+import { coverage, ftsExpression, type ParsedQuery } from './query-text';
+
+export interface SegmentFilter {
+  accountId: number;
+  folderId?: number;
+  videoNos?: string[];
+  tag?: string;
+  cameraModel?: string;
+  takenSince?: string;
+  near?: { latitude: number; longitude: number; radiusKm: number };
+}
+
+export interface SegmentHit {
+  segmentId: number;
+  videoNo: string;
+  videoName: string;
+  bucket: string;
+  videoBlob: string | null;
+  keyframeBlob: string | null;
+  start: number;
+  end: number;
+  caption: string;
+  transcript: string;
+  captionVector: Buffer | null;
+  score: number;
+}
+
+export type SearchField = 'all' | 'transcript' | 'caption';
+
+/**
+ * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
+ * score = 0.7 x coverage (share of query terms/phrases present) + 0.3 x strength (bm25 squashed by 1 - e^(rank/4)).
+ */
+export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, filter: SegmentFilter, limit: number): SegmentHit[] {
+  const column = field === 'all' ? undefined : field;
+  const match = ftsExpression(query, column);
+  if (!match) return [];
+  const where = new Where('v.account_id = ?', filter.accountId)
+    .add("v.status = 'PARSE'")
+    .add('segments_fts MATCH ?', match)
+    .addIf(filter.folderId, 'v.folder_id = ?', filter.folderId ?? null)
+    .addIf(filter.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', filter.tag ?? null)
+    .addIf(filter.cameraModel, 'v.camera_model = ?', filter.cameraModel ?? null)
+    .addIf(filter.takenSince, 'v.datetime_taken >= ?', filter.takenSince ?? null);
+  if (filter.videoNos?.length) where.add(`v.video_no IN (${filter.videoNos.map(() => '?').join(',')})`, ...filter.videoNos);
+  if (filter.near) {
+    // Bounding box in SQL, exact distance below.
+    const { latitude, longitude, radiusKm } = filter.near;
+    const dLat = radiusKm / 111;
+    const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((latitude * Math.PI) / 180)));
+    where.add('v.latitude BETWEEN ? AND ? AND v.longitude BETWEEN ? AND ?', latitude - dLat, latitude + dLat, longitude - dLon, longitude + dLon);
+  }
+  const rows = db
+    .prepare(
+      `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
+              s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, segments_fts.names AS names,
+              bm25(segments_fts, 3.0, 2.0, 3.0, 2.5, 1.0) AS rank
+       FROM segments_fts JOIN segments s ON s.id = segments_fts.rowid JOIN videos v ON v.id = s.video_id
+       WHERE ${where.sql}
+       ORDER BY rank LIMIT ?`,
+    )
+    .all(...where.args, Math.min(5000, limit * 5)) as {
+    id: number;
+    video_no: string;
+    video_name: string;
+    bucket: string;
+    blob: string | null;
+    latitude: number | null;
+    longitude: number | null;
+    keyframe_blob: string | null;
+    start_time: number;
+    end_time: number;
+    caption: string;
+    transcript: string;
+    ocr_text: string;
+    labels: string;
+    caption_vector: Buffer | null;
+    names: string;
+    rank: number;
+  }[];
+  const hits: SegmentHit[] = [];
+  for (const r of rows) {
+    if (filter.near && r.latitude !== null && r.longitude !== null && haversineKm(filter.near, r) > filter.near.radiusKm) continue;
+    const text = field === 'transcript' ? r.transcript : field === 'caption' ? r.caption : [r.caption, r.transcript, r.ocr_text, r.labels, r.names].join(' ');
+    const strength = 1 - Math.exp(r.rank / 4);
+    const score = Math.round((0.7 * coverage(query, text) + 0.3 * strength) * 10_000) / 10_000;
+    hits.push({
+      segmentId: r.id,
+      videoNo: r.video_no,
+      videoName: r.video_name,
+      bucket: r.bucket,
+      videoBlob: r.blob,
+      keyframeBlob: r.keyframe_blob,
+      start: r.start_time,
+      end: r.end_time,
+      caption: r.caption,
+      transcript: r.transcript,
+      captionVector: r.caption_vector,
+      score: Math.min(1, Math.max(0, score)),
+    });
+  }
+  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: number | null; longitude: number | null }): number {
+  const rad = Math.PI / 180;
+  const dLat = ((b.latitude ?? 0) - a.latitude) * rad;
+  const dLon = ((b.longitude ?? 0) - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos((b.latitude ?? 0) * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}

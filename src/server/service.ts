@@ -1,0 +1,100 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { Accounts } from './accounts/accounts';
+import { Billing } from './accounts/billing';
+import type { ServiceConfig } from './config';
+import type { ServiceContext } from './context';
+import { buildHttpServer } from './http/server';
+import { callbackHandler } from './jobs/callback-worker';
+import { analyzeVideo, createAnalyzers } from './indexer/analyze-video';
+import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
+import { JobQueue } from './jobs/job-queue';
+import { Folders } from './library/folders';
+import { Videos } from './library/videos';
+import { RateLimiter } from './limits/rate-limiter';
+import { LocalBlobStore } from './storage/blob-store';
+import { openServiceDb } from './storage/db';
+
+export interface ServiceOptions {
+  dataDir: string;
+  config: ServiceConfig;
+  host?: string;
+  port?: number;
+  log?: Logger;
+  /** The indexer's analysis step; the real one unless a test narrows it. */
+  analyze?: Analyze;
+}
+
+export interface RunningService {
+  url: string;
+  ctx: ServiceContext;
+  close(): Promise<void>;
+}
+
+export function serviceLogger(): Logger {
+  return pino({ name: 'reelsync-service', level: process.env.REELSYNC_LOG ?? 'info' }, pino.destination(2));
+}
+
+/** Opens the data folder, starts the job workers and listens on HTTP. */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const log = options.log ?? serviceLogger();
+  const tmpDir = join(options.dataDir, 'tmp');
+  await rm(tmpDir, { recursive: true, force: true }); // partial uploads and scratch of a previous run
+  await mkdir(tmpDir, { recursive: true });
+  const db = openServiceDb(options.dataDir);
+  const { limits } = options.config;
+  const ctx: ServiceContext = {
+    db,
+    dataDir: options.dataDir,
+    tmpDir,
+    config: options.config,
+    log,
+    blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
+    accounts: new Accounts(db),
+    billing: new Billing(db),
+    folders: new Folders(db),
+    videos: new Videos(db),
+    jobs: new JobQueue(db, log.child({ module: 'jobs' })),
+    limits: {
+      search: new RateLimiter(limits.searchPerSecond, 1000),
+      upload: new RateLimiter(limits.uploadPerMinute, 60_000),
+      download: new RateLimiter(limits.downloadPerMinute, 60_000),
+    },
+  };
+  // Analyzers live as long as the service: OCR keeps a worker thread, objects keep their models.
+  const analyzers = createAnalyzers();
+  const analyze: Analyze = options.analyze ?? ((opts) => analyzeVideo({ ...opts, analyzers, logger: log }));
+  if (!options.config.indexer.paused) {
+    ctx.jobs.register({
+      kind: 'index',
+      concurrency: options.config.indexer.concurrency,
+      baseDelayMs: 5_000,
+      handler: indexHandler(ctx, analyze),
+      onSettled: onIndexSettled(ctx),
+    });
+  }
+  ctx.jobs.register({ kind: 'callback', concurrency: 4, baseDelayMs: options.config.callbacks.baseDelayMs, handler: callbackHandler(ctx) });
+
+  const app = await buildHttpServer(ctx);
+  try {
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  ctx.jobs.start();
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    ctx,
+    close: async () => {
+      await app.close();
+      await ctx.jobs.stop();
+      await Promise.all(analyzers.map((a) => a.close()));
+      db.close();
+    },
+  };
+}

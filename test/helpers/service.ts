@@ -1,0 +1,88 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { API_BASE_PATH } from '../../src/shared/api-types';
+import { tempDir } from './temp';
+
+const CLI = join(import.meta.dirname, '../../src/server/cli.ts');
+
+export interface TestService {
+  /** Base URL of interface A: http://127.0.0.1:PORT/serve/api/v1 */
+  baseUrl: string;
+  origin: string;
+  key: string;
+  dataDir: string;
+  /** Creates another account's key in the same service. */
+  createKey(account: string, options?: { credits?: number; kind?: 'library' | 'datalake' }): string;
+  setCredits(account: string, usd: number): void;
+  stop(): Promise<void>;
+  /** SIGKILL, no cleanup: for crash tests. */
+  kill(): Promise<void>;
+  /** Starts the service again on the same data folder and port. */
+  restart(): Promise<void>;
+}
+
+function cliSync(args: string[]): string {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`service cli ${args.join(' ')} failed: ${res.stderr}`);
+  return res.stdout.trim();
+}
+
+async function spawnServe(dataDir: string, port: number, configFile: string): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
+  });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const origin = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
+  });
+  return { child, origin };
+}
+
+/** The real library service as a child process on 127.0.0.1, in a throwaway data folder, with one funded account. */
+export async function startService(opts: { config?: object; credits?: number } = {}): Promise<TestService> {
+  const { dir, cleanup } = await tempDir('reelsync-service-');
+  const configFile = join(dir, 'config.json');
+  await writeFile(configFile, JSON.stringify(opts.config ?? {}));
+  const dataDir = join(dir, 'data');
+  const key = cliSync(['key', 'create', '--data', dataDir, '--account', 'test', '--interface', 'library', '--credits', String(opts.credits ?? 100)]);
+  const first = await spawnServe(dataDir, 0, configFile);
+  const origin = first.origin;
+  let child = first.child;
+  const port = Number(new URL(origin).port);
+  const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+  const service: TestService = {
+    baseUrl: `${origin}${API_BASE_PATH}`,
+    origin,
+    key,
+    dataDir,
+    createKey: (account, o = {}) =>
+      cliSync(['key', 'create', '--data', dataDir, '--account', account, '--interface', o.kind ?? 'library', ...(o.credits !== undefined ? ['--credits', String(o.credits)] : [])]),
+    setCredits: (account, usd) => void cliSync(['credits', 'set', '--data', dataDir, '--account', account, '--usd', String(usd)]),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+      await cleanup();
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    restart: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited(child);
+      }
+      ({ child } = await spawnServe(dataDir, port, configFile));
+    },
+  };
+  return service;
+}
