@@ -12,6 +12,8 @@ export interface TestService {
   origin: string;
   key: string;
   dataDir: string;
+  /** Process id of the running service (changes on restart). */
+  readonly pid: number;
   /** Creates another account's key in the same service. */
   createKey(account: string, options?: { credits?: number; kind?: 'library' | 'datalake' }): string;
   setCredits(account: string, usd: number): void;
@@ -64,6 +66,9 @@ export async function startService(opts: { config?: object; credits?: number } =
     origin,
     key,
     dataDir,
+    get pid() {
+      return child.pid ?? -1;
+    },
     createKey: (account, o = {}) =>
       cliSync(['key', 'create', '--data', dataDir, '--account', account, '--interface', o.kind ?? 'library', ...(o.credits !== undefined ? ['--credits', String(o.credits)] : [])]),
     setCredits: (account, usd) => void cliSync(['credits', 'set', '--data', dataDir, '--account', account, '--usd', String(usd)]),

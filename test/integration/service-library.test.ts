@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
-import { DRAWN_TEXT, fixturePath } from '../fixtures/media';
+import { DRAWN_TEXT, ensurePhotoClip, fixturePath } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startService, type TestService } from '../helpers/service';
 
@@ -12,6 +12,7 @@ let api: ApiClient;
 let other: ApiClient;
 let textVideo: string;
 let phoneVideo: string;
+let photoVideo: string;
 let callbackServer: Server;
 const callbacks: unknown[] = [];
 
@@ -31,10 +32,13 @@ beforeAll(async () => {
   other = apiClient(service.baseUrl, service.createKey('mallory', { credits: 10 }));
   const text = await api.upload<UploadedVideo>(fixturePath('drawnTextMp4'), { callback: callbackUrl, camera_model: 'Sony A7S III', 'tags[0]': 'titles' });
   const phone = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), { camera_model: 'iPhone 15 Pro', datetime_taken: '2024-05-17 14:32:10', latitude: '48.8584', longitude: '2.2945' });
+  const photos = await api.upload<UploadedVideo>(await ensurePhotoClip());
   textVideo = text.json.data!.videoNo;
   phoneVideo = phone.json.data!.videoNo;
+  photoVideo = photos.json.data!.videoNo;
   await waitForStatus(api, textVideo, 120_000);
   await waitForStatus(api, phoneVideo, 120_000);
+  await waitForStatus(api, photoVideo, 120_000);
 }, 240_000);
 
 afterAll(async () => {
@@ -69,6 +73,15 @@ describe('POST /search', () => {
     expect(hit!.keyframe_blob).toMatch(/^keyframes\//);
     expect(hit!.video_bucket).toBe(hit!.keyframe_bucket);
     expect(typeof hit!.startTime).toBe('string');
+  });
+
+  it('finds objects by their label and by a WordNet synonym, at the right time', async () => {
+    for (const word of ['motorcycle', 'motorbike']) {
+      const hits = (await search({ search_param: word })).json.data!.filter((h) => h.videoNo === photoVideo);
+      expect(hits[0], word).toMatchObject({ startTime: '3', endTime: '6' });
+    }
+    const person = (await search({ search_param: 'person' })).json.data!.filter((h) => h.videoNo === photoVideo);
+    expect(person[0]).toMatchObject({ startTime: '0', endTime: '3' });
   });
 
   it('validates every field of the contract', async () => {
@@ -200,7 +213,7 @@ describe('GET /download', () => {
 describe('videos and folders', () => {
   it('lists videos with paging and filters', async () => {
     const res = await api.post<{ videos: { videoNo: string }[]; total_count: number; page_size: number; current_page: number }>('/list_videos', { page: 1, size: 1 });
-    expect(res.json.data).toMatchObject({ current_page: 1, page_size: 1, total_count: 2 });
+    expect(res.json.data).toMatchObject({ current_page: 1, page_size: 1, total_count: 3 });
     expect(res.json.data!.videos).toHaveLength(1);
     const byName = await api.post<{ videos: { videoNo: string }[] }>('/list_videos', { video_name: 'drawn' });
     expect(byName.json.data!.videos.map((v) => v.videoNo)).toEqual([textVideo]);

@@ -12,9 +12,18 @@ export function tokenize(text: string): string[] {
 export interface ParsedQuery {
   terms: string[];
   phrases: string[][];
+  /** Other words per term (synonyms, hypernyms), each as its words. */
+  expansions: Map<string, string[][]>;
 }
 
-export function parseQuery(text: string): ParsedQuery {
+/** Counts a term as found through one of its expansions at this weight: the user's own word ranks first. */
+const EXPANSION_WEIGHT = 0.85;
+
+export interface Expander {
+  expand(term: string): string[];
+}
+
+export function parseQuery(text: string, expander?: Expander): ParsedQuery {
   const phrases: string[][] = [];
   const rest = text.replace(/"([^"]+)"/g, (_m, phrase: string) => {
     const words = tokenize(phrase);
@@ -22,12 +31,21 @@ export function parseQuery(text: string): ParsedQuery {
     return ' ';
   });
   const terms = [...new Set(tokenize(rest))];
-  return { terms, phrases };
+  const expansions = new Map<string, string[][]>();
+  if (expander) {
+    for (const t of terms) {
+      if (/^\d+$/.test(t)) continue;
+      const alts = expander.expand(t).map(tokenize).filter((w) => w.length > 0 && w.join(' ') !== t);
+      if (alts.length) expansions.set(t, alts);
+    }
+  }
+  return { terms, phrases, expansions };
 }
 
-/** FTS5 MATCH expression: any term or phrase may match (ranking rewards more); every token quoted. */
+/** FTS5 MATCH expression: any term, phrase or expansion may match (ranking rewards more); every token quoted. */
 export function ftsExpression(q: ParsedQuery, column?: string): string | null {
-  const parts = [...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`)];
+  const expanded = [...q.expansions.values()].flat().map((words) => `"${words.join(' ')}"`);
+  const parts = [...new Set([...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`), ...expanded])];
   if (parts.length === 0) return null;
   const body = parts.join(' OR ');
   return column ? `${column} : (${body})` : body;
@@ -41,7 +59,12 @@ export function coverage(q: ParsedQuery, text: string): number {
   const total = q.terms.length + q.phrases.length;
   if (total === 0) return 0;
   let found = 0;
-  for (const t of q.terms) if (stems.has(stem(t))) found++;
+  for (const t of q.terms) {
+    if (stems.has(stem(t))) found++;
+    else if ((q.expansions.get(t) ?? []).some((alt) => (alt.length === 1 ? stems.has(stem(alt[0]!)) : joined.includes(` ${alt.join(' ')} `)))) {
+      found += EXPANSION_WEIGHT;
+    }
+  }
   for (const p of q.phrases) if (joined.includes(` ${p.join(' ')} `)) found++;
   return found / total;
 }

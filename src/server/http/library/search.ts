@@ -14,6 +14,7 @@ import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
 import { cosine, lexicalVector, parseQuery } from '../../search/query-text';
 import { searchSegments, type SegmentFilter, type SegmentHit } from '../../search/search-segments';
+import { Thesaurus } from '../../search/thesaurus';
 import { badRequest, rateLimited, success } from '../envelope';
 import { accountOf } from './auth';
 import { parseOr400 } from './validate';
@@ -55,6 +56,7 @@ export function userNamespace(accountId: number): string {
 }
 
 export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void {
+  const thesaurus = new Thesaurus();
   const run = (account: Account, body: SearchBody): unknown => {
     const k = topK(body);
     const wait = ctx.limits.search.take(`search:${account.id}`);
@@ -69,7 +71,7 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
       near: body.latitude !== undefined && body.longitude !== undefined ? { latitude: body.latitude, longitude: body.longitude, radiusKm: body.radius_km } : undefined,
     };
     const min = body.filtering_level ? FILTERING_LEVELS[body.filtering_level] : 0;
-    const query = parseQuery(body.search_param);
+    const query = parseQuery(body.search_param, thesaurus);
     ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', body.search_type);
     switch (body.search_type) {
       case 'BY_CLIP':
@@ -129,7 +131,7 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
     const wait = ctx.limits.search.take(`search:${account.id}`);
     if (wait) throw rateLimited(wait);
     ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', 'audio transcripts');
-    const hits = searchSegments(ctx.db, parseQuery(q.query), 'transcript', { accountId: account.id }, SEARCH_LIMITS.topKMax);
+    const hits = searchSegments(ctx.db, parseQuery(q.query, thesaurus), 'transcript', { accountId: account.id }, SEARCH_LIMITS.topKMax);
     return success({
       current_page: q.page,
       page_size: q.page_size,
