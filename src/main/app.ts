@@ -1,8 +1,12 @@
 import { join } from 'node:path';
+import { AppError, describeError } from '../shared/errors';
+import { LibraryClient } from './api/client';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
 import { createLogger, type Logger } from './log';
+import { MetadataReader } from './media/exif';
 import { openDatabase, type Db } from './store/database';
+import { SyncEngine } from './sync/engine';
 import { APP_VERSION } from './version';
 
 export type AppMode = 'electron' | 'web' | 'cli';
@@ -11,6 +15,8 @@ export interface AppOptions {
   dataDir: string;
   mode: AppMode;
   logger?: Logger;
+  /** The library service the sync engine talks to; without it the sync channels answer `offline`. */
+  library?: { baseUrl: string; key: string };
 }
 
 /** Composition root: builds the services and registers the contract handlers. No electron import. */
@@ -19,6 +25,7 @@ export class ReelsyncApp {
   readonly events = new EventBus();
   readonly log: Logger;
   private db: Db | undefined;
+  private sync: { engine: SyncEngine; client: LibraryClient; metadata: MetadataReader } | undefined;
   private readonly startedAt = Date.now();
 
   constructor(private readonly options: AppOptions) {
@@ -35,14 +42,42 @@ export class ReelsyncApp {
   async start(): Promise<void> {
     this.events.emit('app:status', { state: 'starting', at: Date.now() });
     this.db = openDatabase(join(this.options.dataDir, 'reelsync.db'));
+    if (this.options.library) await this.startSync(this.db, this.options.library);
     this.events.emit('app:status', { state: 'ready', at: Date.now() });
     this.log.info({ dataDir: this.options.dataDir, mode: this.options.mode }, 'started');
   }
 
   async stop(): Promise<void> {
     this.events.emit('app:status', { state: 'stopping', at: Date.now() });
+    const sync = this.sync;
+    this.sync = undefined;
+    if (sync) {
+      await sync.engine.stop();
+      await sync.metadata.stop();
+      await sync.client.close();
+    }
     this.db?.close();
     this.db = undefined;
+  }
+
+  private async startSync(db: Db, library: { baseUrl: string; key: string }): Promise<void> {
+    const logger = this.log;
+    const client = new LibraryClient({ baseUrl: library.baseUrl, key: library.key, logger });
+    const metadata = new MetadataReader(logger);
+    await metadata.start();
+    const engine = new SyncEngine({ db, client, metadata, events: this.events, logger });
+    await engine.start();
+    this.sync = { engine, client, metadata };
+    // The first scan of big trees takes a while: it runs behind the UI, recording rows as it goes.
+    void engine
+      .watch()
+      .then(() => engine.scan())
+      .catch((err: unknown) => this.log.error({ err: describeError(err) }, 'initial scan failed'));
+  }
+
+  private engine(): SyncEngine {
+    if (!this.sync) throw new AppError('offline', 'no library service is configured');
+    return this.sync.engine;
   }
 
   private registerHandlers(): void {
@@ -55,5 +90,27 @@ export class ReelsyncApp {
       startedAt: this.startedAt,
     }));
     this.registry.handle('app:echo', ({ text }) => ({ text, receivedAt: Date.now() }));
+    this.registerSyncHandlers();
+  }
+
+  private registerSyncHandlers(): void {
+    const r = this.registry;
+    r.handle('sync:status', () => this.engine().status());
+    r.handle('sync:files', ({ page, size, state }) => ({ ...this.engine().files(page, size, state), page, size }));
+    r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
+    r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));
+    r.handle('sync:retry', ({ fileId }) => ({ requeued: this.engine().retry(fileId) }));
+    r.handle('sync:cancel', ({ fileId }) => ({ cancelled: this.engine().cancel(fileId) }));
+    r.handle('folders:add', async (req) => {
+      const engine = this.engine();
+      const folder = await engine.addFolder(req);
+      void engine
+        .watch()
+        .then(() => engine.scan([folder.id]))
+        .catch((err: unknown) => this.log.error({ err: describeError(err), watchId: folder.id }, 'scan of a new folder failed'));
+      return folder;
+    });
+    r.handle('folders:remove', async ({ id }) => ({ removed: await this.engine().removeFolder(id) }));
+    r.handle('folders:list', () => ({ folders: this.engine().folders() }));
   }
 }

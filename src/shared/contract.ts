@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Result } from './errors';
 import { appChannels, appEvents } from './contract/app';
+import { syncChannels, syncEvents } from './contract/sync';
 
 /**
  * The one IPC contract between main and renderer: channel -> request schema and response schema,
@@ -8,10 +9,12 @@ import { appChannels, appEvents } from './contract/app';
  */
 export const channels = {
   ...appChannels,
+  ...syncChannels,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...syncEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -1,5 +1,6 @@
 import type { Migration } from '../../../shared/sqlite-migrate';
 import { m001Settings } from './001-settings';
+import { m002Sync } from './002-sync';
 
 /** Client database migrations, in order. Append only. */
-export const clientMigrations: readonly Migration[] = [m001Settings];
+export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync];

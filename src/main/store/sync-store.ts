@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import type { Db } from './database';
+
+const jsonStrings = z.string().transform((s) => z.array(z.string()).parse(JSON.parse(s)));
+
+export const POLLING_MODES = ['auto', 'on', 'off'] as const;
+export type PollingMode = (typeof POLLING_MODES)[number];
+
+export const watchFolderRowSchema = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  folder_id: z.number().int().nullable(),
+  folder_name: z.string().nullable(),
+  tags: jsonStrings,
+  ignore: jsonStrings,
+  polling: z.enum(POLLING_MODES),
+  created_at: z.number().int(),
+});
+export type WatchFolderRow = z.output<typeof watchFolderRowSchema>;
+
+export const FILE_STATES = ['pending', 'skipped', 'linked', 'deleted'] as const;
+export type FileState = (typeof FILE_STATES)[number];
+
+export const fileRowSchema = z.object({
+  id: z.number().int(),
+  watch_id: z.number().int(),
+  path: z.string(),
+  size: z.number().int(),
+  mtime_ms: z.number().int(),
+  observed_at: z.number().int(),
+  hashed_size: z.number().int().nullable(),
+  hashed_mtime_ms: z.number().int().nullable(),
+  hash: z.string().nullable(),
+  state: z.enum(FILE_STATES),
+  reason: z.string().nullable(),
+  paused: z.number().int().transform((v) => v !== 0),
+  seen_scan: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type FileRow = z.output<typeof fileRowSchema>;
+
+export const CONTENT_STATES = ['queued', 'uploading', 'indexing', 'indexed', 'index_failed', 'failed', 'cancelled'] as const;
+export type ContentState = (typeof CONTENT_STATES)[number];
+
+export const uploadMetaSchema = z.object({
+  camera_model: z.string().max(200).optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  datetime_taken: z.string().optional(),
+});
+export type UploadMeta = z.infer<typeof uploadMetaSchema>;
+
+export const contentRowSchema = z.object({
+  hash: z.string(),
+  size: z.number().int(),
+  state: z.enum(CONTENT_STATES),
+  video_no: z.string().nullable(),
+  found_existing: z.number().int().transform((v) => v !== 0),
+  folder_id: z.number().int().nullable(),
+  tags: jsonStrings,
+  meta: z.string().transform((s) => uploadMetaSchema.parse(JSON.parse(s))),
+  reason: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+  progress: z.number().int(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type ContentRow = z.output<typeof contentRowSchema>;
+
+export type RecordOutcome = 'new' | 'changed' | 'unchanged';
+
+/** Typed queries over watch_folders, files and contents. */
+export class SyncStore {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  // ---- watch folders
+  addWatchFolder(input: { path: string; folderId: number | null; folderName: string | null; tags: string[]; ignore: string[]; polling: PollingMode }): WatchFolderRow {
+    const row = this.db
+      .prepare(
+        `INSERT INTO watch_folders (path, folder_id, folder_name, tags, ignore, polling, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET folder_id = excluded.folder_id, folder_name = excluded.folder_name, tags = excluded.tags,
+           ignore = excluded.ignore, polling = excluded.polling
+         RETURNING *`,
+      )
+      .get(input.path, input.folderId, input.folderName, JSON.stringify(input.tags), JSON.stringify(input.ignore), input.polling, Date.now());
+    return watchFolderRowSchema.parse(row);
+  }
+
+  setWatchFolderId(id: number, folderId: number): void {
+    this.db.prepare('UPDATE watch_folders SET folder_id = ? WHERE id = ?').run(folderId, id);
+  }
+
+  removeWatchFolder(id: number): boolean {
+    return this.db.prepare('DELETE FROM watch_folders WHERE id = ?').run(id).changes > 0;
+  }
+
+  watchFolders(): WatchFolderRow[] {
+    return this.db.prepare('SELECT * FROM watch_folders ORDER BY id').all().map((r) => watchFolderRowSchema.parse(r));
+  }
+
+  watchFolder(id: number): WatchFolderRow | undefined {
+    const row = this.db.prepare('SELECT * FROM watch_folders WHERE id = ?').get(id);
+    return row ? watchFolderRowSchema.parse(row) : undefined;
+  }
+
+  // ---- files
+  /** Records one observation of a file. 'unchanged' when size and mtime match the last observation of a live row. */
+  recordFile(watchId: number, path: string, size: number, mtimeMs: number, scan: number, now = Date.now()): { outcome: RecordOutcome; id: number } {
+    const existing = this.db.prepare('SELECT id, size, mtime_ms, state, watch_id FROM files WHERE path = ?').get(path) as
+      | { id: number; size: number; mtime_ms: number; state: FileState; watch_id: number }
+      | undefined;
+    const mtime = Math.trunc(mtimeMs);
+    if (!existing) {
+      const row = this.db
+        .prepare(
+          `INSERT INTO files (watch_id, path, size, mtime_ms, observed_at, state, seen_scan, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING id`,
+        )
+        .get(watchId, path, size, mtime, now, scan, now) as { id: number };
+      return { outcome: 'new', id: row.id };
+    }
+    if (existing.size === size && existing.mtime_ms === mtime && existing.state !== 'deleted') {
+      if (scan > 0) this.db.prepare('UPDATE files SET seen_scan = ?, watch_id = ? WHERE id = ?').run(scan, watchId, existing.id);
+      return { outcome: 'unchanged', id: existing.id };
+    }
+    this.db
+      .prepare(
+        `UPDATE files SET watch_id = ?, size = ?, mtime_ms = ?, observed_at = ?, state = 'pending', reason = NULL,
+           seen_scan = MAX(seen_scan, ?), updated_at = ? WHERE id = ?`,
+      )
+      .run(watchId, size, mtime, now, scan, now, existing.id);
+    return { outcome: 'changed', id: existing.id };
+  }
+
+  /** Files of a watch folder not seen by scan `scan` (gone from disk): marked deleted; returns them. */
+  markUnseenDeleted(watchId: number, scan: number): FileRow[] {
+    return this.db
+      .prepare(`UPDATE files SET state = 'deleted', updated_at = ? WHERE watch_id = ? AND seen_scan < ? AND state != 'deleted' RETURNING *`)
+      .all(Date.now(), watchId, scan)
+      .map((r) => fileRowSchema.parse(r));
+  }
+
+  markDeleted(path: string): FileRow | undefined {
+    const row = this.db.prepare(`UPDATE files SET state = 'deleted', updated_at = ? WHERE path = ? AND state != 'deleted' RETURNING *`).get(Date.now(), path);
+    return row ? fileRowSchema.parse(row) : undefined;
+  }
+
+  file(id: number): FileRow | undefined {
+    const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(id);
+    return row ? fileRowSchema.parse(row) : undefined;
+  }
+
+  fileByPath(path: string): FileRow | undefined {
+    const row = this.db.prepare('SELECT * FROM files WHERE path = ?').get(path);
+    return row ? fileRowSchema.parse(row) : undefined;
+  }
+
+  /** A new observation of size/mtime while examining (file still changing). */
+  observe(id: number, size: number, mtimeMs: number, now = Date.now()): void {
+    this.db.prepare('UPDATE files SET size = ?, mtime_ms = ?, observed_at = ?, updated_at = ? WHERE id = ?').run(size, Math.trunc(mtimeMs), now, now, id);
+  }
+
+  setFileState(id: number, state: FileState, reason: string | null): void {
+    this.db.prepare('UPDATE files SET state = ?, reason = ?, updated_at = ? WHERE id = ?').run(state, reason, Date.now(), id);
+  }
+
+  setFileHash(id: number, hash: string, size: number, mtimeMs: number): void {
+    this.db
+      .prepare('UPDATE files SET hash = ?, hashed_size = ?, hashed_mtime_ms = ?, updated_at = ? WHERE id = ?')
+      .run(hash, size, Math.trunc(mtimeMs), Date.now(), id);
+  }
+
+  setFilePaused(id: number, paused: boolean): void {
+    this.db.prepare('UPDATE files SET paused = ?, updated_at = ? WHERE id = ?').run(paused ? 1 : 0, Date.now(), id);
+  }
+
+  /** Live files holding this content, oldest first. */
+  filesWithHash(hash: string): FileRow[] {
+    return this.db
+      .prepare(`SELECT * FROM files WHERE hash = ? AND state = 'linked' ORDER BY id`)
+      .all(hash)
+      .map((r) => fileRowSchema.parse(r));
+  }
+
+  filesPage(page: number, size: number, state?: FileState): { rows: FileRow[]; total: number } {
+    const where = state ? 'WHERE state = ?' : '';
+    const args = state ? [state] : [];
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM files ${where}`).get(...args) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM files ${where} ORDER BY id LIMIT ? OFFSET ?`)
+      .all(...args, size, (page - 1) * size)
+      .map((r) => fileRowSchema.parse(r));
+    return { rows, total };
+  }
+
+  fileCounts(): Record<FileState, number> {
+    const out = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
+    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM files GROUP BY state').all() as { state: FileState; n: number }[]) out[r.state] = r.n;
+    return out;
+  }
+
+  // ---- contents
+  content(hash: string): ContentRow | undefined {
+    const row = this.db.prepare('SELECT * FROM contents WHERE hash = ?').get(hash);
+    return row ? contentRowSchema.parse(row) : undefined;
+  }
+
+  /** Creates the content row unless it exists; true when created. */
+  createContent(input: { hash: string; size: number; folderId: number | null; tags: string[]; meta: UploadMeta }): boolean {
+    const now = Date.now();
+    return (
+      this.db
+        .prepare(
+          `INSERT INTO contents (hash, size, state, folder_id, tags, meta, created_at, updated_at) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?)
+           ON CONFLICT(hash) DO NOTHING`,
+        )
+        .run(input.hash, input.size, input.folderId, JSON.stringify(input.tags), JSON.stringify(input.meta), now, now).changes > 0
+    );
+  }
+
+  setContentState(hash: string, state: ContentState, reason: string | null = null): void {
+    this.db.prepare('UPDATE contents SET state = ?, reason = ?, updated_at = ? WHERE hash = ?').run(state, reason, Date.now(), hash);
+  }
+
+  setContentVideo(hash: string, videoNo: string, foundExisting: boolean): void {
+    this.db
+      .prepare(`UPDATE contents SET video_no = ?, found_existing = ?, state = 'indexing', reason = NULL, updated_at = ? WHERE hash = ?`)
+      .run(videoNo, foundExisting ? 1 : 0, Date.now(), hash);
+  }
+
+  setContentProgress(hash: string, progress: number): void {
+    this.db.prepare('UPDATE contents SET progress = ?, updated_at = ? WHERE hash = ?').run(Math.round(progress), Date.now(), hash);
+  }
+
+  supersede(oldHash: string, newHash: string): void {
+    this.db.prepare('UPDATE contents SET superseded_by = ?, updated_at = ? WHERE hash = ? AND hash != ?').run(newHash, Date.now(), oldHash, newHash);
+  }
+
+  contentCounts(): Record<ContentState, number> {
+    const out = Object.fromEntries(CONTENT_STATES.map((s) => [s, 0])) as Record<ContentState, number>;
+    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM contents GROUP BY state').all() as { state: ContentState; n: number }[]) out[r.state] = r.n;
+    return out;
+  }
+}

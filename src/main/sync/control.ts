@@ -1,0 +1,44 @@
+import type { SyncStatus } from '../../shared/contract/sync';
+import type { Db } from '../store/database';
+import { JobsStore } from '../store/jobs-store';
+import { SettingsStore } from '../store/settings-store';
+import { SyncStore } from '../store/sync-store';
+import { readPause } from './queue';
+import { fileView } from './views';
+
+/**
+ * Queue control straight on the client database, for a process that does not run the engine (the `status`, `pause`,
+ * `resume` and `retry` commands): a running engine sees the rows on its next tick.
+ */
+export function syncStatusOf(db: Db): SyncStatus {
+  const store = new SyncStore(db);
+  const jobs = new JobsStore(db);
+  const counts = jobs.countsByState();
+  const sum = (state: 'queued' | 'active' | 'failed'): number => counts.examine[state] + counts.upload[state] + counts.poll[state];
+  const byStatus: Record<string, number> = {};
+  const size = 1000;
+  for (let page = 1; ; page++) {
+    const { rows } = store.filesPage(page, size);
+    for (const f of rows) {
+      const s = fileView(f, f.hash && f.state === 'linked' ? store.content(f.hash) : undefined).status;
+      byStatus[s] = (byStatus[s] ?? 0) + 1;
+    }
+    if (rows.length < size) break;
+  }
+  const paused = readPause(new SettingsStore(db));
+  return {
+    paused: paused ? { reason: paused.reason } : null,
+    folders: store.watchFolders().length,
+    files: store.fileCounts(),
+    byStatus,
+    jobs: { queued: sum('queued'), active: sum('active'), failed: sum('failed') },
+  };
+}
+
+/** Every failed job queued again with fresh attempts; failed uploads' contents back to queued. Returns how many. */
+export function retryAllFailed(db: Db): number {
+  const store = new SyncStore(db);
+  const rows = new JobsStore(db).retryFailed();
+  for (const r of rows) if (r.kind === 'upload') store.setContentState(r.target, 'queued', null);
+  return rows.length;
+}

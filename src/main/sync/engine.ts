@@ -1,0 +1,297 @@
+import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import type { FileView, SyncStatus, WatchFolderView } from '../../shared/contract/sync';
+import { AppError, describeError } from '../../shared/errors';
+import type { LibraryClient } from '../api/client';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import type { MetadataReader } from '../media/exif';
+import type { Db } from '../store/database';
+import { JobsStore } from '../store/jobs-store';
+import { SettingsStore } from '../store/settings-store';
+import { SyncStore, type FileState, type PollingMode } from '../store/sync-store';
+import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
+import { retryAllFailed, syncStatusOf } from './control';
+import { examineHandler } from './examine';
+import { makeIgnore } from './ignore';
+import { pollHandler } from './poll';
+import { JobQueue } from './queue';
+import { FileRecorder, type RecordCounts } from './recorder';
+import { scanTree } from './scanner';
+import { uploadHandler } from './upload';
+import { fileView, watchFolderView } from './views';
+import { FolderWatcher } from './watcher';
+
+export interface SyncEngineOptions {
+  db: Db;
+  client: LibraryClient;
+  metadata: MetadataReader;
+  events: EventBus;
+  logger: Logger;
+  config?: Partial<SyncConfig>;
+  queueTickMs?: number;
+  backoff?: { baseMs: number; maxMs: number };
+}
+
+export interface AddFolderInput {
+  path: string;
+  folderId?: number;
+  folderName?: string;
+  tags?: string[];
+  ignore?: string[];
+  polling?: PollingMode;
+}
+
+export interface ScanReport extends RecordCounts {
+  folders: number;
+  files: number;
+  deleted: number;
+  errors: number;
+  ms: number;
+}
+
+const SCAN_KEY = 'sync.scan.counter';
+
+/** The sync engine: watch folders -> rows -> job queue -> library. Owns no connection: the db and client are injected. */
+export class SyncEngine {
+  readonly store: SyncStore;
+  readonly jobs: JobsStore;
+  readonly queue: JobQueue;
+  private readonly settings: SettingsStore;
+  private readonly recorder: FileRecorder;
+  private readonly watchers = new Map<number, FolderWatcher>();
+  private readonly log: Logger;
+  private readonly config: SyncConfig;
+
+  constructor(private readonly o: SyncEngineOptions) {
+    this.log = o.logger.child({ module: 'sync' });
+    this.config = { ...DEFAULT_SYNC_CONFIG, ...o.config };
+    this.store = new SyncStore(o.db);
+    this.jobs = new JobsStore(o.db);
+    this.settings = new SettingsStore(o.db);
+    const deps: SyncDeps = {
+      store: this.store,
+      jobs: this.jobs,
+      client: o.client,
+      metadata: o.metadata,
+      logger: o.logger,
+      config: this.config,
+      notify: {
+        fileChanged: (id) => this.emitFile(id),
+        contentChanged: (hash) => this.store.filesWithHash(hash).forEach((f) => this.emitFile(f.id)),
+        progress: (p) => o.events.emit('sync:progress', p),
+      },
+      pauseQueue: (reason) => this.queue.pause(reason),
+      wake: () => this.queue.pump(),
+    };
+    this.queue = new JobQueue({
+      jobs: this.jobs,
+      settings: this.settings,
+      handlers: [examineHandler(deps), uploadHandler(deps), pollHandler(deps)],
+      logger: o.logger,
+      tickMs: o.queueTickMs,
+      backoff: o.backoff,
+      onPauseChange: (paused) => o.events.emit('sync:queue', { paused }),
+    });
+    this.recorder = new FileRecorder(this.store, this.jobs, (id) => this.emitFile(id));
+  }
+
+  async start(): Promise<void> {
+    await this.queue.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.watchers.values()].map((w) => w.stop()));
+    this.watchers.clear();
+    await this.queue.stop();
+  }
+
+  // ---- folders
+  async addFolder(input: AddFolderInput): Promise<WatchFolderView> {
+    const path = resolve(input.path);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isDirectory()) throw new AppError('bad_request', `not a folder: ${path}`);
+    const row = this.store.addWatchFolder({
+      path,
+      folderId: input.folderId ?? null,
+      folderName: input.folderName ?? null,
+      tags: input.tags ?? [],
+      ignore: input.ignore ?? [],
+      polling: input.polling ?? 'auto',
+    });
+    this.log.info({ watchId: row.id, path }, 'watch folder added');
+    return watchFolderView(row);
+  }
+
+  async removeFolder(id: number): Promise<boolean> {
+    await this.watchers.get(id)?.stop();
+    this.watchers.delete(id);
+    return this.store.removeWatchFolder(id);
+  }
+
+  folders(): WatchFolderView[] {
+    return this.store.watchFolders().map(watchFolderView);
+  }
+
+  /** Walks every watch folder (or the given ones), recording new and changed files; files gone since are marked deleted. */
+  async scan(ids?: number[], signal?: AbortSignal): Promise<ScanReport> {
+    const started = Date.now();
+    const scan = Number(this.settings.get(SCAN_KEY) ?? '0') + 1;
+    this.settings.set(SCAN_KEY, String(scan));
+    const report: ScanReport = { folders: 0, files: 0, deleted: 0, errors: 0, new: 0, changed: 0, unchanged: 0, ms: 0 };
+    for (const folder of this.store.watchFolders().filter((f) => !ids || ids.includes(f.id))) {
+      report.folders++;
+      const summary = await scanTree(folder.path, {
+        ignore: makeIgnore(folder.path, folder.ignore),
+        signal,
+        onBatch: (batch) => {
+          const c = this.recorder.record(folder, batch, scan);
+          report.new += c.new;
+          report.changed += c.changed;
+          report.unchanged += c.unchanged;
+          if (c.new + c.changed > 0) this.queue.pump();
+        },
+        onError: (path, err) => this.log.warn({ path, err: describeError(err) }, 'scan error'),
+      });
+      report.files += summary.files;
+      report.errors += summary.errors;
+      const gone = this.store.markUnseenDeleted(folder.id, scan);
+      report.deleted += gone.length;
+      gone.forEach((f) => this.emitFile(f.id));
+    }
+    report.ms = Date.now() - started;
+    this.log.info(report, 'scan done');
+    return report;
+  }
+
+  /** Starts live watching of every watch folder (after a scan, which covers what is already there). */
+  async watch(): Promise<void> {
+    for (const folder of this.store.watchFolders()) {
+      if (this.watchers.has(folder.id)) continue;
+      const w = new FolderWatcher(
+        folder,
+        {
+          onFile: (f, path, size, mtimeMs) => {
+            this.recorder.record(f, [{ path, size, mtimeMs }]);
+            this.queue.pump();
+          },
+          onGone: (_f, path) => {
+            const row = this.store.markDeleted(path);
+            if (row) this.emitFile(row.id);
+          },
+        },
+        this.o.logger,
+      );
+      await w.start();
+      this.watchers.set(folder.id, w);
+    }
+  }
+
+  // ---- status
+  status(): SyncStatus {
+    return syncStatusOf(this.o.db);
+  }
+
+  files(page: number, size: number, state?: FileState): { files: FileView[]; total: number } {
+    const { rows, total } = this.store.filesPage(page, size, state);
+    return { files: rows.map((f) => this.view(f.id)).filter((v): v is FileView => v !== undefined), total };
+  }
+
+  view(id: number): FileView | undefined {
+    const f = this.store.file(id);
+    if (!f) return undefined;
+    const content = f.hash && f.state === 'linked' ? this.store.content(f.hash) : undefined;
+    const first = content ? this.store.filesWithHash(content.hash)[0]?.id : undefined;
+    return fileView(f, content, first);
+  }
+
+  // ---- control
+  pause(fileId?: number): boolean {
+    if (fileId === undefined) {
+      this.queue.pause('user');
+      return true;
+    }
+    const f = this.requireFile(fileId);
+    this.store.setFilePaused(fileId, true);
+    this.jobs.setPaused('examine', String(fileId), true);
+    this.queue.abortTarget('examine', String(fileId), 'pause');
+    if (f.hash) {
+      this.jobs.setPaused('upload', f.hash, true);
+      this.queue.abortTarget('upload', f.hash, 'pause');
+    }
+    this.emitFile(fileId);
+    return true;
+  }
+
+  resume(fileId?: number): boolean {
+    if (fileId === undefined) {
+      this.queue.resume();
+      return true;
+    }
+    const f = this.requireFile(fileId);
+    this.store.setFilePaused(fileId, false);
+    this.jobs.setPaused('examine', String(fileId), false);
+    if (f.hash) this.jobs.setPaused('upload', f.hash, false);
+    this.emitFile(fileId);
+    this.queue.pump();
+    return true;
+  }
+
+  /** Failed work queued again: all of it, or one file's (a skipped file is examined again). */
+  retry(fileId?: number): number {
+    let n = 0;
+    if (fileId === undefined) {
+      n = retryAllFailed(this.o.db);
+    } else {
+      const f = this.requireFile(fileId);
+      if (f.state === 'skipped' || f.state === 'pending') {
+        this.store.setFileState(fileId, 'pending', null);
+        this.jobs.enqueue('examine', String(fileId), 0);
+        n = 1;
+      } else if (f.hash) {
+        const content = this.store.content(f.hash);
+        const rows = [...this.jobs.retryFailed({ kind: 'upload', target: f.hash }), ...this.jobs.retryFailed({ kind: 'poll', target: f.hash })];
+        if (rows.length === 0 && content && (content.state === 'failed' || content.state === 'cancelled') && !content.video_no) {
+          this.jobs.enqueue('upload', f.hash, 0);
+          rows.push(...[this.jobs.open('upload', f.hash)].filter((r) => r !== undefined));
+        }
+        if (content && !content.video_no) this.store.setContentState(f.hash, 'queued', null);
+        n = rows.length;
+      }
+      this.emitFile(fileId);
+    }
+    this.queue.pump();
+    return n;
+  }
+
+  cancel(fileId: number): boolean {
+    const f = this.requireFile(fileId);
+    this.jobs.cancelOpen('examine', String(fileId));
+    this.queue.abortTarget('examine', String(fileId), 'cancel');
+    if (f.hash) {
+      const content = this.store.content(f.hash);
+      if (content && !content.video_no) {
+        this.jobs.cancelOpen('upload', f.hash);
+        this.queue.abortTarget('upload', f.hash, 'cancel');
+        this.store.setContentState(f.hash, 'cancelled', 'cancelled by the user');
+      }
+    }
+    this.emitFile(fileId);
+    return true;
+  }
+
+  waitForIdle(): Promise<void> {
+    return this.queue.waitForIdle();
+  }
+
+  private requireFile(id: number): NonNullable<ReturnType<SyncStore['file']>> {
+    const f = this.store.file(id);
+    if (!f) throw new AppError('not_found', `no file ${id}`);
+    return f;
+  }
+
+  private emitFile(id: number): void {
+    const v = this.view(id);
+    if (v) this.o.events.emit('sync:file-changed', { id: v.id, path: v.path, status: v.status, reason: v.reason });
+  }
+}

@@ -1,0 +1,80 @@
+import { stat } from 'node:fs/promises';
+import { toUploadMeta } from '../media/exif';
+import type { JobRow } from '../store/jobs-store';
+import type { SyncDeps } from './context';
+import { sha256File } from './hasher';
+import type { JobHandler, Outcome } from './queue';
+import { validateVideo } from './validator';
+
+/**
+ * `examine` jobs (target: file id): wait until the file is stable, validate it, hash it (unless size and mtime are
+ * those already hashed), read its capture metadata, then link it to its content row, creating the content and its
+ * upload job when the content is new.
+ */
+export function examineHandler(deps: SyncDeps): JobHandler {
+  const log = deps.logger.child({ module: 'examine' });
+  return {
+    kind: 'examine',
+    concurrency: deps.config.examineConcurrency,
+    maxAttempts: 5,
+    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+      const { store } = deps;
+      const id = Number(job.target);
+      const file = store.file(id);
+      if (!file || file.state === 'deleted') return { type: 'finished' };
+      let info;
+      try {
+        info = await stat(file.path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+          store.markDeleted(file.path);
+          deps.notify.fileChanged(id);
+          return { type: 'finished' };
+        }
+        throw err;
+      }
+      const now = Date.now();
+      if (info.size !== file.size || Math.trunc(info.mtimeMs) !== file.mtime_ms) {
+        store.observe(id, info.size, info.mtimeMs, now);
+        return { type: 'wait', delayMs: deps.config.stableMs };
+      }
+      // Every write moves mtime, so an mtime older than stableMs (and not in the future) already proves stability.
+      const stableFor = Math.max(now - file.observed_at, file.mtime_ms <= now ? now - file.mtime_ms : 0);
+      if (stableFor < deps.config.stableMs) return { type: 'wait', delayMs: deps.config.stableMs - stableFor };
+
+      const validation = await validateVideo(file.path, { signal });
+      if (!validation.ok) {
+        store.setFileState(id, 'skipped', validation.reason);
+        log.info({ fileId: id, path: file.path, reason: validation.reason }, 'skipped');
+        deps.notify.fileChanged(id);
+        return { type: 'finished' };
+      }
+
+      let hash = file.hash;
+      if (!(hash && file.hashed_size === info.size && file.hashed_mtime_ms === Math.trunc(info.mtimeMs))) {
+        hash = await sha256File(file.path, { signal });
+        const after = await stat(file.path);
+        if (after.size !== info.size || after.mtimeMs !== info.mtimeMs) {
+          store.observe(id, after.size, after.mtimeMs);
+          return { type: 'wait', delayMs: deps.config.stableMs };
+        }
+      }
+      const previous = file.hash;
+      const meta = toUploadMeta(await deps.metadata.read(file.path));
+      const watch = store.watchFolder(file.watch_id);
+      const created = store.transaction(() => {
+        const isNew = store.createContent({ hash, size: info.size, folderId: watch?.folder_id ?? null, tags: watch?.tags ?? [], meta });
+        store.setFileHash(id, hash, info.size, info.mtimeMs);
+        store.setFileState(id, 'linked', null);
+        if (previous && previous !== hash) store.supersede(previous, hash);
+        if (isNew) deps.jobs.enqueue('upload', hash, 0);
+        return isNew;
+      });
+      log.info({ fileId: id, hash, newContent: created, superseded: previous && previous !== hash ? previous : undefined }, 'examined');
+      deps.notify.fileChanged(id);
+      if (created) deps.wake();
+      return { type: 'finished' };
+    },
+  };
+}
+

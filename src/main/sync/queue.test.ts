@@ -1,0 +1,100 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/temp';
+import { createLogger } from '../log';
+import { openDatabase, type Db } from '../store/database';
+import { JobsStore, type JobRow } from '../store/jobs-store';
+import { SettingsStore } from '../store/settings-store';
+import { backoffDelay, JobQueue, type Outcome } from './queue';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let db: Db;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  db = openDatabase(join(dir, 'c.db'));
+});
+afterEach(async () => {
+  db.close();
+  await cleanup();
+});
+
+function queueWith(run: (job: JobRow, signal: AbortSignal) => Promise<Outcome>, maxAttempts = 3): { queue: JobQueue; jobs: JobsStore } {
+  const jobs = new JobsStore(db);
+  const queue = new JobQueue({
+    jobs,
+    settings: new SettingsStore(db),
+    handlers: [{ kind: 'upload', concurrency: 2, maxAttempts, run }],
+    logger: createLogger('test'),
+    backoff: { baseMs: 20, maxMs: 100 },
+    tickMs: 50,
+  });
+  return { queue, jobs };
+}
+
+describe('JobQueue', () => {
+  it('retries with backoff until the handler finishes, then fails after maxAttempts', async () => {
+    const runs: string[] = [];
+    const { queue, jobs } = queueWith(async (job) => {
+      runs.push(job.target);
+      if (job.target === 'ok' && job.attempts < 3) return { type: 'retry', error: 'flaky' };
+      if (job.target === 'bad') return { type: 'retry', error: 'always' };
+      return { type: 'finished' };
+    });
+    jobs.enqueue('upload', 'ok', 0);
+    jobs.enqueue('upload', 'bad', 0);
+    await queue.start();
+    await queue.waitForIdle();
+    await queue.stop();
+    expect(jobs.latest('upload', 'ok')).toMatchObject({ state: 'done', attempts: 3 });
+    expect(jobs.latest('upload', 'bad')).toMatchObject({ state: 'failed', attempts: 3, last_error: 'always' });
+  });
+
+  it('honours rate-limited delays without spending attempts', async () => {
+    const at: number[] = [];
+    const { queue, jobs } = queueWith(async () => {
+      at.push(Date.now());
+      return at.length === 1 ? { type: 'rate-limited', retryAfterMs: 300, error: '429' } : { type: 'finished' };
+    });
+    jobs.enqueue('upload', 'x', 0);
+    await queue.start();
+    await queue.waitForIdle();
+    await queue.stop();
+    expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(290);
+    expect(jobs.latest('upload', 'x')).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
+  it('recovers rows left active by a dead process, and pause aborts running work', async () => {
+    const jobs = new JobsStore(db);
+    jobs.enqueue('upload', 'left', 0);
+    jobs.claim('upload', 1); // a crashed process held it
+    let aborted = 0;
+    const { queue } = queueWith(
+      (job, signal) =>
+        new Promise<Outcome>((resolve, reject) => {
+          if (job.target === 'left' && aborted === 0) {
+            signal.addEventListener('abort', () => ((aborted += 1), reject(new Error('aborted'))));
+            return;
+          }
+          resolve({ type: 'finished' });
+        }),
+    );
+    await queue.start();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(jobs.latest('upload', 'left')?.state).toBe('active');
+    queue.pause('user');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(jobs.latest('upload', 'left')?.state).toBe('queued');
+    queue.resume();
+    await queue.waitForIdle();
+    await queue.stop();
+    expect(aborted).toBe(1);
+    expect(jobs.latest('upload', 'left')?.state).toBe('done');
+  });
+
+  it('keeps backoff within bounds with jitter', () => {
+    expect(backoffDelay(1, 1000, 60_000, () => 0)).toBe(500);
+    expect(backoffDelay(4, 1000, 60_000, () => 1)).toBe(8000);
+    expect(backoffDelay(30, 1000, 60_000, () => 1)).toBe(60_000);
+  });
+});

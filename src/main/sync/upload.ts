@@ -1,0 +1,131 @@
+import { stat } from 'node:fs/promises';
+import { unreachable } from '../../shared/errors';
+import { ApiError } from '../api/errors';
+import type { JobRow } from '../store/jobs-store';
+import type { FileRow } from '../store/sync-store';
+import { hashTag, type SyncDeps } from './context';
+import type { JobHandler, Outcome } from './queue';
+
+/** An API failure as a queue outcome; balance and key problems pause the whole queue (every upload would fail). */
+export function outcomeOf(err: unknown, deps: Pick<SyncDeps, 'pauseQueue'>): Outcome {
+  if (!(err instanceof ApiError)) throw err;
+  switch (err.disposition) {
+    case 'retry':
+      return { type: 'retry', error: err.message };
+    case 'rate-limited':
+      return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5000, error: err.message };
+    case 'fatal':
+      if (err.reason === 'insufficient-balance' || err.reason === 'unauthorized') {
+        deps.pauseQueue(err.reason);
+        return { type: 'wait', delayMs: 0 };
+      }
+      return { type: 'fatal', error: err.message };
+    default:
+      throw unreachable(err.disposition);
+  }
+}
+
+/**
+ * `upload` jobs (target: content hash). Before a second attempt (the first may have reached the service before a
+ * crash or a lost answer), the library is asked for a video carrying the hash tag, so nothing is uploaded twice.
+ */
+export function uploadHandler(deps: SyncDeps): JobHandler {
+  const log = deps.logger.child({ module: 'upload' });
+  return {
+    kind: 'upload',
+    concurrency: deps.config.uploadConcurrency,
+    maxAttempts: 10,
+    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+      const { store } = deps;
+      const hash = job.target;
+      const content = store.content(hash);
+      if (!content || content.state === 'cancelled') return { type: 'finished' };
+      const jlog = log.child({ hash, jobId: job.id });
+      if (content.video_no) {
+        deps.jobs.enqueue('poll', hash, 0);
+        return { type: 'finished' };
+      }
+      try {
+        if (job.attempts > 1) {
+          const found = await deps.client.listVideos({ tag: hashTag(hash), page: 1, size: 1 }, signal);
+          const existing = found.videos[0];
+          if (existing) {
+            jlog.info({ videoNo: existing.videoNo }, 'found the video already in the library');
+            store.setContentVideo(hash, existing.videoNo, true);
+            deps.jobs.enqueue('poll', hash, 0);
+            deps.notify.contentChanged(hash);
+            return { type: 'finished' };
+          }
+        }
+        const source = await pickSource(store.filesWithHash(hash));
+        if (!source) {
+          store.setContentState(hash, 'failed', 'no local file with this content is left to upload');
+          deps.notify.contentChanged(hash);
+          return { type: 'fatal', error: 'no local copy' };
+        }
+        const folderId = content.folder_id ?? (await resolveFolder(deps, source.watch_id, signal));
+        store.setContentState(hash, 'uploading');
+        deps.notify.contentChanged(hash);
+        const tags = [...content.tags.slice(0, 18), hashTag(hash)];
+        const video = await deps.client.upload(
+          source.path,
+          source.size,
+          {
+            folderId: folderId ?? undefined,
+            tags,
+            cameraModel: content.meta.camera_model,
+            latitude: content.meta.latitude,
+            longitude: content.meta.longitude,
+            datetimeTaken: content.meta.datetime_taken,
+          },
+          {
+            signal,
+            onProgress: (p) => deps.notify.progress({ fileId: source.id, path: source.path, hash, ...p }),
+          },
+        );
+        store.transaction(() => {
+          store.setContentVideo(hash, video.videoNo, false);
+          deps.jobs.enqueue('poll', hash, Date.now() + deps.config.pollMinMs);
+        });
+        jlog.info({ videoNo: video.videoNo, path: source.path }, 'uploaded');
+        deps.notify.contentChanged(hash);
+        deps.wake();
+        return { type: 'finished' };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const outcome = outcomeOf(err, deps);
+        const reason = err instanceof Error ? err.message : String(err);
+        if (outcome.type === 'fatal') store.setContentState(hash, 'failed', reason);
+        else store.setContentState(hash, 'queued', reason);
+        if (outcome.type === 'retry' && job.attempts >= 10) store.setContentState(hash, 'failed', reason);
+        deps.notify.contentChanged(hash);
+        return outcome;
+      }
+    },
+  };
+}
+
+/** The first linked file whose size and mtime are still those that were hashed. */
+async function pickSource(files: FileRow[]): Promise<FileRow | undefined> {
+  for (const f of files) {
+    try {
+      const info = await stat(f.path);
+      if (info.size === f.hashed_size && Math.trunc(info.mtimeMs) === f.hashed_mtime_ms) return f;
+    } catch {
+      // gone: try the next copy
+    }
+  }
+  return undefined;
+}
+
+/** A watch folder given by library folder name gets its folder_id on first use (found by name, or created). */
+async function resolveFolder(deps: SyncDeps, watchId: number, signal: AbortSignal): Promise<number | null> {
+  const watch = deps.store.watchFolder(watchId);
+  if (!watch) return null;
+  if (watch.folder_id !== null) return watch.folder_id;
+  if (!watch.folder_name) return null;
+  const existing = (await deps.client.listFolders(signal)).find((f) => f.name === watch.folder_name);
+  const folder = existing ?? (await deps.client.createFolder(watch.folder_name, signal));
+  deps.store.setWatchFolderId(watch.id, folder.folder_id);
+  return folder.folder_id;
+}

@@ -1,0 +1,57 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { ffprobe, ProbeError } from '../../common/media/ffprobe';
+import { UPLOAD_LIMITS } from '../../shared/api-types';
+
+export type Validation = { ok: true; codec: string; size: number } | { ok: false; reason: string };
+
+const ACCEPTED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
+const ACCEPTED_EXTENSIONS: readonly string[] = UPLOAD_LIMITS.extensions;
+
+/** Extension check alone (no I/O): the reason when the name alone rules the file out, else null. */
+export function extensionProblem(path: string): string | null {
+  const ext = extname(path).toLowerCase();
+  if (ACCEPTED_EXTENSIONS.includes(ext)) return null;
+  return `extension ${ext || '(none)'} is not accepted (${ACCEPTED_EXTENSIONS.join(', ')})`;
+}
+
+/** Everything the service would reject, checked before spending an upload: name, size, readability, codec, integrity. */
+export async function validateVideo(path: string, options: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<Validation> {
+  const byName = extensionProblem(path);
+  if (byName) return { ok: false, reason: byName };
+  const info = await stat(path);
+  if (!info.isFile()) return { ok: false, reason: 'not a regular file' };
+  if (info.size === 0) return { ok: false, reason: 'empty file (0 bytes)' };
+  const maxBytes = options.maxBytes ?? UPLOAD_LIMITS.maxBytes;
+  if (info.size > maxBytes) return { ok: false, reason: `too large: ${formatBytes(info.size)} (the limit is ${formatBytes(maxBytes)})` };
+  try {
+    await access(path, constants.R_OK);
+  } catch {
+    return { ok: false, reason: 'not readable (permission denied)' };
+  }
+  let probe;
+  try {
+    probe = await ffprobe(path, { signal: options.signal });
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    if (err instanceof ProbeError) return { ok: false, reason: `not a readable video (truncated or corrupt?): ${err.message}` };
+    throw err;
+  }
+  if (!probe.video) return { ok: false, reason: 'no video stream found' };
+  const codec = probe.video.codec.toLowerCase();
+  if (!ACCEPTED_CODECS.includes(codec)) return { ok: false, reason: `video codec ${codec} is not accepted (h264, h265/hevc, vp9)` };
+  if (probe.durationSeconds === null || probe.durationSeconds <= 0) return { ok: false, reason: 'no duration: the file looks truncated' };
+  return { ok: true, codec, size: info.size };
+}
+
+export function formatBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(i === 0 ? 0 : 1)} ${units[i] ?? 'B'}`;
+}

@@ -1,0 +1,42 @@
+import type { FileStatus, FileView, WatchFolderView } from '../../shared/contract/sync';
+import { unreachable } from '../../shared/errors';
+import type { ContentRow, FileRow, WatchFolderRow } from '../store/sync-store';
+
+/** The status the UI shows for a file: its own state, or its content's once it is linked to one. */
+export function fileStatus(file: FileRow, content: ContentRow | undefined): FileStatus {
+  switch (file.state) {
+    case 'pending':
+      return 'waiting';
+    case 'skipped':
+      return 'skipped';
+    case 'deleted':
+      return 'deleted';
+    case 'linked':
+      if (!content) return 'waiting';
+      return content.state;
+    default:
+      throw unreachable(file.state);
+  }
+}
+
+export function fileView(file: FileRow, content: ContentRow | undefined, firstFileId?: number): FileView {
+  const status = fileStatus(file, content);
+  const duplicateOf =
+    content?.found_existing === true ? `library:${content.video_no ?? ''}` : firstFileId !== undefined && firstFileId !== file.id ? `file:${firstFileId}` : null;
+  return {
+    id: file.id,
+    path: file.path,
+    status,
+    reason: file.state === 'linked' ? (content?.reason ?? null) : file.reason,
+    paused: file.paused,
+    size: file.size,
+    hash: file.hash,
+    videoNo: file.state === 'linked' ? (content?.video_no ?? null) : null,
+    duplicateOf,
+    indexProgress: content?.progress ?? 0,
+  };
+}
+
+export function watchFolderView(row: WatchFolderRow): WatchFolderView {
+  return { id: row.id, path: row.path, folderId: row.folder_id, folderName: row.folder_name, tags: row.tags, ignore: row.ignore, polling: row.polling };
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/** What the UI shows per file: the file's own state joined with its content's upload/indexing state. */
+export const FILE_STATUSES = [
+  'waiting',
+  'skipped',
+  'queued',
+  'uploading',
+  'indexing',
+  'indexed',
+  'index_failed',
+  'failed',
+  'cancelled',
+  'deleted',
+] as const;
+export type FileStatus = (typeof FILE_STATUSES)[number];
+
+export const PAUSE_REASONS = ['user', 'insufficient-balance', 'unauthorized'] as const;
+const pauseState = z.object({ reason: z.enum(PAUSE_REASONS) }).nullable();
+
+export const fileViewSchema = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  status: z.enum(FILE_STATUSES),
+  reason: z.string().nullable(),
+  paused: z.boolean(),
+  size: z.number().int(),
+  hash: z.string().nullable(),
+  videoNo: z.string().nullable(),
+  /** The library already held this content (found by its hash tag) or another local file carried it. */
+  duplicateOf: z.string().nullable(),
+  indexProgress: z.number(),
+});
+export type FileView = z.infer<typeof fileViewSchema>;
+
+export const watchFolderViewSchema = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  folderId: z.number().int().nullable(),
+  folderName: z.string().nullable(),
+  tags: z.array(z.string()),
+  ignore: z.array(z.string()),
+  polling: z.enum(['auto', 'on', 'off']),
+});
+export type WatchFolderView = z.infer<typeof watchFolderViewSchema>;
+
+const counts = z.record(z.string(), z.number().int());
+export const syncStatusSchema = z.object({
+  paused: pauseState,
+  folders: z.number().int(),
+  files: counts,
+  byStatus: counts,
+  jobs: z.object({ queued: z.number().int(), active: z.number().int(), failed: z.number().int() }),
+});
+export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+const fileTarget = z.object({ fileId: z.number().int().positive().optional() }).strict();
+
+/** Sync engine channels: status, paged files, queue control, watch folders. */
+export const syncChannels = {
+  'sync:status': { req: z.object({}).strict(), res: syncStatusSchema },
+  'sync:files': {
+    req: z
+      .object({
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(500).default(100),
+        state: z.enum(['pending', 'skipped', 'linked', 'deleted']).optional(),
+      })
+      .strict(),
+    res: z.object({ files: z.array(fileViewSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+  },
+  /** Without fileId: the whole queue. */
+  'sync:pause': { req: fileTarget, res: z.object({ paused: z.boolean() }) },
+  'sync:resume': { req: fileTarget, res: z.object({ resumed: z.boolean() }) },
+  'sync:retry': { req: fileTarget, res: z.object({ requeued: z.number().int() }) },
+  'sync:cancel': { req: z.object({ fileId: z.number().int().positive() }).strict(), res: z.object({ cancelled: z.boolean() }) },
+  'folders:add': {
+    req: z
+      .object({
+        path: z.string().min(1).max(4096),
+        folderId: z.number().int().optional(),
+        folderName: z.string().min(1).max(200).optional(),
+        tags: z.array(z.string().min(1).max(100)).max(19).default([]),
+        ignore: z.array(z.string().min(1).max(500)).max(200).default([]),
+        polling: z.enum(['auto', 'on', 'off']).default('auto'),
+      })
+      .strict(),
+    res: watchFolderViewSchema,
+  },
+  'folders:remove': { req: z.object({ id: z.number().int().positive() }).strict(), res: z.object({ removed: z.boolean() }) },
+  'folders:list': { req: z.object({}).strict(), res: z.object({ folders: z.array(watchFolderViewSchema) }) },
+} as const;
+
+export const syncEvents = {
+  'sync:progress': z.object({
+    fileId: z.number().int(),
+    path: z.string(),
+    hash: z.string(),
+    bytes: z.number(),
+    total: z.number(),
+    /** Bytes per second. */
+    rate: z.number(),
+    etaSeconds: z.number().nullable(),
+  }),
+  'sync:file-changed': z.object({
+    id: z.number().int(),
+    path: z.string(),
+    status: z.enum(FILE_STATUSES),
+    reason: z.string().nullable(),
+  }),
+  'sync:queue': z.object({ paused: pauseState }),
+} as const;
