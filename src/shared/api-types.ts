@@ -133,6 +133,8 @@ export const imagePageSchema = z.object({
   item: z.array(imageItemSchema),
 });
 
+export type ImagePage = z.infer<typeof imagePageSchema>;
+
 export const listVideosDataSchema = z.object({
   videos: z.array(metadataSchema),
   current_page: z.number().int(),

@@ -35,16 +35,16 @@ export function apiClient(baseUrl: string, key: string) {
     post: <T = unknown>(path: string, body: unknown) => json<T>('POST', path, body),
     patch: <T = unknown>(path: string, body: unknown) => json<T>('PATCH', path, body),
     del: <T = unknown>(path: string) => json<T>('DELETE', path),
-    /** Multipart upload; fields may repeat (arrays). */
+    /** Multipart upload to /upload; fields may repeat (arrays). */
     upload: async <T = unknown>(
       file: string,
       fields: Record<string, string | string[]> = {},
-      options: { contentType?: string; filename?: string } = {},
+      options: { contentType?: string; filename?: string; path?: string } = {},
     ): Promise<JsonResponse<T>> => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
       form.append('file', await openAsBlob(file, { type: options.contentType ?? 'video/mp4' }), options.filename ?? basename(file));
-      return json<T>('POST', '/upload', form);
+      return json<T>('POST', options.path ?? '/upload', form);
     },
   };
 }

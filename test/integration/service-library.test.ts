@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
-import { DRAWN_TEXT, ensurePhotoClip, fixturePath } from '../fixtures/media';
+import { DRAWN_TEXT, ensurePhotoClip, fixturePath, photoPath } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startService, type TestService } from '../helpers/service';
 
@@ -13,6 +13,7 @@ let other: ApiClient;
 let textVideo: string;
 let phoneVideo: string;
 let photoVideo: string;
+let speechVideo: string;
 let callbackServer: Server;
 const callbacks: unknown[] = [];
 
@@ -33,12 +34,15 @@ beforeAll(async () => {
   const text = await api.upload<UploadedVideo>(fixturePath('drawnTextMp4'), { callback: callbackUrl, camera_model: 'Sony A7S III', 'tags[0]': 'titles' });
   const phone = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), { camera_model: 'iPhone 15 Pro', datetime_taken: '2024-05-17 14:32:10', latitude: '48.8584', longitude: '2.2945' });
   const photos = await api.upload<UploadedVideo>(await ensurePhotoClip());
+  const speech = await api.upload<UploadedVideo>(fixturePath('speechMp4'));
+  speechVideo = speech.json.data!.videoNo;
   textVideo = text.json.data!.videoNo;
   phoneVideo = phone.json.data!.videoNo;
   photoVideo = photos.json.data!.videoNo;
   await waitForStatus(api, textVideo, 120_000);
   await waitForStatus(api, phoneVideo, 120_000);
   await waitForStatus(api, photoVideo, 120_000);
+  await waitForStatus(api, speechVideo, 120_000);
 }, 240_000);
 
 afterAll(async () => {
@@ -82,6 +86,29 @@ describe('POST /search', () => {
     }
     const person = (await search({ search_param: 'person' })).json.data!.filter((h) => h.videoNo === photoVideo);
     expect(person[0]).toMatchObject({ startTime: '0', endTime: '3' });
+  });
+
+  it('finds spoken words with BY_AUDIO, the transcript in audio_ts, whatever the spelling', async () => {
+    for (const query of ['sunset', 'harbour boats']) {
+      const hits = (await search({ search_param: query, search_type: 'BY_AUDIO' })).json.data!;
+      expect(hits[0]?.videoNo, query).toBe(speechVideo);
+      expect(hits[0]?.audio_ts).toMatch(/sunset/);
+    }
+    const transcript = await api.get<{ transcriptions: { content: string }[] }>(`/get_video_transcription?video_no=${speechVideo}`);
+    expect(transcript.json.data!.transcriptions.map((t) => t.content).join(' ')).toMatch(/filmed the sunset/);
+  });
+
+  it('finds a face by a photo of it (POST /search_image with an image)', async () => {
+    type Page = { total_count: number; item: { name: string; blob: string; score: number }[]; faces_in_query: number };
+    const res = await api.upload<Page>(await photoPath('astronaut'), { top_k: '5' }, { contentType: 'image/png', path: '/search_image' });
+    expect(res.json.code).toBe('0000');
+    expect(res.json.data!.faces_in_query).toBeGreaterThan(0);
+    expect(res.json.data!.item[0]!.blob).toBe(`keyframes/${photoVideo}/0.jpg`);
+    expect(res.json.data!.item[0]!.score).toBeGreaterThan(0.5);
+    const noFace = await api.upload<Page>(await photoPath('coffee'), {}, { contentType: 'image/png', path: '/search_image' });
+    expect(noFace.json.data).toMatchObject({ faces_in_query: 0, total_count: 0, item: [] });
+    const notImage = await api.upload(fixturePath('phoneH264Mp4'), {}, { contentType: 'video/mp4', path: '/search_image' });
+    expect(notImage.json.msg).toMatch(/image\/ Content-Type/);
   });
 
   it('validates every field of the contract', async () => {
@@ -213,7 +240,7 @@ describe('GET /download', () => {
 describe('videos and folders', () => {
   it('lists videos with paging and filters', async () => {
     const res = await api.post<{ videos: { videoNo: string }[]; total_count: number; page_size: number; current_page: number }>('/list_videos', { page: 1, size: 1 });
-    expect(res.json.data).toMatchObject({ current_page: 1, page_size: 1, total_count: 3 });
+    expect(res.json.data).toMatchObject({ current_page: 1, page_size: 1, total_count: 4 });
     expect(res.json.data!.videos).toHaveLength(1);
     const byName = await api.post<{ videos: { videoNo: string }[] }>('/list_videos', { video_name: 'drawn' });
     expect(byName.json.data!.videos.map((v) => v.videoNo)).toEqual([textVideo]);

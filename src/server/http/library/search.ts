@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  FILTERING_LEVELS,
-  isValidDatetime,
-  PRICES_MICRO_USD,
-  SEARCH_LIMITS,
-  SEARCH_TYPES,
-  type CaptionItem,
-  type ClipItem,
-} from '../../../shared/api-types';
+import { FILTERING_LEVELS, PRICES_MICRO_USD, SEARCH_LIMITS, type CaptionItem, type ClipItem } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
 import { cosine, lexicalVector, parseQuery } from '../../search/query-text';
@@ -17,28 +9,11 @@ import { searchSegments, type SegmentFilter, type SegmentHit } from '../../searc
 import { Thesaurus } from '../../search/thesaurus';
 import { badRequest, rateLimited, success } from '../envelope';
 import { accountOf } from './auth';
+import { imagePage, searchBody, type SearchBody } from './search-body';
+import { registerSearchImage } from './search-image';
 import { parseOr400 } from './validate';
 
-const searchBody = z
-  .object({
-    search_param: z.string({ error: 'search_param is required' }).trim().min(1, 'search_param must not be empty').max(1000),
-    search_type: z.enum(SEARCH_TYPES, { error: `search_type must be one of ${SEARCH_TYPES.join(', ')}` }).default('BY_CLIP'),
-    folder_id: z.number().int().optional(),
-    unique_id: z.string().max(200).optional(),
-    top_k: z.number().int().nullable().optional(),
-    filtering_level: z.enum(['low', 'medium', 'high']).optional(),
-    video_nos: z.array(z.string().max(100)).max(SEARCH_LIMITS.videoNosMax, `video_nos takes at most ${SEARCH_LIMITS.videoNosMax} ids`).optional(),
-    tag: z.string().max(100).optional(),
-    camera_tag: z.string().max(200).optional(),
-    datetime_taken: z.string().refine(isValidDatetime, 'datetime_taken must be in the format yyyy-MM-dd HH:mm:ss').optional(),
-    latitude: z.number().min(-90).max(90).optional(),
-    longitude: z.number().min(-180).max(180).optional(),
-    radius_km: z.number().positive().max(20_000).default(1),
-    page: z.number().int().min(1).default(1),
-  })
-  .refine((b) => (b.latitude === undefined) === (b.longitude === undefined), 'latitude and longitude must be given together');
 
-type SearchBody = z.infer<typeof searchBody>;
 
 function topK(body: SearchBody): number {
   if (body.search_type === 'BY_CAPTION') {
@@ -89,34 +64,15 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
       case 'BY_IMAGE': {
         const hits = searchSegments(ctx.db, query, 'all', filter, SEARCH_LIMITS.topKMax).filter((h) => h.score >= min && h.keyframeBlob);
         const pageSize = k;
-        const page = hits.slice((body.page - 1) * pageSize, body.page * pageSize);
-        return {
-          current_page: body.page,
-          page_size: pageSize,
-          total_count: hits.length,
-          item: page.map((h) => ({
-            id: h.segmentId,
-            name: `${h.videoName} @ ${h.start.toFixed(1)}s`,
-            img_url: `/serve/api/v1/download?bucket=${encodeURIComponent(h.bucket)}&blob=${h.keyframeBlob ?? ''}`,
-            datetime_taken: 0,
-            camera_model: '',
-            latitude: 0,
-            longitude: 0,
-            score: h.score,
-            bucket: h.bucket,
-            blob: h.keyframeBlob ?? '',
-          })),
-        };
+        const page = hits.slice((body.page - 1) * pageSize, body.page * pageSize).map((h) => ({ ...h, datetimeTaken: null, cameraModel: null, latitude: null, longitude: null }));
+        return imagePage(hits.length, body.page, pageSize, page);
       }
     }
   };
 
   app.post('/search', async (request) => success(run(accountOf(request), parseOr400(searchBody, request.body))));
 
-  app.post('/search_image', async (request) => {
-    const body = parseOr400(searchBody, { ...(request.body as object), search_type: 'BY_IMAGE' });
-    return success(run(accountOf(request), body));
-  });
+  registerSearchImage(app, ctx, run);
 
   app.get('/search_audio_transcripts', async (request) => {
     const q = parseOr400(

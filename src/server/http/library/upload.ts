@@ -3,8 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
-import type { MultipartFile } from '@fastify/multipart';
+import { Transform, type Readable } from 'node:stream';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ffprobe, ProbeError } from '../../../common/media/ffprobe';
 import { PRICES_MICRO_USD, UPLOAD_LIMITS, type UploadedVideo } from '../../../shared/api-types';
@@ -47,11 +47,14 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
 
     const fields = new Map<string, string[]>();
     let received: Received | undefined;
+    // Iterated by hand so that after a refusal the rest of the body can still be read (see drainParts).
+    const parts = request.parts()[Symbol.asyncIterator]();
     try {
-      for await (const part of request.parts()) {
+      for (let next = await parts.next(); !next.done; next = await parts.next()) {
+        const part = next.value;
         if (part.type === 'file') {
           if (received) {
-            part.file.resume();
+            await discard(part.file);
             throw badRequest('exactly one file part is allowed');
           }
           received = await receiveFile(ctx, part, request);
@@ -116,8 +119,8 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
         throw err;
       }
     } catch (err) {
-      // The rest of the request body may be unread: close the connection rather than read gigabytes we refuse.
-      void reply.header('connection', 'close');
+      // Answer after reading the rest of the body, as HTTP clients expect; past a cap, close instead of reading gigabytes.
+      if (!(await drainParts(parts))) void reply.header('connection', 'close');
       throw err;
     } finally {
       if (received) await rm(received.tmpPath, { force: true });
@@ -125,19 +128,46 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
   });
 }
 
+const DRAIN_CAP = 64 * 1024 * 1024;
+
+/** Reads and drops a refused file part, up to the cap; false when it was larger. */
+async function discard(stream: Readable, budget = { left: DRAIN_CAP }): Promise<boolean> {
+  for await (const chunk of stream) {
+    budget.left -= (chunk as Buffer).length;
+    if (budget.left < 0) {
+      stream.destroy();
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Consumes what is left of a refused multipart request; false when more than the cap remained. */
+async function drainParts(parts: AsyncIterator<Multipart>): Promise<boolean> {
+  const budget = { left: DRAIN_CAP };
+  try {
+    for (let next = await parts.next(); !next.done; next = await parts.next()) {
+      if (next.value.type === 'file' && !(await discard(next.value.file, budget))) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: FastifyRequest): Promise<Received> {
   if (part.fieldname !== 'file') {
-    part.file.resume();
+    await discard(part.file);
     throw badRequest(`the file part must be named "file", not "${part.fieldname}"`);
   }
   const name = part.filename || 'video';
   const ext = extname(name).toLowerCase();
   if (!(UPLOAD_LIMITS.extensions as readonly string[]).includes(ext)) {
-    part.file.resume();
+    await discard(part.file);
     throw badRequest(`file extension ${ext || '(none)'} is not supported; allowed: .mp4, .avi, .mkv, .mov`);
   }
   if (!part.mimetype.toLowerCase().startsWith('video/')) {
-    part.file.resume();
+    await discard(part.file);
     throw badRequest(`file Content-Type must start with video/, got ${part.mimetype || '(none)'}`);
   }
   const tmpPath = join(ctx.tmpDir, `upload-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}${ext}`);

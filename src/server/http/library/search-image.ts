@@ -1,0 +1,73 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { PRICES_MICRO_USD, SEARCH_LIMITS } from '../../../shared/api-types';
+import type { Account } from '../../accounts/accounts';
+import type { ServiceContext } from '../../context';
+import { queryFaceDescriptors, searchFaces } from '../../search/face-search';
+import { badRequest, rateLimited, success } from '../envelope';
+import { accountOf } from './auth';
+import { imagePage, searchBody, type SearchBody } from './search-body';
+import { parseOr400 } from './validate';
+
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const imageFields = z.object({
+  top_k: z.coerce.number().int().min(1).max(SEARCH_LIMITS.topKMax).default(20),
+  page: z.coerce.number().int().min(1).default(1),
+});
+
+/**
+ * POST /search_image: JSON body = BY_IMAGE text search over keyframes; multipart with an image `file` = search by
+ * photo, ranking keyframes by face similarity to the faces in the photo.
+ */
+export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, runText: (account: Account, body: SearchBody) => unknown): void {
+  app.post('/search_image', async (request, reply) => {
+    const account = accountOf(request);
+    if (!request.isMultipart()) {
+      return success(runText(account, parseOr400(searchBody, { ...(request.body as object), search_type: 'BY_IMAGE' })));
+    }
+    const wait = ctx.limits.search.take(`search:${account.id}`);
+    if (wait) throw rateLimited(wait);
+    const workDir = await mkdtemp(join(ctx.tmpDir, 'search-image-'));
+    try {
+      const fields: Record<string, string> = {};
+      let image: string | undefined;
+      for await (const part of request.parts({ limits: { fileSize: MAX_IMAGE_BYTES } })) {
+        if (part.type === 'field') {
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        if (part.fieldname !== 'file' || image) {
+          part.file.resume();
+          throw badRequest('send exactly one image as the part named "file"');
+        }
+        if (!part.mimetype.startsWith('image/')) {
+          part.file.resume();
+          throw badRequest(`the query image must have an image/ Content-Type, got ${part.mimetype}`);
+        }
+        image = join(workDir, 'query-upload');
+        await pipeline(part.file, createWriteStream(image));
+        if (part.file.truncated) throw badRequest('the query image is larger than 10 MB');
+      }
+      if (!image) throw badRequest('file (the query image) is required');
+      const { top_k: topK, page } = parseOr400(imageFields, fields);
+      const descriptors = await queryFaceDescriptors(image, workDir).catch((err: unknown) => {
+        throw badRequest(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
+      const hits = searchFaces(ctx.db, account.id, descriptors, SEARCH_LIMITS.topKMax);
+      return success({
+        ...imagePage(hits.length, page, topK, hits.slice((page - 1) * topK, page * topK)),
+        faces_in_query: descriptors.length,
+      });
+    } catch (err) {
+      void reply.header('connection', 'close');
+      throw err;
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  });
+}
