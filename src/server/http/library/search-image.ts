@@ -9,6 +9,7 @@ import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
 import { queryFaceDescriptors, searchFaces } from '../../search/face-search';
 import { badRequest, rateLimited, success } from '../envelope';
+import { discard, drainParts } from '../multipart-drain';
 import { accountOf } from './auth';
 import { imagePage, searchBody, type SearchBody } from './search-body';
 import { parseOr400 } from './validate';
@@ -32,20 +33,22 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, r
     const wait = ctx.limits.search.take(`search:${account.id}`);
     if (wait) throw rateLimited(wait);
     const workDir = await mkdtemp(join(ctx.tmpDir, 'search-image-'));
+    const parts = request.parts({ limits: { fileSize: MAX_IMAGE_BYTES } })[Symbol.asyncIterator]();
     try {
       const fields: Record<string, string> = {};
       let image: string | undefined;
-      for await (const part of request.parts({ limits: { fileSize: MAX_IMAGE_BYTES } })) {
+      for (let next = await parts.next(); !next.done; next = await parts.next()) {
+        const part = next.value;
         if (part.type === 'field') {
           fields[part.fieldname] = String(part.value);
           continue;
         }
         if (part.fieldname !== 'file' || image) {
-          part.file.resume();
+          await discard(part.file);
           throw badRequest('send exactly one image as the part named "file"');
         }
         if (!part.mimetype.startsWith('image/')) {
-          part.file.resume();
+          await discard(part.file);
           throw badRequest(`the query image must have an image/ Content-Type, got ${part.mimetype}`);
         }
         image = join(workDir, 'query-upload');
@@ -64,7 +67,7 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, r
         faces_in_query: descriptors.length,
       });
     } catch (err) {
-      void reply.header('connection', 'close');
+      if (!(await drainParts(parts))) void reply.header('connection', 'close');
       throw err;
     } finally {
       await rm(workDir, { recursive: true, force: true });

@@ -3,14 +3,15 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
-import type { Multipart, MultipartFile } from '@fastify/multipart';
+import { Transform } from 'node:stream';
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ffprobe, ProbeError } from '../../../common/media/ffprobe';
 import { PRICES_MICRO_USD, UPLOAD_LIMITS, type UploadedVideo } from '../../../shared/api-types';
 import { bucketOf, type ServiceContext } from '../../context';
 import { newVideoNo } from '../../library/videos';
 import { ApiError, badRequest, rateLimited, success } from '../envelope';
+import { discard, drainParts } from '../multipart-drain';
 import { accountOf } from './auth';
 import { parseUploadFields, safeFileName } from './form-fields';
 import { ENVELOPE_CODES } from '../../../shared/api-types';
@@ -126,33 +127,6 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
       if (received) await rm(received.tmpPath, { force: true });
     }
   });
-}
-
-const DRAIN_CAP = 64 * 1024 * 1024;
-
-/** Reads and drops a refused file part, up to the cap; false when it was larger. */
-async function discard(stream: Readable, budget = { left: DRAIN_CAP }): Promise<boolean> {
-  for await (const chunk of stream) {
-    budget.left -= (chunk as Buffer).length;
-    if (budget.left < 0) {
-      stream.destroy();
-      return false;
-    }
-  }
-  return true;
-}
-
-/** Consumes what is left of a refused multipart request; false when more than the cap remained. */
-async function drainParts(parts: AsyncIterator<Multipart>): Promise<boolean> {
-  const budget = { left: DRAIN_CAP };
-  try {
-    for (let next = await parts.next(); !next.done; next = await parts.next()) {
-      if (next.value.type === 'file' && !(await discard(next.value.file, budget))) return false;
-    }
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: FastifyRequest): Promise<Received> {
