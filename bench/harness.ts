@@ -21,10 +21,22 @@ export interface Comparison {
   goal?: string;
 }
 
+/** A measured figure that is not a time (recall, MRR, percentiles), printed beside its baseline when it has one. */
+export interface Figure {
+  what: string;
+  lines: string[];
+}
+
+export type BenchResult = Comparison | Figure;
+
 export interface Benchmark {
   name: string;
   description: string;
-  run(): Promise<Comparison[]>;
+  run(): Promise<BenchResult[]>;
+}
+
+export function isFigure(result: BenchResult): result is Figure {
+  return 'lines' in result;
 }
 
 /** Best of `repeats` runs of `fn`, in seconds (the least disturbed run on a shared machine). */

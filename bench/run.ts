@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatComparison, type Benchmark } from './harness';
+import { formatComparison, isFigure, type Benchmark } from './harness';
 
 /** `npm run bench -- NAME`: runs bench/NAME.bench.ts, which measures itself and its baseline in this same run. */
 async function main(): Promise<void> {
@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   for (const name of names) {
     const mod = (await import(pathToFileURL(join(import.meta.dirname, `${name}.bench.ts`)).href)) as { default: Benchmark };
     process.stdout.write(`# ${mod.default.name}: ${mod.default.description}\n`);
-    for (const comparison of await mod.default.run()) process.stdout.write(`${formatComparison(comparison)}\n`);
+    for (const result of await mod.default.run()) {
+      process.stdout.write(isFigure(result) ? `${result.what}\n${result.lines.map((l) => `  ${l}`).join('\n')}\n` : `${formatComparison(result)}\n`);
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { MetadataReader } from '../common/media/exif';
 import { Accounts } from './accounts/accounts';
 import { Billing } from './accounts/billing';
 import type { ServiceConfig } from './config';
@@ -65,13 +66,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   };
   // Analyzers live as long as the service: OCR keeps a worker thread, objects keep their models.
   const analyzers = createAnalyzers();
+  const exif = new MetadataReader(log);
+  await exif.start();
   const analyze: Analyze = options.analyze ?? ((opts) => analyzeVideo({ ...opts, analyzers, logger: log }));
   if (!options.config.indexer.paused) {
     ctx.jobs.register({
       kind: 'index',
       concurrency: options.config.indexer.concurrency,
       baseDelayMs: 5_000,
-      handler: indexHandler(ctx, analyze),
+      handler: indexHandler(ctx, analyze, exif),
       onSettled: onIndexSettled(ctx),
     });
   }
@@ -94,6 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await app.close();
       await ctx.jobs.stop();
       await Promise.all(analyzers.map((a) => a.close()));
+      await exif.stop();
       db.close();
     },
   };

@@ -59,6 +59,13 @@ describe('indexing lifecycle', () => {
     await expect.poll(() => callbacks, { timeout: 10_000 }).toContainEqual({ videoNo: textVideo, status: 'PARSE' });
   });
 
+  it('reads camera, GPS and capture time from the file when the upload gave none (exiftool)', async () => {
+    const up = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), {}, { filename: 'bare-upload.mp4' });
+    const meta = await waitForStatus(api, up.json.data!.videoNo, 120_000);
+    expect(meta).toMatchObject({ status: 'PARSE', camera_model: 'Apple iPhone 15 Pro', latitude: 48.8584, longitude: 2.2945, datetime_taken: '2024-05-17 14:32:10' });
+    await api.post('/delete_videos', [up.json.data!.videoNo]);
+  });
+
   it('answers an unknown video with success and data null', async () => {
     expect((await api.get('/get_metadata?video_no=VI0')).json).toEqual({ code: '0000', msg: 'success', data: null, success: true, failed: false });
     expect((await api.get('/get_metadata')).json).toMatchObject({ code: '0001', msg: 'video_no is required' });

@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { MetadataReader } from '../../common/media/exif';
 import type { ServiceContext } from '../context';
 import { analyzeVideo, type AnalyzeOptions, type AnalyzeResult } from '../indexer/analyze-video';
 import { enqueueCallback } from './callback-worker';
+import type { VideoRow } from '../library/videos';
 import { persistIndex } from './persist-index';
 import type { JobHandler, JobOutcome, JobRow } from './job-queue';
 
@@ -12,13 +14,14 @@ const payloadSchema = z.object({ videoId: z.number().int() });
 export type Analyze = (opts: AnalyzeOptions) => Promise<AnalyzeResult>;
 
 /** Index job: analyze the stored original, store keyframes and index rows, mark PARSE, send the callback. */
-export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVideo): JobHandler {
+export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVideo, exif?: MetadataReader): JobHandler {
   return async (job, signal) => {
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return { kind: 'finished' }; // deleted meanwhile, or already done
     const videoPath = row.blob ? ctx.blobs.pathOf(row.bucket, row.blob) : null;
     if (!videoPath) return { kind: 'failed', error: 'the stored original is missing' };
+    if (exif) await fillCaptureMetadata(ctx, exif, row, videoPath);
     await mkdir(ctx.tmpDir, { recursive: true });
     const workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
     let lastWrite = 0;
@@ -48,6 +51,21 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
       await rm(workDir, { recursive: true, force: true });
     }
   };
+}
+
+/** Probe step: camera model, GPS and capture time from the file itself (exiftool) where the upload gave none. */
+async function fillCaptureMetadata(ctx: ServiceContext, exif: MetadataReader, row: VideoRow, videoPath: string): Promise<void> {
+  if (row.camera_model && row.datetime_taken && row.latitude !== null) return;
+  const found = await exif.read(videoPath);
+  ctx.db
+    .prepare(
+      `UPDATE videos SET camera_model = COALESCE(camera_model, ?), datetime_taken = COALESCE(datetime_taken, ?),
+         latitude = CASE WHEN latitude IS NULL THEN ? ELSE latitude END,
+         longitude = CASE WHEN latitude IS NULL THEN ? ELSE longitude END
+       WHERE id = ?`,
+    )
+    .run(found.cameraModel ?? null, found.datetimeTaken ?? null, found.latitude ?? null, found.longitude ?? null, row.id);
+  Object.assign(row, ctx.videos.byId(row.id));
 }
 
 /** When an index job ends without success, the video becomes FAIL with the cause, and the callback says so. */

