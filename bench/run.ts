@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatComparison, isFigure, type Benchmark } from './harness';
 
+process.env.REELSYNC_LOG ??= 'warn';
+
 /** `npm run bench -- NAME`: runs bench/NAME.bench.ts, which measures itself and its baseline in this same run. */
 async function main(): Promise<void> {
   const available = (await readdir(import.meta.dirname)).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', ''));
