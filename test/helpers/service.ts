@@ -36,7 +36,10 @@ async function spawnServe(dataDir: string, port: number, configFile: string): Pr
     env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
   });
   let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-20_000);
+    if (process.env.REELSYNC_TEST_SERVICE_LOG) process.stderr.write(c);
+  });
   const origin = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {

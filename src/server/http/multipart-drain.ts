@@ -1,5 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
 import type { Readable } from 'node:stream';
+import { badRequest, type ApiError } from './envelope';
 
 /*
  * When a multipart request is refused part-way, the answer goes out after the rest of the body has been read, as
@@ -10,14 +11,18 @@ const DRAIN_CAP = 64 * 1024 * 1024;
 
 /** Reads and drops a refused file part, up to the cap; false when it was larger. */
 export async function discard(stream: Readable, budget = { left: DRAIN_CAP }): Promise<boolean> {
-  for await (const chunk of stream) {
-    budget.left -= (chunk as Buffer).length;
-    if (budget.left < 0) {
-      stream.destroy();
-      return false;
+  try {
+    for await (const chunk of stream) {
+      budget.left -= (chunk as Buffer).length;
+      if (budget.left < 0) {
+        stream.destroy();
+        return false;
+      }
     }
+    return true;
+  } catch {
+    return false; // a truncated part: the refusal stands, the connection closes
   }
-  return true;
 }
 
 /** Consumes what is left of a refused multipart request; false when more than the cap remained. */
@@ -33,3 +38,16 @@ export async function drainParts(parts: AsyncIterator<Multipart>): Promise<boole
   }
 }
 
+
+/** The next part of a multipart body; a malformed body (bad boundary, truncated part) is the client's error. */
+export async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult<Multipart>> {
+  try {
+    return await parts.next();
+  } catch (err) {
+    throw malformed(err);
+  }
+}
+
+export function malformed(err: unknown): ApiError {
+  return badRequest(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
+}

@@ -9,7 +9,7 @@ import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
 import { queryFaceDescriptors, searchFaces } from '../../search/face-search';
 import { badRequest, rateLimited, success } from '../envelope';
-import { discard, drainParts } from '../multipart-drain';
+import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { accountOf } from './auth';
 import { imagePage, searchBody, type SearchBody } from './search-body';
 import { parseOr400 } from './validate';
@@ -37,7 +37,7 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, r
     try {
       const fields: Record<string, string> = {};
       let image: string | undefined;
-      for (let next = await parts.next(); !next.done; next = await parts.next()) {
+      for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
         const part = next.value;
         if (part.type === 'field') {
           fields[part.fieldname] = String(part.value);
@@ -52,7 +52,9 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, r
           throw badRequest(`the query image must have an image/ Content-Type, got ${part.mimetype}`);
         }
         image = join(workDir, 'query-upload');
-        await pipeline(part.file, createWriteStream(image));
+        await pipeline(part.file, createWriteStream(image)).catch((err: unknown) => {
+          throw malformed(err);
+        });
         if (part.file.truncated) throw badRequest('the query image is larger than 10 MB');
       }
       if (!image) throw badRequest('file (the query image) is required');

@@ -11,7 +11,7 @@ import { PRICES_MICRO_USD, UPLOAD_LIMITS, type UploadedVideo } from '../../../sh
 import { bucketOf, type ServiceContext } from '../../context';
 import { newVideoNo } from '../../library/videos';
 import { ApiError, badRequest, rateLimited, success } from '../envelope';
-import { discard, drainParts } from '../multipart-drain';
+import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { accountOf } from './auth';
 import { parseUploadFields, safeFileName } from './form-fields';
 import { ENVELOPE_CODES } from '../../../shared/api-types';
@@ -51,7 +51,7 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
     // Iterated by hand so that after a refusal the rest of the body can still be read (see drainParts).
     const parts = request.parts()[Symbol.asyncIterator]();
     try {
-      for (let next = await parts.next(); !next.done; next = await parts.next()) {
+      for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
         const part = next.value;
         if (part.type === 'file') {
           if (received) {
@@ -161,7 +161,7 @@ async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: Fa
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) {
       throw badRequest('file is larger than the 3 GB limit');
     }
-    throw err;
+    throw malformed(err);
   }
   if (part.file.truncated) {
     await rm(tmpPath, { force: true });
