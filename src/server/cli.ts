@@ -94,6 +94,20 @@ credits
     withDb(resolve(opts.data), (accounts) => accounts.setBalance(accounts.ensure(opts.account).id, usdToMicro(opts.usd)));
   });
 
+program
+  .command('webhook-secret')
+  .description("print the account's webhook signing secret (Standard Webhooks, whsec_...) for verifying datalake webhooks")
+  .requiredOption('--data <dir>', 'data folder')
+  .requiredOption('--account <name>', 'account name')
+  .action((opts: { data: string; account: string }) => {
+    const secret = withDb(resolve(opts.data), (accounts) => accounts.byName(opts.account)?.webhookSecret);
+    if (!secret) {
+      process.stderr.write(`reelsync-service: no account named ${opts.account}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`${secret}\n`);
+  });
+
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof ConfigError) {
     process.stderr.write(`reelsync-service: ${err.message}\n`);

@@ -31,6 +31,24 @@ export const configSchema = z
       })
       .strict()
       .default({ maxAttempts: 8, baseDelayMs: 2000, timeoutMs: 10_000 }),
+    /** Interface B's signed operation webhooks: attempts per delivery, first retry delay (doubles, with jitter). */
+    webhooks: z
+      .object({
+        maxAttempts: z.number().int().min(1).max(50).default(8),
+        baseDelayMs: z.number().int().min(1).default(2000),
+        timeoutMs: z.number().int().min(100).default(10_000),
+      })
+      .strict()
+      .default({ maxAttempts: 8, baseDelayMs: 2000, timeoutMs: 10_000 }),
+    /** Interface B's safety detector: a sampled frame counts when its unsafe score reaches threshold. */
+    safety: z
+      .object({
+        threshold: z.number().min(0).max(1).default(0.7),
+        /** Longer unsafe stretches are split, so live readers see events while one continues. */
+        maxEventSeconds: z.number().positive().default(30),
+      })
+      .strict()
+      .default({ threshold: 0.7, maxEventSeconds: 30 }),
   })
   .strict();
 

@@ -9,6 +9,7 @@ import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { buildHttpServer } from './http/server';
 import { callbackHandler } from './jobs/callback-worker';
+import { startDatalake } from './datalake/index';
 import { analyzeVideo, createAnalyzers } from './indexer/analyze-video';
 import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
 import { JobQueue } from './jobs/job-queue';
@@ -69,13 +70,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const exif = new MetadataReader(log);
   await exif.start();
   const analyze: Analyze = options.analyze ?? ((opts) => analyzeVideo({ ...opts, analyzers, logger: log }));
+  const datalake = await startDatalake(ctx);
   if (!options.config.indexer.paused) {
+    const indexSettled = onIndexSettled(ctx);
     ctx.jobs.register({
       kind: 'index',
       concurrency: options.config.indexer.concurrency,
       baseDelayMs: 5_000,
       handler: indexHandler(ctx, analyze, exif),
-      onSettled: onIndexSettled(ctx),
+      onSettled: (job, outcome) => {
+        indexSettled(job, outcome);
+        datalake.onIndexSettled(job, outcome);
+      },
     });
   }
   ctx.jobs.register({ kind: 'callback', concurrency: 4, baseDelayMs: options.config.callbacks.baseDelayMs, handler: callbackHandler(ctx) });

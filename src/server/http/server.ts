@@ -4,6 +4,7 @@ import { ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/api-types';
 import { InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import { ApiError, failure } from './envelope';
+import { registerDatalakeRoutes } from './datalake/routes';
 import { registerLibraryRoutes } from './library/routes';
 
 /** The HTTP face of the service. Every answer of interface A is an envelope, whatever went wrong. */
@@ -51,5 +52,6 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   registerLibraryRoutes(app, ctx);
+  registerDatalakeRoutes(app, ctx);
   return app;
 }

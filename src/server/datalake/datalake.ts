@@ -1,0 +1,133 @@
+import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import type { ServiceContext } from '../context';
+import { Collections } from './collections';
+import { Deliveries } from './deliveries';
+import { DlVideos, type DlVideoRow } from './dl-videos';
+import type { DatalakeErrorCode } from './errors';
+import { Events } from './events';
+import { Operations, type OperationRow } from './operations';
+import { Streams } from './streams';
+import { enqueueWebhook } from './webhooks';
+
+export const INGEST_JOB = 'dl-ingest';
+export const DERIVE_JOB = 'dl-derive';
+export const PURGE_JOB = 'dl-purge';
+
+export type CancelResult = { kind: 'cancelled'; row: OperationRow } | { kind: 'too_late'; row: OperationRow };
+
+/**
+ * Interface B's state over the service database, shared by its routes and workers: stores, the in-process abort
+ * handles of running preprocess steps, and the single place where an operation ends (status, refund, webhook).
+ */
+export class Datalake {
+  readonly collections: Collections;
+  readonly videos: DlVideos;
+  readonly operations: Operations;
+  readonly deliveries: Deliveries;
+  readonly events: Events;
+  readonly streams: Streams;
+  /** Uploaded files (multipart and resumable) wait here; unlike tmp/ it survives a restart. */
+  readonly uploadDir: string;
+  private readonly aborts = new Map<string, AbortController>();
+
+  constructor(readonly ctx: ServiceContext) {
+    this.collections = new Collections(ctx.db);
+    this.videos = new DlVideos(ctx.db);
+    this.operations = new Operations(ctx.db);
+    this.deliveries = new Deliveries(ctx.db);
+    this.events = new Events(ctx.db);
+    this.streams = new Streams(ctx.db);
+    this.uploadDir = join(ctx.dataDir, 'datalake-uploads');
+  }
+
+  uploadPath(videoId: string): string {
+    return join(this.uploadDir, `${videoId}.bin`);
+  }
+
+  /** An abort handle for work on an operation, aborted by cancel or delete. */
+  track(operationId: string, signal: AbortSignal): AbortSignal {
+    const controller = new AbortController();
+    this.aborts.set(operationId, controller);
+    return AbortSignal.any([signal, controller.signal]);
+  }
+
+  untrack(operationId: string): void {
+    this.aborts.delete(operationId);
+  }
+
+  /** Stops work tracked under an id (a stream pull) without ending an operation. */
+  abort(id: string): void {
+    this.aborts.get(id)?.abort(new Error('stopped'));
+  }
+
+  /** Ends an operation once: records the outcome, sets the video's state, fires the webhook unless cancelled. */
+  complete(operationId: string, error: { code: DatalakeErrorCode; message: string } | null, cancelled = false): void {
+    if (!this.operations.finish(operationId, { error, cancelled })) return;
+    this.aborts.get(operationId)?.abort(new Error('operation ended'));
+    const row = this.operations.byId(operationId);
+    if (!row) return;
+    if (row.kind === 'ingest') {
+      const video = this.videos.byId(row.resource);
+      if (video && video.status !== 'deleting') {
+        this.videos.setStatus(video.id, cancelled ? 'cancelled' : error && error.code !== 'partial_failure' ? 'failed' : 'ready');
+      }
+    }
+    this.ctx.log.info({ operation: operationId, kind: row.kind, resource: row.resource, error: error?.code, cancelled }, 'operation done');
+    if (!cancelled && row.callback_url) enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
+  }
+
+  /** Gives back what an operation charged, at most once whoever asks (cancel and the worker can both try). */
+  refundOnce(operationId: string): void {
+    const { db } = this.ctx;
+    db.transaction(() => {
+      const row = this.operations.byId(operationId);
+      if (!row || row.charged_micro <= 0) return;
+      db.prepare('UPDATE dl_operations SET charged_micro = 0 WHERE id = ?').run(operationId);
+      this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId);
+    })();
+  }
+
+  /** Cancel is possible until the index stage starts; decided synchronously, so the index worker cannot slip in between. */
+  async cancel(row: OperationRow): Promise<CancelResult> {
+    if (row.done || row.kind !== 'ingest' || this.operations.indexStarted(row)) return { kind: 'too_late', row };
+    const video = this.videos.byId(row.resource);
+    const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
+    if (library) this.ctx.videos.delete(library.id); // the queued index job then finds nothing to do
+    this.refundOnce(row.id);
+    this.complete(row.id, null, true);
+    if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
+    if (video) await rm(this.uploadPath(video.id), { force: true });
+    return { kind: 'cancelled', row: this.operations.byId(row.id) ?? row };
+  }
+
+  /** Removes a datalake video with everything derived from it; an unfinished ingest of it ends with video_deleted. */
+  async purgeVideo(video: DlVideoRow): Promise<void> {
+    const ingest = this.operations.activeFor(video.id, 'ingest');
+    this.videos.setStatus(video.id, 'deleting');
+    if (ingest) this.complete(ingest.id, { code: 'video_deleted', message: 'the video was deleted before its ingest finished' });
+    const library = video.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
+    if (library) {
+      this.ctx.videos.delete(library.id);
+      await this.deleteLibraryBlobs(library.bucket, library.video_no);
+    }
+    await rm(this.uploadPath(video.id), { force: true });
+    this.videos.remove(video.id);
+  }
+
+  private async deleteLibraryBlobs(bucket: string, videoNo: string): Promise<void> {
+    for (const prefix of ['videos', 'keyframes', 'posters']) await this.ctx.blobs.deletePrefix(bucket, `${prefix}/${videoNo}`);
+  }
+}
+
+const instances = new WeakMap<ServiceContext, Datalake>();
+
+/** One Datalake per service context, shared by the workers (service.ts) and the routes (http/server.ts). */
+export function datalakeOf(ctx: ServiceContext): Datalake {
+  let dl = instances.get(ctx);
+  if (!dl) {
+    dl = new Datalake(ctx);
+    instances.set(ctx, dl);
+  }
+  return dl;
+}

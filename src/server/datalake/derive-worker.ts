@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { JobHandler, JobOutcome, JobRow } from '../jobs/job-queue';
+import { DERIVE_JOB, type Datalake } from './datalake';
+import { deriveFaceEntities } from './face-entities';
+import { runSafety } from './safety/run-safety';
+
+const payloadSchema = z.object({ operationId: z.string() });
+const indexPayloadSchema = z.object({ videoId: z.number().int() });
+
+/** Called when the indexer's job for a video settles: a datalake ingest moves on to derive, or fails. */
+export function onIndexSettledForDatalake(dl: Datalake) {
+  return (job: JobRow, outcome: JobOutcome): void => {
+    const op = dl.operations.activeFor(job.ref, 'ingest');
+    if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
+    const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
+    const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
+    advanceAfterIndex(dl, op.id, outcome.kind === 'failed' ? outcome.error : null, library?.status);
+  };
+}
+
+/** Moves an ingest past its index stage by the library row's state; also used at start to catch a missed settle. */
+export function advanceAfterIndex(dl: Datalake, operationId: string, error: string | null, status: string | undefined): void {
+  if (status === 'PARSE' && !error) {
+    dl.operations.setStage(operationId, 'index', 'done');
+    dl.ctx.jobs.enqueue(DERIVE_JOB, operationId, { operationId }, 3);
+    return;
+  }
+  if (status === undefined && !error) return; // the library row is gone: cancel or delete ended the operation
+  dl.complete(operationId, { code: 'index_failed', message: error ?? 'indexing failed' });
+}
+
+/** Derive stage: the collection's opt-in detectors over the indexed video. A detector that fails is a partial failure. */
+export function deriveHandler(dl: Datalake): JobHandler {
+  const { ctx } = dl;
+  return async (job, jobSignal) => {
+    const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
+    const op = dl.operations.byId(operationId);
+    if (!op || op.done) return { kind: 'finished' };
+    const video = dl.videos.byId(op.resource);
+    const library = video?.library_video_id ? ctx.videos.byId(video.library_video_id) : undefined;
+    const collection = video ? dl.collections.byId(video.collection_id) : undefined;
+    if (!video || !library || !collection) {
+      dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });
+      return { kind: 'finished' };
+    }
+    dl.operations.setStage(op.id, 'derive', 'running', 0);
+    const signal = dl.track(op.id, jobSignal);
+    const problems: string[] = [];
+    try {
+      const videoPath = library.blob ? ctx.blobs.pathOf(library.bucket, library.blob) : null;
+      if (collection.safety_detector) {
+        try {
+          if (!videoPath) throw new Error('the stored original is missing');
+          const result = await runSafety({
+            videoId: video.id,
+            videoPath,
+            durationSeconds: library.duration ?? 0,
+            fps: video.fps,
+            threshold: ctx.config.safety.threshold,
+            maxEventSeconds: ctx.config.safety.maxEventSeconds,
+            events: dl.events,
+            signal,
+            onFraction: (f) => dl.operations.setFraction(op.id, 'derive', f * (collection.face_recognition ? 0.9 : 1)),
+          });
+          ctx.log.info({ video: video.id, ...result }, 'safety detector done');
+        } catch (err) {
+          if (jobSignal.aborted) throw err;
+          if (signal.aborted) return { kind: 'finished' }; // deleted meanwhile
+          problems.push(`safety detector failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      if (collection.face_recognition) {
+        try {
+          const entities = deriveFaceEntities(ctx.db, video.id, library.id);
+          ctx.log.info({ video: video.id, entities: entities.length }, 'face entities derived');
+        } catch (err) {
+          problems.push(`face recognition failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    } finally {
+      dl.untrack(op.id);
+    }
+    dl.complete(op.id, problems.length ? { code: 'partial_failure', message: `the video is searchable, but ${problems.join('; ')}` } : null);
+    return { kind: 'finished' };
+  };
+}

@@ -1,0 +1,113 @@
+import type { Db } from '../storage/db';
+
+export type DlVideoStatus = 'uploading' | 'processing' | 'ready' | 'failed' | 'cancelled' | 'deleting';
+export type SourceType = 'url' | 'file' | 'resumable' | 'stream';
+
+export interface DlVideoRow {
+  id: string;
+  account_id: number;
+  collection_id: string;
+  library_video_id: number | null;
+  status: DlVideoStatus;
+  source_type: SourceType;
+  source_url: string | null;
+  filename: string;
+  content_type: string | null;
+  upload_size: number | null;
+  fps: number;
+  metadata: string;
+  callback_url: string | null;
+  idempotency_key: string | null;
+  operation_id: string | null;
+  stream_id: string | null;
+  stream_offset: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NewDlVideo {
+  id: string;
+  accountId: number;
+  collectionId: string;
+  status: DlVideoStatus;
+  sourceType: SourceType;
+  sourceUrl: string | null;
+  filename: string;
+  contentType: string | null;
+  uploadSize: number | null;
+  fps: number;
+  metadata: Record<string, unknown>;
+  callbackUrl: string | null;
+  idempotencyKey: string | null;
+  /** A segment of a live stream, and where it starts in the stream (seconds). */
+  stream?: { id: string; offset: number };
+}
+
+/** Datalake view of a video; the library's `videos` row (search index, blobs) is linked once preprocessing stored it. */
+export class DlVideos {
+  constructor(private readonly db: Db) {}
+
+  insert(v: NewDlVideo): DlVideoRow {
+    const now = Date.now();
+    this.db
+      .prepare(
+        `INSERT INTO dl_videos (id, account_id, collection_id, status, source_type, source_url, filename, content_type, upload_size, fps,
+           metadata, callback_url, idempotency_key, stream_id, stream_offset, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        v.id, v.accountId, v.collectionId, v.status, v.sourceType, v.sourceUrl, v.filename, v.contentType, v.uploadSize, v.fps,
+        JSON.stringify(v.metadata), v.callbackUrl, v.idempotencyKey, v.stream?.id ?? null, v.stream?.offset ?? null, now, now,
+      );
+    return this.byId(v.id)!;
+  }
+
+  byId(id: string): DlVideoRow | undefined {
+    return this.db.prepare('SELECT * FROM dl_videos WHERE id = ?').get(id) as DlVideoRow | undefined;
+  }
+
+  get(accountId: number, id: string): DlVideoRow | undefined {
+    return this.db.prepare('SELECT * FROM dl_videos WHERE id = ? AND account_id = ?').get(id, accountId) as DlVideoRow | undefined;
+  }
+
+  byIdempotencyKey(accountId: number, key: string): DlVideoRow | undefined {
+    return this.db.prepare('SELECT * FROM dl_videos WHERE account_id = ? AND idempotency_key = ?').get(accountId, key) as DlVideoRow | undefined;
+  }
+
+  inCollection(collectionId: string): DlVideoRow[] {
+    return this.db.prepare('SELECT * FROM dl_videos WHERE collection_id = ?').all(collectionId) as DlVideoRow[];
+  }
+
+  /** Newest first, cancelled ingests left out; `before` is the last row of the previous page. */
+  list(accountId: number, limit: number, collectionId: string | undefined, before?: { t: number; id: string }): DlVideoRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM dl_videos WHERE account_id = ? AND status != 'cancelled' AND (? IS NULL OR collection_id = ?)
+           AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
+      )
+      .all(accountId, collectionId ?? null, collectionId ?? '', before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit) as DlVideoRow[];
+  }
+
+  setStatus(id: string, status: DlVideoStatus): void {
+    this.db.prepare('UPDATE dl_videos SET status = ?, updated_at = ? WHERE id = ?').run(status, Date.now(), id);
+  }
+
+  link(id: string, libraryVideoId: number): void {
+    this.db.prepare('UPDATE dl_videos SET library_video_id = ?, updated_at = ? WHERE id = ?').run(libraryVideoId, Date.now(), id);
+  }
+
+  setOperation(id: string, operationId: string): void {
+    this.db.prepare('UPDATE dl_videos SET operation_id = ?, updated_at = ? WHERE id = ?').run(operationId, Date.now(), id);
+  }
+
+  remove(id: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM dl_events WHERE video_id = ?').run(id);
+      this.db.prepare('DELETE FROM dl_safety_frames WHERE video_id = ?').run(id);
+      this.db.prepare('DELETE FROM dl_face_entities WHERE video_id = ?').run(id);
+      this.db.prepare('DELETE FROM dl_videos WHERE id = ?').run(id);
+    })();
+  }
+}
+

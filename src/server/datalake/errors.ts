@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+
+/** Error codes of interface B, on HTTP answers ({error: {code, message}}) and on failed operations. */
+export type DatalakeErrorCode =
+  | 'invalid_argument'
+  | 'unauthenticated'
+  | 'insufficient_balance'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media'
+  | 'rate_limited'
+  | 'internal'
+  // operation errors
+  | 'source_unresolved'
+  | 'media_too_large'
+  | 'index_failed'
+  | 'partial_failure'
+  | 'video_deleted';
+
+/** An error of interface B answered with this HTTP status. */
+export class DatalakeError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: DatalakeErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'DatalakeError';
+  }
+}
+
+export const invalid = (message: string): DatalakeError => new DatalakeError(400, 'invalid_argument', message);
+export const missing = (what: string): DatalakeError => new DatalakeError(404, 'not_found', `${what} not found`);
+
+/** A failure that ends an operation: {code, message} on the operation record. */
+export class OperationFailure extends Error {
+  constructor(
+    readonly code: DatalakeErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OperationFailure';
+  }
+}
+
+/** Public ids: a short kind prefix and 20 random url-safe characters. */
+export function newId(prefix: 'col' | 'op' | 'msg' | 'evt' | 'face' | 'str'): string {
+  return `${prefix}_${randomBytes(15).toString('base64url')}`;
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,0 +1,121 @@
+import type { Db } from '../storage/db';
+import { newId } from './errors';
+import type { FrameScores } from './safety/nsfw-engine';
+
+export interface SafetyEvent {
+  event_id: string;
+  event_type: 'safety';
+  start: number;
+  end: number;
+  score: number;
+  description: string;
+  detector_id: string;
+  detector_version: string;
+}
+
+interface EventRow {
+  seq: number;
+  id: string;
+  start_time: number;
+  end_time: number;
+  score: number;
+  description: string;
+  detector_id: string;
+  detector_version: string;
+}
+
+export interface EventPosition {
+  start: number;
+  seq: number;
+}
+
+const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+
+/** Safety events (immutable once written, in media-time order) and the per-frame scores behind them. */
+export class Events {
+  constructor(private readonly db: Db) {}
+
+  add(videoId: string, e: { start: number; end: number; score: number; description: string; detectorId: string; detectorVersion: string }): void {
+    this.db
+      .prepare(
+        `INSERT INTO dl_events (id, video_id, event_type, start_time, end_time, score, description, detector_id, detector_version, created_at)
+         VALUES (?, ?, 'safety', ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(newId('evt'), videoId, round3(e.start), round3(e.end), e.score, e.description, e.detectorId, e.detectorVersion, Date.now());
+  }
+
+  addFrame(videoId: string, t: number, unsafe: number, scores: FrameScores): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO dl_safety_frames (video_id, t, unsafe, scores) VALUES (?, ?, ?, ?)')
+      .run(videoId, round3(t), unsafe, JSON.stringify(scores));
+  }
+
+  /** Restarting a derive starts the video's safety output over. */
+  clear(videoId: string): void {
+    this.db.prepare('DELETE FROM dl_events WHERE video_id = ?').run(videoId);
+    this.db.prepare('DELETE FROM dl_safety_frames WHERE video_id = ?').run(videoId);
+  }
+
+  /** Events starting at or after `since` seconds, after the cursor position, in (start, seq) order. */
+  page(videoId: string, limit: number, since: number | undefined, after: EventPosition | undefined): { events: SafetyEvent[]; last: EventPosition | null; more: boolean } {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM dl_events WHERE video_id = ? AND start_time >= ?
+           AND (? IS NULL OR start_time > ? OR (start_time = ? AND seq > ?))
+         ORDER BY start_time, seq LIMIT ?`,
+      )
+      .all(videoId, since ?? 0, after?.start ?? null, after?.start ?? 0, after?.start ?? 0, after?.seq ?? 0, limit + 1) as EventRow[];
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const lastRow = page.at(-1);
+    return {
+      events: page.map(toEvent),
+      last: lastRow ? { start: lastRow.start_time, seq: lastRow.seq } : null,
+      more,
+    };
+  }
+
+  /** Events of every segment of a stream, on the stream's timeline (segment offset added), oldest first. */
+  streamPage(streamId: string, limit: number, since: number | undefined, after: EventPosition | undefined) {
+    const rows = this.db
+      .prepare(
+        `SELECT e.seq, e.id, e.start_time + v.stream_offset AS start_time, e.end_time + v.stream_offset AS end_time, e.score, e.description,
+                e.detector_id, e.detector_version, e.video_id
+         FROM dl_events e JOIN dl_videos v ON v.id = e.video_id
+         WHERE v.stream_id = ? AND e.start_time + v.stream_offset >= ?
+           AND (? IS NULL OR e.start_time + v.stream_offset > ? OR (e.start_time + v.stream_offset = ? AND e.seq > ?))
+         ORDER BY 3, e.seq LIMIT ?`,
+      )
+      .all(streamId, since ?? 0, after?.start ?? null, after?.start ?? 0, after?.start ?? 0, after?.seq ?? 0, limit + 1) as (EventRow & { video_id: string })[];
+    const page = rows.slice(0, limit);
+    const lastRow = page.at(-1);
+    return {
+      events: page.map((r) => ({ ...toEvent(r), video_id: r.video_id })),
+      last: lastRow ? { start: lastRow.start_time, seq: lastRow.seq } : null,
+      more: rows.length > limit,
+    };
+  }
+
+  /** What the classifier saw: frames classified and the highest unsafe score among them. */
+  frameSummary(videoId: string): { frames: number; maxUnsafe: number | null } {
+    const row = this.db.prepare('SELECT COUNT(*) AS n, MAX(unsafe) AS m FROM dl_safety_frames WHERE video_id = ?').get(videoId) as { n: number; m: number | null };
+    return { frames: row.n, maxUnsafe: row.m };
+  }
+
+  count(videoId: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM dl_events WHERE video_id = ?').get(videoId) as { n: number }).n;
+  }
+}
+
+function toEvent(r: EventRow): SafetyEvent {
+  return {
+    event_id: r.id,
+    event_type: 'safety',
+    start: round3(r.start_time),
+    end: round3(r.end_time),
+    score: r.score,
+    description: r.description,
+    detector_id: r.detector_id,
+    detector_version: r.detector_version,
+  };
+}

@@ -1,0 +1,35 @@
+import { mkdir } from 'node:fs/promises';
+import type { ServiceContext } from '../context';
+import type { JobOutcome, JobRow } from '../jobs/job-queue';
+import { datalakeOf, DERIVE_JOB, INGEST_JOB, PURGE_JOB } from './datalake';
+import { advanceAfterIndex, deriveHandler, onIndexSettledForDatalake } from './derive-worker';
+import { ingestHandler } from './ingest-worker';
+import { purgeHandler } from './purge-worker';
+import { STREAM_JOB, streamHandler } from './stream-worker';
+import { WEBHOOK_JOB, webhookHandler } from './webhooks';
+
+export interface DatalakeWorkers {
+  /** To chain after the indexer's own settle hook. */
+  onIndexSettled(job: JobRow, outcome: JobOutcome): void;
+}
+
+/** Registers interface B's job workers (before the queue starts) and catches up on ingests a crash left between stages. */
+export async function startDatalake(ctx: ServiceContext): Promise<DatalakeWorkers> {
+  const dl = datalakeOf(ctx);
+  await mkdir(dl.uploadDir, { recursive: true });
+  ctx.jobs.register({ kind: INGEST_JOB, concurrency: 2, baseDelayMs: 2_000, handler: ingestHandler(dl) });
+  ctx.jobs.register({ kind: DERIVE_JOB, concurrency: 1, baseDelayMs: 2_000, handler: deriveHandler(dl) });
+  ctx.jobs.register({ kind: PURGE_JOB, concurrency: 1, baseDelayMs: 1_000, handler: purgeHandler(dl) });
+  ctx.jobs.register({ kind: STREAM_JOB, concurrency: 8, baseDelayMs: 5_000, handler: streamHandler(dl) });
+  ctx.jobs.register({ kind: WEBHOOK_JOB, concurrency: 4, baseDelayMs: ctx.config.webhooks.baseDelayMs, handler: webhookHandler(ctx) });
+  for (const op of dl.operations.unfinished('ingest')) {
+    const stages = dl.operations.stages(op);
+    if (stages.preprocess !== 'done' || stages.index === 'done') continue;
+    const library = ctx.videos.byNo(op.account_id, op.resource);
+    const pendingJob = ctx.db.prepare("SELECT 1 FROM jobs WHERE kind = 'index' AND ref = ? AND state IN ('queued', 'running')").get(op.resource);
+    if (library && library.status !== 'UNPARSE' && !pendingJob) {
+      advanceAfterIndex(dl, op.id, library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null, library.status);
+    }
+  }
+  return { onIndexSettled: onIndexSettledForDatalake(dl) };
+}

@@ -1,0 +1,127 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { InsufficientBalanceError } from '../accounts/billing';
+import { bucketOf } from '../context';
+import { indexingPrice } from '../http/library/upload';
+import type { JobHandler } from '../jobs/job-queue';
+import type { Datalake } from './datalake';
+import type { DlVideoRow } from './dl-videos';
+import { OperationFailure } from './errors';
+import { fetchSource } from './fetch-source';
+import { checkMedia } from './media';
+
+const payloadSchema = z.object({ operationId: z.string() });
+
+/**
+ * Preprocess stage of an ingest: obtain the media (download or uploaded file), check it, charge indexing, store it as a
+ * library video and queue the indexer's job (the index stage). Failures end the operation with their code.
+ */
+export function ingestHandler(dl: Datalake): JobHandler {
+  const { ctx } = dl;
+  return async (job, jobSignal) => {
+    const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
+    const op = dl.operations.byId(operationId);
+    const video = op ? dl.videos.byId(op.resource) : undefined;
+    if (!op || op.done) return { kind: 'finished' };
+    if (!video) {
+      dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
+      return { kind: 'finished' };
+    }
+    dl.operations.setStage(op.id, 'preprocess', 'running', 0);
+    const signal = dl.track(op.id, jobSignal);
+    await mkdir(ctx.tmpDir, { recursive: true });
+    const download = join(ctx.tmpDir, `ingest-${video.id}-${job.attempts}`);
+    try {
+      const file = await obtain(dl, video, download, op.id, signal);
+      const probe = await checkMedia(file, signal);
+      if (dl.operations.byId(op.id)?.done) return { kind: 'finished' };
+      const price = indexingPrice(probe.durationSeconds);
+      try {
+        ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
+      } catch (err) {
+        if (err instanceof InsufficientBalanceError) throw new OperationFailure('insufficient_balance', err.message);
+        throw err;
+      }
+      dl.operations.addCharge(op.id, price);
+      const bucket = bucketOf(op.account_id);
+      const blob = `videos/${video.id}/${video.filename}`;
+      await ctx.blobs.adopt(bucket, blob, file);
+      // From here to the enqueue nothing awaits: a cancel either happened before (we undo) or sees the queued job.
+      if (dl.operations.byId(op.id)?.done) {
+        dl.refundOnce(op.id);
+        await ctx.blobs.deletePrefix(bucket, `videos/${video.id}`);
+        return { kind: 'finished' };
+      }
+      const collection = dl.collections.byId(video.collection_id);
+      if (!collection) throw new OperationFailure('video_deleted', 'the collection was deleted');
+      const library = ctx.videos.insert(
+        {
+          accountId: op.account_id,
+          folderId: collection.folder_id,
+          videoName: video.filename,
+          originalName: video.filename,
+          bucket,
+          blob,
+          contentType: video.content_type ?? 'application/octet-stream',
+          size: probe.sizeBytes ?? 0,
+          sha256: '',
+          duration: probe.durationSeconds,
+          width: probe.video?.width ?? null,
+          height: probe.video?.height ?? null,
+          fps: probe.video?.fps ?? null,
+          codec: probe.video?.codec ?? null,
+          datetimeTaken: null,
+          cameraModel: null,
+          latitude: null,
+          longitude: null,
+          callback: null,
+          retainOriginal: true,
+          transcriptionPrompt: null,
+          tags: ['datalake'],
+        },
+        video.id,
+      );
+      dl.videos.link(video.id, library.id);
+      dl.operations.setStage(op.id, 'preprocess', 'done');
+      ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
+      await rm(dl.uploadPath(video.id), { force: true });
+      return { kind: 'finished' };
+    } catch (err) {
+      if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
+      if (dl.operations.byId(op.id)?.done) return { kind: 'finished' }; // cancelled or deleted meanwhile
+      dl.refundOnce(op.id);
+      const failure = err instanceof OperationFailure ? err : new OperationFailure('internal', err instanceof Error ? err.message : String(err));
+      if (failure.code === 'internal') ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
+      dl.complete(op.id, { code: failure.code, message: failure.message });
+      return { kind: 'finished' };
+    } finally {
+      dl.untrack(op.id);
+      await rm(download, { force: true });
+    }
+  };
+}
+
+async function obtain(dl: Datalake, video: DlVideoRow, download: string, operationId: string, signal: AbortSignal): Promise<string> {
+  switch (video.source_type) {
+    case 'url': {
+      if (!video.source_url) throw new OperationFailure('source_unresolved', 'the video has no source_url');
+      let shown = 0;
+      const onProgress = (fraction: number): void => {
+        if (fraction - shown < 0.02) return;
+        shown = fraction;
+        dl.operations.setFraction(operationId, 'preprocess', fraction * 0.9);
+      };
+      await fetchSource(video.source_url, download, { signal, onProgress });
+      return download;
+    }
+    case 'file':
+    case 'resumable':
+    case 'stream':
+      return dl.uploadPath(video.id);
+    default: {
+      const never: never = video.source_type;
+      throw new Error(`unknown source type ${String(never)}`);
+    }
+  }
+}

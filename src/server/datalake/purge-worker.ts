@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { JobHandler } from '../jobs/job-queue';
+import type { Datalake } from './datalake';
+
+const payloadSchema = z.object({ operationId: z.string() });
+
+/** Purge stage of video_delete and collection_delete operations. Re-running it after a crash finishes what is left. */
+export function purgeHandler(dl: Datalake): JobHandler {
+  return async (job) => {
+    const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
+    const op = dl.operations.byId(operationId);
+    if (!op || op.done) return { kind: 'finished' };
+    dl.operations.setStage(op.id, 'purge', 'running', 0);
+    try {
+      switch (op.kind) {
+        case 'video_delete': {
+          const video = dl.videos.byId(op.resource);
+          if (video) await dl.purgeVideo(video);
+          break;
+        }
+        case 'collection_delete': {
+          for (const stream of dl.streams.activeInCollection(op.resource)) {
+            dl.streams.setStatus(stream.id, 'stopped');
+            dl.abort(stream.id);
+          }
+          const videos = dl.videos.inCollection(op.resource);
+          for (const [i, video] of videos.entries()) {
+            await dl.purgeVideo(video);
+            dl.operations.setFraction(op.id, 'purge', (i + 1) / (videos.length + 1));
+          }
+          dl.collections.remove(op.resource);
+          break;
+        }
+        case 'ingest':
+          throw new Error('an ingest operation has no purge stage');
+        default: {
+          const never: never = op.kind;
+          throw new Error(`unknown operation kind ${String(never)}`);
+        }
+      }
+    } catch (err) {
+      if (job.attempts < job.max_attempts) return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
+      dl.complete(op.id, { code: 'internal', message: `purge failed: ${err instanceof Error ? err.message : String(err)}` });
+      return { kind: 'finished' };
+    }
+    dl.complete(op.id, null);
+    return { kind: 'finished' };
+  };
+}

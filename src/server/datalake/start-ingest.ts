@@ -1,0 +1,62 @@
+import { newVideoNo } from '../library/videos';
+import { INGEST_JOB, type Datalake } from './datalake';
+import type { DlVideoRow, SourceType } from './dl-videos';
+import type { OperationRow } from './operations';
+
+export interface IngestStart {
+  accountId: number;
+  collectionId: string;
+  sourceType: SourceType;
+  sourceUrl: string | null;
+  filename: string;
+  contentType: string | null;
+  fps: number;
+  metadata: Record<string, unknown>;
+  callbackUrl: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  stream?: { id: string; offset: number };
+}
+
+/** A new datalake video id; the same id names its library row (videoNo) once stored. */
+export const newVideoId = newVideoNo;
+
+/** Creates the video and its ingest operation and queues the preprocess stage; synchronous, so idempotency holds. */
+export function startIngest(dl: Datalake, s: IngestStart, videoId = newVideoId()): { video: DlVideoRow; op: OperationRow } {
+  return dl.ctx.db.transaction(() => {
+    const video = dl.videos.insert({
+      id: videoId,
+      accountId: s.accountId,
+      collectionId: s.collectionId,
+      status: 'processing',
+      sourceType: s.sourceType,
+      sourceUrl: s.sourceUrl,
+      filename: s.filename,
+      contentType: s.contentType,
+      uploadSize: null,
+      fps: s.fps,
+      metadata: s.metadata,
+      callbackUrl: s.callbackUrl,
+      idempotencyKey: null,
+      stream: s.stream,
+    });
+    const op = queueIngest(dl, video, s);
+    return { video: dl.videos.byId(video.id) ?? video, op };
+  })();
+}
+
+/** The ingest operation for an existing video (a finished resumable upload, or a new one). */
+export function queueIngest(dl: Datalake, video: DlVideoRow, s: { accountId: number; callbackUrl: string | null; idempotencyKey: string | null; requestHash: string | null }): OperationRow {
+  const op = dl.operations.create({
+    accountId: s.accountId,
+    kind: 'ingest',
+    resource: video.id,
+    idempotencyKey: s.idempotencyKey,
+    requestHash: s.requestHash,
+    callbackUrl: s.callbackUrl,
+  });
+  dl.videos.setOperation(video.id, op.id);
+  dl.videos.setStatus(video.id, 'processing');
+  dl.ctx.jobs.enqueue(INGEST_JOB, op.id, { operationId: op.id }, 3);
+  return op;
+}

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { JobHandler } from '../jobs/job-queue';
+import type { Datalake } from './datalake';
+import { newVideoId, startIngest } from './start-ingest';
+import type { StreamRow } from './streams';
+
+export const STREAM_JOB = 'dl-stream';
+const payloadSchema = z.object({ streamId: z.string() });
+const POLL_MS = 500;
+
+/**
+ * Pulls a live http(s) source (an HLS playlist, or any input ffmpeg reads progressively) and cuts it into segments
+ * without re-encoding; each finished segment is ingested like an uploaded file, so its captions, index and safety events
+ * appear while the stream still plays. Runs until the source ends, fails, or the stream is stopped.
+ */
+export function streamHandler(dl: Datalake): JobHandler {
+  const { ctx } = dl;
+  return async (job, jobSignal) => {
+    const { streamId } = payloadSchema.parse(JSON.parse(job.payload));
+    const stream = dl.streams.byId(streamId);
+    if (!stream || (stream.status !== 'starting' && stream.status !== 'live')) return { kind: 'finished' };
+    const dir = join(dl.uploadDir, `stream-${stream.id}`);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const signal = dl.track(stream.id, jobSignal);
+    // After a restart the pull starts again at the live edge; offsets carry on from what was already cut.
+    const base = stream.next_offset;
+    const child = spawn(
+      'ffmpeg',
+      ['-hide_banner', '-nostats', '-loglevel', 'error', '-rw_timeout', '15000000', '-live_start_index', '0', '-i', stream.source_url,
+        '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-f', 'segment', '-segment_time', String(stream.segment_seconds),
+        '-reset_timestamps', '1', '-segment_format', 'mpegts', '-segment_list', join(dir, 'list.csv'), '-segment_list_type', 'csv',
+        join(dir, 'seg%06d.ts')],
+      { stdio: ['ignore', 'ignore', 'pipe'], signal },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
+    const exited = new Promise<number | null>((resolve) => {
+      child.once('error', () => resolve(null));
+      child.once('close', (code) => resolve(code));
+    });
+    let taken = 0;
+    const collect = async (): Promise<void> => {
+      const lines = (await readFile(join(dir, 'list.csv'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+      for (const line of lines.slice(taken)) {
+        const [file, start, end] = line.split(',');
+        if (!file || start === undefined || end === undefined) continue;
+        await ingestSegment(dl, stream, join(dir, file), base + Number(start), base + Number(end));
+        taken += 1;
+      }
+    };
+    try {
+      let code: number | null | undefined;
+      while (code === undefined) {
+        code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), POLL_MS))]);
+        await collect();
+      }
+      if (jobSignal.aborted) throw jobSignal.reason;
+      if (signal.aborted) return { kind: 'finished' }; // stopped by DELETE
+      if (code === 0) dl.streams.setStatus(stream.id, 'ended');
+      else dl.streams.setStatus(stream.id, 'failed', `ffmpeg exited with ${code ?? 'an error'}: ${stderr.trim().split('\n').slice(-2).join('; ')}`);
+      ctx.log.info({ stream: stream.id, segments: taken, code }, 'stream pull ended');
+      return { kind: 'finished' };
+    } finally {
+      dl.untrack(stream.id);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+async function ingestSegment(dl: Datalake, stream: StreamRow, file: string, start: number, end: number): Promise<void> {
+  const videoId = newVideoId();
+  await rename(file, dl.uploadPath(videoId));
+  startIngest(
+    dl,
+    {
+      accountId: stream.account_id,
+      collectionId: stream.collection_id,
+      sourceType: 'stream',
+      sourceUrl: stream.source_url,
+      filename: `${stream.id}-${String(Math.round(start * 1000)).padStart(9, '0')}.ts`,
+      contentType: 'video/mp2t',
+      fps: stream.fps,
+      metadata: JSON.parse(stream.metadata) as Record<string, unknown>,
+      callbackUrl: null,
+      idempotencyKey: null,
+      requestHash: null,
+      stream: { id: stream.id, offset: start },
+    },
+    videoId,
+  );
+  dl.streams.addSegment(stream.id, end);
+}

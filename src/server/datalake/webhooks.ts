@@ -1,0 +1,71 @@
+import { Webhook } from 'standardwebhooks';
+import { request } from 'undici';
+import { z } from 'zod';
+import type { ServiceContext } from '../context';
+import { backoff, type JobHandler } from '../jobs/job-queue';
+import { Deliveries } from './deliveries';
+import type { OperationRecord } from './operations';
+
+export const WEBHOOK_JOB = 'dl-webhook';
+const payloadSchema = z.object({ deliveryId: z.string() });
+
+/** The signed body: Standard Webhooks' {type, timestamp, data} convention, data being the final operation record. */
+export function webhookBody(record: OperationRecord): string {
+  return JSON.stringify({ type: 'operation.completed', timestamp: new Date().toISOString(), data: record });
+}
+
+/** Records a delivery row and queues its first attempt. */
+export function enqueueWebhook(ctx: ServiceContext, accountId: number, url: string, record: OperationRecord): void {
+  const delivery = new Deliveries(ctx.db).create(record.operation, accountId, url, webhookBody(record));
+  // The queue's own cap is a backstop: the handler marks the row dead itself at webhooks.maxAttempts.
+  ctx.jobs.enqueue(WEBHOOK_JOB, delivery.id, { deliveryId: delivery.id }, ctx.config.webhooks.maxAttempts + 1);
+}
+
+/** One attempt: sign (fresh timestamp), POST, record the outcome on the delivery row; backoff with jitter between attempts. */
+export function webhookHandler(ctx: ServiceContext): JobHandler {
+  const deliveries = new Deliveries(ctx.db);
+  const { maxAttempts, baseDelayMs, timeoutMs } = ctx.config.webhooks;
+  return async (job, signal) => {
+    const { deliveryId } = payloadSchema.parse(JSON.parse(job.payload));
+    const row = deliveries.byId(deliveryId);
+    if (!row || row.status === 'success' || row.status === 'dead') return { kind: 'finished' };
+    const account = ctx.accounts.byId(row.account_id);
+    if (!account) return { kind: 'failed', error: 'account gone' };
+    const attempt = row.attempt + 1;
+    let responseCode: number | null = null;
+    let message: string;
+    try {
+      const signer = new Webhook(account.webhookSecret);
+      const now = new Date();
+      const res = await request(row.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Reelsync-Datalake/1',
+          'webhook-id': row.id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signer.sign(row.id, now, row.payload),
+        },
+        body: row.payload,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      });
+      await res.body.dump();
+      responseCode = res.statusCode;
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        deliveries.recordAttempt(row.id, { status: 'success', attempt, responseCode, message: `delivered: HTTP ${res.statusCode}`, nextAttemptAt: null });
+        return { kind: 'finished' };
+      }
+      message = `target answered HTTP ${res.statusCode}`;
+    } catch (err) {
+      if (signal.aborted) throw err; // shutting down: the attempt is made again after the restart
+      message = `request failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    if (attempt >= maxAttempts) {
+      deliveries.recordAttempt(row.id, { status: 'dead', attempt, responseCode, message: `${message}; gave up after ${attempt} attempts`, nextAttemptAt: null });
+      return { kind: 'failed', error: message };
+    }
+    const delayMs = backoff(baseDelayMs, attempt);
+    deliveries.recordAttempt(row.id, { status: 'fail', attempt, responseCode, message: `${message}; retrying`, nextAttemptAt: Date.now() + delayMs });
+    return { kind: 'retry', error: message, delayMs };
+  };
+}

@@ -1,0 +1,132 @@
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Account } from '../../accounts/accounts';
+import type { Datalake } from '../../datalake/datalake';
+import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
+import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
+import { newVideoId, startIngest } from '../../datalake/start-ingest';
+import { safeFileName } from '../library/form-fields';
+import { accountOf } from '../library/auth';
+import { admit, ingestFields, rejectResumableFields, replayed, requestHash, targetCollection, type IngestFields } from './ingest-fields';
+import { parse } from './parse';
+import { createResumable } from './resumable';
+
+const videosQuery = z.object({ upload: z.enum(['resumable']).optional() }).strict();
+
+/** POST /videos: by source_url (JSON), by file (multipart `json` + `file`), or a resumable session (?upload=resumable). */
+export function registerIngest(app: FastifyInstance, dl: Datalake): void {
+  app.post('/videos', async (request, reply) => {
+    const account = accountOf(request);
+    const query = parse(videosQuery, request.query);
+    if (query.upload === 'resumable') return createResumable(dl, account, request, reply);
+    if (request.isMultipart()) return ingestMultipart(dl, account, request, reply);
+    const fields = parse(ingestFields, request.body);
+    rejectResumableFields(fields);
+    if (!fields.source_url) throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
+    const hash = requestHash('url', fields);
+    const previous = replayed(dl, account, fields.idempotency_key, hash);
+    if (previous) return reply.code(202).send(dl.operations.record(previous));
+    targetCollection(dl, account, fields.collection_id);
+    admit(dl, account);
+    const { op } = startIngest(dl, {
+      ...common(account, fields, hash),
+      sourceType: 'url',
+      sourceUrl: fields.source_url,
+      filename: urlFileName(fields.source_url),
+      contentType: null,
+    });
+    return reply.code(202).send(dl.operations.record(op));
+  });
+}
+
+function common(account: Account, f: IngestFields, hash: string) {
+  return {
+    accountId: account.id,
+    collectionId: f.collection_id,
+    fps: f.fps,
+    metadata: f.metadata,
+    callbackUrl: f.callback_url ?? null,
+    idempotencyKey: f.idempotency_key ?? null,
+    requestHash: hash,
+  };
+}
+
+function urlFileName(url: string): string {
+  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  return safeFileName(last || 'video');
+}
+
+async function ingestMultipart(dl: Datalake, account: Account, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const parts = request.parts();
+  let fields: IngestFields | undefined;
+  let stored: string | undefined;
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldname !== 'json' || fields) throw invalid('send one `json` field part, then the `file` part');
+        fields = parse(ingestFields, parseJson(part.value));
+        rejectResumableFields(fields);
+        if (fields.source_url) throw invalid('source_url and a file part are exclusive');
+        const previous = replayed(dl, account, fields.idempotency_key, requestHash('file', fields));
+        if (previous) {
+          await drain(parts);
+          return reply.code(202).send(dl.operations.record(previous));
+        }
+        targetCollection(dl, account, fields.collection_id);
+        admit(dl, account);
+        continue;
+      }
+      if (!fields) throw invalid('the `json` part must come before the `file` part');
+      if (stored) throw invalid('exactly one file part is allowed');
+      const videoId = newVideoId();
+      stored = dl.uploadPath(videoId);
+      await receive(part, stored);
+      await checkMedia(stored).catch((err: unknown) => {
+        if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
+        throw err;
+      });
+      const { op } = startIngest(
+        dl,
+        { ...common(account, fields, requestHash('file', fields)), sourceType: 'file', sourceUrl: null, filename: safeFileName(part.filename || 'video'), contentType: part.mimetype },
+        videoId,
+      );
+      stored = undefined; // the ingest owns the file now
+      return reply.code(202).send(dl.operations.record(op));
+    }
+    throw invalid('the `file` part is missing');
+  } catch (err) {
+    void reply.header('connection', 'close');
+    if (stored) await rm(stored, { force: true });
+    throw err;
+  }
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') throw invalid('the json part must be text');
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw invalid('the json part is not valid JSON');
+  }
+}
+
+async function receive(part: MultipartFile, path: string): Promise<void> {
+  if (part.fieldname !== 'file') {
+    part.file.resume();
+    throw invalid(`the file part must be named "file", not "${part.fieldname}"`);
+  }
+  if (!mayBeVideoType(part.mimetype) || !extensionAllowed(part.filename || '')) {
+    part.file.resume();
+    throw new DatalakeError(415, 'unsupported_media', `${part.filename || 'the file'} (${part.mimetype || 'no type'}) is not a supported video`);
+  }
+  await pipeline(part.file, createWriteStream(path));
+  if (part.file.truncated) throw new DatalakeError(413, 'payload_too_large', 'the file is larger than 3 GB');
+}
+
+async function drain(parts: AsyncIterableIterator<Multipart>): Promise<void> {
+  for await (const part of parts) if (part.type === 'file') part.file.resume();
+}

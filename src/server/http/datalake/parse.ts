@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { DatalakeError, invalid } from '../../datalake/errors';
+
+/** Validates a request part with zod; the first problem becomes a 400 invalid_argument. */
+export function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.join('.') ?? '';
+  if (issue?.code === 'unrecognized_keys') throw invalid(`unknown field ${issue.keys.join(', ')}`);
+  throw invalid(`${path ? `${path}: ` : ''}${issue?.message ?? 'invalid request'}`);
+}
+
+/** List limits are 1 to 100 on every datalake list call. */
+export const limitParam = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
+
+export const idParam = z.object({ id: z.string().min(1).max(200) });
+
+/** Opaque page cursors: base64url JSON of the last row's sort key. */
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+export function decodeCursor<T extends z.ZodType>(schema: T, cursor: string | undefined): z.output<T> | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid('cursor is not a cursor this service issued');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw invalid('cursor is not a cursor this service issued');
+  return parsed.data;
+}
+
+export const timeCursor = z.object({ t: z.number().int(), id: z.string() });
+
+export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError => new DatalakeError(409, 'conflict', message, {}, details);
+
+/**
+ * `{id}:verb` action paths (POST /operations/{id}:cancel). The router cannot put a literal colon after a parameter, so
+ * the whole segment is one parameter split here; another verb is a 404 like any unknown path.
+ */
+export function actionTarget(params: unknown, verb: string): string {
+  const { target } = parse(z.object({ target: z.string().max(300) }), params);
+  const suffix = `:${verb}`;
+  if (!target.endsWith(suffix) || target.length === suffix.length) throw new DatalakeError(404, 'not_found', `no such action; expected {id}${suffix}`);
+  return target.slice(0, -suffix.length);
+}

@@ -1,0 +1,155 @@
+import { createWriteStream } from 'node:fs';
+import { stat, truncate, writeFile } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DATALAKE_BASE_PATH } from '../../../shared/api-types';
+import type { Account } from '../../accounts/accounts';
+import type { Datalake } from '../../datalake/datalake';
+import type { DlVideoRow } from '../../datalake/dl-videos';
+import { DatalakeError, invalid, missing, OperationFailure } from '../../datalake/errors';
+import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
+import { newVideoId, queueIngest } from '../../datalake/start-ingest';
+import { safeFileName } from '../library/form-fields';
+import { accountOf } from '../library/auth';
+import { admit, ingestFields, targetCollection } from './ingest-fields';
+import { actionTarget, conflict, idParam, parse } from './parse';
+
+export const CHUNK_SIZE = 8 * 1024 * 1024;
+
+/** Chunks in flight, one per session: a second concurrent PUT would interleave bytes. */
+const busy = new Set<string>();
+
+const session = (request: FastifyRequest, v: DlVideoRow, offset: number) => ({
+  video_id: v.id,
+  upload_url: `${request.protocol}://${request.host}${DATALAKE_BASE_PATH}/uploads/${v.id}`,
+  chunk_size: CHUNK_SIZE,
+  offset,
+  size: v.upload_size ?? 0,
+  complete: offset === v.upload_size,
+  operation: v.operation_id,
+});
+
+async function offsetOf(dl: Datalake, videoId: string): Promise<number> {
+  return (await stat(dl.uploadPath(videoId)).catch(() => null))?.size ?? 0;
+}
+
+/** POST /videos?upload=resumable: 201 {video_id, upload_url, chunk_size, ...}; the same idempotency_key returns the same session. */
+export async function createResumable(dl: Datalake, account: Account, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const f = parse(ingestFields, request.body);
+  if (f.source_url) throw invalid('a resumable upload has no source_url');
+  if (f.size === undefined) throw invalid('size (total bytes of the file) is required for a resumable upload');
+  const filename = safeFileName(f.filename ?? 'video');
+  if (!mayBeVideoType(f.content_type) || !extensionAllowed(filename)) {
+    throw new DatalakeError(415, 'unsupported_media', `${filename} (${f.content_type ?? 'no type'}) is not a supported video`);
+  }
+  if (f.idempotency_key) {
+    const previous = dl.videos.byIdempotencyKey(account.id, f.idempotency_key);
+    if (previous) return reply.code(200).send(session(request, previous, await offsetOf(dl, previous.id)));
+  }
+  targetCollection(dl, account, f.collection_id);
+  const id = newVideoId();
+  await writeFile(dl.uploadPath(id), '');
+  const video = dl.videos.insert({
+    id,
+    accountId: account.id,
+    collectionId: f.collection_id,
+    status: 'uploading',
+    sourceType: 'resumable',
+    sourceUrl: null,
+    filename,
+    contentType: f.content_type ?? null,
+    uploadSize: f.size,
+    fps: f.fps,
+    metadata: f.metadata,
+    callbackUrl: f.callback_url ?? null,
+    idempotencyKey: f.idempotency_key ?? null,
+  });
+  return reply.code(201).send(session(request, video, 0));
+}
+
+function uploading(dl: Datalake, account: Account, params: unknown): DlVideoRow {
+  const { id } = parse(idParam, params);
+  const video = dl.videos.get(account.id, id);
+  if (!video || video.source_type !== 'resumable') throw missing('upload session');
+  return video;
+}
+
+const RANGE = /^bytes (\d{1,13})-(\d{1,13})\/(\d{1,13})$/;
+
+export function registerResumable(app: FastifyInstance, dl: Datalake): void {
+  app.get('/uploads/:id', async (request) => {
+    const video = uploading(dl, accountOf(request), request.params);
+    return session(request, video, video.status === 'uploading' ? await offsetOf(dl, video.id) : (video.upload_size ?? 0));
+  });
+
+  /**
+   * One chunk: Content-Range `bytes START-END/TOTAL`, START equal to the received offset. Bytes are appended as they
+   * arrive, so a dropped connection keeps what reached the disk; GET on the upload_url then says where to resume.
+   */
+  app.put('/uploads/:id', async (request, reply) => {
+    const video = uploading(dl, accountOf(request), request.params);
+    if (video.status !== 'uploading') throw conflict('the upload is already finalized');
+    const header = request.headers['content-range'];
+    const m = typeof header === 'string' ? RANGE.exec(header) : null;
+    if (!m) throw invalid('Content-Range: bytes START-END/TOTAL is required');
+    const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (total !== video.upload_size) throw invalid(`the total in Content-Range must be the session size ${video.upload_size}`);
+    if (end < start || end >= total) throw invalid('Content-Range END must be at least START and below TOTAL');
+    if (busy.has(video.id)) throw conflict('another chunk of this upload is in progress');
+    busy.add(video.id);
+    const path = dl.uploadPath(video.id);
+    try {
+      const offset = await offsetOf(dl, video.id);
+      if (start !== offset) throw conflict(`the chunk must start at the received offset ${offset}`, { offset });
+      const expected = end - start + 1;
+      let received = 0;
+      const limit = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          received += chunk.length;
+          done(received > expected ? invalid(`the chunk carries more than the ${expected} bytes of its Content-Range`) : null, chunk);
+        },
+      });
+      try {
+        await pipeline(request.raw, limit, createWriteStream(path, { flags: 'r+', start }));
+      } catch (err) {
+        if (err instanceof DatalakeError) await truncate(path, offset);
+        throw err;
+      }
+      if (received !== expected) {
+        await truncate(path, offset);
+        throw invalid(`the chunk carried ${received} bytes, its Content-Range says ${expected}`);
+      }
+      return reply.send(session(request, video, await offsetOf(dl, video.id)));
+    } finally {
+      busy.delete(video.id);
+    }
+  });
+
+  /** Starts the ingest of a complete upload: 202 with the operation (the same one when finalized twice). */
+  app.post('/videos/:target', async (request, reply) => {
+    const account = accountOf(request);
+    const video = uploading(dl, account, { id: actionTarget(request.params, 'finalize') });
+    const existing = video.operation_id ? dl.operations.byId(video.operation_id) : undefined;
+    if (existing) return reply.code(202).send(dl.operations.record(existing));
+    if (video.status !== 'uploading') throw conflict(`the video is ${video.status}`);
+    const offset = await offsetOf(dl, video.id);
+    if (offset !== video.upload_size) throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
+    targetCollection(dl, account, video.collection_id);
+    admit(dl, account);
+    try {
+      await checkMedia(dl.uploadPath(video.id));
+    } catch (err) {
+      if (err instanceof OperationFailure) {
+        dl.videos.setStatus(video.id, 'failed');
+        throw new DatalakeError(415, 'unsupported_media', err.message);
+      }
+      throw err;
+    }
+    const again = dl.videos.byId(video.id);
+    const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
+    if (raced) return reply.code(202).send(dl.operations.record(raced));
+    const op = queueIngest(dl, video, { accountId: account.id, callbackUrl: video.callback_url, idempotencyKey: null, requestHash: null });
+    return reply.code(202).send(dl.operations.record(op));
+  });
+}
