@@ -1,12 +1,16 @@
 import { join } from 'node:path';
 import { AppError, describeError } from '../shared/errors';
 import { LibraryClient } from './api/client';
+import { BrowseServices } from './browse/services';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
+import { LibraryFeature } from './library/feature';
+import { registerLibraryHandlers } from './library/handlers';
 import { createLogger, type Logger } from './log';
 import { MetadataReader } from './media/exif';
 import { openDatabase, type Db } from './store/database';
 import { SyncEngine } from './sync/engine';
+import { databaseVault, type KeyVault } from './settings/key-vault';
 import { APP_VERSION } from './version';
 
 export type AppMode = 'electron' | 'web' | 'cli';
@@ -17,6 +21,10 @@ export interface AppOptions {
   logger?: Logger;
   /** The library service the sync engine talks to; without it the sync channels answer `offline`. */
   library?: { baseUrl: string; key: string };
+  /** Without `library`: connect as the saved settings say (the embedded service by default, or the cloud endpoint). */
+  connect?: boolean;
+  /** Seals stored API keys (safeStorage in Electron); the client database otherwise. */
+  vault?: KeyVault;
 }
 
 /** Composition root: builds the services and registers the contract handlers. No electron import. */
@@ -27,11 +35,28 @@ export class ReelsyncApp {
   private db: Db | undefined;
   private sync: { engine: SyncEngine; client: LibraryClient; metadata: MetadataReader } | undefined;
   private readonly startedAt = Date.now();
+  private libraryFeature: LibraryFeature | undefined;
+  readonly browse: BrowseServices;
 
   constructor(private readonly options: AppOptions) {
     this.log = (options.logger ?? createLogger()).child({ module: 'app' });
     this.registry = new HandlerRegistry(this.log.child({ module: 'ipc' }));
+    this.browse = new BrowseServices({
+      dataDir: options.dataDir,
+      db: () => this.database,
+      client: () => this.sync?.client,
+      watchedPaths: () => this.sync?.engine.folders().map((f) => f.path) ?? [],
+      vault: options.vault ?? databaseVault,
+      events: this.events,
+      logger: this.log,
+    });
     this.registerHandlers();
+  }
+
+  /** Clips, downloads, thumbnail cache, last results: there from start() on, with or without a library service. */
+  get library(): LibraryFeature {
+    if (!this.libraryFeature) throw new AppError('offline', 'app not started');
+    return this.libraryFeature;
   }
 
   get database(): Db {
@@ -42,7 +67,10 @@ export class ReelsyncApp {
   async start(): Promise<void> {
     this.events.emit('app:status', { state: 'starting', at: Date.now() });
     this.db = openDatabase(join(this.options.dataDir, 'reelsync.db'));
-    if (this.options.library) await this.startSync(this.db, this.options.library);
+    const library = this.options.library ? this.browse.adopt(this.options.library) : this.options.connect ? await this.browse.connect() : undefined;
+    if (library) await this.startSync(this.db, library);
+    this.libraryFeature = new LibraryFeature({ db: this.db, dataDir: this.options.dataDir, events: this.events, logger: this.log, service: library });
+    await this.libraryFeature.start();
     this.events.emit('app:status', { state: 'ready', at: Date.now() });
     this.log.info({ dataDir: this.options.dataDir, mode: this.options.mode }, 'started');
   }
@@ -56,6 +84,9 @@ export class ReelsyncApp {
       await sync.metadata.stop();
       await sync.client.close();
     }
+    await this.libraryFeature?.stop();
+    this.libraryFeature = undefined;
+    await this.browse.disconnect();
     this.db?.close();
     this.db = undefined;
   }
@@ -65,7 +96,7 @@ export class ReelsyncApp {
     const client = new LibraryClient({ baseUrl: library.baseUrl, key: library.key, logger });
     const metadata = new MetadataReader(logger);
     await metadata.start();
-    const engine = new SyncEngine({ db, client, metadata, events: this.events, logger });
+    const engine = new SyncEngine({ db, client, metadata, events: this.events, logger, config: { uploadConcurrency: this.browse.settings().uploadConcurrency() } });
     await engine.start();
     this.sync = { engine, client, metadata };
     // The first scan of big trees takes a while: it runs behind the UI, recording rows as it goes.
@@ -91,6 +122,8 @@ export class ReelsyncApp {
     }));
     this.registry.handle('app:echo', ({ text }) => ({ text, receivedAt: Date.now() }));
     this.registerSyncHandlers();
+    this.browse.register(this.registry);
+    registerLibraryHandlers(this.registry, () => this.library);
   }
 
   private registerSyncHandlers(): void {

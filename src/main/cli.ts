@@ -1,8 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SEARCH_TYPES } from '../shared/api-types';
+import { CLIP_FORMATS } from '../shared/contract/clips';
 import { describeError } from '../shared/errors';
 import { ApiError } from './api/errors';
 import { connect } from './cli/connect';
+import { runClip, runDownload } from './cli/library-commands';
 import { EXIT, resolveGlobalOptions, UsageError, type GlobalOptions } from './cli/options';
 import { runSync } from './cli/sync-command';
 import { createLogger } from './log';
@@ -109,6 +111,41 @@ program
         await conn.close();
       }
     });
+  });
+
+const seconds = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of seconds >= 0');
+  return n;
+};
+
+program
+  .command('clip')
+  .description('cut [start, end] of a library video into a file: from its local original when this computer has it, else downloaded first')
+  .argument('<videoNo>', 'the video (videoNo of a search hit)')
+  .requiredOption('--start <seconds>', 'start of the range', seconds)
+  .requiredOption('--end <seconds>', 'end of the range', seconds)
+  .option('--out <file>', 'output file (never overwritten: "name (1).mp4" when taken); the clips folder by default')
+  .option('--handles <seconds>', 'extra seconds before and after', seconds, 0)
+  .option('--copy', 'stream copy: fast and lossless, but starts on the keyframe at or before --start')
+  .addOption(new Option('--format <format>', 'container (default: from --out, else mp4)').choices(CLIP_FORMATS))
+  .action(async (videoNo: string, o: { start: number; end: number; out?: string; handles: number; copy?: boolean; format?: (typeof CLIP_FORMATS)[number] }) => {
+    await withDb((db, g) => runClip(db, g, createLogger('reelsync-cli'), { videoNo, start: o.start, end: o.end, out: o.out, handles: o.handles, copy: o.copy ?? false, format: o.format }));
+  });
+
+program
+  .command('download')
+  .description('download a stored video, keyframe or image by bucket and blob (prints the cost first; resumes a partial download)')
+  .requiredOption('--bucket <bucket>', 'storage bucket (video_bucket, keyframe_bucket or bucket of a result)')
+  .requiredOption('--blob <path>', 'object path inside the bucket')
+  .option('--out <dir>', 'destination folder (the downloads folder by default)')
+  .option('--max-cost <usd>', 'refuse when the quoted cost is higher (or unknown)', (v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of US dollars >= 0');
+    return n;
+  })
+  .action(async (o: { bucket: string; blob: string; out?: string; maxCost?: number }) => {
+    await withDb((db, g) => runDownload(db, g, createLogger('reelsync-cli'), o));
   });
 
 program

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     process.stderr.write(`reelsync web: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
     process.exit(2);
   }
-  const app = new ReelsyncApp({ dataDir: parsed.data.data ?? defaultDataDir(), mode: 'web' });
+  const app = new ReelsyncApp({ dataDir: parsed.data.data ?? defaultDataDir(), mode: 'web', connect: true });
   await app.start();
   const web = await startWebServer({ app, rendererDir: rendererBuildDir, host: parsed.data.host, port: parsed.data.port });
   process.stdout.write(`Reelsync is running in headless web mode. Open: ${web.url}\n`);

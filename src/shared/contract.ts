@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type { Result } from './errors';
 import { appChannels, appEvents } from './contract/app';
 import { syncChannels, syncEvents } from './contract/sync';
+import { libraryChannels } from './contract/library';
+import { settingsChannels, settingsEvents } from './contract/settings';
+import { clipsChannels, clipsEvents } from './contract/clips';
 
 /**
  * The one IPC contract between main and renderer: channel -> request schema and response schema,
@@ -10,11 +13,16 @@ import { syncChannels, syncEvents } from './contract/sync';
 export const channels = {
   ...appChannels,
   ...syncChannels,
+  ...libraryChannels,
+  ...settingsChannels,
+  ...clipsChannels,
 } as const;
 
 export const events = {
   ...appEvents,
   ...syncEvents,
+  ...settingsEvents,
+  ...clipsEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -9,6 +9,7 @@ import { UsageError, type GlobalOptions } from './options';
 export interface Connection {
   client: LibraryClient;
   baseUrl: string;
+  key: string;
   close(): Promise<void>;
 }
 
@@ -20,7 +21,7 @@ export async function connect(options: GlobalOptions, db: Db, logger: Logger): P
   if (options.server) {
     if (!options.key) throw new UsageError('--server needs --key (or REELSYNC_KEY)');
     const client = new LibraryClient({ baseUrl: options.server, key: options.key, logger });
-    return { client, baseUrl: options.server, close: () => client.close() };
+    return { client, baseUrl: options.server, key: options.key, close: () => client.close() };
   }
   const dataDir = join(dirname(options.db), 'service');
   const settings = new SettingsStore(db);
@@ -34,6 +35,7 @@ export async function connect(options: GlobalOptions, db: Db, logger: Logger): P
   return {
     client,
     baseUrl: service.baseUrl,
+    key,
     close: async () => {
       await client.close();
       await service.stop();

@@ -1,34 +1,26 @@
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { channelNames } from '../../shared/contract';
 import { eventChannel } from '../../shared/ipc-names';
 import { ReelsyncApp } from '../app';
 import { defaultDataDir, rendererBuildDir } from '../paths';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { resolveInside } from '../web/static-files';
+import { registerIpc } from './ipc';
+import { handleMediaRequest, MEDIA_SCHEME } from './media-protocol';
+import { safeStorageVault } from './vault';
+import { guardContents, secureWebPreferences } from './window-security';
 
 const APP_SCHEME = 'reelsync';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
 ]);
 
-const core = new ReelsyncApp({ dataDir: defaultDataDir(), mode: 'electron' });
+const core = new ReelsyncApp({ dataDir: defaultDataDir(), mode: 'electron', connect: true, vault: safeStorageVault(safeStorage) });
 let quitting = false;
-
-function registerIpc(): void {
-  for (const channel of channelNames) {
-    ipcMain.handle(channel, (event, req: unknown) => {
-      // Only our own renderer may call; anything else (a navigated or injected frame) is refused.
-      if (!event.senderFrame?.url.startsWith(`${APP_ORIGIN}/`)) {
-        return { ok: false, error: { code: 'bad_request', message: 'sender not allowed' } };
-      }
-      return core.registry.invoke(channel, req);
-    });
-  }
-}
 
 function serveRenderer(): void {
   protocol.handle(APP_SCHEME, async (request) => {
@@ -41,6 +33,11 @@ function serveRenderer(): void {
     headers.set('content-security-policy', CONTENT_SECURITY_POLICY);
     return new Response(response.body, { status: response.status, headers });
   });
+  protocol.handle(MEDIA_SCHEME, (request) => handleMediaRequest(core.browse, request));
+}
+
+function applyLoginItem(): void {
+  core.events.on('settings:changed', (view) => app.setLoginItemSettings({ openAtLogin: view.launchAtLogin }));
 }
 
 function createWindow(): BrowserWindow {
@@ -52,21 +49,10 @@ function createWindow(): BrowserWindow {
     backgroundColor: '#111214',
     show: false,
     title: 'Reelsync',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      spellcheck: false,
-    },
+    webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
   });
   win.once('ready-to-show', () => win.show());
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
+  guardContents(win.webContents, (url) => shell.openExternal(url), APP_ORIGIN);
   const forward = core.events.onAny((name, payload) => {
     if (!win.isDestroyed()) win.webContents.send(eventChannel(name), payload);
   });
@@ -94,7 +80,8 @@ void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   serveRenderer();
-  registerIpc();
+  registerIpc(ipcMain, core.registry, APP_ORIGIN);
+  applyLoginItem();
   await core.start();
   createWindow();
   app.on('activate', () => {

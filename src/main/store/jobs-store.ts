@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from './database';
 
-export const JOB_KINDS = ['examine', 'upload', 'poll'] as const;
+export const JOB_KINDS = ['examine', 'upload', 'poll', 'download', 'clip'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATES = ['queued', 'active', 'done', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -64,9 +64,10 @@ export class JobsStore {
       .run(runAt, lastError, refundAttempt ? 1 : 0, Date.now(), id);
   }
 
-  /** Rows left active by a process that died: queued again, to run now. Returns how many. */
-  recoverActive(): number {
-    return this.db.prepare(`UPDATE jobs SET state = 'queued', retry_after = 0, updated_at = ? WHERE state = 'active'`).run(Date.now()).changes;
+  /** Rows (of these kinds; all without) left active by a process that died: queued again, to run now. Returns how many. */
+  recoverActive(kinds?: readonly JobKind[]): number {
+    const [where, args] = kindFilter(kinds);
+    return this.db.prepare(`UPDATE jobs SET state = 'queued', retry_after = 0, updated_at = ? WHERE state = 'active'${where}`).run(Date.now(), ...args).changes;
   }
 
   get(id: number): JobRow | undefined {
@@ -129,9 +130,10 @@ export class JobsStore {
     return row.t;
   }
 
-  /** Jobs still to do (queued or active, not paused). */
-  openCount(): number {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'active') AND paused = 0`).get() as { n: number }).n;
+  /** Jobs (of these kinds; all without) still to do (queued or active, not paused). */
+  openCount(kinds?: readonly JobKind[]): number {
+    const [where, args] = kindFilter(kinds);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'active') AND paused = 0${where}`).get(...args) as { n: number }).n;
   }
 
   countsByState(): Record<JobKind, Record<JobState, number>> {
@@ -140,4 +142,9 @@ export class JobsStore {
     for (const r of rows) out[r.kind][r.state] = r.n;
     return out;
   }
+}
+
+function kindFilter(kinds: readonly JobKind[] | undefined): [string, JobKind[]] {
+  if (!kinds) return ['', []];
+  return [` AND kind IN (${kinds.map(() => '?').join(',') || "''"})`, [...kinds]];
 }

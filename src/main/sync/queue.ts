@@ -36,21 +36,23 @@ export interface QueueOptions {
   random?: () => number;
   onPauseChange?: (paused: { reason: PauseReason } | null) => void;
   onSettled?: (job: JobRow, outcome: Outcome) => void;
+  /** Settings key of this queue's pause state (queues over the same table pause independently). */
+  pauseKey?: string;
 }
 
 type AbortReason = 'stop' | 'pause' | 'cancel';
 
-export function readPause(settings: SettingsStore): { reason: PauseReason; at: number } | null {
-  const raw = settings.get(PAUSE_KEY);
+export function readPause(settings: SettingsStore, key = PAUSE_KEY): { reason: PauseReason; at: number } | null {
+  const raw = settings.get(key);
   if (!raw) return null;
   const parsed = pauseSchema.safeParse(JSON.parse(raw));
   return parsed.success ? parsed.data : null;
 }
 
 /** Persists the queue's pause state; a running queue notices on its next tick. */
-export function writePause(settings: SettingsStore, reason: PauseReason | null): void {
-  if (reason === null) settings.delete(PAUSE_KEY);
-  else settings.set(PAUSE_KEY, JSON.stringify({ reason, at: Date.now() }));
+export function writePause(settings: SettingsStore, reason: PauseReason | null, key = PAUSE_KEY): void {
+  if (reason === null) settings.delete(key);
+  else settings.set(key, JSON.stringify({ reason, at: Date.now() }));
 }
 
 /** Exponential backoff with "equal jitter": half the delay fixed, half random. */
@@ -80,10 +82,10 @@ export class JobQueue {
   }
 
   async start(): Promise<void> {
-    const recovered = this.o.jobs.recoverActive();
+    const recovered = this.o.jobs.recoverActive(this.kinds());
     if (recovered > 0) this.log.info({ recovered }, 'recovered jobs left active');
     this.running = true;
-    this.lastPause = this.o.settings.get(PAUSE_KEY);
+    this.lastPause = this.o.settings.get(this.pauseKey);
     this.ticker = setInterval(() => this.tick(), this.o.tickMs ?? 1000);
     this.pump();
   }
@@ -97,19 +99,19 @@ export class JobQueue {
   }
 
   paused(): { reason: PauseReason; at: number } | null {
-    return readPause(this.o.settings);
+    return readPause(this.o.settings, this.pauseKey);
   }
 
   pause(reason: PauseReason): void {
-    writePause(this.o.settings, reason);
-    this.lastPause = this.o.settings.get(PAUSE_KEY);
+    writePause(this.o.settings, reason, this.pauseKey);
+    this.lastPause = this.o.settings.get(this.pauseKey);
     this.log.info({ reason }, 'queue paused');
     for (const a of this.active.values()) a.controller.abort('pause' satisfies AbortReason);
     this.o.onPauseChange?.({ reason });
   }
 
   resume(): void {
-    writePause(this.o.settings, null);
+    writePause(this.o.settings, null, this.pauseKey);
     this.lastPause = undefined;
     this.holdUntil.clear();
     this.log.info('queue resumed');
@@ -148,8 +150,16 @@ export class JobQueue {
     this.checkIdle();
   }
 
+  private get pauseKey(): string {
+    return this.o.pauseKey ?? PAUSE_KEY;
+  }
+
+  private kinds(): JobKind[] {
+    return [...this.handlers.keys()];
+  }
+
   private tick(): void {
-    const current = this.o.settings.get(PAUSE_KEY);
+    const current = this.o.settings.get(this.pauseKey);
     if (current !== this.lastPause) {
       this.lastPause = current;
       const p = this.paused();
@@ -245,7 +255,7 @@ export class JobQueue {
   }
 
   private isIdle(): boolean {
-    return this.active.size === 0 && this.o.jobs.openCount() === 0;
+    return this.active.size === 0 && this.o.jobs.openCount(this.kinds()) === 0;
   }
 
   private checkIdle(): void {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ReelsyncApp } from '../app';
 import { CONTENT_SECURITY_POLICY } from '../security';
+import { handleMedia } from './media-route';
 import { serveStatic } from './static-files';
 
 export interface WebServerOptions {
@@ -86,6 +87,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.write(': connected\n\n');
       sseClients.add(res);
       req.on('close', () => sseClients.delete(res));
+      return;
+    }
+    if (url.pathname.startsWith('/api/media/')) {
+      await handleMedia(app, req, res, url);
       return;
     }
     const match = /^\/api\/rpc\/([a-z]+:[a-zA-Z-]+)$/.exec(url.pathname);

@@ -1,5 +1,5 @@
 import type { Channel, Req, Res, ReelsyncBridge } from '../../shared/contract';
-import { createWebBridge } from './web-bridge';
+import { createWebBridge, webMediaUrl } from './web-bridge';
 
 declare global {
   interface Window {
@@ -25,4 +25,15 @@ export async function call<C extends Channel>(channel: C, req: Req<C>): Promise<
   const result = await (bridge.call[channel] as (r: Req<C>) => Promise<{ ok: true; value: Res<C> } | { ok: false; error: { code: string; message: string } }>)(req);
   if (!result.ok) throw new ContractError(result.error.code, result.error.message);
   return result.value;
+}
+
+/** Where the player and the thumbnails load media from: the shell's custom protocol, or the web server. */
+export function localMediaUrl(path: string): string {
+  return transportKind === 'electron' ? `reelsync-media://file/?path=${encodeURIComponent(path)}` : webMediaUrl('file', { path });
+}
+
+export function keyframeUrl(bucket: string, blob: string): string {
+  return transportKind === 'electron'
+    ? `reelsync-media://keyframe/?bucket=${encodeURIComponent(bucket)}&blob=${encodeURIComponent(blob)}`
+    : webMediaUrl('keyframe', { bucket, blob });
 }

@@ -13,6 +13,12 @@ function sessionToken(): string {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
+/** Address of a media resource in web mode (the token rides in the query: a <video> cannot send headers). */
+export function webMediaUrl(kind: 'file' | 'keyframe', params: Record<string, string>): string {
+  const q = new URLSearchParams({ ...params, token: sessionToken() });
+  return `/api/media/${kind}?${q.toString()}`;
+}
+
 /** The contract over HTTP + Server-Sent Events, for the headless web mode. */
 export function createWebBridge(): ReelsyncBridge {
   const token = sessionToken();

@@ -1,6 +1,7 @@
 import type { Migration } from '../../../shared/sqlite-migrate';
 import { m001Settings } from './001-settings';
 import { m002Sync } from './002-sync';
+import { m003Library } from './003-library';
 
 /** Client database migrations, in order. Append only. */
-export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync];
+export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library];

@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import type { SettingsView } from '../../shared/contract/settings';
+import { AppError } from '../../shared/errors';
+import type { LibraryClient } from '../api/client';
+import type { EventBus } from '../events';
+import type { HandlerRegistry } from '../ipc/registry';
+import type { Logger } from '../log';
+import type { Db } from '../store/database';
+import { AppSettings } from '../settings/app-settings';
+import { connectLibrary, type ConnectOutcome, type LibraryConnection } from '../settings/connection';
+import type { KeyVault } from '../settings/key-vault';
+import { libraryCall } from './api-errors';
+import { KeyframeCache } from './keyframes';
+import { LocalOriginals } from './local-originals';
+import { runSearch } from './search';
+import { videoDetail } from './video-detail';
+
+export interface BrowseDeps {
+  dataDir: string;
+  db: () => Db;
+  /** The sync engine's client, while a library service is connected. */
+  client: () => LibraryClient | undefined;
+  /** Paths of the watched folders (media may be served from inside them). */
+  watchedPaths: () => string[];
+  vault: KeyVault;
+  events: EventBus;
+  logger: Logger;
+}
+
+type Applied = { endpoint: string; concurrency: number };
+
+/** Library browsing (search, video detail, media), settings and the library connection, as the UI needs them. */
+export class BrowseServices {
+  readonly keyframes: KeyframeCache;
+  private outcome: ConnectOutcome | undefined;
+  private applied: Applied | undefined;
+
+  constructor(private readonly deps: BrowseDeps) {
+    this.keyframes = new KeyframeCache(() => {
+      const c = this.connection();
+      return c ? { baseUrl: c.baseUrl, key: c.key } : null;
+    });
+  }
+
+  settings(): AppSettings {
+    return new AppSettings(this.deps.db(), this.deps.vault);
+  }
+
+  /** Connects as the settings say; undefined when no service can be used (the UI shows why). */
+  async connect(): Promise<{ baseUrl: string; key: string } | undefined> {
+    const settings = this.settings();
+    this.applied = { endpoint: JSON.stringify(settings.endpoint()), concurrency: settings.uploadConcurrency() };
+    this.outcome = await connectLibrary(settings, this.deps.dataDir, this.deps.logger);
+    return this.outcome.state === 'connected' ? { baseUrl: this.outcome.connection.baseUrl, key: this.outcome.connection.key } : undefined;
+  }
+
+  /** A service given by the caller (tests, --server): used as is, stopped by its owner. */
+  adopt(library: { baseUrl: string; key: string }): { baseUrl: string; key: string } {
+    this.outcome = { state: 'connected', connection: { mode: 'cloud', ...library, stop: () => Promise.resolve() } };
+    return library;
+  }
+
+  async disconnect(): Promise<void> {
+    const c = this.connection();
+    this.outcome = undefined;
+    await c?.stop();
+  }
+
+  /** Folders media may be served from: the watched folders and the library's own folders in the data dir. */
+  mediaRoots(): string[] {
+    return [...this.deps.watchedPaths(), join(this.deps.dataDir, 'clips'), join(this.deps.dataDir, 'downloads')];
+  }
+
+  view(): SettingsView {
+    const s = this.settings();
+    const endpoint = s.endpoint();
+    const concurrency = s.uploadConcurrency();
+    let cloudKeySet = false;
+    try {
+      cloudKeySet = s.cloudKey() !== undefined;
+    } catch {
+      cloudKeySet = true;
+    }
+    const o = this.outcome;
+    const connection: SettingsView['connection'] =
+      o === undefined
+        ? { state: 'not-configured', mode: null, baseUrl: null, error: null }
+        : o.state === 'connected'
+          ? { state: 'connected', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: null }
+          : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason };
+    const restartRequired = this.applied !== undefined && (this.applied.endpoint !== JSON.stringify(endpoint) || this.applied.concurrency !== concurrency);
+    return { endpoint, cloudKeySet, uploadConcurrency: concurrency, launchAtLogin: s.launchAtLogin(), connection, restartRequired };
+  }
+
+  register(r: HandlerRegistry): void {
+    r.handle('search:run', async (req) => libraryCall(() => runSearch(this.client(), new LocalOriginals(this.deps.db()), req)));
+    r.handle('library:video', async ({ videoNo }) => libraryCall(() => videoDetail(this.client(), new LocalOriginals(this.deps.db()), videoNo)));
+    r.handle('library:folders', async () => ({
+      folders: (await libraryCall(() => this.client().listFolders())).map((f) => ({ folderId: f.folder_id, name: f.name, videoCount: f.video_count })),
+    }));
+    r.handle('settings:get', () => this.view());
+    r.handle('settings:set', (req) => {
+      const s = this.settings();
+      if (req.endpoint) s.setEndpoint(req.endpoint);
+      if (req.cloudKey !== undefined) s.setCloudKey(req.cloudKey.trim());
+      if (req.uploadConcurrency !== undefined) s.setUploadConcurrency(req.uploadConcurrency);
+      if (req.launchAtLogin !== undefined) s.setLaunchAtLogin(req.launchAtLogin);
+      const view = this.view();
+      this.deps.events.emit('settings:changed', view);
+      return view;
+    });
+  }
+
+  private connection(): LibraryConnection | undefined {
+    return this.outcome?.state === 'connected' ? this.outcome.connection : undefined;
+  }
+
+  private client(): LibraryClient {
+    const c = this.deps.client();
+    if (!c) throw new AppError('offline', this.outcome && this.outcome.state !== 'connected' ? this.outcome.reason : 'no library service is connected');
+    return c;
+  }
+}

@@ -1,0 +1,160 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import type { ClipView, saveClipSchema } from '../../shared/contract/clips';
+import { AppError, unreachable } from '../../shared/errors';
+import type { ClipRow, ClipsStore } from '../store/clips-store';
+import type { JobsStore } from '../store/jobs-store';
+import { clipsCsv, clipsEdl } from './export/csv-edl';
+import { clipsFcpxml } from './export/fcpxml';
+
+export type SaveClip = z.output<typeof saveClipSchema>;
+export type ExportFormat = 'csv' | 'edl' | 'fcpxml';
+
+export interface ClipsServiceDeps {
+  store: ClipsStore;
+  jobs: JobsStore;
+  defaultDir: string;
+  wake: () => void;
+  abort: (target: string) => void;
+  emit: (id: number, clip: ClipView | null) => void;
+}
+
+/** The clips library: save (queues a cut), browse, search, edit, delete, export. Everything but save works offline. */
+export class ClipsService {
+  private readonly waiters = new Map<number, ((row: ClipRow) => void)[]>();
+
+  constructor(private readonly d: ClipsServiceDeps) {}
+
+  save(req: SaveClip): ClipRow {
+    const row = this.d.store.create({
+      videoNo: req.videoNo,
+      videoName: req.videoName ?? '',
+      start: req.start,
+      end: req.end,
+      handles: req.handles,
+      mode: req.mode,
+      format: req.format,
+      outDir: resolve(req.outDir ?? this.d.defaultDir),
+      outName: req.outName ?? null,
+      query: req.query,
+      searchType: req.searchType ?? null,
+      text: req.text,
+      score: req.score ?? null,
+      video: req.video ?? null,
+      keyframe: req.keyframe ?? null,
+      tags: req.tags,
+      notes: req.notes,
+    });
+    this.d.jobs.enqueue('clip', String(row.id), Date.now());
+    this.notify(row);
+    this.d.wake();
+    return row;
+  }
+
+  get(id: number): ClipRow {
+    const row = this.d.store.get(id);
+    if (!row) throw new AppError('not_found', `no clip ${id}`);
+    return row;
+  }
+
+  list(page: number, size: number, filter: { tag?: string; videoNo?: string }): { rows: ClipRow[]; total: number } {
+    return this.d.store.page(page, size, filter);
+  }
+
+  search(text: string, limit: number): ClipRow[] {
+    return this.d.store.search(text, limit);
+  }
+
+  update(id: number, fields: { tags?: string[]; notes?: string }): ClipRow {
+    const row = this.d.store.update(id, fields);
+    if (!row) throw new AppError('not_found', `no clip ${id}`);
+    this.notify(row);
+    return row;
+  }
+
+  async delete(id: number, deleteFile: boolean): Promise<boolean> {
+    this.d.jobs.cancelOpen('clip', String(id));
+    this.d.abort(String(id));
+    const row = this.d.store.delete(id);
+    if (!row) return false;
+    if (row.thumbnail_path) await rm(row.thumbnail_path, { force: true });
+    if (deleteFile && row.path) await rm(row.path, { force: true });
+    this.d.emit(id, null);
+    return true;
+  }
+
+  async export(format: ExportFormat, ids: number[] | undefined, file: string | undefined): Promise<{ content: string; file: string | null; count: number }> {
+    const rows = this.d.store.byIds(ids);
+    let content: string;
+    switch (format) {
+      case 'csv':
+        content = clipsCsv(rows);
+        break;
+      case 'edl':
+        content = clipsEdl(rows);
+        break;
+      case 'fcpxml':
+        content = clipsFcpxml(rows);
+        break;
+      default:
+        throw unreachable(format);
+    }
+    const target = file ? resolve(file) : null;
+    if (target) await writeFile(target, content, 'utf8');
+    return { content, file: target, count: rows.length };
+  }
+
+  /** The clip's thumbnail as a data URL (it lives on local disk: works offline). */
+  async thumbnail(id: number): Promise<string | null> {
+    const row = this.get(id);
+    if (!row.thumbnail_path) return null;
+    const bytes = await readFile(row.thumbnail_path).catch(() => null);
+    return bytes ? `data:image/jpeg;base64,${bytes.toString('base64')}` : null;
+  }
+
+  /** Resolves once the clip is ready or failed. */
+  settled(id: number): Promise<ClipRow> {
+    const row = this.get(id);
+    if (row.state === 'ready' || row.state === 'failed') return Promise.resolve(row);
+    return new Promise((res) => this.waiters.set(id, [...(this.waiters.get(id) ?? []), res]));
+  }
+
+  notify(row: ClipRow): void {
+    this.d.emit(row.id, clipView(row));
+    if (row.state !== 'ready' && row.state !== 'failed') return;
+    const waiters = this.waiters.get(row.id);
+    this.waiters.delete(row.id);
+    for (const w of waiters ?? []) w(row);
+  }
+}
+
+export function clipView(row: ClipRow): ClipView {
+  return {
+    id: row.id,
+    videoNo: row.video_no,
+    videoName: row.video_name,
+    sourcePath: row.source_path,
+    start: row.start_s,
+    end: row.end_s,
+    handles: row.handles_s,
+    mode: row.mode,
+    format: row.format,
+    state: row.state,
+    error: row.error,
+    path: row.path,
+    duration: row.duration_s,
+    fps: row.fps,
+    width: row.width,
+    height: row.height,
+    query: row.query,
+    searchType: row.search_type,
+    text: row.text,
+    score: row.score,
+    thumbnailPath: row.thumbnail_path,
+    tags: row.tags,
+    notes: row.notes,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

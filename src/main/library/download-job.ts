@@ -1,0 +1,154 @@
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describeError, unreachable } from '../../shared/errors';
+import type { BlobDownloader } from '../api/download';
+import { ApiError } from '../api/errors';
+import { ProgressMeter } from '../api/progress';
+import type { Logger } from '../log';
+import type { DownloadRow, DownloadStore } from '../store/download-store';
+import type { JobRow } from '../store/jobs-store';
+import type { JobHandler, Outcome } from '../sync/queue';
+import { placeWithoutClobber, sanitizeFileName } from './filenames';
+
+export interface DownloadJobDeps {
+  store: DownloadStore;
+  downloader: () => BlobDownloader | null;
+  logger: Logger;
+  /** Every state change and progress tick (at most every 250 ms). */
+  notify: (row: DownloadRow, live?: { rate: number; etaSeconds: number | null }) => void;
+  maxAttempts?: number;
+  concurrency?: number;
+}
+
+/** The part file of a download: hidden, in its destination folder (same file system, so the final move is a rename). */
+export function partPathOf(row: Pick<DownloadRow, 'id' | 'dest_dir'>): string {
+  return join(row.dest_dir, `.reelsync-download-${row.id}.part`);
+}
+
+async function sizeOf(path: string): Promise<number> {
+  return (await stat(path).catch(() => null))?.size ?? 0;
+}
+
+/**
+ * Queue handler for kind 'download' (target = downloads.id). Resumes from the part file's size with a Range; a server
+ * that ignores it gets a clean restart; "Resource does not exist" marks the row gone with no retry; insufficient
+ * balance and a refused key fail it; network trouble and 5xx retry with the queue's backoff; 429 waits Retry-After.
+ */
+export function downloadHandler(d: DownloadJobDeps): JobHandler {
+  const maxAttempts = d.maxAttempts ?? 8;
+  const log = d.logger.child({ module: 'downloads' });
+  return {
+    kind: 'download',
+    concurrency: d.concurrency ?? 2,
+    maxAttempts,
+    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+      const id = Number(job.target);
+      const row = d.store.get(id);
+      if (!row) return { type: 'fatal', error: `download ${job.target} no longer exists` };
+      switch (row.state) {
+        case 'done':
+        case 'cancelled':
+          return { type: 'finished' };
+        case 'gone':
+          return { type: 'fatal', error: row.error ?? 'Resource does not exist' };
+        case 'queued':
+        case 'downloading':
+        case 'failed':
+          break;
+        default:
+          throw unreachable(row.state);
+      }
+      const downloader = d.downloader();
+      if (!downloader) return { type: 'wait', delayMs: 30_000 };
+      await mkdir(row.dest_dir, { recursive: true });
+      const part = partPathOf(row);
+      const offset = await sizeOf(part);
+      let meter: ProgressMeter | null = null;
+      let base = offset;
+      try {
+        const res = await downloader.fetchTo(row.bucket, row.blob, part, {
+          offset,
+          expectedTotal: offset > 0 ? row.total : null,
+          signal,
+          onStart: (info) => {
+            base = info.offset;
+            meter = new ProgressMeter(info.total === null ? 0 : info.total - info.offset);
+            d.store.started(id, { fileName: info.fileName, total: info.total, resumed: info.offset > 0, bytes: info.offset });
+            log.info({ downloadId: id, offset: info.offset, total: info.total }, info.offset > 0 ? 'download resumed' : 'download started');
+            notifyRow(d, id, { rate: 0, etaSeconds: null });
+          },
+          onBytes: (n) => {
+            const p = meter?.add(n);
+            if (!p) return;
+            d.store.progress(id, base + p.bytes);
+            notifyRow(d, id, { rate: p.rate, etaSeconds: p.etaSeconds });
+          },
+        });
+        switch (res.type) {
+          case 'complete': {
+            const current = d.store.get(id);
+            const name = sanitizeFileName(current?.file_name ?? res.fileName ?? row.blob, `${row.kind}-${id}`);
+            const path = await placeWithoutClobber(part, row.dest_dir, name);
+            const done = d.store.done(id, path, res.bytes);
+            log.info({ downloadId: id, path, bytes: res.bytes, resumed: res.resumed }, 'download finished');
+            d.notify(done);
+            return { type: 'finished' };
+          }
+          case 'restart':
+            d.store.restarted(id, res.reason);
+            log.info({ downloadId: id, reason: res.reason }, 'download restarts from the beginning');
+            return retry(d, id, job, maxAttempts, res.reason);
+          case 'gone': {
+            await rm(part, { force: true });
+            const gone = d.store.setState(id, 'gone', res.message);
+            if (gone) d.notify(gone);
+            return { type: 'fatal', error: res.message };
+          }
+          case 'error':
+            return fromApiError(d, id, job, maxAttempts, res.error);
+          default:
+            throw unreachable(res);
+        }
+      } catch (err) {
+        if (signal.aborted) {
+          if (d.store.get(id)?.state === 'cancelled') await rm(part, { force: true });
+          else notifyRow(d, id);
+          throw err;
+        }
+        if (err instanceof ApiError) return fromApiError(d, id, job, maxAttempts, err);
+        return retry(d, id, job, maxAttempts, describeError(err));
+      }
+    },
+  };
+}
+
+function notifyRow(d: DownloadJobDeps, id: number, live?: { rate: number; etaSeconds: number | null }): void {
+  const row = d.store.get(id);
+  if (row) d.notify(row, live);
+}
+
+function fromApiError(d: DownloadJobDeps, id: number, job: JobRow, maxAttempts: number, err: ApiError): Outcome {
+  switch (err.disposition) {
+    case 'retry':
+      return retry(d, id, job, maxAttempts, err.message);
+    case 'rate-limited': {
+      const row = d.store.setState(id, 'queued', err.message);
+      if (row) d.notify(row);
+      return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5_000, error: err.message };
+    }
+    case 'fatal': {
+      const row = d.store.setState(id, 'failed', err.message);
+      if (row) d.notify(row);
+      return { type: 'fatal', error: err.message };
+    }
+    default:
+      throw unreachable(err.disposition);
+  }
+}
+
+function retry(d: DownloadJobDeps, id: number, job: JobRow, maxAttempts: number, error: string): Outcome {
+  const last = job.attempts >= maxAttempts;
+  const row = d.store.setState(id, last ? 'failed' : 'queued', error);
+  if (row) d.notify(row);
+  return { type: 'retry', error };
+}

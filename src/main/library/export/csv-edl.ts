@@ -1,0 +1,69 @@
+import { basename } from 'node:path';
+import type { ClipRow } from '../../store/clips-store';
+import { framesOf, rateOf, timecode } from './timecode';
+
+const CSV_COLUMNS = [
+  'id', 'video_no', 'video_name', 'source_path', 'clip_path', 'start_seconds', 'end_seconds', 'start_tc', 'end_tc', 'duration_seconds',
+  'handles_seconds', 'fps', 'mode', 'format', 'state', 'query', 'text', 'score', 'tags', 'notes', 'created_at',
+] as const;
+
+/** RFC 4180 field; cells a spreadsheet would run as a formula get a leading apostrophe. */
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  let s = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One row per clip with its range in seconds and timecode, text, tags and notes (CRLF, UTF-8 with BOM for spreadsheets). */
+export function clipsCsv(clips: ClipRow[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const c of clips) {
+    const rate = rateOf(c.fps);
+    lines.push(
+      [
+        c.id, c.video_no, c.video_name, c.source_path, c.path, round(c.start_s), round(c.end_s),
+        timecode(framesOf(c.start_s, rate), rate), timecode(framesOf(c.end_s, rate), rate), c.duration_s === null ? null : round(c.duration_s),
+        c.handles_s, c.fps, c.mode, c.format, c.state, c.query, c.text, c.score, c.tags.join('; '), c.notes, new Date(c.created_at).toISOString(),
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return `\ufeff${lines.join('\r\n')}\r\n`;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+/** Comment lines of an EDL carry free text: one line, no control characters. */
+function comment(text: string): string {
+  return text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '').trim().slice(0, 200);
+}
+
+/**
+ * CMX3600 EDL: one cut event per clip, the source timecode being the hit's [start, end] in its video (non-drop-frame,
+ * at the first clip's rate), record timecode laid end to end from 01:00:00:00. The source is named on a
+ * "* FROM CLIP NAME:" line (reel "AX"), the query, tags and notes on "* COMMENT:" lines.
+ */
+export function clipsEdl(clips: ClipRow[], title = 'Reelsync clips'): string {
+  const rate = rateOf(clips.find((c) => c.fps !== null)?.fps ?? null);
+  const out = [`TITLE: ${comment(title).toUpperCase() || 'REELSYNC CLIPS'}`, 'FCM: NON-DROP FRAME', ''];
+  let record = 3600 * rate.base; // 01:00:00:00
+  clips.forEach((c, i) => {
+    const srcIn = framesOf(c.start_s, rate);
+    const srcOut = Math.max(srcIn + 1, framesOf(c.end_s, rate));
+    const length = srcOut - srcIn;
+    const event = String(i + 1).padStart(3, '0');
+    out.push(`${event}  AX       V     C        ${timecode(srcIn, rate)} ${timecode(srcOut, rate)} ${timecode(record, rate)} ${timecode(record + length, rate)}`);
+    out.push(`* FROM CLIP NAME: ${comment(c.video_name || c.video_no)}`);
+    if (c.source_path) out.push(`* SOURCE FILE: ${comment(basename(c.source_path))}`);
+    if (c.query) out.push(`* COMMENT: QUERY ${comment(c.query)}`);
+    if (c.tags.length) out.push(`* COMMENT: TAGS ${comment(c.tags.join(', '))}`);
+    if (c.notes) out.push(`* COMMENT: ${comment(c.notes)}`);
+    out.push('');
+    record += length;
+  });
+  return `${out.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import { AppError } from '../../shared/errors';
+import { LibraryClient } from '../api/client';
+import { BlobDownloader } from '../api/download';
+import { LocalOriginals } from '../browse/local-originals';
+import type { EventBus } from '../events';
+import type { Logger } from '../log';
+import { ClipsStore } from '../store/clips-store';
+import type { Db } from '../store/database';
+import { DownloadStore } from '../store/download-store';
+import { JobsStore } from '../store/jobs-store';
+import { LibraryCacheStore } from '../store/library-cache-store';
+import { SettingsStore } from '../store/settings-store';
+import { JobQueue } from '../sync/queue';
+import { clipHandler } from './clip-job';
+import { ClipsService } from './clips-service';
+import { Connectivity } from './connectivity';
+import { downloadHandler } from './download-job';
+import { DownloadManager } from './download-manager';
+import { SearchCache } from './search-cache';
+import { ThumbnailCache } from './thumb-cache';
+
+export interface LibraryFeatureOptions {
+  db: Db;
+  /** Root of the library's own folders: clips/, downloads/ (with originals/ for cutting), thumbnails/, clip-thumbnails/. */
+  dataDir: string;
+  events: EventBus;
+  logger: Logger;
+  /** The library service; without it everything local (clips, cached thumbnails, last results) still works. */
+  service?: { baseUrl: string; key: string };
+  thumbnailCacheBytes?: number;
+  queueTickMs?: number;
+  backoff?: { baseMs: number; maxMs: number };
+  downloadAttempts?: number;
+  probeConnectivity?: boolean;
+}
+
+export const LIBRARY_QUEUE_PAUSE_KEY = 'library.queue.paused';
+
+/** Downloads, clips, thumbnail cache, last search results and connectivity over one client database: start/stop. */
+export class LibraryFeature {
+  readonly folders: { clips: string; downloads: string; originals: string; thumbnails: string; clipThumbnails: string };
+  readonly downloads: DownloadManager;
+  readonly clips: ClipsService;
+  readonly thumbnails: ThumbnailCache;
+  readonly searchCache: SearchCache;
+  readonly queue: JobQueue;
+  readonly client: LibraryClient | null;
+  readonly downloader: BlobDownloader | null;
+  readonly connectivity: Connectivity | null;
+
+  constructor(private readonly o: LibraryFeatureOptions) {
+    const root = o.dataDir;
+    this.folders = {
+      clips: join(root, 'clips'),
+      downloads: join(root, 'downloads'),
+      originals: join(root, 'downloads', 'originals'),
+      thumbnails: join(root, 'thumbnails'),
+      clipThumbnails: join(root, 'clip-thumbnails'),
+    };
+    const logger = o.logger;
+    this.client = o.service ? new LibraryClient({ ...o.service, logger }) : null;
+    this.downloader = o.service ? new BlobDownloader({ ...o.service, logger }) : null;
+    const jobs = new JobsStore(o.db);
+    const downloadStore = new DownloadStore(o.db);
+    const cacheStore = new LibraryCacheStore(o.db);
+    const clipsStore = new ClipsStore(o.db);
+    const abort = (kind: 'download' | 'clip') => (target: string) => this.queue.abortTarget(kind, target, 'cancel');
+    this.downloads = new DownloadManager({
+      store: downloadStore,
+      jobs,
+      client: () => this.client,
+      defaultDir: this.folders.downloads,
+      wake: () => this.queue.pump(),
+      abort: abort('download'),
+      emit: (p) => o.events.emit('downloads:progress', p),
+    });
+    this.clips = new ClipsService({
+      store: clipsStore,
+      jobs,
+      defaultDir: this.folders.clips,
+      wake: () => this.queue.pump(),
+      abort: abort('clip'),
+      emit: (id, clip) => o.events.emit('clips:changed', { id, clip }),
+    });
+    this.thumbnails = new ThumbnailCache({
+      dir: this.folders.thumbnails,
+      store: cacheStore,
+      maxBytes: o.thumbnailCacheBytes ?? 256 * 1024 * 1024,
+      downloader: () => this.downloader,
+      logger,
+    });
+    this.searchCache = new SearchCache(cacheStore);
+    this.queue = new JobQueue({
+      jobs,
+      settings: new SettingsStore(o.db),
+      pauseKey: LIBRARY_QUEUE_PAUSE_KEY,
+      handlers: [
+        downloadHandler({
+          store: downloadStore,
+          downloader: () => this.downloader,
+          logger,
+          notify: (row, live) => this.downloads.notify(row, live),
+          maxAttempts: o.downloadAttempts,
+        }),
+        clipHandler({
+          store: clipsStore,
+          originals: new LocalOriginals(o.db),
+          downloads: this.downloads,
+          client: () => this.client,
+          originalsDir: this.folders.originals,
+          thumbsDir: this.folders.clipThumbnails,
+          logger,
+          notify: (row) => this.clips.notify(row),
+        }),
+      ],
+      logger,
+      tickMs: o.queueTickMs,
+      backoff: o.backoff,
+    });
+    this.connectivity =
+      this.client && o.probeConnectivity !== false
+        ? new Connectivity(this.client, (s) => o.events.emit('library:connectivity', s))
+        : null;
+  }
+
+  async start(): Promise<void> {
+    await this.queue.start();
+    this.connectivity?.start();
+  }
+
+  async stop(): Promise<void> {
+    this.connectivity?.stop();
+    await this.queue.stop();
+    await this.downloader?.close();
+    await this.client?.close();
+  }
+
+  /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it). */
+  mediaRoots(): string[] {
+    return [this.folders.clips, this.folders.downloads, this.folders.clipThumbnails];
+  }
+
+  /** The service client, or an `offline` AppError for the channels that need the service. */
+  requireClient(): LibraryClient {
+    if (!this.client) throw new AppError('offline', 'no library service is configured');
+    return this.client;
+  }
+}

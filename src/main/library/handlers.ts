@@ -1,0 +1,69 @@
+import { AppError, unreachable } from '../../shared/errors';
+import { ApiError } from '../api/errors';
+import type { HandlerRegistry } from '../ipc/registry';
+import { clipView } from './clips-service';
+import { downloadView } from './download-manager';
+import type { LibraryFeature } from './feature';
+
+/** API failures as the contract's error codes (offline, balance, rate limit...), for channels that call the service. */
+async function viaService<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    switch (err.reason) {
+      case 'network':
+      case 'server':
+        throw new AppError('offline', err.message, { cause: err });
+      case 'insufficient-balance':
+        throw new AppError('insufficient_balance', err.message, { cause: err });
+      case 'rate-limited':
+        throw new AppError('rate_limited', err.message, { cause: err });
+      case 'unauthorized':
+      case 'validation':
+      case 'protocol':
+        throw new AppError('bad_request', err.message, { cause: err });
+      default:
+        throw unreachable(err.reason);
+    }
+  }
+}
+
+/**
+ * The clips/downloads/offline channels. Everything reading the client database (clips, cached thumbnails, last
+ * results, the download list) works with the service down; quote/start/search need it and answer `offline` without.
+ */
+export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFeature): void {
+  r.handle('clips:save', (req) => clipView(lib().clips.save(req)));
+  r.handle('clips:get', ({ id }) => clipView(lib().clips.get(id)));
+  r.handle('clips:list', ({ page, size, tag, videoNo }) => {
+    const { rows, total } = lib().clips.list(page, size, { tag, videoNo });
+    return { clips: rows.map(clipView), total };
+  });
+  r.handle('clips:search', ({ text, limit }) => ({ clips: lib().clips.search(text, limit).map(clipView) }));
+  r.handle('clips:update', ({ id, tags, notes }) => clipView(lib().clips.update(id, { tags, notes })));
+  r.handle('clips:delete', async ({ id, deleteFile }) => ({ deleted: await lib().clips.delete(id, deleteFile) }));
+  r.handle('clips:thumbnail', async ({ id }) => ({ dataUrl: await lib().clips.thumbnail(id) }));
+  r.handle('clips:export', async ({ format, ids, file }) => lib().clips.export(format, ids, file));
+  r.handle('downloads:list', ({ states, limit }) => ({ downloads: lib().downloads.list(limit, states).map(downloadView) }));
+  r.handle('downloads:quote', async ({ bucket, blob, videoNo }) => viaService(() => lib().downloads.quote(bucket, blob, videoNo)));
+  r.handle('downloads:start', async (req) => {
+    const l = lib();
+    l.requireClient();
+    const quote = await viaService(() => l.downloads.quote(req.bucket, req.blob, req.videoNo));
+    return downloadView(await l.downloads.start({ ...req, quote }));
+  });
+  r.handle('downloads:cancel', async ({ id }) => ({ cancelled: await lib().downloads.cancel(id) }));
+  r.handle('downloads:retry', ({ id }) => downloadView(lib().downloads.retry(id)));
+  r.handle('search:last-results', () => ({ results: lib().searchCache.last() }));
+  r.handle('thumbnails:get', async ({ bucket, blob, cacheOnly }) => {
+    const t = await lib().thumbnails.get(bucket, blob, { cacheOnly });
+    return t.ok ? { dataUrl: `data:${t.contentType};base64,${t.bytes.toString('base64')}`, cached: t.cached } : { dataUrl: null, cached: false };
+  });
+  r.handle('library:connectivity', async () => {
+    const l = lib();
+    if (!l.connectivity) return { configured: false, online: false, checkedAt: null, error: 'no library service is configured' };
+    const s = await l.connectivity.check();
+    return { configured: true, ...s };
+  });
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { endpointSchema, type Endpoint } from '../../shared/contract/settings';
+import type { Db } from '../store/database';
+import { SettingsStore } from '../store/settings-store';
+import type { KeyVault } from './key-vault';
+
+const KEYS = {
+  endpoint: 'ui.endpoint',
+  cloudKey: 'ui.cloud.key',
+  embeddedKey: 'embedded.service.key.sealed',
+  /** Where the command line keeps the embedded key (same client database): read once and re-sealed. */
+  legacyEmbeddedKey: 'embedded.service.key',
+  concurrency: 'ui.upload.concurrency',
+  launchAtLogin: 'ui.launch-at-login',
+} as const;
+
+export const DEFAULT_UPLOAD_CONCURRENCY = 2;
+
+/** Typed, validated app settings over the client database's key/value table; keys go through the vault. */
+export class AppSettings {
+  private readonly store: SettingsStore;
+
+  constructor(
+    db: Db,
+    private readonly vault: KeyVault,
+  ) {
+    this.store = new SettingsStore(db);
+  }
+
+  endpoint(): Endpoint {
+    const raw = this.store.get(KEYS.endpoint);
+    if (!raw) return { mode: 'embedded' };
+    const parsed = endpointSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : { mode: 'embedded' };
+  }
+
+  setEndpoint(endpoint: Endpoint): void {
+    this.store.set(KEYS.endpoint, JSON.stringify(endpointSchema.parse(endpoint)));
+  }
+
+  cloudKey(): string | undefined {
+    const sealed = this.store.get(KEYS.cloudKey);
+    return sealed === undefined ? undefined : this.vault.open(sealed);
+  }
+
+  setCloudKey(key: string): void {
+    if (key === '') this.store.delete(KEYS.cloudKey);
+    else this.store.set(KEYS.cloudKey, this.vault.seal(key));
+  }
+
+  embeddedKey(): string | undefined {
+    const sealed = this.store.get(KEYS.embeddedKey);
+    if (sealed !== undefined) return this.vault.open(sealed);
+    const legacy = this.store.get(KEYS.legacyEmbeddedKey);
+    if (legacy === undefined) return undefined;
+    this.setEmbeddedKey(legacy);
+    return legacy;
+  }
+
+  setEmbeddedKey(key: string): void {
+    this.store.set(KEYS.embeddedKey, this.vault.seal(key));
+  }
+
+  uploadConcurrency(): number {
+    const parsed = z.coerce.number().int().min(1).max(8).safeParse(this.store.get(KEYS.concurrency));
+    return parsed.success ? parsed.data : DEFAULT_UPLOAD_CONCURRENCY;
+  }
+
+  setUploadConcurrency(n: number): void {
+    this.store.set(KEYS.concurrency, String(z.number().int().min(1).max(8).parse(n)));
+  }
+
+  launchAtLogin(): boolean {
+    return this.store.get(KEYS.launchAtLogin) === 'true';
+  }
+
+  setLaunchAtLogin(on: boolean): void {
+    this.store.set(KEYS.launchAtLogin, on ? 'true' : 'false');
+  }
+}

@@ -1,0 +1,26 @@
+import { Readable } from 'node:stream';
+import type { BrowseServices } from '../browse/services';
+import { serveLocalMedia } from '../browse/media-files';
+
+export const MEDIA_SCHEME = 'reelsync-media';
+
+/**
+ * The `reelsync-media:` protocol: `reelsync-media://file/?path=ABS` (Range, only inside the watched and library
+ * folders) and `reelsync-media://keyframe/?bucket=B&blob=keyframes/...` (thumbnails from the library service).
+ */
+export async function handleMediaRequest(browse: Pick<BrowseServices, 'mediaRoots' | 'keyframes'>, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const method = request.method === 'HEAD' ? 'HEAD' : request.method === 'GET' ? 'GET' : null;
+  if (!method) return new Response('method not allowed', { status: 405 });
+  if (url.host === 'file') {
+    const answer = await serveLocalMedia(url.searchParams.get('path') ?? '', browse.mediaRoots(), method, request.headers.get('range') ?? undefined);
+    const body = answer.body ? (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>) : (answer.message ?? null);
+    return new Response(body, { status: answer.status, headers: answer.headers });
+  }
+  if (url.host === 'keyframe') {
+    const frame = await browse.keyframes.get(url.searchParams.get('bucket') ?? '', url.searchParams.get('blob') ?? '');
+    if (!frame.ok) return new Response(frame.message, { status: frame.status });
+    return new Response(new Uint8Array(frame.bytes), { status: 200, headers: { 'content-type': frame.contentType } });
+  }
+  return new Response('unknown media route', { status: 404 });
+}

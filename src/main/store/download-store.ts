@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { Db } from './database';
+
+export const DOWNLOAD_KINDS = ['video', 'keyframe', 'image'] as const;
+export type DownloadKind = (typeof DOWNLOAD_KINDS)[number];
+export const DOWNLOAD_STATES = ['queued', 'downloading', 'done', 'failed', 'gone', 'cancelled'] as const;
+export type DownloadState = (typeof DOWNLOAD_STATES)[number];
+
+export const downloadRowSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(DOWNLOAD_KINDS),
+  bucket: z.string(),
+  blob: z.string(),
+  video_no: z.string().nullable(),
+  dest_dir: z.string(),
+  file_name: z.string().nullable(),
+  path: z.string().nullable(),
+  state: z.enum(DOWNLOAD_STATES),
+  bytes: z.number().int(),
+  total: z.number().int().nullable(),
+  quoted_bytes: z.number().int().nullable(),
+  quoted_micro_usd: z.number().int().nullable(),
+  restarts: z.number().int(),
+  resumes: z.number().int(),
+  error: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type DownloadRow = z.output<typeof downloadRowSchema>;
+
+export interface NewDownload {
+  kind: DownloadKind;
+  bucket: string;
+  blob: string;
+  videoNo: string | null;
+  destDir: string;
+  quotedBytes: number | null;
+  quotedMicroUsd: number | null;
+}
+
+/** Typed queries over `downloads`: one row per requested resource; the job queue row (kind 'download') drives it. */
+export class DownloadStore {
+  constructor(private readonly db: Db) {}
+
+  create(d: NewDownload, now = Date.now()): DownloadRow {
+    const row = this.db
+      .prepare(
+        `INSERT INTO downloads (kind, bucket, blob, video_no, dest_dir, state, quoted_bytes, quoted_micro_usd, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING *`,
+      )
+      .get(d.kind, d.bucket, d.blob, d.videoNo, d.destDir, d.quotedBytes, d.quotedMicroUsd, now, now);
+    return downloadRowSchema.parse(row);
+  }
+
+  get(id: number): DownloadRow | undefined {
+    const row = this.db.prepare('SELECT * FROM downloads WHERE id = ?').get(id);
+    return row ? downloadRowSchema.parse(row) : undefined;
+  }
+
+  /** An unfinished or finished download of this resource into this folder (reused instead of a second one). */
+  reusable(bucket: string, blob: string, destDir: string): DownloadRow | undefined {
+    const row = this.db
+      .prepare(`SELECT * FROM downloads WHERE bucket = ? AND blob = ? AND dest_dir = ? AND state IN ('queued', 'downloading', 'done') ORDER BY id DESC LIMIT 1`)
+      .get(bucket, blob, destDir);
+    return row ? downloadRowSchema.parse(row) : undefined;
+  }
+
+  list(limit = 200, states?: readonly DownloadState[]): DownloadRow[] {
+    const where = states && states.length > 0 ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
+    return this.db
+      .prepare(`SELECT * FROM downloads ${where} ORDER BY id DESC LIMIT ?`)
+      .all(...(states ?? []), limit)
+      .map((r) => downloadRowSchema.parse(r));
+  }
+
+  setState(id: number, state: DownloadState, error: string | null = null): DownloadRow | undefined {
+    const row = this.db.prepare('UPDATE downloads SET state = ?, error = ?, updated_at = ? WHERE id = ? RETURNING *').get(state, error, Date.now(), id);
+    return row ? downloadRowSchema.parse(row) : undefined;
+  }
+
+  started(id: number, fields: { fileName: string | null; total: number | null; resumed: boolean; bytes: number }): void {
+    this.db
+      .prepare(
+        `UPDATE downloads SET state = 'downloading', file_name = COALESCE(file_name, ?), total = COALESCE(?, total), bytes = ?,
+           resumes = resumes + ?, error = NULL, updated_at = ? WHERE id = ?`,
+      )
+      .run(fields.fileName, fields.total, fields.bytes, fields.resumed ? 1 : 0, Date.now(), id);
+  }
+
+  progress(id: number, bytes: number): void {
+    this.db.prepare('UPDATE downloads SET bytes = ?, updated_at = ? WHERE id = ?').run(bytes, Date.now(), id);
+  }
+
+  restarted(id: number, reason: string): void {
+    this.db.prepare('UPDATE downloads SET bytes = 0, total = NULL, restarts = restarts + 1, error = ?, updated_at = ? WHERE id = ?').run(reason, Date.now(), id);
+  }
+
+  done(id: number, path: string, bytes: number): DownloadRow {
+    const row = this.db.prepare(`UPDATE downloads SET state = 'done', path = ?, bytes = ?, total = ?, error = NULL, updated_at = ? WHERE id = ? RETURNING *`).get(path, bytes, bytes, Date.now(), id);
+    return downloadRowSchema.parse(row);
+  }
+}

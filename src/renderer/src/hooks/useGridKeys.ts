@@ -1,0 +1,47 @@
+import { useCallback, type KeyboardEvent, type RefObject } from 'react';
+
+/** Arrow keys move the selection through a CSS grid (columns measured from the layout), Enter opens, Space previews. */
+export function useGridKeys(opts: {
+  grid: RefObject<HTMLElement | null>;
+  count: number;
+  index: number;
+  setIndex: (i: number) => void;
+  onOpen: (i: number) => void;
+  onPreview: (i: number) => void;
+}): (e: KeyboardEvent) => void {
+  const { grid, count, index, setIndex, onOpen, onPreview } = opts;
+  return useCallback(
+    (e: KeyboardEvent) => {
+      if (count === 0) return;
+      const el = grid.current;
+      const columns = el ? getComputedStyle(el).gridTemplateColumns.split(' ').filter(Boolean).length || 1 : 1;
+      const move = (to: number): void => {
+        e.preventDefault();
+        const next = Math.max(0, Math.min(count - 1, to));
+        setIndex(next);
+        const cell = el?.querySelectorAll<HTMLElement>('[role="gridcell"]')[next];
+        cell?.focus();
+        cell?.scrollIntoView({ block: 'nearest' });
+      };
+      switch (e.key) {
+        case 'ArrowRight':
+          return move(index + 1);
+        case 'ArrowLeft':
+          return move(index - 1);
+        case 'ArrowDown':
+          return move(index + columns);
+        case 'ArrowUp':
+          return move(index - columns);
+        case 'Enter':
+          e.preventDefault();
+          return onOpen(index);
+        case ' ':
+          e.preventDefault();
+          return onPreview(index);
+        default:
+          return undefined;
+      }
+    },
+    [grid, count, index, setIndex, onOpen, onPreview],
+  );
+}

@@ -1,0 +1,37 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { FileView } from '../../../shared/contract/sync';
+import { call } from '../transport';
+
+export type FileStateFilter = 'pending' | 'skipped' | 'linked' | 'deleted' | undefined;
+
+const PAGE = 200;
+
+/**
+ * Files of the sync engine, paged on demand: only the pages the virtualised list shows are fetched, so 50k rows cost
+ * a few requests, not one huge answer.
+ */
+export function usePagedFiles(state: FileStateFilter, visible: { start: number; end: number }) {
+  const first = useQuery({
+    queryKey: ['sync', 'files', state ?? 'all', 1],
+    queryFn: () => call('sync:files', { page: 1, size: PAGE, state }),
+    retry: false,
+  });
+  const total = first.data?.total ?? 0;
+  const pages: number[] = [];
+  for (let p = Math.floor(visible.start / PAGE) + 1; p <= Math.floor(Math.max(visible.end, 0) / PAGE) + 1; p++) if (p > 1 && (p - 1) * PAGE < total) pages.push(p);
+  const rest = useQueries({
+    queries: pages.map((page) => ({
+      queryKey: ['sync', 'files', state ?? 'all', page],
+      queryFn: () => call('sync:files', { page, size: PAGE, state }),
+      retry: false,
+    })),
+  });
+  const byPage = new Map<number, FileView[]>();
+  if (first.data) byPage.set(1, first.data.files);
+  rest.forEach((q, i) => {
+    const page = pages[i];
+    if (q.data && page !== undefined) byPage.set(page, q.data.files);
+  });
+  const row = (index: number): FileView | undefined => byPage.get(Math.floor(index / PAGE) + 1)?.[index % PAGE];
+  return { first, total, row };
+}

@@ -1,0 +1,119 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Film, FolderOpen, FolderPlus } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { FileRow } from '../components/FileRow';
+import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { useFolders, useSyncStatus } from '../hooks/queries';
+import { useFileActions } from '../hooks/useFileActions';
+import { usePagedFiles, type FileStateFilter } from '../hooks/usePagedFiles';
+import { useUploadProgress } from '../hooks/useSyncEvents';
+
+const FILTERS: { id: string; label: string; state: FileStateFilter }[] = [
+  { id: 'all', label: 'All', state: undefined },
+  { id: 'linked', label: 'In library', state: 'linked' },
+  { id: 'pending', label: 'Waiting', state: 'pending' },
+  { id: 'skipped', label: 'Rejected', state: 'skipped' },
+  { id: 'deleted', label: 'Deleted locally', state: 'deleted' },
+];
+
+const ROW_HEIGHT = 56;
+
+/** Watched folders and every file with its status, in a virtualised list. */
+export function LibraryPage({ onOpenSettings }: { onOpenSettings: () => void }): React.JSX.Element {
+  const [filter, setFilter] = useState('all');
+  const state = FILTERS.find((f) => f.id === filter)?.state;
+  const folders = useFolders();
+  const status = useSyncStatus();
+  const scroller = useRef<HTMLDivElement>(null);
+  const [visible, setVisible] = useState({ start: 0, end: 50 });
+  const files = usePagedFiles(state, visible);
+  const progress = useUploadProgress();
+  const actions = useFileActions();
+  const virtualizer = useVirtualizer({
+    count: files.total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    onChange: (v) => {
+      const items = v.getVirtualItems();
+      const start = items[0]?.index ?? 0;
+      const end = items[items.length - 1]?.index ?? 0;
+      if (start !== visible.start || end !== visible.end) setVisible({ start, end });
+    },
+  });
+
+  if (status.isError) {
+    return (
+      <section className="page">
+        <header className="page-header">
+          <h1>Library</h1>
+        </header>
+        <ErrorState title="The library service is not connected" error={status.error} action={<button type="button" className="button" onClick={onOpenSettings}>Open settings</button>} />
+      </section>
+    );
+  }
+  const folderList = folders.data?.folders ?? [];
+  return (
+    <section className="page page-fill">
+      <header className="page-header row">
+        <h1>Library</h1>
+        <span className="spacer" />
+        <button type="button" className="button" onClick={onOpenSettings}>
+          <FolderPlus size={14} aria-hidden="true" /> Add folder
+        </button>
+      </header>
+      {folderList.length > 0 && (
+        <ul className="folder-chips" aria-label="Watched folders">
+          {folderList.map((f) => (
+            <li key={f.id} className="folder-chip" title={f.path}>
+              <FolderOpen size={14} aria-hidden="true" />
+              <span className="mono">{f.path}</span>
+              {f.tags.length > 0 && <span className="muted">#{f.tags.join(' #')}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Tabs.Root value={filter} onValueChange={setFilter}>
+        <Tabs.List className="tabs" aria-label="Filter files">
+          {FILTERS.map((f) => (
+            <Tabs.Trigger key={f.id} value={f.id} className="tab">
+              {f.label}
+              {f.state && status.data ? <span className="tab-count">{status.data.files[f.state] ?? 0}</span> : null}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+      </Tabs.Root>
+      {files.first.isLoading && <LoadingState label="Reading the library…" />}
+      {files.first.isError && <ErrorState title="Could not list files" error={files.first.error} />}
+      {files.first.isSuccess && files.total === 0 && (
+        folderList.length === 0 ? (
+          <EmptyState icon={FolderPlus} title="No folders watched yet" testId="library-empty">
+            <p>Add the folders where your footage lands. Reelsync uploads every video in them and keeps watching for new ones.</p>
+            <button type="button" className="button primary" onClick={onOpenSettings}>
+              Add a folder
+            </button>
+          </EmptyState>
+        ) : (
+          <EmptyState icon={Film} title={filter === 'all' ? 'No videos found yet' : 'Nothing here'} testId="library-empty">
+            <p>{filter === 'all' ? 'The watched folders are being scanned; files appear here as they are found.' : 'No file matches this filter.'}</p>
+          </EmptyState>
+        )
+      )}
+      {files.total > 0 && (
+        <div ref={scroller} className="virtual-list" data-testid="file-list">
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const file = files.row(item.index);
+              return (
+                <div key={item.key} className="virtual-row" style={{ height: item.size, transform: `translateY(${item.start}px)` }}>
+                  {file ? <FileRow file={file} progress={progress.get(file.id)} actions={actions} /> : <div className="file-row skeleton" aria-hidden="true" />}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

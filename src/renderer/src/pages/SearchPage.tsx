@@ -1,0 +1,130 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useQuery } from '@tanstack/react-query';
+import { Search as SearchIcon, SearchX, SlidersHorizontal, X } from 'lucide-react';
+import { useRef, useState } from 'react';
+import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared/contract/library';
+import { HitCard } from '../components/HitCard';
+import { SearchFilters, type Filters } from '../components/SearchFilters';
+import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { useGridKeys } from '../hooks/useGridKeys';
+import { timecode } from '../lib/format';
+import { call, localMediaUrl } from '../transport';
+
+const TYPES: { id: UiSearchType; label: string }[] = [
+  { id: 'BY_CLIP', label: 'Visual' },
+  { id: 'BY_AUDIO', label: 'Speech' },
+  { id: 'BY_CAPTION', label: 'Captions' },
+];
+
+export interface SearchState {
+  request: SearchRequestView | null;
+  selected: number;
+}
+
+/** One search box with the search types and filters; results as a keyboard-driven grid of keyframe cards. */
+export function SearchPage({ state, setState, onOpen }: { state: SearchState; setState: (s: SearchState) => void; onOpen: (hits: SearchHit[], index: number) => void }): React.JSX.Element {
+  const [text, setText] = useState(state.request?.query ?? '');
+  const [type, setType] = useState<UiSearchType>(state.request?.type ?? 'BY_CLIP');
+  const [filters, setFilters] = useState<Filters>({});
+  const [showFilters, setShowFilters] = useState(false);
+  const [preview, setPreview] = useState<SearchHit | null>(null);
+  const grid = useRef<HTMLDivElement>(null);
+  const req = state.request;
+  const results = useQuery({ queryKey: ['search', req], queryFn: () => call('search:run', req ?? { query: '' }), enabled: req !== null, retry: false, staleTime: 60_000 });
+  const hits = results.data?.hits ?? [];
+  const submit = (t: UiSearchType = type): void => {
+    if (!text.trim()) return;
+    setState({ request: { query: text.trim(), type: t, ...filters }, selected: 0 });
+  };
+  const onKeyDown = useGridKeys({
+    grid,
+    count: hits.length,
+    index: state.selected,
+    setIndex: (i) => setState({ ...state, selected: i }),
+    onOpen: (i) => onOpen(hits, i),
+    onPreview: (i) => setPreview(hits[i] ?? null),
+  });
+  return (
+    <section className="page page-fill">
+      <form
+        className="search-bar"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <SearchIcon size={16} aria-hidden="true" />
+        <input className="search-input" aria-label="Search the library" placeholder="Search footage: words on screen, what is said, what is seen…" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <Tabs.Root
+          value={type}
+          onValueChange={(v) => {
+            const t = TYPES.find((x) => x.id === v)?.id ?? 'BY_CLIP';
+            setType(t);
+            if (req) submit(t);
+          }}
+        >
+          <Tabs.List className="segmented" aria-label="Search type">
+            {TYPES.map((t) => (
+              <Tabs.Trigger key={t.id} value={t.id} className="segment">
+                {t.label}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+        </Tabs.Root>
+        <button type="button" className={showFilters ? 'icon-button on' : 'icon-button'} aria-label="Filters" aria-pressed={showFilters} onClick={() => setShowFilters(!showFilters)}>
+          <SlidersHorizontal size={14} />
+        </button>
+        <button type="submit" className="button primary">
+          Search
+        </button>
+      </form>
+      {showFilters && <SearchFilters value={filters} onChange={setFilters} />}
+      {req === null && (
+        <EmptyState icon={SearchIcon} title="Find any moment" testId="search-empty">
+          <p>Search words that appear on screen, are spoken, or describe what is seen. Arrow keys move through results, Enter opens the player, Space previews.</p>
+        </EmptyState>
+      )}
+      {results.isLoading && <LoadingState label={`Searching for “${req?.query ?? ''}”…`} />}
+      {results.isError && <ErrorState title="Search failed" error={results.error} />}
+      {results.isSuccess && hits.length === 0 && (
+        <EmptyState icon={SearchX} title={`Nothing matches “${req?.query ?? ''}”`} testId="search-no-results">
+          <p>Try another word, another search type, or fewer filters. Files still indexing become searchable when they finish.</p>
+        </EmptyState>
+      )}
+      {hits.length > 0 && (
+        <>
+          <p className="muted results-count" data-testid="results-count">
+            {hits.length} {hits.length === 1 ? 'moment' : 'moments'} · {results.data?.tookMs ?? 0} ms
+          </p>
+          <div className="hit-grid" role="grid" aria-label="Search results" ref={grid} onKeyDown={onKeyDown}>
+            <div role="row" className="hit-grid-row">
+              {hits.map((hit, i) => (
+                <HitCard key={hit.id} hit={hit} selected={i === state.selected} onSelect={() => setState({ ...state, selected: i })} onOpen={() => onOpen(hits, i)} />
+              ))}
+            </div>
+          </div>
+        </>
+      )}
+      <Dialog.Root open={preview !== null} onOpenChange={(open) => !open && setPreview(null)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog preview-dialog" aria-describedby={undefined}>
+            <Dialog.Title className="dialog-title">
+              {preview?.videoName ?? preview?.videoNo} · {timecode(preview?.start ?? 0)} – {timecode(preview?.end ?? 0)}
+            </Dialog.Title>
+            {preview?.localPath ? (
+              <video className="preview-video" src={`${localMediaUrl(preview.localPath)}#t=${preview.start},${preview.end}`} autoPlay muted controls data-testid="preview-video" />
+            ) : (
+              <p className="muted">The original of this video is not on this computer, so it cannot be previewed here.</p>
+            )}
+            <Dialog.Close className="icon-button dialog-close" aria-label="Close preview">
+              <X size={14} />
+            </Dialog.Close>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </section>
+  );
+}

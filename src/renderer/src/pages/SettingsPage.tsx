@@ -1,0 +1,126 @@
+import * as Switch from '@radix-ui/react-switch';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FolderOpen, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import type { Req } from '../../../shared/contract';
+import { FolderForm } from '../components/FolderForm';
+import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { Tip } from '../components/Tip';
+import { useFolders, useSettings } from '../hooks/queries';
+import { call, transportKind } from '../transport';
+
+/** Endpoint and key, watched folders, concurrency, launch at login. */
+export function SettingsPage(): React.JSX.Element {
+  const qc = useQueryClient();
+  const settings = useSettings();
+  const folders = useFolders();
+  const [url, setUrl] = useState('');
+  const [key, setKey] = useState('');
+  const save = useMutation({
+    mutationFn: (req: Req<'settings:set'>) => call('settings:set', req),
+    onSuccess: (view) => {
+      setKey('');
+      qc.setQueryData(['settings'], view);
+    },
+  });
+  const remove = useMutation({ mutationFn: (id: number) => call('folders:remove', { id }), onSettled: () => qc.invalidateQueries({ queryKey: ['sync'] }) });
+  const s = settings.data;
+  return (
+    <section className="page">
+      <header className="page-header">
+        <h1>Settings</h1>
+      </header>
+      <h2 className="section-title">Watched folders</h2>
+      {folders.isError && <ErrorState title="Folders are not available" error={folders.error} />}
+      {folders.isLoading && <LoadingState label="Reading folders…" />}
+      {folders.data && folders.data.folders.length === 0 && (
+        <EmptyState icon={FolderOpen} title="No folders yet">
+          <p>Type the path of a folder with footage below. {transportKind === 'web' ? 'In web mode folders are added by path.' : ''}</p>
+        </EmptyState>
+      )}
+      {folders.data && folders.data.folders.length > 0 && (
+        <ul className="folder-list" data-testid="folder-list">
+          {folders.data.folders.map((f) => (
+            <li key={f.id} className="folder-item">
+              <FolderOpen size={16} aria-hidden="true" />
+              <div className="file-main">
+                <div className="mono">{f.path}</div>
+                <div className="muted">
+                  Library folder {f.folderId ?? f.folderName ?? 'Default'} · polling {f.polling}
+                  {f.tags.length ? ` · tags ${f.tags.join(', ')}` : ''}
+                  {f.ignore.length ? ` · ignores ${f.ignore.join(', ')}` : ''}
+                </div>
+              </div>
+              <Tip text="Stop watching (library copies stay)">
+                <button type="button" className="icon-button" aria-label={`Stop watching ${f.path}`} onClick={() => remove.mutate(f.id)}>
+                  <Trash2 size={14} />
+                </button>
+              </Tip>
+            </li>
+          ))}
+        </ul>
+      )}
+      {!folders.isError && <FolderForm />}
+
+      <h2 className="section-title">Library service</h2>
+      {settings.isLoading && <LoadingState label="Reading settings…" />}
+      {settings.isError && <ErrorState title="Settings are not available" error={settings.error} />}
+      {s && (
+        <div className="settings-grid">
+          <div className="field">
+            <span className="field-label">Connection</span>
+            <span data-testid="connection-detail">
+              {s.connection.state === 'connected' ? `Connected to the ${s.connection.mode === 'embedded' ? 'embedded' : 'cloud'} service at ${s.connection.baseUrl ?? ''}` : s.connection.state === 'failed' ? `Not connected: ${s.connection.error ?? ''}` : s.connection.error ?? 'Not connected'}
+            </span>
+          </div>
+          <div className="field">
+            <span className="field-label">Endpoint</span>
+            <div className="row">
+              <label className="row tight">
+                <input type="radio" name="endpoint" checked={s.endpoint.mode === 'embedded'} onChange={() => save.mutate({ endpoint: { mode: 'embedded' } })} /> Embedded (this computer)
+              </label>
+              <label className="row tight">
+                <input type="radio" name="endpoint" checked={s.endpoint.mode === 'cloud'} onChange={() => url && save.mutate({ endpoint: { mode: 'cloud', url } })} /> Cloud
+              </label>
+            </div>
+          </div>
+          <form
+            className="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              save.mutate({ endpoint: { mode: 'cloud', url: url.trim() }, ...(key ? { cloudKey: key } : {}) });
+            }}
+          >
+            <input className="input wide" placeholder={s.endpoint.mode === 'cloud' ? s.endpoint.url : 'https://library.example.com/serve/api/v1'} value={url} onChange={(e) => setUrl(e.target.value)} aria-label="Cloud URL" />
+            <input className="input" type="password" autoComplete="off" placeholder={s.cloudKeySet ? 'Key stored · type to replace' : 'API key'} value={key} onChange={(e) => setKey(e.target.value)} aria-label="Cloud API key" />
+            <button type="submit" className="button" disabled={!url.trim()}>
+              Use cloud
+            </button>
+          </form>
+          <label className="field">
+            <span className="field-label">Uploads at once</span>
+            <input className="input small" type="number" min={1} max={8} value={s.uploadConcurrency} onChange={(e) => save.mutate({ uploadConcurrency: Math.max(1, Math.min(8, Number(e.target.value) || 1)) })} />
+          </label>
+          {transportKind === 'electron' && (
+            <label className="field row">
+              <Switch.Root className="switch" checked={s.launchAtLogin} onCheckedChange={(v) => save.mutate({ launchAtLogin: v })} aria-label="Launch at login">
+                <Switch.Thumb className="switch-thumb" />
+              </Switch.Root>
+              Launch Reelsync at login
+            </label>
+          )}
+          {s.restartRequired && (
+            <div className="callout" role="status">
+              Endpoint and concurrency changes apply the next time Reelsync starts.
+            </div>
+          )}
+          {save.isError && (
+            <p className="error-text" role="alert">
+              {save.error.message}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { searchHitSchema } from './library';
+
+export const CLIP_MODES = ['accurate', 'copy'] as const;
+export const CLIP_FORMATS = ['mp4', 'mov', 'mkv'] as const;
+export const CLIP_STATES = ['queued', 'downloading', 'cutting', 'ready', 'failed'] as const;
+export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml'] as const;
+export const DOWNLOAD_VIEW_KINDS = ['video', 'keyframe', 'image'] as const;
+export const DOWNLOAD_VIEW_STATES = ['queued', 'downloading', 'done', 'failed', 'gone', 'cancelled'] as const;
+
+const seconds = z.number().finite().min(0).max(7 * 24 * 3600);
+const storageAddress = { bucket: z.string().min(1).max(200), blob: z.string().min(1).max(2000) };
+
+export const clipViewSchema = z.object({
+  id: z.number().int(),
+  videoNo: z.string(),
+  videoName: z.string(),
+  /** The local original the clip was cut from (a watched file or a downloaded copy). */
+  sourcePath: z.string().nullable(),
+  /** The hit's range in the source, seconds; the file holds [start - handles, end + handles] clamped to the video. */
+  start: z.number(),
+  end: z.number(),
+  handles: z.number(),
+  mode: z.enum(CLIP_MODES),
+  format: z.enum(CLIP_FORMATS),
+  state: z.enum(CLIP_STATES),
+  error: z.string().nullable(),
+  /** The clip file, once cut. */
+  path: z.string().nullable(),
+  duration: z.number().nullable(),
+  fps: z.number().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  query: z.string(),
+  searchType: z.string().nullable(),
+  /** Caption or transcript text of the hit: what the local search matches. */
+  text: z.string(),
+  score: z.number().nullable(),
+  thumbnailPath: z.string().nullable(),
+  tags: z.array(z.string()),
+  notes: z.string(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type ClipView = z.infer<typeof clipViewSchema>;
+
+export const saveClipSchema = z
+  .object({
+    videoNo: z.string().min(1).max(100),
+    start: seconds,
+    end: seconds,
+    handles: z.number().finite().min(0).max(600).default(0),
+    mode: z.enum(CLIP_MODES).default('accurate'),
+    format: z.enum(CLIP_FORMATS).default('mp4'),
+    /** Folder for the clip file; the library's clips folder by default. */
+    outDir: z.string().min(1).max(4096).optional(),
+    /** File name (sanitised, never overwriting); derived from the video and range by default. */
+    outName: z.string().min(1).max(255).optional(),
+    videoName: z.string().max(1000).optional(),
+    query: z.string().max(1000).default(''),
+    searchType: z.string().max(20).optional(),
+    text: z.string().max(20_000).default(''),
+    score: z.number().optional(),
+    video: z.object(storageAddress).strict().optional(),
+    keyframe: z.object(storageAddress).strict().optional(),
+    tags: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
+    notes: z.string().max(20_000).default(''),
+  })
+  .strict()
+  .refine((r) => r.end > r.start, { message: 'end must be after start', path: ['end'] });
+export type SaveClipRequest = z.input<typeof saveClipSchema>;
+
+export const quoteSchema = z.object({
+  /** Size of the resource when the service tells it (videos: get_metadata), else null. */
+  bytes: z.number().int().nullable(),
+  /** 0.12 USD per GB (10^9 bytes) of `bytes`, rounded up to the micro-dollar; null when the size is unknown. */
+  usd: z.number().nullable(),
+  note: z.string(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+export const downloadViewSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(DOWNLOAD_VIEW_KINDS),
+  bucket: z.string(),
+  blob: z.string(),
+  videoNo: z.string().nullable(),
+  state: z.enum(DOWNLOAD_VIEW_STATES),
+  bytes: z.number().int(),
+  total: z.number().int().nullable(),
+  destDir: z.string(),
+  path: z.string().nullable(),
+  quote: quoteSchema,
+  restarts: z.number().int(),
+  resumes: z.number().int(),
+  error: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type DownloadView = z.infer<typeof downloadViewSchema>;
+
+export const downloadProgressSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(DOWNLOAD_VIEW_STATES),
+  bytes: z.number().int(),
+  total: z.number().int().nullable(),
+  /** Bytes per second, smoothed. */
+  rate: z.number(),
+  etaSeconds: z.number().nullable(),
+});
+export type DownloadProgress = z.infer<typeof downloadProgressSchema>;
+
+export const lastResultsSchema = z.object({
+  query: z.string(),
+  type: z.string(),
+  at: z.number().int(),
+  hits: z.array(searchHitSchema),
+});
+
+const clipId = z.object({ id: z.number().int().positive() }).strict();
+
+/** Clips library, downloads, offline browsing. Offline-safe channels work with no library service configured. */
+export const clipsChannels = {
+  'clips:save': { req: saveClipSchema, res: clipViewSchema },
+  'clips:get': { req: clipId, res: clipViewSchema },
+  'clips:list': {
+    req: z
+      .object({
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(500).default(100),
+        tag: z.string().min(1).max(100).optional(),
+        videoNo: z.string().min(1).max(100).optional(),
+      })
+      .strict(),
+    res: z.object({ clips: z.array(clipViewSchema), total: z.number().int() }),
+  },
+  /** Local full-text search over the clips' caption/transcript text, notes, tags, query and video name. */
+  'clips:search': {
+    req: z.object({ text: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+    res: z.object({ clips: z.array(clipViewSchema) }),
+  },
+  'clips:update': {
+    req: z.object({ id: z.number().int().positive(), tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(), notes: z.string().max(20_000).optional() }).strict(),
+    res: clipViewSchema,
+  },
+  'clips:delete': {
+    req: z.object({ id: z.number().int().positive(), deleteFile: z.boolean().default(false) }).strict(),
+    res: z.object({ deleted: z.boolean() }),
+  },
+  /** The clip's still (taken from the cut file, kept on local disk) as a data URL: works offline. */
+  'clips:thumbnail': { req: clipId, res: z.object({ dataUrl: z.string().nullable() }) },
+  /** A marker list of the given clips (all when omitted): CSV, CMX3600 EDL or FCPXML; written to `file` when given. */
+  'clips:export': {
+    req: z.object({ format: z.enum(EXPORT_FORMATS), ids: z.array(z.number().int().positive()).max(10_000).optional(), file: z.string().min(1).max(4096).optional() }).strict(),
+    res: z.object({ content: z.string(), file: z.string().nullable(), count: z.number().int() }),
+  },
+  'downloads:list': {
+    req: z.object({ states: z.array(z.enum(DOWNLOAD_VIEW_STATES)).optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    res: z.object({ downloads: z.array(downloadViewSchema) }),
+  },
+  'downloads:quote': {
+    req: z.object({ ...storageAddress, videoNo: z.string().min(1).max(100).optional() }).strict(),
+    res: quoteSchema,
+  },
+  'downloads:start': {
+    req: z
+      .object({ ...storageAddress, kind: z.enum(DOWNLOAD_VIEW_KINDS).default('video'), videoNo: z.string().min(1).max(100).optional(), destDir: z.string().min(1).max(4096).optional() })
+      .strict(),
+    res: downloadViewSchema,
+  },
+  'downloads:cancel': { req: z.object({ id: z.number().int().positive() }).strict(), res: z.object({ cancelled: z.boolean() }) },
+  'downloads:retry': { req: z.object({ id: z.number().int().positive() }).strict(), res: downloadViewSchema },
+  /** The most recent search and its hits as stored in the client database: browsable offline. */
+  'search:last-results': { req: z.object({}).strict(), res: z.object({ results: lastResultsSchema.nullable() }) },
+  /** A keyframe from the on-disk thumbnail cache (fetched and cached when online): a data URL, or null. */
+  'thumbnails:get': {
+    req: z.object({ ...storageAddress, cacheOnly: z.boolean().default(false) }).strict(),
+    res: z.object({ dataUrl: z.string().nullable(), cached: z.boolean() }),
+  },
+  /** Whether the library service answered its last probe; the clips library works either way. */
+  'library:connectivity': {
+    req: z.object({}).strict(),
+    res: z.object({ configured: z.boolean(), online: z.boolean(), checkedAt: z.number().int().nullable(), error: z.string().nullable() }),
+  },
+} as const;
+
+export const clipsEvents = {
+  'clips:changed': z.object({ id: z.number().int(), clip: clipViewSchema.nullable() }),
+  'downloads:progress': downloadProgressSchema,
+  'library:connectivity': z.object({ online: z.boolean(), checkedAt: z.number().int(), error: z.string().nullable() }),
+} as const;

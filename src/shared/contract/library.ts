@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+export const UI_SEARCH_TYPES = ['BY_CLIP', 'BY_AUDIO', 'BY_CAPTION'] as const;
+export type UiSearchType = (typeof UI_SEARCH_TYPES)[number];
+
+export const searchHitSchema = z.object({
+  /** Stable within one answer: videoNo@start-end. */
+  id: z.string(),
+  videoNo: z.string(),
+  videoName: z.string().nullable(),
+  /** Seconds. */
+  start: z.number(),
+  end: z.number(),
+  /** 0..1. */
+  score: z.number(),
+  /** Transcript or caption line of the hit, when the service has one. */
+  text: z.string().nullable(),
+  keyframe: z.object({ bucket: z.string(), blob: z.string() }).nullable(),
+  /** A local original of this video on this computer, when one exists. */
+  localPath: z.string().nullable(),
+});
+export type SearchHit = z.infer<typeof searchHitSchema>;
+
+export const searchRequestSchema = z
+  .object({
+    query: z.string().trim().min(1).max(1000),
+    type: z.enum(UI_SEARCH_TYPES).default('BY_CLIP'),
+    topK: z.number().int().min(1).max(200).default(60),
+    folderId: z.number().int().optional(),
+    tag: z.string().min(1).max(100).optional(),
+    camera: z.string().min(1).max(200).optional(),
+    /** yyyy-MM-dd HH:mm:ss: captured at or after. */
+    takenAfter: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).optional(),
+    gps: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), radiusKm: z.number().positive().max(20_000) }).strict().optional(),
+    filteringLevel: z.enum(['low', 'medium', 'high']).optional(),
+  })
+  .strict();
+export type SearchRequestView = z.input<typeof searchRequestSchema>;
+
+export const videoDetailSchema = z.object({
+  videoNo: z.string(),
+  name: z.string(),
+  status: z.enum(['UNPARSE', 'PARSE', 'FAIL']),
+  progress: z.number(),
+  failReason: z.string().nullable(),
+  duration: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  fps: z.number().nullable(),
+  codec: z.string().nullable(),
+  cameraModel: z.string().nullable(),
+  datetimeTaken: z.string().nullable(),
+  tags: z.array(z.string()),
+  /** The local original, when a watched folder holds this video. */
+  localPath: z.string().nullable(),
+});
+export type VideoDetail = z.infer<typeof videoDetailSchema>;
+
+export const remoteFolderSchema = z.object({ folderId: z.number().int(), name: z.string(), videoCount: z.number().int() });
+
+/** Library browsing channels: search, one video's detail, the service's folders. */
+export const libraryChannels = {
+  'search:run': {
+    req: searchRequestSchema,
+    res: z.object({ hits: z.array(searchHitSchema), tookMs: z.number() }),
+  },
+  'library:video': {
+    req: z.object({ videoNo: z.string().min(1).max(100) }).strict(),
+    res: videoDetailSchema,
+  },
+  'library:folders': {
+    req: z.object({}).strict(),
+    res: z.object({ folders: z.array(remoteFolderSchema) }),
+  },
+} as const;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+export const endpointSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('embedded') }).strict(),
+  z.object({ mode: z.literal('cloud'), url: z.url({ protocol: /^https?$/ }).max(2000) }).strict(),
+]);
+export type Endpoint = z.infer<typeof endpointSchema>;
+
+export const CONNECTION_STATES = ['connected', 'not-configured', 'failed'] as const;
+
+export const settingsViewSchema = z.object({
+  endpoint: endpointSchema,
+  /** A cloud key is stored (its value never leaves main). */
+  cloudKeySet: z.boolean(),
+  uploadConcurrency: z.number().int().min(1).max(8),
+  launchAtLogin: z.boolean(),
+  /** What this running app is connected to; changes to the endpoint or concurrency apply on the next start. */
+  connection: z.object({
+    state: z.enum(CONNECTION_STATES),
+    mode: z.enum(['embedded', 'cloud']).nullable(),
+    baseUrl: z.string().nullable(),
+    error: z.string().nullable(),
+  }),
+  restartRequired: z.boolean(),
+});
+export type SettingsView = z.infer<typeof settingsViewSchema>;
+
+/** App settings: endpoint, key, concurrency, launch at login. */
+export const settingsChannels = {
+  'settings:get': { req: z.object({}).strict(), res: settingsViewSchema },
+  'settings:set': {
+    req: z
+      .object({
+        endpoint: endpointSchema.optional(),
+        /** A cloud key to store; empty string removes it. */
+        cloudKey: z.string().max(500).optional(),
+        uploadConcurrency: z.number().int().min(1).max(8).optional(),
+        launchAtLogin: z.boolean().optional(),
+      })
+      .strict(),
+    res: settingsViewSchema,
+  },
+} as const;
+
+export const settingsEvents = {
+  'settings:changed': settingsViewSchema,
+} as const;

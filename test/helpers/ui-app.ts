@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ReelsyncApp } from '../../src/main/app';
+import { createLogger } from '../../src/main/log';
+import { rendererBuildDir } from '../../src/main/paths';
+import { startWebServer, type WebServer } from '../../src/main/web/server';
+import { fixturePath } from '../fixtures/media';
+import { tempDir } from './temp';
+
+export interface RunningUiApp {
+  app: ReelsyncApp;
+  web: WebServer;
+  dataDir: string;
+  /** A folder to watch, created empty. */
+  footageDir: string;
+  stop(): Promise<void>;
+}
+
+/** The app as `npm run web` runs it: the embedded library service started from the saved settings, in a temp data folder. */
+export async function startUiApp(): Promise<RunningUiApp> {
+  const { dir, cleanup } = await tempDir('reelsync-ui-');
+  const dataDir = join(dir, 'data');
+  const footageDir = join(dir, 'footage');
+  await mkdir(footageDir, { recursive: true });
+  const app = new ReelsyncApp({ dataDir, mode: 'web', connect: true, logger: createLogger('test') });
+  await app.start();
+  const web = await startWebServer({ app, rendererDir: rendererBuildDir });
+  return {
+    app,
+    web,
+    dataDir,
+    footageDir,
+    stop: async () => {
+      await web.close();
+      await app.stop();
+      await cleanup();
+    },
+  };
+}
+
+/** The drawn-text fixture after `leadSeconds` of black: the words appear only from that time on. */
+export function makeLateTextVideo(out: string, leadSeconds: number): void {
+  execFileSync('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', `color=black:s=1280x720:d=${leadSeconds}:r=25`,
+    '-i', fixturePath('drawnTextMp4'),
+    '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0[v]',
+    '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', out,
+  ]);
+}
