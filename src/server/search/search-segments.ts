@@ -49,9 +49,13 @@ interface Row {
   rank: number;
 }
 
+const NAME_WEIGHT = 0.5;
+
 /**
  * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
- * score = 0.7 x coverage (share of query terms/phrases present) + 0.3 x strength (bm25 squashed by 1 - e^(rank/4)).
+ * score = 0.7 x coverage + 0.3 x strength, where coverage is the share of query terms/phrases present in what the
+ * segment shows and says (captions, transcript, on-screen text, labels; names of file, folder, camera and tags count
+ * half) and strength is bm25 squashed by 1 - e^(rank/4).
  */
 export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, filter: SegmentFilter, limit: number): SegmentHit[] {
   const column = field === 'all' ? undefined : field;
@@ -94,9 +98,11 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
   const hits: SegmentHit[] = [];
   for (const r of rows) {
     if (filter.near && r.latitude !== null && r.longitude !== null && haversineKm(filter.near, r) > filter.near.radiusKm) continue;
-    const text = field === 'transcript' ? r.transcript : field === 'caption' ? r.caption : [r.caption, r.transcript, r.ocr_text, r.labels, r.names].join(' ');
+    const text = field === 'transcript' ? r.transcript : field === 'caption' ? r.caption : [r.caption, r.transcript, r.ocr_text, r.labels].join(' ');
+    // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
+    const found = field === 'all' ? Math.max(coverage(query, text), NAME_WEIGHT * coverage(query, r.names)) : coverage(query, text);
     const strength = 1 - Math.exp(r.rank / 4);
-    const score = Math.round((0.7 * coverage(query, text) + 0.3 * strength) * 10_000) / 10_000;
+    const score = Math.round((0.7 * found + 0.3 * strength) * 10_000) / 10_000;
     hits.push({
       segmentId: r.id,
       videoNo: r.video_no,
