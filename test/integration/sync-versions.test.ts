@@ -1,0 +1,69 @@
+import { copyFile, mkdir, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturePath } from '../fixtures/media';
+import { startService, type TestService } from '../helpers/service';
+import { startEngine, type TestEngine } from '../helpers/sync-engine';
+import { tempDir } from '../helpers/temp';
+
+let service: TestService;
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  service = await startService({ credits: 100 });
+  ({ dir, cleanup } = await tempDir('reelsync-versions-'));
+});
+afterAll(async () => {
+  await service?.stop();
+  await cleanup?.();
+});
+
+/** Resolves with the file's video number once it is indexed as a video other than `notVideo`. */
+function indexedAs(t: TestEngine, path: string, notVideo?: string): Promise<string> {
+  return new Promise((resolve) => {
+    const off = t.events.on('sync:file-changed', (f) => {
+      if (f.path !== path || f.status !== 'indexed') return;
+      const videoNo = t.engine.view(f.id)?.videoNo;
+      if (videoNo && videoNo !== notVideo) {
+        off();
+        resolve(videoNo);
+      }
+    });
+  });
+}
+
+describe('a file modified after it was synced', () => {
+  it('uploads as a new version, marks the old content superseded and keeps the old video in the library', { timeout: 40_000 }, async () => {
+    const folder = join(dir, 'footage');
+    await mkdir(folder, { recursive: true });
+    const target = join(folder, 'A002.mp4');
+    await copyFile(fixturePath('phoneH264Mp4'), target);
+    const t = await startEngine(join(dir, 'client'), service.baseUrl, service.key, { stableMs: 400 });
+    try {
+      await t.engine.addFolder({ path: folder });
+      const first = indexedAs(t, target);
+      await t.engine.scan();
+      const oldVideo = await first;
+
+      // The editor re-exports over the same name: new content, new mtime.
+      await copyFile(fixturePath('drawnTextMp4'), target);
+      const later = new Date(Date.now() + 5_000);
+      await utimes(target, later, later);
+      const second = indexedAs(t, target, oldVideo);
+      await t.engine.scan();
+      const newVideo = await second;
+
+      expect(newVideo).not.toBe(oldVideo);
+      const listed = await t.client.listVideos({ page: 1, size: 50 });
+      expect(listed.videos.map((v) => v.videoNo).sort()).toEqual([oldVideo, newVideo].sort());
+      const rows = t.db.prepare('SELECT video_no, superseded_by FROM contents ORDER BY created_at').all() as { video_no: string; superseded_by: string | null }[];
+      const oldRow = rows.find((r) => r.video_no === oldVideo);
+      const newRow = rows.find((r) => r.video_no === newVideo);
+      expect(oldRow?.superseded_by).toBeTruthy();
+      expect(newRow?.superseded_by).toBeNull();
+    } finally {
+      await t.stop();
+    }
+  });
+});
