@@ -10,7 +10,7 @@ import type { ServiceContext } from './context';
 import { buildHttpServer } from './http/server';
 import { callbackHandler } from './jobs/callback-worker';
 import { startDatalake } from './datalake/index';
-import { analyzeVideo, createAnalyzers } from './indexer/analyze-video';
+import { AnalysisWorker } from './indexer/worker/analysis-host';
 import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
 import { JobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
@@ -65,11 +65,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
   };
-  // Analyzers live as long as the service: OCR keeps a worker thread, objects keep their models.
-  const analyzers = createAnalyzers();
+  // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
+  // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.
+  const analysis = new AnalysisWorker({ log: log.child({ module: 'analysis' }) });
   const exif = new MetadataReader(log);
   await exif.start();
-  const analyze: Analyze = options.analyze ?? ((opts) => analyzeVideo({ ...opts, analyzers, logger: log }));
+  const analyze: Analyze = options.analyze ?? analysis.analyze;
   const datalake = await startDatalake(ctx);
   if (!options.config.indexer.paused) {
     const indexSettled = onIndexSettled(ctx);
@@ -102,7 +103,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     close: async () => {
       await app.close();
       await ctx.jobs.stop();
-      await Promise.all(analyzers.map((a) => a.close()));
+      await analysis.close();
       await exif.stop();
       db.close();
     },
