@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AppError, describeError } from '../shared/errors';
 import { LibraryClient } from './api/client';
+import { registerDesktopHandlers, type DesktopHooks } from './browse/desktop';
 import { BrowseServices } from './browse/services';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
@@ -36,7 +37,10 @@ export class ReelsyncApp {
   private sync: { engine: SyncEngine; client: LibraryClient; metadata: MetadataReader } | undefined;
   private readonly startedAt = Date.now();
   private libraryFeature: LibraryFeature | undefined;
+  private stopRemoteDelete: (() => void) | undefined;
   readonly browse: BrowseServices;
+  /** Installed by the Electron shell: drag-out and reveal of clip files. */
+  desktop: DesktopHooks | undefined;
 
   constructor(private readonly options: AppOptions) {
     this.log = (options.logger ?? createLogger()).child({ module: 'app' });
@@ -49,6 +53,8 @@ export class ReelsyncApp {
       vault: options.vault ?? databaseVault,
       events: this.events,
       logger: this.log,
+      recordSearch: (request, hits) => this.libraryFeature?.searchCache.record(request, hits),
+      thumbnails: () => this.libraryFeature?.thumbnails,
     });
     this.registerHandlers();
   }
@@ -71,12 +77,14 @@ export class ReelsyncApp {
     if (library) await this.startSync(this.db, library);
     this.libraryFeature = new LibraryFeature({ db: this.db, dataDir: this.options.dataDir, events: this.events, logger: this.log, service: library });
     await this.libraryFeature.start();
+    this.stopRemoteDelete = this.browse.startRemoteDelete();
     this.events.emit('app:status', { state: 'ready', at: Date.now() });
     this.log.info({ dataDir: this.options.dataDir, mode: this.options.mode }, 'started');
   }
 
   async stop(): Promise<void> {
     this.events.emit('app:status', { state: 'stopping', at: Date.now() });
+    this.stopRemoteDelete?.();
     const sync = this.sync;
     this.sync = undefined;
     if (sync) {
@@ -124,6 +132,25 @@ export class ReelsyncApp {
     this.registerSyncHandlers();
     this.browse.register(this.registry);
     registerLibraryHandlers(this.registry, () => this.library);
+    registerDesktopHandlers(this.registry, {
+      watcher: () => {
+        const engine = this.engine();
+        return {
+          folders: () => engine.folders(),
+          addFolder: (input) => engine.addFolder(input),
+          scanSoon: (ids) => this.scanSoon(engine, ids),
+        };
+      },
+      clips: () => this.library.clips,
+      hooks: () => this.desktop,
+    });
+  }
+
+  private scanSoon(engine: SyncEngine, ids: number[]): void {
+    void engine
+      .watch()
+      .then(() => engine.scan(ids))
+      .catch((err: unknown) => this.log.error({ err: describeError(err), watchIds: ids }, 'scan of added paths failed'));
   }
 
   private registerSyncHandlers(): void {

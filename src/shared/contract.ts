@@ -5,6 +5,7 @@ import { syncChannels, syncEvents } from './contract/sync';
 import { libraryChannels } from './contract/library';
 import { settingsChannels, settingsEvents } from './contract/settings';
 import { clipsChannels, clipsEvents } from './contract/clips';
+import { desktopChannels } from './contract/desktop';
 
 /**
  * The one IPC contract between main and renderer: channel -> request schema and response schema,
@@ -16,6 +17,7 @@ export const channels = {
   ...libraryChannels,
   ...settingsChannels,
   ...clipsChannels,
+  ...desktopChannels,
 } as const;
 
 export const events = {

@@ -63,6 +63,8 @@ export interface SearchRequest {
   tag?: string;
 }
 
+const deleteAnswerSchema = z.object({ deleted: z.array(z.string()), not_found: z.array(z.string()).default([]) });
+
 export const searchResultSchema = z.union([z.array(clipItemSchema), z.array(captionItemSchema)]);
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
@@ -150,6 +152,14 @@ export class LibraryClient {
 
   async listFolders(signal?: AbortSignal): Promise<z.infer<typeof folderSchema>[]> {
     return this.call('GET', '/folders', z.array(folderSchema), { signal });
+  }
+
+  /** Deletes videos (and their keyframes) from the library: at most 100 per call; unknown numbers come back in notFound. */
+  async deleteVideos(videoNos: string[], signal?: AbortSignal): Promise<{ deleted: string[]; notFound: string[] }> {
+    if (videoNos.length === 0) return { deleted: [], notFound: [] };
+    if (videoNos.length > 100) throw new ApiError('fatal', 'validation', 'at most 100 video numbers per delete');
+    const data = await this.call('POST', '/delete_videos', deleteAnswerSchema, jsonBody({ video_nos: videoNos }, signal));
+    return { deleted: data.deleted, notFound: data.not_found };
   }
 
   private async call<T extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: T, init: CallInit): Promise<z.output<T>> {

@@ -11,6 +11,11 @@ export type Keyframe = { ok: true; bytes: Buffer; contentType: string } | { ok: 
 const blobSchema = z.string().regex(/^keyframes\/[A-Za-z0-9_-]+\/[A-Za-z0-9_.-]+\.jpg$/);
 const bucketSchema = z.string().regex(/^[a-z0-9-]{1,100}$/);
 
+/** Only keyframes may be fetched through the media routes (never a billable video by a crafted address). */
+export function isKeyframeAddress(bucket: string, blob: string): boolean {
+  return bucketSchema.safeParse(bucket).success && blobSchema.safeParse(blob).success;
+}
+
 /**
  * Keyframe thumbnails fetched from the library service's download endpoint (keyframes only: the blob must be a
  * keyframe path), kept in a small in-memory LRU so a results grid that re-renders does not download (and pay) twice.
@@ -25,7 +30,7 @@ export class KeyframeCache {
   ) {}
 
   async get(bucket: string, blob: string): Promise<Keyframe> {
-    if (!bucketSchema.safeParse(bucket).success || !blobSchema.safeParse(blob).success) return { ok: false, status: 400, message: 'not a keyframe address' };
+    if (!isKeyframeAddress(bucket, blob)) return { ok: false, status: 400, message: 'not a keyframe address' };
     const id = `${bucket}/${blob}`;
     const cached = this.entries.get(id);
     if (cached) {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { SearchHit } from '../../shared/contract/library';
 import type { SettingsView } from '../../shared/contract/settings';
 import { AppError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
@@ -10,8 +11,10 @@ import { AppSettings } from '../settings/app-settings';
 import { connectLibrary, type ConnectOutcome, type LibraryConnection } from '../settings/connection';
 import type { KeyVault } from '../settings/key-vault';
 import { libraryCall } from './api-errors';
-import { KeyframeCache } from './keyframes';
+import type { ThumbnailCache } from '../library/thumb-cache';
+import { isKeyframeAddress, KeyframeCache, type Keyframe } from './keyframes';
 import { LocalOriginals } from './local-originals';
+import { DeletePolicy, RemoteDeleter } from './remote-delete';
 import { runSearch } from './search';
 import { videoDetail } from './video-detail';
 
@@ -25,6 +28,10 @@ export interface BrowseDeps {
   vault: KeyVault;
   events: EventBus;
   logger: Logger;
+  /** Keeps a successful search's hits for offline browsing (search:last-results). */
+  recordSearch?: (request: { query: string; type: string }, hits: SearchHit[]) => void;
+  /** The on-disk keyframe cache (works offline for what it holds); the in-memory one without it. */
+  thumbnails?: () => ThumbnailCache | undefined;
 }
 
 type Applied = { endpoint: string; concurrency: number };
@@ -34,6 +41,7 @@ export class BrowseServices {
   readonly keyframes: KeyframeCache;
   private outcome: ConnectOutcome | undefined;
   private applied: Applied | undefined;
+  private deleter: RemoteDeleter | undefined;
 
   constructor(private readonly deps: BrowseDeps) {
     this.keyframes = new KeyframeCache(() => {
@@ -58,6 +66,26 @@ export class BrowseServices {
   adopt(library: { baseUrl: string; key: string }): { baseUrl: string; key: string } {
     this.outcome = { state: 'connected', connection: { mode: 'cloud', ...library, stop: () => Promise.resolve() } };
     return library;
+  }
+
+  /** Deletes library copies of deleted local files when the policy says so; the caller stops it with the returned function. */
+  startRemoteDelete(): () => void {
+    this.deleter = new RemoteDeleter({ db: this.deps.db(), client: () => this.deps.client(), logger: this.deps.logger });
+    void this.deleter.reconcile();
+    return this.deleter.watch(this.deps.events);
+  }
+
+  get remoteDelete(): RemoteDeleter | undefined {
+    return this.deleter;
+  }
+
+  /** A keyframe for the media routes: only keyframe addresses, from the disk cache (fetched once online) when there is one. */
+  async keyframe(bucket: string, blob: string): Promise<Keyframe> {
+    if (!isKeyframeAddress(bucket, blob)) return { ok: false, status: 400, message: 'not a keyframe address' };
+    const disk = this.deps.thumbnails?.();
+    if (!disk) return this.keyframes.get(bucket, blob);
+    const t = await disk.get(bucket, blob);
+    return t.ok ? { ok: true, bytes: t.bytes, contentType: t.contentType } : { ok: false, status: t.status, message: t.message };
   }
 
   async disconnect(): Promise<void> {
@@ -89,11 +117,16 @@ export class BrowseServices {
           ? { state: 'connected', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: null }
           : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason };
     const restartRequired = this.applied !== undefined && (this.applied.endpoint !== JSON.stringify(endpoint) || this.applied.concurrency !== concurrency);
-    return { endpoint, cloudKeySet, uploadConcurrency: concurrency, launchAtLogin: s.launchAtLogin(), connection, restartRequired };
+    const remoteDeletePolicy = new DeletePolicy(this.deps.db()).get();
+    return { endpoint, cloudKeySet, uploadConcurrency: concurrency, launchAtLogin: s.launchAtLogin(), remoteDeletePolicy, connection, restartRequired };
   }
 
   register(r: HandlerRegistry): void {
-    r.handle('search:run', async (req) => libraryCall(() => runSearch(this.client(), new LocalOriginals(this.deps.db()), req)));
+    r.handle('search:run', async (req) => {
+      const answer = await libraryCall(() => runSearch(this.client(), new LocalOriginals(this.deps.db()), req));
+      this.deps.recordSearch?.(req, answer.hits);
+      return answer;
+    });
     r.handle('library:video', async ({ videoNo }) => libraryCall(() => videoDetail(this.client(), new LocalOriginals(this.deps.db()), videoNo)));
     r.handle('library:folders', async () => ({
       folders: (await libraryCall(() => this.client().listFolders())).map((f) => ({ folderId: f.folder_id, name: f.name, videoCount: f.video_count })),
@@ -105,6 +138,10 @@ export class BrowseServices {
       if (req.cloudKey !== undefined) s.setCloudKey(req.cloudKey.trim());
       if (req.uploadConcurrency !== undefined) s.setUploadConcurrency(req.uploadConcurrency);
       if (req.launchAtLogin !== undefined) s.setLaunchAtLogin(req.launchAtLogin);
+      if (req.remoteDeletePolicy !== undefined) {
+        new DeletePolicy(this.deps.db()).set(req.remoteDeletePolicy);
+        void this.deleter?.reconcile();
+      }
       const view = this.view();
       this.deps.events.emit('settings:changed', view);
       return view;

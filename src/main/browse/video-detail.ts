@@ -22,5 +22,6 @@ export async function videoDetail(client: LibraryClient, originals: LocalOrigina
     datetimeTaken: m.datetime_taken,
     tags: m.tags.filter((t) => !t.startsWith('sha256:')),
     localPath: originals.pathOf(m.videoNo),
+    original: { bucket: m.video_bucket, blob: m.video_blob, bytes: Math.round(m.size) },
   };
 }

@@ -1,13 +1,24 @@
-import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { channels } from '../../shared/contract';
+import { syncStatusSchema, type SyncStatus } from '../../shared/contract/sync';
 import { eventChannel } from '../../shared/ipc-names';
+
+const addPathsAnswer = channels['sync:add-paths'].res;
 import { ReelsyncApp } from '../app';
 import { defaultDataDir, rendererBuildDir } from '../paths';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { resolveInside } from '../web/static-files';
+import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from '../web/style-nonce';
+import { desktopHooks } from './desktop-hooks';
+import { interceptFileDrops } from './drop';
 import { registerIpc } from './ipc';
 import { handleMediaRequest, MEDIA_SCHEME } from './media-protocol';
+import { SyncNotifier, type Note } from './notifier';
+import { installCleanQuit } from './quit';
+import { TrayController } from './tray';
+import { dotBitmap } from './tray-state';
 import { safeStorageVault } from './vault';
 import { guardContents, secureWebPreferences } from './window-security';
 
@@ -20,7 +31,39 @@ protocol.registerSchemesAsPrivileged([
 ]);
 
 const core = new ReelsyncApp({ dataDir: defaultDataDir(), mode: 'electron', connect: true, vault: safeStorageVault(safeStorage) });
-let quitting = false;
+let mainWindow: BrowserWindow | null = null;
+
+function tell(n: Note): void {
+  if (Notification.isSupported()) new Notification({ title: n.title, body: n.body }).show();
+}
+
+async function syncStatus(): Promise<{ status: SyncStatus | null; problem: string | null }> {
+  const r = await core.registry.invoke('sync:status', {});
+  return r.ok ? { status: syncStatusSchema.parse(r.value), problem: null } : { status: null, problem: r.error.message };
+}
+
+const tray = new TrayController(
+  {
+    image: (bgra, size) => nativeImage.createFromBitmap(bgra, { width: size, height: size }),
+    menu: (template) => Menu.buildFromTemplate(template),
+    tray: (image) => new Tray(image),
+  },
+  {
+    status: syncStatus,
+    pause: async () => void (await core.registry.invoke('sync:pause', {})),
+    resume: async () => void (await core.registry.invoke('sync:resume', {})),
+    open: () => showWindow(),
+    quit: () => app.quit(),
+  },
+  core.events,
+);
+const notifier = new SyncNotifier({ events: core.events, status: async () => (await syncStatus()).status, notify: tell });
+core.desktop = desktopHooks({
+  contents: () => mainWindow?.webContents ?? null,
+  imageFromPath: (path) => nativeImage.createFromPath(path),
+  fallbackIcon: () => nativeImage.createFromBitmap(dotBitmap([79, 140, 255], 64), { width: 64, height: 64 }),
+  showItemInFolder: (path) => shell.showItemInFolder(path),
+});
 
 function serveRenderer(): void {
   protocol.handle(APP_SCHEME, async (request) => {
@@ -30,8 +73,13 @@ function serveRenderer(): void {
     if (!file) return new Response('bad path', { status: 400 });
     const response = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(response.headers);
-    headers.set('content-security-policy', CONTENT_SECURITY_POLICY);
-    return new Response(response.body, { status: response.status, headers });
+    if (!file.endsWith('index.html')) {
+      headers.set('content-security-policy', CONTENT_SECURITY_POLICY);
+      return new Response(response.body, { status: response.status, headers });
+    }
+    const nonce = newStyleNonce();
+    headers.set('content-security-policy', cspWithStyleNonce(CONTENT_SECURITY_POLICY, nonce));
+    return new Response(withStyleNonce(await response.text(), nonce), { status: response.status, headers });
   });
   protocol.handle(MEDIA_SCHEME, (request) => handleMediaRequest(core.browse, request));
 }
@@ -53,28 +101,50 @@ function createWindow(): BrowserWindow {
   });
   win.once('ready-to-show', () => win.show());
   guardContents(win.webContents, (url) => shell.openExternal(url), APP_ORIGIN);
+  interceptFileDrops(
+    win.webContents,
+    async (paths) => {
+      const r = await core.registry.invoke('sync:add-paths', { paths });
+      if (!r.ok) throw new Error(r.error.message);
+      return addPathsAnswer.parse(r.value).results;
+    },
+    tell,
+  );
   const forward = core.events.onAny((name, payload) => {
     if (!win.isDestroyed()) win.webContents.send(eventChannel(name), payload);
   });
-  win.on('closed', forward);
+  win.on('closed', () => {
+    forward();
+    if (mainWindow === win) mainWindow = null;
+  });
   void win.loadURL(`${APP_ORIGIN}/index.html`);
+  mainWindow = win;
   return win;
+}
+
+function showWindow(): void {
+  const win = mainWindow ?? createWindow();
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
 }
 
 app.on('web-contents-created', (_event, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
 
-app.on('before-quit', (event) => {
-  if (quitting) return;
-  event.preventDefault();
-  quitting = true;
-  void core.stop().finally(() => app.quit());
-});
+installCleanQuit(
+  app,
+  async () => {
+    notifier.stop();
+    tray.stop();
+    await core.stop();
+  },
+  core.log,
+);
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
+// Syncing goes on in the tray with no window open; the tray's Quit ends it.
+app.on('window-all-closed', () => undefined);
 
 void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
@@ -84,7 +154,7 @@ void app.whenReady().then(async () => {
   applyLoginItem();
   await core.start();
   createWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
-  });
+  notifier.start();
+  await tray.start();
+  app.on('activate', () => showWindow());
 });

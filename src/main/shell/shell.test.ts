@@ -60,7 +60,8 @@ describe('reelsync-media protocol', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(root));
     await writeFile(file, Buffer.alloc(1000, 7));
     await writeFile(join(dir, 'outside.mp4'), 'x');
-    const browse = { mediaRoots: () => [root], keyframes: new KeyframeCache(() => null) };
+    const keyframes = new KeyframeCache(() => null);
+    const browse = { mediaRoots: () => [root], keyframe: (bucket: string, blob: string) => keyframes.get(bucket, blob) };
     const get = (path: string, headers: Record<string, string> = {}) =>
       handleMediaRequest(browse, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
     const ranged = await get(file, { range: 'bytes=10-19' });

@@ -23,7 +23,7 @@ export async function handleMedia(app: ReelsyncApp, req: IncomingMessage, res: S
     return;
   }
   if (url.pathname === '/api/media/keyframe') {
-    const frame = await app.browse.keyframes.get(url.searchParams.get('bucket') ?? '', url.searchParams.get('blob') ?? '');
+    const frame = await app.browse.keyframe(url.searchParams.get('bucket') ?? '', url.searchParams.get('blob') ?? '');
     if (!frame.ok) {
       res.writeHead(frame.status, { 'content-type': 'text/plain; charset=utf-8' }).end(frame.message);
       return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveInside } from './static-files';
+import { cspWithStyleNonce, newStyleNonce, STYLE_NONCE_META, withStyleNonce } from './style-nonce';
 
 describe('resolveInside', () => {
   const root = '/srv/app';
@@ -12,5 +13,16 @@ describe('resolveInside', () => {
       expect(resolveInside(root, bad), bad).toBeNull();
     }
     expect(resolveInside(root, '/../app-evil/x')).toBeNull();
+  });
+});
+
+describe('style nonce', () => {
+  it('allows only this load\'s nonce for styles, never inline scripts, and hands it to the page in a meta tag', () => {
+    const a = newStyleNonce();
+    expect(newStyleNonce()).not.toBe(a);
+    const csp = cspWithStyleNonce("script-src 'self'; style-src 'self'; object-src 'none'", a);
+    expect(csp).toBe(`script-src 'self'; style-src 'self' 'nonce-${a}'; object-src 'none'`);
+    expect(() => cspWithStyleNonce("style-src 'self'", "x' 'unsafe-inline")).toThrow();
+    expect(withStyleNonce('<html><head><title>t</title></head></html>', a)).toContain(`<meta name="${STYLE_NONCE_META}" content="${a}" />`);
   });
 });

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname, resolve, sep } from 'node:path';
+import { basename, extname, resolve, sep } from 'node:path';
+import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from './style-nonce';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -29,7 +30,7 @@ export function resolveInside(root: string, urlPath: string): string | null {
   return target === base || target.startsWith(base + sep) ? target : null;
 }
 
-/** Serves the built renderer; unknown paths fall back to index.html (client-side routes). */
+/** Serves the built renderer; unknown paths fall back to index.html (client-side routes), which gets a fresh style nonce. */
 export async function serveStatic(root: string, urlPath: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
   const wanted = urlPath === '/' ? '/index.html' : urlPath;
   let file = resolveInside(root, wanted);
@@ -50,11 +51,25 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
       return;
     }
   }
+  if (basename(file) === 'index.html') {
+    const nonce = newStyleNonce();
+    const body = withStyleNonce(await readFile(file, 'utf8'), nonce);
+    const csp = headers['content-security-policy'];
+    res.writeHead(200, {
+      ...headers,
+      ...(csp ? { 'content-security-policy': cspWithStyleNonce(csp, nonce) } : {}),
+      'content-type': MIME['.html'] ?? 'text/html',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+    });
+    res.end(body);
+    return;
+  }
   res.writeHead(200, {
     ...headers,
     'content-type': MIME[extname(file)] ?? 'application/octet-stream',
     'content-length': String(info.size),
-    'cache-control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=3600',
+    'cache-control': 'public, max-age=3600',
   });
   createReadStream(file).pipe(res);
 }

@@ -3,8 +3,11 @@ import { useState } from 'react';
 import type { SearchHit } from '../../shared/contract/library';
 import { Sidebar, type PageId } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
+import { DropOverlay } from './components/DropOverlay';
 import { Toaster } from './components/Toaster';
+import { useLibraryEvents } from './hooks/useLibraryEvents';
 import { useSyncEvents } from './hooks/useSyncEvents';
+import { ClipsPage } from './pages/ClipsPage';
 import { LibraryPage } from './pages/LibraryPage';
 import { PlayerPage } from './pages/PlayerPage';
 import { SearchPage, type SearchState } from './pages/SearchPage';
@@ -13,9 +16,10 @@ import { UploadsPage } from './pages/UploadsPage';
 
 function Shell(): React.JSX.Element {
   useSyncEvents();
+  useLibraryEvents();
   const [page, setPage] = useState<PageId>('library');
   const [search, setSearch] = useState<SearchState>({ request: null, selected: 0 });
-  const [player, setPlayer] = useState<{ hits: SearchHit[]; index: number } | null>(null);
+  const [player, setPlayer] = useState<{ hits: SearchHit[]; index: number; found: { query: string; searchType: string | null } } | null>(null);
   const select = (id: PageId): void => {
     setPlayer(null);
     setPage(id);
@@ -28,6 +32,7 @@ function Shell(): React.JSX.Element {
           <PlayerPage
             hits={player.hits}
             index={player.index}
+            found={player.found}
             onIndex={(index) => {
               setPlayer({ ...player, index });
               setSearch({ ...search, selected: index });
@@ -37,13 +42,15 @@ function Shell(): React.JSX.Element {
         ) : (
           <>
             {page === 'library' && <LibraryPage onOpenSettings={() => select('settings')} />}
-            {page === 'search' && <SearchPage state={search} setState={setSearch} onOpen={(hits, index) => setPlayer({ hits, index })} />}
+            {page === 'search' && <SearchPage state={search} setState={setSearch} onOpen={(hits, index, found) => setPlayer({ hits, index, found })} />}
+            {page === 'clips' && <ClipsPage />}
             {page === 'uploads' && <UploadsPage />}
             {page === 'settings' && <SettingsPage />}
           </>
         )}
       </main>
       <StatusBar />
+      <DropOverlay />
     </div>
   );
 }

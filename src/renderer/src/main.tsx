@@ -4,6 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
 
+// Radix's scroll lock injects a <style> element: it carries this page load's nonce, the only inline style the CSP allows.
+const styleNonce = document.querySelector<HTMLMetaElement>('meta[name="reelsync-style-nonce"]')?.content;
+if (styleNonce) (globalThis as { __webpack_nonce__?: string }).__webpack_nonce__ = styleNonce;
+
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });

@@ -53,6 +53,8 @@ export const videoDetailSchema = z.object({
   tags: z.array(z.string()),
   /** The local original, when a watched folder holds this video. */
   localPath: z.string().nullable(),
+  /** Where the library keeps the original (what a clip without a local original downloads), and its size. */
+  original: z.object({ bucket: z.string(), blob: z.string(), bytes: z.number().int().nullable() }).nullable(),
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
 

@@ -8,12 +8,18 @@ export type Endpoint = z.infer<typeof endpointSchema>;
 
 export const CONNECTION_STATES = ['connected', 'not-configured', 'failed'] as const;
 
+/** What happens to the library copy when a watched file is deleted on disk. */
+export const REMOTE_DELETE_POLICIES = ['keep', 'delete'] as const;
+export type RemoteDeletePolicy = (typeof REMOTE_DELETE_POLICIES)[number];
+
 export const settingsViewSchema = z.object({
   endpoint: endpointSchema,
   /** A cloud key is stored (its value never leaves main). */
   cloudKeySet: z.boolean(),
   uploadConcurrency: z.number().int().min(1).max(8),
   launchAtLogin: z.boolean(),
+  /** keep: the library keeps videos whose local file was deleted; delete: they are deleted from the library too. */
+  remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES),
   /** What this running app is connected to; changes to the endpoint or concurrency apply on the next start. */
   connection: z.object({
     state: z.enum(CONNECTION_STATES),
@@ -25,7 +31,7 @@ export const settingsViewSchema = z.object({
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 
-/** App settings: endpoint, key, concurrency, launch at login. */
+/** App settings: endpoint, key, concurrency, launch at login, remote delete policy. */
 export const settingsChannels = {
   'settings:get': { req: z.object({}).strict(), res: settingsViewSchema },
   'settings:set': {
@@ -36,6 +42,7 @@ export const settingsChannels = {
         cloudKey: z.string().max(500).optional(),
         uploadConcurrency: z.number().int().min(1).max(8).optional(),
         launchAtLogin: z.boolean().optional(),
+        remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES).optional(),
       })
       .strict(),
     res: settingsViewSchema,

@@ -1,41 +1,10 @@
-import * as Select from '@radix-ui/react-select';
 import { useQuery } from '@tanstack/react-query';
-import { Check, ChevronDown } from 'lucide-react';
 import type { SearchRequestView } from '../../../shared/contract/library';
 import { useState } from 'react';
 import { call } from '../transport';
+import { Choice } from './Choice';
 
 export type Filters = Omit<SearchRequestView, 'query' | 'type' | 'topK'>;
-
-function Choice({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }): React.JSX.Element {
-  return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <Select.Root value={value} onValueChange={onChange}>
-        <Select.Trigger className="select-trigger" aria-label={label}>
-          <Select.Value />
-          <Select.Icon>
-            <ChevronDown size={14} />
-          </Select.Icon>
-        </Select.Trigger>
-        <Select.Portal>
-          <Select.Content className="select-content" position="popper" sideOffset={4}>
-            <Select.Viewport>
-              {options.map((o) => (
-                <Select.Item key={o.value} value={o.value} className="select-item">
-                  <Select.ItemText>{o.label}</Select.ItemText>
-                  <Select.ItemIndicator>
-                    <Check size={12} />
-                  </Select.ItemIndicator>
-                </Select.Item>
-              ))}
-            </Select.Viewport>
-          </Select.Content>
-        </Select.Portal>
-      </Select.Root>
-    </label>
-  );
-}
 
 const num = (s: string): number | undefined => (s.trim() === '' || Number.isNaN(Number(s)) ? undefined : Number(s));
 

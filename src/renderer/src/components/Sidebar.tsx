@@ -1,7 +1,7 @@
-import { FolderSync, Library, Search, Settings, UploadCloud, type LucideIcon } from 'lucide-react';
-import { useSyncStatus } from '../hooks/queries';
+import { FolderSync, Library, Scissors, Search, Settings, UploadCloud, type LucideIcon } from 'lucide-react';
+import { useClipCount, useSyncStatus } from '../hooks/queries';
 
-export type PageId = 'library' | 'search' | 'uploads' | 'settings';
+export type PageId = 'library' | 'search' | 'uploads' | 'clips' | 'settings';
 
 function count(by: Record<string, number> | undefined, ...keys: string[]): number | undefined {
   if (!by) return undefined;
@@ -11,10 +11,12 @@ function count(by: Record<string, number> | undefined, ...keys: string[]): numbe
 export function Sidebar({ current, onSelect }: { current: PageId; onSelect: (id: PageId) => void }): React.JSX.Element {
   const status = useSyncStatus();
   const by = status.data?.byStatus;
+  const clips = useClipCount();
   const items: { id: PageId; label: string; icon: LucideIcon; count: number | undefined; hint: string }[] = [
     { id: 'library', label: 'Library', icon: Library, count: by ? Object.entries(by).reduce((n, [k, v]) => (k === 'deleted' ? n : n + v), 0) : undefined, hint: 'files in watched folders' },
     { id: 'search', label: 'Search', icon: Search, count: count(by, 'indexed'), hint: 'searchable files' },
     { id: 'uploads', label: 'Uploads', icon: UploadCloud, count: count(by, 'waiting', 'queued', 'uploading', 'indexing', 'failed'), hint: 'files still in the queue' },
+    { id: 'clips', label: 'Clips', icon: Scissors, count: clips.data, hint: 'saved clips' },
     { id: 'settings', label: 'Settings', icon: Settings, count: status.data?.folders, hint: 'watched folders' },
   ];
   return (

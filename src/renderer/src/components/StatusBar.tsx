@@ -1,14 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
-import { Circle, Pause, RefreshCw } from 'lucide-react';
-import { useSettings, useSyncStatus } from '../hooks/queries';
+import { Circle, Pause, RefreshCw, WifiOff } from 'lucide-react';
+import { useAppInfo, useLibraryOffline, useSettings, useSyncStatus } from '../hooks/queries';
 import { useUploadProgress } from '../hooks/useSyncEvents';
 import { rate } from '../lib/format';
-import { call, transportKind } from '../transport';
+import { transportKind } from '../transport';
 import { ProgressBar } from './ProgressBar';
 
 /** Always shows: sync state, queue progress, balance state and online/offline. */
 export function StatusBar(): React.JSX.Element {
-  const info = useQuery({ queryKey: ['app:info'], queryFn: () => call('app:info', {}), refetchInterval: 10_000 });
+  const info = useAppInfo();
+  const libraryOffline = useLibraryOffline();
   const status = useSyncStatus();
   const settings = useSettings();
   const progress = useUploadProgress();
@@ -22,6 +22,10 @@ export function StatusBar(): React.JSX.Element {
   const conn = settings.data?.connection;
   const syncState = !online
     ? 'offline'
+    : libraryOffline
+      ? busy > 0
+        ? `offline · ${busy} waiting to upload`
+        : 'offline · uploads wait'
     : status.isError
       ? 'not connected'
       : s?.paused
@@ -31,9 +35,9 @@ export function StatusBar(): React.JSX.Element {
           : 'idle';
   return (
     <footer className="status-bar" role="status">
-      <span className={`status-dot ${online ? 'ok' : 'bad'}`} data-testid="connection-state">
-        <Circle size={8} fill="currentColor" aria-hidden="true" />
-        {online ? 'Connected' : info.isLoading ? 'Connecting…' : 'Offline'}
+      <span className={`status-dot ${online && !libraryOffline ? 'ok' : 'bad'}`} data-testid="connection-state">
+        {libraryOffline ? <WifiOff size={12} aria-hidden="true" /> : <Circle size={8} fill="currentColor" aria-hidden="true" />}
+        {!online ? (info.isLoading ? 'Connecting…' : 'Offline: Reelsync is not reachable') : libraryOffline ? 'Offline: library service unreachable' : 'Connected'}
       </span>
       <span className="status-item" data-testid="sync-state">
         {s?.paused ? <Pause size={12} aria-hidden="true" /> : <RefreshCw size={12} className={busy > 0 && online ? 'spin' : undefined} aria-hidden="true" />}
@@ -46,7 +50,7 @@ export function StatusBar(): React.JSX.Element {
         </span>
       )}
       <span className="spacer" />
-      <span className="status-item" data-testid="balance-state" title="The library service answers uploads with a balance error when credits run out">
+      <span className="status-item" data-testid="balance-state" title="The library interface publishes no balance figure (only the datalake interface does, with its own key): Reelsync shows the balance errors the service answers with, never an invented number">
         {s?.paused?.reason === 'insufficient-balance' ? <span className="error-text">Balance too low: uploads paused</span> : 'Balance: no shortage reported'}
       </span>
       <span className="status-item">{conn?.state === 'connected' ? (conn.mode === 'embedded' ? 'Embedded library' : 'Cloud library') : 'No library service'}</span>

@@ -13,3 +13,26 @@ export function useFolders() {
 export function useSettings() {
   return useQuery({ queryKey: ['settings'], queryFn: () => call('settings:get', {}) });
 }
+
+export function useAppInfo() {
+  return useQuery({ queryKey: ['app:info'], queryFn: () => call('app:info', {}), refetchInterval: 10_000 });
+}
+
+/** Whether the library service answers (pushed by `library:connectivity` events, polled as a fallback). */
+export function useConnectivity() {
+  return useQuery({ queryKey: ['connectivity'], queryFn: () => call('library:connectivity', {}), refetchInterval: 15_000, retry: false });
+}
+
+/** True only when a library service is configured and its last probe failed. */
+export function useLibraryOffline(): boolean {
+  const c = useConnectivity();
+  return c.data !== undefined && c.data.configured && !c.data.online;
+}
+
+export function useClipCount() {
+  return useQuery({ queryKey: ['clips', 'count'], queryFn: async () => (await call('clips:list', { page: 1, size: 1 })).total });
+}
+
+export function useDownloads() {
+  return useQuery({ queryKey: ['downloads'], queryFn: () => call('downloads:list', { limit: 200 }) });
+}

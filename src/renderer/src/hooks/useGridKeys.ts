@@ -1,6 +1,6 @@
 import { useCallback, type KeyboardEvent, type RefObject } from 'react';
 
-/** Arrow keys move the selection through a CSS grid (columns measured from the layout), Enter opens, Space previews. */
+/** Arrow keys move the selection through a CSS grid (columns measured from the layout), Enter opens, Space previews, S saves. */
 export function useGridKeys(opts: {
   grid: RefObject<HTMLElement | null>;
   count: number;
@@ -8,8 +8,10 @@ export function useGridKeys(opts: {
   setIndex: (i: number) => void;
   onOpen: (i: number) => void;
   onPreview: (i: number) => void;
+  /** S: save the selected item (a clip). */
+  onSave?: (i: number) => void;
 }): (e: KeyboardEvent) => void {
-  const { grid, count, index, setIndex, onOpen, onPreview } = opts;
+  const { grid, count, index, setIndex, onOpen, onPreview, onSave } = opts;
   return useCallback(
     (e: KeyboardEvent) => {
       if (count === 0) return;
@@ -38,10 +40,15 @@ export function useGridKeys(opts: {
         case ' ':
           e.preventDefault();
           return onPreview(index);
+        case 's':
+        case 'S':
+          if (!onSave || e.metaKey || e.ctrlKey || e.altKey) return undefined;
+          e.preventDefault();
+          return onSave(index);
         default:
           return undefined;
       }
     },
-    [grid, count, index, setIndex, onOpen, onPreview],
+    [grid, count, index, setIndex, onOpen, onPreview, onSave],
   );
 }

@@ -2,6 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Film, FolderOpen, FolderPlus } from 'lucide-react';
 import { useRef, useState } from 'react';
+import { AddPathsDialog } from '../components/AddPathsDialog';
 import { FileRow } from '../components/FileRow';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useFolders, useSyncStatus } from '../hooks/queries';
@@ -18,9 +19,11 @@ const FILTERS: { id: string; label: string; state: FileStateFilter }[] = [
 ];
 
 const ROW_HEIGHT = 56;
+const NONE: string[] = [];
 
 /** Watched folders and every file with its status, in a virtualised list. */
 export function LibraryPage({ onOpenSettings }: { onOpenSettings: () => void }): React.JSX.Element {
+  const [adding, setAdding] = useState(false);
   const [filter, setFilter] = useState('all');
   const state = FILTERS.find((f) => f.id === filter)?.state;
   const folders = useFolders();
@@ -59,9 +62,10 @@ export function LibraryPage({ onOpenSettings }: { onOpenSettings: () => void }):
       <header className="page-header row">
         <h1>Library</h1>
         <span className="spacer" />
-        <button type="button" className="button" onClick={onOpenSettings}>
-          <FolderPlus size={14} aria-hidden="true" /> Add folder
+        <button type="button" className="button" onClick={() => setAdding(true)} data-testid="add-footage">
+          <FolderPlus size={14} aria-hidden="true" /> Add footage
         </button>
+        <AddPathsDialog open={adding} onOpenChange={setAdding} dropped={NONE} />
       </header>
       {folderList.length > 0 && (
         <ul className="folder-chips" aria-label="Watched folders">

@@ -1,15 +1,17 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
-import { Search as SearchIcon, SearchX, SlidersHorizontal, X } from 'lucide-react';
+import { Search as SearchIcon, SearchX, SlidersHorizontal, WifiOff, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared/contract/library';
 import { HitCard } from '../components/HitCard';
+import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { SearchFilters, type Filters } from '../components/SearchFilters';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { useLibraryOffline } from '../hooks/queries';
 import { useGridKeys } from '../hooks/useGridKeys';
 import { timecode } from '../lib/format';
-import { call, localMediaUrl } from '../transport';
+import { call, ContractError, localMediaUrl } from '../transport';
 
 const TYPES: { id: UiSearchType; label: string }[] = [
   { id: 'BY_CLIP', label: 'Visual' },
@@ -23,7 +25,7 @@ export interface SearchState {
 }
 
 /** One search box with the search types and filters; results as a keyboard-driven grid of keyframe cards. */
-export function SearchPage({ state, setState, onOpen }: { state: SearchState; setState: (s: SearchState) => void; onOpen: (hits: SearchHit[], index: number) => void }): React.JSX.Element {
+export function SearchPage({ state, setState, onOpen }: { state: SearchState; setState: (s: SearchState) => void; onOpen: (hits: SearchHit[], index: number, found: { query: string; searchType: string | null }) => void }): React.JSX.Element {
   const [text, setText] = useState(state.request?.query ?? '');
   const [type, setType] = useState<UiSearchType>(state.request?.type ?? 'BY_CLIP');
   const [filters, setFilters] = useState<Filters>({});
@@ -31,8 +33,19 @@ export function SearchPage({ state, setState, onOpen }: { state: SearchState; se
   const [preview, setPreview] = useState<SearchHit | null>(null);
   const grid = useRef<HTMLDivElement>(null);
   const req = state.request;
-  const results = useQuery({ queryKey: ['search', req], queryFn: () => call('search:run', req ?? { query: '' }), enabled: req !== null, retry: false, staleTime: 60_000 });
-  const hits = results.data?.hits ?? [];
+  const [saving, setSaving] = useState<ClipTarget | null>(null);
+  const offline = useLibraryOffline();
+  const results = useQuery({ queryKey: ['search', req], queryFn: () => call('search:run', req ?? { query: '' }), enabled: req !== null && !offline, retry: false, staleTime: 60_000 });
+  const unreachable = offline || (results.isError && results.error instanceof ContractError && results.error.code === 'offline');
+  const last = useQuery({ queryKey: ['search-last'], queryFn: () => call('search:last-results', {}), enabled: unreachable });
+  const lastResults = unreachable ? (last.data?.results ?? null) : null;
+  const hits = lastResults ? lastResults.hits : (results.data?.hits ?? []);
+  const shownQuery = lastResults ? lastResults.query : (req?.query ?? '');
+  const found = { query: shownQuery, searchType: lastResults ? lastResults.type : (req?.type ?? null) };
+  const saveClip = (i: number): void => {
+    const hit = hits[i];
+    if (hit) setSaving({ hit, start: hit.start, end: hit.end, ...found });
+  };
   const submit = (t: UiSearchType = type): void => {
     if (!text.trim()) return;
     setState({ request: { query: text.trim(), type: t, ...filters }, selected: 0 });
@@ -42,8 +55,9 @@ export function SearchPage({ state, setState, onOpen }: { state: SearchState; se
     count: hits.length,
     index: state.selected,
     setIndex: (i) => setState({ ...state, selected: i }),
-    onOpen: (i) => onOpen(hits, i),
+    onOpen: (i) => onOpen(hits, i, found),
     onPreview: (i) => setPreview(hits[i] ?? null),
+    onSave: saveClip,
   });
   return (
     <section className="page page-fill">
@@ -81,14 +95,27 @@ export function SearchPage({ state, setState, onOpen }: { state: SearchState; se
         </button>
       </form>
       {showFilters && <SearchFilters value={filters} onChange={setFilters} />}
-      {req === null && (
+      {unreachable && (
+        <div className="callout warn offline-banner" role="status" data-testid="offline-banner">
+          <WifiOff size={16} aria-hidden="true" />
+          <div>
+            <strong>Offline — showing your last results</strong>
+            <div className="muted">
+              {lastResults
+                ? `“${lastResults.query}”, searched ${new Date(lastResults.at).toLocaleString()}. New searches run when the library service is back; clips and their files keep working.`
+                : 'The library service cannot be reached and there is no earlier search stored on this computer.'}
+            </div>
+          </div>
+        </div>
+      )}
+      {req === null && !lastResults && (
         <EmptyState icon={SearchIcon} title="Find any moment" testId="search-empty">
-          <p>Search words that appear on screen, are spoken, or describe what is seen. Arrow keys move through results, Enter opens the player, Space previews.</p>
+          <p>Search words that appear on screen, are spoken, or describe what is seen. Arrow keys move through results, Enter opens the player, Space previews, S saves a clip.</p>
         </EmptyState>
       )}
-      {results.isLoading && <LoadingState label={`Searching for “${req?.query ?? ''}”…`} />}
-      {results.isError && <ErrorState title="Search failed" error={results.error} />}
-      {results.isSuccess && hits.length === 0 && (
+      {!unreachable && results.isLoading && <LoadingState label={`Searching for “${req?.query ?? ''}”…`} />}
+      {!unreachable && results.isError && <ErrorState title="Search failed" error={results.error} />}
+      {!unreachable && results.isSuccess && hits.length === 0 && (
         <EmptyState icon={SearchX} title={`Nothing matches “${req?.query ?? ''}”`} testId="search-no-results">
           <p>Try another word, another search type, or fewer filters. Files still indexing become searchable when they finish.</p>
         </EmptyState>
@@ -96,17 +123,24 @@ export function SearchPage({ state, setState, onOpen }: { state: SearchState; se
       {hits.length > 0 && (
         <>
           <p className="muted results-count" data-testid="results-count">
-            {hits.length} {hits.length === 1 ? 'moment' : 'moments'} · {results.data?.tookMs ?? 0} ms
+            {hits.length} {hits.length === 1 ? 'moment' : 'moments'}
+            {lastResults ? ` for “${lastResults.query}” (stored)` : ` · ${results.data?.tookMs ?? 0} ms`}
           </p>
           <div className="hit-grid" role="grid" aria-label="Search results" ref={grid} onKeyDown={onKeyDown}>
             <div role="row" className="hit-grid-row">
               {hits.map((hit, i) => (
-                <HitCard key={hit.id} hit={hit} selected={i === state.selected} onSelect={() => setState({ ...state, selected: i })} onOpen={() => onOpen(hits, i)} />
+                <HitCard
+                  key={hit.id}
+                  hit={hit}
+                  selected={i === state.selected}
+                  actions={{ onSelect: () => setState({ ...state, selected: i }), onOpen: () => onOpen(hits, i, found), onPreview: () => setPreview(hit), onSave: () => saveClip(i) }}
+                />
               ))}
             </div>
           </div>
         </>
       )}
+      <SaveClipDialog target={saving} onClose={() => setSaving(null)} />
       <Dialog.Root open={preview !== null} onOpenChange={(open) => !open && setPreview(null)}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />

@@ -9,7 +9,7 @@ import { Tip } from '../components/Tip';
 import { useFolders, useSettings } from '../hooks/queries';
 import { call, transportKind } from '../transport';
 
-/** Endpoint and key, watched folders, concurrency, launch at login. */
+/** Endpoint and key, watched folders, concurrency, launch at login, remote delete policy. */
 export function SettingsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const settings = useSettings();
@@ -109,6 +109,20 @@ export function SettingsPage(): React.JSX.Element {
               Launch Reelsync at login
             </label>
           )}
+          <div className="field" role="radiogroup" aria-label="When a watched file is deleted">
+            <span className="field-label">When a watched file is deleted on disk</span>
+            <label className="row tight">
+              <input type="radio" name="remote-delete" checked={s.remoteDeletePolicy === 'keep'} onChange={() => save.mutate({ remoteDeletePolicy: 'keep' })} data-testid="policy-keep" /> Keep the library copy (searchable, clips can still be cut from it)
+            </label>
+            <label className="row tight">
+              <input type="radio" name="remote-delete" checked={s.remoteDeletePolicy === 'delete'} onChange={() => save.mutate({ remoteDeletePolicy: 'delete' })} data-testid="policy-delete" /> Delete it from the library too
+              <span className="muted">(applies to deletions from now on, once no other local file has the same content)</span>
+            </label>
+          </div>
+          <div className="field">
+            <span className="field-label">Balance</span>
+            <span className="muted">The library interface has no balance endpoint, so no figure is shown. Uploads and downloads refused for balance pause the queue and say so.</span>
+          </div>
           {s.restartRequired && (
             <div className="callout" role="status">
               Endpoint and concurrency changes apply the next time Reelsync starts.

@@ -1,0 +1,34 @@
+import type { WebContents } from 'electron';
+import { fileURLToPath } from 'node:url';
+import type { AddPathResult } from '../../shared/contract/desktop';
+import type { Note } from './notifier';
+
+/** What one drop came to, in one line per outcome. */
+export function dropSummary(results: AddPathResult[]): Note {
+  const watching = results.filter((r) => r.outcome === 'watching').length;
+  const already = results.filter((r) => r.outcome === 'already-watched').length;
+  const rejected = results.filter((r) => r.outcome === 'rejected');
+  const parts = [watching ? `${watching} folder${watching === 1 ? '' : 's'} now watched` : '', already ? `${already} already watched (rescanned)` : '', ...rejected.map((r) => `${r.path}: ${r.detail}`)].filter(Boolean);
+  return { title: rejected.length && !watching && !already ? 'Nothing was added' : 'Footage added', body: parts.join('\n') };
+}
+
+/**
+ * Files and folders dropped on the window: the page leaves OS file drops alone, so Chromium tries to open them as a
+ * file:// navigation; that navigation is cancelled here and its path validated and queued (sync:add-paths).
+ */
+export function interceptFileDrops(contents: Pick<WebContents, 'on'>, add: (paths: string[]) => Promise<AddPathResult[]>, tell: (n: Note) => void): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!url.startsWith('file://')) return;
+    event.preventDefault();
+    let path: string;
+    try {
+      path = fileURLToPath(url);
+    } catch {
+      return;
+    }
+    void add([path]).then(
+      (results) => tell(dropSummary(results)),
+      (err: unknown) => tell({ title: 'Could not add the dropped item', body: err instanceof Error ? err.message : String(err) }),
+    );
+  });
+}

@@ -1,0 +1,72 @@
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle, Scissors } from 'lucide-react';
+import type { ClipView } from '../../../shared/contract/clips';
+import { timecode } from '../lib/format';
+import { call } from '../transport';
+import { ProgressBar } from './ProgressBar';
+
+export const CLIP_STATE_LABEL: Record<ClipView['state'], string> = {
+  queued: 'Queued',
+  downloading: 'Downloading original',
+  cutting: 'Cutting',
+  ready: 'Ready',
+  failed: 'Failed',
+};
+
+export function clipTitle(clip: ClipView): string {
+  return clip.videoName || clip.videoNo;
+}
+
+/** The clip's still, from the local disk (works offline). */
+export function ClipThumb({ clip }: { clip: ClipView }): React.JSX.Element {
+  const thumb = useQuery({
+    queryKey: ['clips', 'thumb', clip.id, clip.thumbnailPath],
+    queryFn: () => call('clips:thumbnail', { id: clip.id }),
+    enabled: clip.thumbnailPath !== null,
+    staleTime: Infinity,
+  });
+  if (thumb.data?.dataUrl) return <img src={thumb.data.dataUrl} alt="" />;
+  return clip.state === 'failed' ? <AlertTriangle size={26} strokeWidth={1.25} aria-hidden="true" /> : <Scissors size={26} strokeWidth={1.25} aria-hidden="true" />;
+}
+
+/** A 16:9 card: still, time range, state while it is being made, the query that found it and its tags. */
+export function ClipCard({ clip, selected, onSelect, onOpen }: { clip: ClipView; selected: boolean; onSelect: () => void; onOpen: () => void }): React.JSX.Element {
+  const busy = clip.state === 'queued' || clip.state === 'downloading' || clip.state === 'cutting';
+  return (
+    <button
+      type="button"
+      role="gridcell"
+      aria-selected={selected}
+      className={selected ? 'hit-card selected' : 'hit-card'}
+      onClick={onSelect}
+      onDoubleClick={onOpen}
+      tabIndex={selected ? 0 : -1}
+      data-testid="clip-card"
+      data-state={clip.state}
+    >
+      <div className="hit-frame">
+        <ClipThumb clip={clip} />
+        <span className="hit-time">
+          {timecode(clip.start)} – {timecode(clip.end)}
+        </span>
+        {clip.state !== 'ready' && <span className={`hit-remote state-${clip.state}`}>{CLIP_STATE_LABEL[clip.state]}</span>}
+      </div>
+      {busy && <ProgressBar value={null} label={CLIP_STATE_LABEL[clip.state]} />}
+      <div className="hit-meta">
+        <div className="hit-name" title={clipTitle(clip)}>
+          {clipTitle(clip)}
+        </div>
+        <div className="clip-query muted">{clip.query ? `“${clip.query}”` : 'saved from the player'}</div>
+        {clip.tags.length > 0 && (
+          <div className="tag-row">
+            {clip.tags.slice(0, 4).map((t) => (
+              <span key={t} className="tag-chip small">
+                {t}
+              </span>
+            ))}
+          </div>
+        )}
+      </div>
+    </button>
+  );
+}

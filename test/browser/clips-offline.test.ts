@@ -1,0 +1,155 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowserTests } from '../helpers/chromium';
+import { makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
+
+const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
+
+/** Drops, clips, export, then the library service stopped: clips, cached keyframes and the last results still work. */
+describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mode (Chromium, embedded service)', () => {
+  let running: RunningUiApp;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+  const videoState = () =>
+    page.getByTestId('clip-video').evaluate((v: { readyState: number; duration: number }) => ({ ready: v.readyState, duration: v.duration }));
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    running = await startUiApp();
+    makeLateTextVideo(join(running.footageDir, 'harbour-late.mp4'), 1);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+  });
+
+  it('adds a folder by typed path and answers a dropped loose file with the folder to watch', async () => {
+    await page.goto(running.web.url);
+    await page.getByTestId('library-empty').waitFor();
+    await page.getByTestId('add-footage').click();
+    await page.getByLabel('Paths to add').fill(running.footageDir);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.locator('[data-testid="add-results"] [data-outcome="watching"]').waitFor();
+    await page.keyboard.press('Escape');
+
+    const loose = join(running.dataDir, '..', 'loose.mp4');
+    writeFileSync(loose, readFileSync(join(running.footageDir, 'harbour-late.mp4')));
+    const dt = await page.evaluateHandle((text: string) => {
+      // Runs in the page (the node tsconfig has no DOM lib).
+      const Ctor = (globalThis as unknown as { DataTransfer: new () => { setData(type: string, data: string): void } }).DataTransfer;
+      const d = new Ctor();
+      d.setData('text/plain', text);
+      return d;
+    }, `file://${loose}`);
+    await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
+    const refused = page.locator('[data-testid="add-results"] [data-outcome="rejected"]');
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain('Reelsync syncs folders');
+    await shot('10-add-paths-dropped');
+    await page.keyboard.press('Escape');
+
+    const row = page.locator('[data-testid="file-row"][data-path$="harbour-late.mp4"]');
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 90_000, interval: 500 }).toBe('indexed');
+  }, 120_000);
+
+  it('saves a clip from a hit card with S and plays it from the Clips page', async () => {
+    await page.getByTestId('nav-search').click();
+    await page.getByLabel('Search the library').fill('harbour');
+    await page.keyboard.press('Enter');
+    const card = page.getByTestId('hit-card').first();
+    await card.waitFor({ timeout: 20_000 });
+    await expect.poll(() => card.locator('img').evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await card.click({ button: 'right' });
+    await page.getByTestId('hit-menu').waitFor();
+    await shot('11-hit-context-menu');
+    await page.keyboard.press('Escape');
+    await card.focus();
+    await page.keyboard.press('s');
+    const dialog = page.getByTestId('save-clip-dialog');
+    await dialog.waitFor();
+    expect(await page.getByTestId('clip-cost').textContent()).toContain('free');
+    await dialog.getByLabel('Clip tags').fill('keeper');
+    await dialog.getByLabel('Clip tags').press('Enter');
+    await shot('12-save-clip');
+    await page.getByTestId('save-clip-submit').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByTestId('nav-clips').click();
+    const clip = page.getByTestId('clip-card').first();
+    await expect.poll(() => clip.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    expect(await page.getByTestId('count-clips').textContent()).toBe('1');
+    await expect.poll(async () => (await videoState()).ready, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    const clipPath = (await page.getByTestId('clip-path').textContent()) ?? '';
+    expect(clipPath).toContain(join(running.dataDir, 'clips'));
+
+    await page.getByTestId('clip-notes').fill('opening shot for the harbour piece');
+    await page.getByLabel('Search clips').click();
+    await page.getByLabel('Search clips').fill('opening');
+    await expect.poll(() => page.getByTestId('clip-card').count()).toBe(1);
+    await page.getByLabel('Search clips').fill('nothing-like-this');
+    await page.getByTestId('clips-no-match').waitFor();
+    await page.getByLabel('Search clips').fill('');
+    await page.getByTestId('clip-card').first().waitFor();
+    await shot('13-clips');
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('exports an EDL to a path the user sees', async () => {
+    await page.getByTestId('export-open').click();
+    await page.getByRole('tab', { name: 'EDL (CMX3600)' }).click();
+    const file = await page.getByTestId('export-file').inputValue();
+    expect(file).toBe(join(running.dataDir, 'clips', 'reelsync-clips.edl'));
+    await page.getByTestId('export-run').click();
+    expect(await page.getByTestId('export-done').textContent()).toContain(file);
+    expect(readFileSync(file, 'utf8')).toMatch(/^TITLE: /m);
+    await shot('14-export');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('tab-downloads').click();
+    await page.getByTestId('downloads-empty').waitFor();
+  });
+
+  it('sets the remote delete policy, which survives a reload', async () => {
+    await page.getByTestId('nav-settings').click();
+    expect(await page.getByTestId('policy-keep').isChecked()).toBe(true);
+    // The radio shows what main saved: it turns on once settings:set has answered.
+    await page.getByTestId('policy-delete').click();
+    await expect.poll(() => page.getByTestId('policy-delete').isChecked()).toBe(true);
+    await page.reload();
+    await page.getByTestId('nav-settings').click();
+    await expect.poll(() => page.getByTestId('policy-delete').isChecked()).toBe(true);
+    await shot('17-settings-policy');
+  });
+
+  it('with the library service stopped: says offline, shows the last results, and the clip still plays', async () => {
+    await running.app.browse.disconnect();
+    await page.reload();
+    await expect.poll(() => page.getByTestId('connection-state').textContent(), { timeout: 20_000 }).toContain('Offline: library service unreachable');
+
+    await page.getByTestId('nav-search').click();
+    await page.getByTestId('offline-banner').waitFor();
+    expect(await page.getByTestId('offline-banner').textContent()).toContain('Offline — showing your last results');
+    const card = page.getByTestId('hit-card').first();
+    await card.waitFor();
+    expect(await page.getByTestId('results-count').textContent()).toContain('harbour');
+    await expect.poll(() => card.locator('img').evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await shot('15-search-offline');
+
+    await page.getByTestId('nav-clips').click();
+    await page.getByTestId('clip-card').first().waitFor();
+    await expect.poll(async () => (await videoState()).ready, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    expect(existsSync(join(running.dataDir, 'clips'))).toBe(true);
+    await shot('16-clips-offline');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shot('18-clips-offline-light');
+  }, 60_000);
+});
