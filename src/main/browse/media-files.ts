@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { extname, isAbsolute, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { parseByteRange } from '../../shared/byte-range';
 
 export interface MediaAnswer {
   status: number;
@@ -28,26 +29,6 @@ export function mediaType(path: string): string {
   return MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** Parses one `bytes=a-b`, `bytes=a-` or `bytes=-n` range against a size; null when absent, 'invalid' when unsatisfiable. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return 'invalid';
-  let start: number;
-  let end: number;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return 'invalid';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  }
-  if (start > end || start >= size) return 'invalid';
-  return { start, end };
-}
-
 /** True when `target` (already real) lies inside one of `roots` (resolved to their real paths). */
 export async function insideRoots(target: string, roots: string[]): Promise<boolean> {
   for (const root of roots) {
@@ -72,8 +53,8 @@ export async function serveLocalMedia(path: string, roots: string[], method: 'GE
   const info = await stat(real).catch(() => null);
   if (!info?.isFile()) return refuse(404, 'no such file');
   const base = { 'content-type': mediaType(real), 'accept-ranges': 'bytes', 'cache-control': 'no-store' };
-  const range = parseRange(rangeHeader, info.size);
-  if (range === 'invalid') return { status: 416, headers: { ...base, 'content-range': `bytes */${info.size}` }, body: null, message: 'range not satisfiable' };
+  const range = parseByteRange(rangeHeader, info.size);
+  if (range === 'unsatisfiable') return { status: 416, headers: { ...base, 'content-range': `bytes */${info.size}` }, body: null, message: 'range not satisfiable' };
   if (range === null) {
     return { status: 200, headers: { ...base, 'content-length': String(info.size) }, body: method === 'HEAD' ? null : createReadStream(real) };
   }

@@ -6,6 +6,7 @@ import type { Account } from '../../accounts/accounts';
 import { InsufficientBalanceError } from '../../accounts/billing';
 import { bucketOf, type ServiceContext } from '../../context';
 import { ApiError, badRequest, notFound, rateLimited } from '../envelope';
+import { parseByteRange } from '../../../shared/byte-range';
 import { accountOf } from './auth';
 import { parseOr400 } from './validate';
 
@@ -58,7 +59,7 @@ async function stream(
   if (bucket !== bucketOf(account.id)) throw notFound();
   const size = await ctx.blobs.size(bucket, blob);
   if (size === null) throw notFound();
-  const range = parseRange(request.headers.range, size);
+  const range = parseByteRange(request.headers.range, size);
   if (range === 'unsatisfiable') {
     return reply.code(416).header('content-range', `bytes */${size}`).send();
   }
@@ -89,24 +90,4 @@ function originalName(ctx: ServiceContext, account: Account, blob: string): stri
 function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-/** A single bytes range; null when absent or not understood (whole file), 'unsatisfiable' when outside the file. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  let start: number;
-  let end: number;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return 'unsatisfiable';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
 }
