@@ -49,6 +49,23 @@ export const configSchema = z
       })
       .strict()
       .default({ threshold: 0.7, maxEventSeconds: 30 }),
+    /**
+     * Outbound requests to URLs users give (source_url, upload callbacks, webhooks, live sources). true allows
+     * loopback/private targets: the default only because the embedded service runs on 127.0.0.1 for one user whose
+     * own media servers are local; a shared or exposed service must set it to false.
+     */
+    network: z
+      .object({ allowPrivateTargets: z.boolean().default(true) })
+      .strict()
+      .default({ allowPrivateTargets: true }),
+    /** Inbound HTTP: a connection silent for idleTimeoutMs is closed (slow-loris); JSON bodies over maxJsonBytes get 413. */
+    http: z
+      .object({
+        idleTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
+        maxJsonBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+      })
+      .strict()
+      .default({ idleTimeoutMs: 60_000, maxJsonBytes: 1024 * 1024 }),
   })
   .strict();
 

@@ -2,18 +2,28 @@ import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE_PATH, API_V2_BASE_PATH } from '../../src/shared/api-types';
+import { API_BASE_PATH, API_V2_BASE_PATH, DATALAKE_BASE_PATH } from '../../src/shared/api-types';
+import { datalakeClient } from '../helpers/datalake';
+import { datalakeAttacks, datalakeShapeProblem } from '../helpers/fuzz-datalake';
 import { startService, type TestService } from '../helpers/service';
 
 const REQUESTS = 10_000;
 
 let service: TestService;
 let pool: Pool;
+let dlKey: string;
+/** A real collection and resumable session of the fuzzing account, so some ids hit existing rows. */
+let dlIds: { collection: string; upload: string };
 beforeAll(async () => {
   service = await startService({
     config: { indexer: { paused: true }, limits: { searchPerSecond: 100_000, uploadPerMinute: 100_000, downloadPerMinute: 100_000 } },
   });
   pool = new Pool(service.origin, { connections: 8 });
+  dlKey = service.createKey('test', { kind: 'datalake' });
+  const dl = datalakeClient(service.origin, dlKey);
+  const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'fuzz' })).json.collection_id;
+  const upload = (await dl.post<{ video_id: string }>('/videos?upload=resumable', { collection_id: collection, size: 4096, filename: 'f.mp4' })).json.video_id;
+  dlIds = { collection, upload };
 });
 afterAll(async () => {
   await pool.close();
@@ -66,6 +76,7 @@ function multipart(fields: [string, string][], file: { name: string; type: strin
 }
 
 function attacks(key: string, media: Buffer): fc.Arbitrary<Attack> {
+  const datalake = datalakeAttacks(dlKey, key, dlIds, media);
   const auth = fc.oneof(fc.constant(key), fc.constant(key), fc.string({ maxLength: 300 }), fc.constant(`Bearer ${key}`), fc.constant(''));
   const path = fc.tuple(fc.constantFrom(API_BASE_PATH, API_BASE_PATH, API_V2_BASE_PATH, '/serve/api/v3', ''), fc.constantFrom(...PATHS), fc.webQueryParameters()).map(
     ([base, p, q]) => `${base}${p}${q ? `?${q}` : ''}`,
@@ -106,7 +117,14 @@ function attacks(key: string, media: Buffer): fc.Arbitrary<Attack> {
     path,
     headers: fc.dictionary(fc.constantFrom('authorization', 'content-type', 'range', 'x-forwarded-for', 'accept', 'cookie', 'origin'), fc.string({ maxLength: 8000 }), { maxKeys: 5 }),
   });
-  return fc.oneof({ arbitrary: json, weight: 4 }, { arbitrary: upload, weight: 3 }, { arbitrary: download, weight: 2 }, { arbitrary: headers, weight: 1 });
+  // About two thirds interface A, one third interface B.
+  return fc.oneof(
+    { arbitrary: json, weight: 4 },
+    { arbitrary: upload, weight: 3 },
+    { arbitrary: download, weight: 2 },
+    { arbitrary: headers, weight: 1 },
+    { arbitrary: datalake, weight: 5 },
+  );
 }
 
 async function send(a: Attack): Promise<{ status: number; contentType: string; body: Buffer } | { error: string }> {
@@ -126,7 +144,7 @@ async function serviceRssMb(): Promise<number> {
 }
 
 describe('service under malformed requests', () => {
-  it(`answers ${REQUESTS.toLocaleString('en')} malformed requests with envelopes, never a 5xx or a crash, memory flat`, async () => {
+  it(`answers ${REQUESTS.toLocaleString('en')} malformed requests to interfaces A and B in their error shapes, never a 5xx or a crash, memory flat`, async () => {
     const media = await readFile(new URL('../../.cache/media/phone-h264.mp4', import.meta.url));
     const inputs = fc.sample(attacks(service.key, media), { numRuns: REQUESTS, seed: 20261122 });
     // Warm up the service (JIT, caches) before the memory baseline.
@@ -134,6 +152,7 @@ describe('service under malformed requests', () => {
     const rssBefore = await serviceRssMb();
     const problems: string[] = [];
     let clientRefused = 0;
+    let datalakeSent = 0;
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < inputs.length) {
@@ -148,6 +167,12 @@ describe('service under malformed requests', () => {
           continue;
         }
         if (res.status >= 500) problems.push(`${a.method} ${a.path.slice(0, 120)}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
+        if (a.path.startsWith(`${DATALAKE_BASE_PATH}/`)) {
+          datalakeSent++;
+          const problem = datalakeShapeProblem(res.status, res.contentType, res.body);
+          if (problem) problems.push(`${a.method} ${a.path.slice(0, 120)}: ${problem}`);
+          continue;
+        }
         if (res.contentType.startsWith('application/json')) {
           const env = JSON.parse(res.body.toString()) as Record<string, unknown>;
           const valid = typeof env.code === 'string' && typeof env.msg === 'string' && typeof env.success === 'boolean' && typeof env.failed === 'boolean' && 'data' in env;
@@ -161,10 +186,14 @@ describe('service under malformed requests', () => {
     const rssAfter = await serviceRssMb();
     expect(problems.slice(0, 20)).toEqual([]);
     expect(clientRefused).toBeLessThan(REQUESTS / 10);
+    expect(datalakeSent).toBeGreaterThan(REQUESTS / 4);
     // Still alive and well.
     const alive = await pool.request({ method: 'GET', path: `${API_BASE_PATH}/get_metadata?video_no=x`, headers: { authorization: service.key } });
     expect(alive.statusCode).toBe(200);
     await alive.body.dump();
+    const aliveB = await pool.request({ method: 'GET', path: `${DATALAKE_BASE_PATH}/usage/balance`, headers: { authorization: dlKey } });
+    expect(aliveB.statusCode).toBe(200);
+    await aliveB.body.dump();
     expect(rssAfter - rssBefore).toBeLessThan(150);
   }, 300_000);
 });

@@ -43,6 +43,8 @@ export interface UploadFields {
 export interface UploadOptions {
   signal?: AbortSignal;
   onProgress?: (p: TransferProgress) => void;
+  /** The content hash the file had when queued: the upload is broken off if the bytes read no longer match. */
+  sha256?: string;
 }
 
 export interface ListVideosFilter {
@@ -115,7 +117,7 @@ export class LibraryClient {
       form.push(['latitude', String(fields.latitude)], ['longitude', String(fields.longitude)]);
     }
     (fields.tags ?? []).slice(0, 20).forEach((tag, i) => form.push([`tags[${i}]`, tag]));
-    const body = multipartBody(form, { field: 'file', path, filename: basename(path), contentType: videoContentType(path), size });
+    const body = multipartBody(form, { field: 'file', path, filename: basename(path), contentType: videoContentType(path), size, sha256: options.sha256 });
     const meter = new ProgressMeter(size);
     const onBytes = (n: number): void => {
       const p = meter.add(n);

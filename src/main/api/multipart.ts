@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export interface FilePart {
   field: string;
@@ -7,6 +7,8 @@ export interface FilePart {
   filename: string;
   contentType: string;
   size: number;
+  /** When given, the bytes read are hashed and the closing boundary is only sent if they still have this SHA-256. */
+  sha256?: string;
 }
 
 export interface MultipartBody {
@@ -43,13 +45,17 @@ export function multipartBody(fields: [string, string][], file: FilePart): Multi
     async *stream(onBytes, signal) {
       yield head;
       let sent = 0;
+      const hash = file.sha256 ? createHash('sha256') : null;
       const input = createReadStream(file.path, { highWaterMark: FILE_CHUNK, signal, end: file.size - 1 });
       for await (const chunk of input as AsyncIterable<Buffer>) {
         sent += chunk.length;
+        hash?.update(chunk);
         onBytes(chunk.length);
         yield chunk;
       }
       if (sent !== file.size) throw new Error(`file shrank during upload: read ${sent} of ${file.size} bytes`);
+      // Without the closing boundary the service refuses the body, so changed bytes are never stored under the old hash.
+      if (hash && hash.digest('hex') !== file.sha256) throw new Error('file changed during upload: its content no longer has the hash it was queued with');
       yield tail;
     },
   };

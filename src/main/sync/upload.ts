@@ -80,6 +80,7 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           },
           {
             signal,
+            sha256: hash,
             onProgress: (p) => deps.notify.progress({ fileId: source.id, path: source.path, hash, ...p }),
           },
         );

@@ -2,13 +2,10 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Agent, interceptors, request } from 'undici';
+import { request } from 'undici';
+import { outboundAgent } from '../security/agents';
 import { OperationFailure } from './errors';
 import { MAX_MEDIA_BYTES, mayBeVideoType } from './media';
-
-const agent = new Agent({ connect: { timeout: 15_000 }, headersTimeout: 30_000, bodyTimeout: 60_000 }).compose(
-  interceptors.redirect({ maxRedirections: 5 }),
-);
 
 const PAGE_TYPES = ['text/html', 'application/xhtml+xml'];
 const PLAYLIST_TYPES = ['application/vnd.apple.mpegurl', 'application/x-mpegurl', 'audio/mpegurl', 'application/dash+xml'];
@@ -16,6 +13,8 @@ const PLAYLIST_TYPES = ['application/vnd.apple.mpegurl', 'application/x-mpegurl'
 export interface FetchOptions {
   maxBytes?: number;
   signal: AbortSignal;
+  /** network.allowPrivateTargets: false refuses loopback/private targets, on every redirect hop too. */
+  allowPrivateTargets: boolean;
   onProgress?: (fraction: number) => void;
 }
 
@@ -29,7 +28,7 @@ export async function fetchSource(url: string, dest: string, opts: FetchOptions)
   try {
     res = await request(url, {
       method: 'GET',
-      dispatcher: agent,
+      dispatcher: outboundAgent('source', opts.allowPrivateTargets),
       signal: opts.signal,
       headers: { 'user-agent': 'Reelsync-Datalake/1', accept: 'video/*, application/octet-stream;q=0.9, */*;q=0.1' },
     });

@@ -112,7 +112,7 @@ async function obtain(dl: Datalake, video: DlVideoRow, download: string, operati
         shown = fraction;
         dl.operations.setFraction(operationId, 'preprocess', fraction * 0.9);
       };
-      await fetchSource(video.source_url, download, { signal, onProgress });
+      await fetchSource(video.source_url, download, { signal, onProgress, allowPrivateTargets: dl.ctx.config.network.allowPrivateTargets });
       return download;
     }
     case 'file':

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { JobHandler } from '../jobs/job-queue';
+import { assertPublicTarget } from '../security/ssrf';
 import type { Datalake } from './datalake';
 import { newVideoId, startIngest } from './start-ingest';
 import type { StreamRow } from './streams';
@@ -22,6 +23,12 @@ export function streamHandler(dl: Datalake): JobHandler {
     const { streamId } = payloadSchema.parse(JSON.parse(job.payload));
     const stream = dl.streams.byId(streamId);
     if (!stream || (stream.status !== 'starting' && stream.status !== 'live')) return { kind: 'finished' };
+    try {
+      await assertPublicTarget(stream.source_url, ctx.config.network.allowPrivateTargets);
+    } catch (err) {
+      dl.streams.setStatus(stream.id, 'failed', err instanceof Error ? err.message : String(err));
+      return { kind: 'finished' };
+    }
     const dir = join(dl.uploadDir, `stream-${stream.id}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -30,7 +37,7 @@ export function streamHandler(dl: Datalake): JobHandler {
     const base = stream.next_offset;
     const child = spawn(
       'ffmpeg',
-      ['-hide_banner', '-nostats', '-loglevel', 'error', '-rw_timeout', '15000000', '-live_start_index', '0', '-i', stream.source_url,
+      ['-hide_banner', '-nostats', '-loglevel', 'error', '-rw_timeout', '15000000', '-protocol_whitelist', 'http,https,tcp,tls,crypto', '-live_start_index', '0', '-i', stream.source_url,
         '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-f', 'segment', '-segment_time', String(stream.segment_seconds),
         '-reset_timestamps', '1', '-segment_format', 'mpegts', '-segment_list', join(dir, 'list.csv'), '-segment_list_type', 'csv',
         join(dir, 'seg%06d.ts')],

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { backoff, type JobHandler } from '../jobs/job-queue';
+import { outboundAgent } from '../security/agents';
 import { Deliveries } from './deliveries';
 import type { OperationRecord } from './operations';
 
@@ -39,6 +40,7 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
       const now = new Date();
       const res = await request(row.url, {
         method: 'POST',
+        dispatcher: outboundAgent('webhook', ctx.config.network.allowPrivateTargets),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Reelsync-Datalake/1',

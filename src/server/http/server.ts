@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/api-types';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { DATALAKE_BASE_PATH, ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/api-types';
 import { InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import { ApiError, failure } from './envelope';
@@ -11,11 +11,35 @@ import { registerLibraryRoutes } from './library/routes';
 export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: ctx.config.http.maxJsonBytes,
     routerOptions: { maxParamLength: 500 },
+    // Uploads may take hours, so no cap on a whole request; a connection silent for idleTimeoutMs is closed instead
+    // (headers sent then nothing, a body that stalls, an idle keep-alive socket).
     requestTimeout: 0,
+    connectionTimeout: ctx.config.http.idleTimeoutMs,
+    keepAliveTimeout: Math.min(5_000, ctx.config.http.idleTimeoutMs),
     return503OnClosing: true,
+    // Refusals made before routing (a malformed URL, an over-long path parameter) answer in the interface's own shape.
+    // The body is read (up to a cap) before answering, so the client sees the answer rather than a reset.
+    frameworkErrors: (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      const answer = (): void => {
+        if (request.url.startsWith(`${DATALAKE_BASE_PATH}/`)) void reply.code(status).send({ error: { code: status === 404 ? 'not_found' : 'invalid_argument', message: err.message } });
+        else void reply.code(status).send(failure(ENVELOPE_CODES.error, err.message));
+      };
+      const raw = request.raw;
+      if (raw.readableEnded) return answer();
+      let read = 0;
+      raw.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > 2 * ctx.config.http.maxJsonBytes) raw.destroy();
+      });
+      raw.once('end', answer);
+      raw.resume();
+    },
   });
+  // Headers trickled a byte at a time keep a socket "active": cap the time to receive them as a whole.
+  app.server.headersTimeout = Math.min(60_000, ctx.config.http.idleTimeoutMs);
 
   await app.register(multipart, {
     limits: {

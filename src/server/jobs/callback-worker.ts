@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
+import { outboundAgent } from '../security/agents';
 import type { JobHandler } from './job-queue';
 
 const payloadSchema = z.object({ url: z.string().url(), body: z.record(z.string(), z.unknown()) });
@@ -18,6 +19,7 @@ export function callbackHandler(ctx: ServiceContext): JobHandler {
     try {
       const res = await request(payload.data.url, {
         method: 'POST',
+        dispatcher: outboundAgent('callback', ctx.config.network.allowPrivateTargets),
         headers: { 'content-type': 'application/json', 'user-agent': 'Reelsync-Service/1' },
         body: JSON.stringify(payload.data.body),
         signal: AbortSignal.any([signal, AbortSignal.timeout(ctx.config.callbacks.timeoutMs)]),

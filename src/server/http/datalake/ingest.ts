@@ -9,6 +9,8 @@ import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
 import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
 import { newVideoId, startIngest } from '../../datalake/start-ingest';
+import { malformed, nextPart } from '../multipart-drain';
+import { diskFullMessage } from '../storage-error';
 import { safeFileName } from '../library/form-fields';
 import { accountOf } from '../library/auth';
 import { admit, ingestFields, rejectResumableFields, replayed, requestHash, targetCollection, type IngestFields } from './ingest-fields';
@@ -65,7 +67,9 @@ async function ingestMultipart(dl: Datalake, account: Account, request: FastifyR
   let fields: IngestFields | undefined;
   let stored: string | undefined;
   try {
-    for await (const part of parts) {
+    // A malformed body (bad boundary, truncated part) is the client's error: 400, not 500.
+    for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
+      const part = next.value;
       if (part.type === 'field') {
         if (part.fieldname !== 'json' || fields) throw invalid('send one `json` field part, then the `file` part');
         fields = parse(ingestFields, parseJson(part.value));
@@ -123,7 +127,15 @@ async function receive(part: MultipartFile, path: string): Promise<void> {
     part.file.resume();
     throw new DatalakeError(415, 'unsupported_media', `${part.filename || 'the file'} (${part.mimetype || 'no type'}) is not a supported video`);
   }
-  await pipeline(part.file, createWriteStream(path));
+  try {
+    await pipeline(part.file, createWriteStream(path));
+  } catch (err) {
+    // A body that breaks off mid-file is malformed; a failure to write (e.g. ENOSPC) stays the service's own error.
+    const full = diskFullMessage(err);
+    if (full) throw new DatalakeError(507, 'internal', full);
+    if (typeof (err as { syscall?: unknown }).syscall === 'string') throw err;
+    throw malformed(err);
+  }
   if (part.file.truncated) throw new DatalakeError(413, 'payload_too_large', 'the file is larger than 3 GB');
 }
 

@@ -12,6 +12,7 @@ import { bucketOf, type ServiceContext } from '../../context';
 import { newVideoNo } from '../../library/videos';
 import { ApiError, badRequest, rateLimited, success } from '../envelope';
 import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
+import { diskFullMessage } from '../storage-error';
 import { accountOf } from './auth';
 import { parseUploadFields, safeFileName } from './form-fields';
 import { ENVELOPE_CODES } from '../../../shared/api-types';
@@ -161,6 +162,8 @@ async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: Fa
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) {
       throw badRequest('file is larger than the 3 GB limit');
     }
+    const full = diskFullMessage(err);
+    if (full) throw new ApiError(507, ENVELOPE_CODES.error, full);
     throw malformed(err);
   }
   if (part.file.truncated) {

@@ -1,0 +1,87 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, interceptors, type Dispatcher } from 'undici';
+import { isPrivateAddress } from './addresses';
+
+/** A server-side request refused because its target resolves to a loopback/private/reserved address. */
+export class TargetRefusedError extends Error {
+  readonly code = 'ERR_TARGET_REFUSED';
+  constructor(host: string, address: string) {
+    super(
+      `refused to connect to ${host} (${address}): a loopback, private, link-local or reserved address; ` +
+        'set network.allowPrivateTargets to true to allow local targets',
+    );
+    this.name = 'TargetRefusedError';
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for net.connect that resolves the host and hands back only addresses the rule allows, so the socket
+ * connects to exactly the address that was checked (no second resolution for DNS rebinding to exploit).
+ */
+export function guardedLookup(isRefused: (ip: string) => boolean = isPrivateAddress) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void =>
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, options.all ? [] : '', undefined);
+      const allowed = addresses.filter((a) => !isRefused(a.address));
+      if (allowed.length === 0) return callback(new TargetRefusedError(hostname, addresses[0]?.address ?? 'no address'), options.all ? [] : '', undefined);
+      if (options.all) return callback(null, allowed);
+      const first = allowed[0];
+      return callback(null, first?.address ?? '', first?.family);
+    });
+}
+
+export interface GuardedAgentOptions {
+  allowPrivateTargets: boolean;
+  /** Redirects to follow; each hop connects through the same guard. 0: none. */
+  maxRedirections?: number;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  /** The rule; isPrivateAddress unless a test narrows it. */
+  isRefused?: (ip: string) => boolean;
+}
+
+/**
+ * The dispatcher for every request the service makes to a URL a user gave. With allowPrivateTargets false, an IP
+ * literal is checked before connecting and a host name through guardedLookup; redirects (when followed) go through
+ * the same connector, so each hop is checked again.
+ */
+export function guardedAgent(opts: GuardedAgentOptions): Dispatcher {
+  const timeout = opts.connectTimeoutMs ?? 15_000;
+  const isRefused = opts.isRefused ?? isPrivateAddress;
+  const base = buildConnector(opts.allowPrivateTargets ? { timeout } : { timeout, lookup: guardedLookup(isRefused) });
+  const connect: buildConnector.connector = (options, callback) => {
+    const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
+    if (!opts.allowPrivateTargets && isIP(host) !== 0 && isRefused(host)) {
+      callback(new TargetRefusedError(host, host), null);
+      return;
+    }
+    base(options, callback);
+  };
+  const agent = new Agent({ connect, headersTimeout: opts.headersTimeoutMs, bodyTimeout: opts.bodyTimeoutMs });
+  return opts.maxRedirections ? agent.compose(interceptors.redirect({ maxRedirections: opts.maxRedirections })) : agent;
+}
+
+/**
+ * Checks a URL's host before handing it to a program that resolves names itself (ffmpeg for live pulls): an IP literal
+ * or every address the name resolves to must be allowed. Not rebinding-proof: use guardedAgent where the connection is ours.
+ */
+export async function assertPublicTarget(url: string, allowPrivateTargets: boolean): Promise<void> {
+  if (allowPrivateTargets) return;
+  const host = new URL(url).hostname;
+  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
+  if (isIP(bare) !== 0) {
+    if (isPrivateAddress(bare)) throw new TargetRefusedError(bare, bare);
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    dnsLookup(bare, { all: true }, (err, addresses) => {
+      if (err) return reject(err);
+      const bad = addresses.find((a) => isPrivateAddress(a.address));
+      return bad ? reject(new TargetRefusedError(bare, bad.address)) : resolve();
+    });
+  });
+}
