@@ -4,6 +4,7 @@ import { DATALAKE_BASE_PATH, ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/
 import { InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import { ApiError, failure } from './envelope';
+import { discard } from './multipart-drain';
 import { registerDatalakeRoutes } from './datalake/routes';
 import { registerLibraryRoutes } from './library/routes';
 
@@ -50,6 +51,13 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
       parts: 64,
       headerPairs: 200,
     },
+  });
+
+  // A refusal made before the handler read the body (auth, a missing upload session, a bad Content-Range) is sent
+  // after the rest of the body, up to a cap, so the client sees the answer instead of a reset.
+  app.addHook('onError', async (request) => {
+    const raw = request.raw;
+    if (!raw.readableEnded && !raw.destroyed && raw.listenerCount('data') === 0) await discard(raw, { left: 2 * ctx.config.http.maxJsonBytes });
   });
 
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
