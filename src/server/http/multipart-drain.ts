@@ -7,7 +7,7 @@ import { badRequest, type ApiError } from './envelope';
  * HTTP clients expect (closing on unread data makes them see a reset instead of the answer). Past a cap the
  * connection is closed instead of reading gigabytes we refuse.
  */
-const DRAIN_CAP = 64 * 1024 * 1024;
+export const DRAIN_CAP = 64 * 1024 * 1024;
 
 /** Reads and drops a refused file part, up to the cap; false when it was larger. */
 export async function discard(stream: Readable, budget = { left: DRAIN_CAP }): Promise<boolean> {

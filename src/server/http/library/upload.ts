@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -11,7 +10,8 @@ import { PRICES_MICRO_USD, UPLOAD_LIMITS, type UploadedVideo } from '../../../sh
 import { bucketOf, type ServiceContext } from '../../context';
 import { newVideoNo } from '../../library/videos';
 import { ApiError, badRequest, rateLimited, success } from '../envelope';
-import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
+import { DrainingFileSink } from '../draining-file-sink';
+import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { accountOf } from './auth';
 import { parseUploadFields, safeFileName } from './form-fields';
@@ -156,7 +156,7 @@ async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: Fa
     },
   });
   try {
-    await pipeline(part.file, meter, createWriteStream(tmpPath), { signal: abortOnClose(request) });
+    await pipeline(part.file, meter, new DrainingFileSink(tmpPath, DRAIN_CAP), { signal: abortOnClose(request) });
   } catch (err) {
     await rm(tmpPath, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) {
