@@ -1,6 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 
+/** Outgoing deliveries (upload callbacks, datalake webhooks): attempts, first retry delay (doubles, with jitter), timeout. */
+const deliveries = z
+  .object({
+    maxAttempts: z.number().int().min(1).max(50).default(8),
+    baseDelayMs: z.number().int().min(1).default(2000),
+    timeoutMs: z.number().int().min(100).default(10_000),
+  })
+  .strict()
+  .default({ maxAttempts: 8, baseDelayMs: 2000, timeoutMs: 10_000 });
+
 export const configSchema = z
   .object({
     limits: z
@@ -23,23 +33,9 @@ export const configSchema = z
       })
       .strict()
       .default({ concurrency: 1, maxAttempts: 3, paused: false }),
-    callbacks: z
-      .object({
-        maxAttempts: z.number().int().min(1).max(50).default(8),
-        baseDelayMs: z.number().int().min(1).default(2000),
-        timeoutMs: z.number().int().min(100).default(10_000),
-      })
-      .strict()
-      .default({ maxAttempts: 8, baseDelayMs: 2000, timeoutMs: 10_000 }),
+    callbacks: deliveries,
     /** Interface B's signed operation webhooks: attempts per delivery, first retry delay (doubles, with jitter). */
-    webhooks: z
-      .object({
-        maxAttempts: z.number().int().min(1).max(50).default(8),
-        baseDelayMs: z.number().int().min(1).default(2000),
-        timeoutMs: z.number().int().min(100).default(10_000),
-      })
-      .strict()
-      .default({ maxAttempts: 8, baseDelayMs: 2000, timeoutMs: 10_000 }),
+    webhooks: deliveries,
     /** Interface B's safety detector: a sampled frame counts when its unsafe score reaches threshold. */
     safety: z
       .object({
