@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowserTests } from '../helpers/chromium';
+import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
 import { makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
@@ -22,11 +22,7 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     running = await startUiApp();
     makeLateTextVideo(join(running.footageDir, 'harbour-late.mp4'), 1);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(msg.text());
-    });
+    page = await openWatchedPage(browser, errors);
   });
   afterAll(async () => {
     await browser?.close();

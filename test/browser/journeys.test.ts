@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
-import { launchChromium, skipBrowserTests } from '../helpers/chromium';
+import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
 import { makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
@@ -24,11 +24,7 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
     makeLateTextVideo(join(running.footageDir, 'harbour-late.mp4'), LEAD);
     await promisify(copyFile)(fixturePath('mpeg4Avi'), join(running.footageDir, 'old-camera.avi'));
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(msg.text());
-    });
+    page = await openWatchedPage(browser, errors);
   });
   afterAll(async () => {
     await browser?.close();

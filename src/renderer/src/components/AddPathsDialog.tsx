@@ -1,11 +1,12 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FolderPlus, X } from 'lucide-react';
+import { FolderPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { AddPathResult } from '../../../shared/contract/desktop';
 import { folderOf } from '../lib/format';
 import { pathsFromText } from '../lib/dropped-paths';
 import { call, transportKind } from '../transport';
+import { DialogCloseButton } from './DialogCloseButton';
 
 const BADGE: Record<AddPathResult['outcome'], string> = { watching: 'badge-ok', 'already-watched': 'badge-idle', rejected: 'badge-bad' };
 
@@ -75,9 +76,7 @@ export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean;
               ))}
             </ul>
           )}
-          <Dialog.Close className="icon-button dialog-close" aria-label="Close">
-            <X size={14} />
-          </Dialog.Close>
+          <DialogCloseButton />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { FolderOpen, GripVertical, Trash2, X } from 'lucide-react';
+import { FolderOpen, GripVertical, Trash2 } from 'lucide-react';
 import { useEffect, useState, type DragEvent } from 'react';
 import type { ClipView } from '../../../shared/contract/clips';
 import { useClipActions } from '../hooks/useClipActions';
@@ -8,6 +8,7 @@ import { localMediaUrl, transportKind } from '../transport';
 import { CLIP_STATE_LABEL, clipTitle } from './ClipCard';
 import { TagEditor } from './TagEditor';
 import { Tip } from './Tip';
+import { DialogCloseButton } from './DialogCloseButton';
 
 const SEARCH_TYPE_LABEL: Record<string, string> = { BY_CLIP: 'visual', BY_AUDIO: 'speech', BY_CAPTION: 'caption' };
 
@@ -130,9 +131,7 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
                 Delete
               </button>
             </div>
-            <Dialog.Close className="icon-button dialog-close" aria-label="Close">
-              <X size={14} />
-            </Dialog.Close>
+            <DialogCloseButton />
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

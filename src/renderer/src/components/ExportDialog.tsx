@@ -1,11 +1,12 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation } from '@tanstack/react-query';
-import { Download, X } from 'lucide-react';
+import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { EXPORT_FORMATS } from '../../../shared/contract/clips';
 import { useAppInfo } from '../hooks/queries';
 import { call } from '../transport';
+import { DialogCloseButton } from './DialogCloseButton';
 
 type Format = (typeof EXPORT_FORMATS)[number];
 
@@ -84,9 +85,7 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
               Export
             </button>
           </div>
-          <Dialog.Close className="icon-button dialog-close" aria-label="Close">
-            <X size={14} />
-          </Dialog.Close>
+          <DialogCloseButton />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import * as Switch from '@radix-ui/react-switch';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Scissors, X } from 'lucide-react';
+import { Scissors } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { CLIP_FORMATS } from '../../../shared/contract/clips';
 import type { SearchHit } from '../../../shared/contract/library';
@@ -11,6 +11,7 @@ import { bytes, timecode } from '../lib/format';
 import { call } from '../transport';
 import { Choice } from './Choice';
 import { TagEditor } from './TagEditor';
+import { DialogCloseButton } from './DialogCloseButton';
 
 export interface ClipTarget {
   hit: SearchHit;
@@ -149,9 +150,7 @@ export function SaveClipDialog({ target, onClose }: { target: ClipTarget | null;
               </button>
             </div>
           </form>
-          <Dialog.Close className="icon-button dialog-close" aria-label="Close">
-            <X size={14} />
-          </Dialog.Close>
+          <DialogCloseButton />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
