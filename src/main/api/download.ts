@@ -1,20 +1,18 @@
-import { createWriteStream } from 'node:fs';
 import { truncate } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { API_MESSAGES, ENVELOPE_CODES, envelopeSchema } from '../../shared/api-types';
-import { describeError } from '../../shared/errors';
 import type { Logger } from '../log';
 import { ApiError, classify, fromTransportError, parseRetryAfter } from './errors';
+import { rawGet, type RawGetResult } from './raw-get';
+import type { ResponseHead } from './response-head';
 
 export interface BlobDownloaderOptions {
   /** Base address including /serve/api/v1. */
   baseUrl: string;
   key: string;
   logger: Logger;
-  dispatcher?: Dispatcher;
+  /** Extra certificate authority to trust for an https service (a team server with its own CA). */
+  ca?: string | Buffer;
   /** No bytes for this long: the connection is given up (and the download retried). */
   idleTimeoutMs?: number;
 }
@@ -40,30 +38,25 @@ export interface FetchOptions {
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
-const contentRangeSchema = z.string().regex(/^bytes (\d+)-(\d+)\/(\d+|\*)$/);
 
 /**
- * Streaming GET {base}/download?bucket=&blob= into a part file, resuming with one Range. Success and failure are told
+ * Streaming GET {base}/download?bucket=&blob= into a part file (see raw-get.ts for why not undici), resuming with one Range. Success and failure are told
  * apart by the Content-Type (the contract's JSON envelope instead of a stream), then by the status. Statuses and codes
  * map to retry / rate-limited / fatal through `classify`; "Resource does not exist" becomes `gone`.
  */
 export class BlobDownloader {
   private readonly base: string;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly idleMs: number;
   private readonly log: Logger;
 
   constructor(private readonly o: BlobDownloaderOptions) {
     this.base = o.baseUrl.replace(/\/+$/, '');
-    this.ownsDispatcher = !o.dispatcher;
-    const idle = o.idleTimeoutMs ?? 120_000;
-    this.dispatcher = o.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 8, headersTimeout: idle, bodyTimeout: idle });
+    this.idleMs = o.idleTimeoutMs ?? 120_000;
     this.log = o.logger.child({ module: 'download' });
   }
 
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
-  }
+  /** Each download is one connection of its own (closed when it ends): nothing pooled to close. */
+  async close(): Promise<void> {}
 
   url(bucket: string, blob: string): string {
     // Reserved characters encoded, the path's slashes kept (the contract's rule for blob).
@@ -72,80 +65,88 @@ export class BlobDownloader {
   }
 
   async fetchTo(bucket: string, blob: string, partPath: string, o: FetchOptions): Promise<FetchResult> {
-    let res: Dispatcher.ResponseData;
+    const seen: { verdict: Verdict | null } = { verdict: null };
+    let res: RawGetResult;
     try {
-      res = await request(this.url(bucket, blob), {
-        method: 'GET',
-        dispatcher: this.dispatcher,
-        headers: { authorization: this.o.key, range: `bytes=${o.offset}-`, 'accept-encoding': 'identity' },
-        signal: o.signal,
-      });
+      res = await rawGet(
+        this.url(bucket, blob),
+        { headers: { authorization: this.o.key, range: `bytes=${o.offset}-`, 'accept-encoding': 'identity', 'user-agent': 'reelsync' }, signal: o.signal, idleTimeoutMs: this.idleMs, ca: this.o.ca },
+        (head) => {
+          const verdict = judge(head, o);
+          seen.verdict = verdict;
+          if (verdict.type === 'body') {
+            o.onStart?.({ offset: verdict.start, total: verdict.total, fileName: verdict.fileName });
+            return { kind: 'file', path: partPath, start: verdict.start, onBytes: o.onBytes };
+          }
+          return verdict.type === 'failure' ? { kind: 'text', limit: 1 << 20 } : { kind: 'none' };
+        },
+      );
     } catch (err) {
+      this.log.debug({ bucket, blob, err: String(err) }, 'download interrupted');
       throw fromTransportError(err, o.signal);
     }
-    const contentType = headerOf(res.headers['content-type']) ?? '';
-    if (JSON_TYPE.test(contentType) || res.statusCode >= 400) return this.failure(res, contentType);
-    if (res.statusCode === 416) {
-      await res.body.dump();
-      return { type: 'restart', reason: 'the part is larger than the resource (416)' };
+    const verdict = seen.verdict ?? { type: 'error', error: new ApiError('retry', 'protocol', 'no response head') };
+    switch (verdict.type) {
+      case 'failure':
+        return failure(res.head, res.text ?? '');
+      case 'restart':
+        // Not the continuation we asked for: keep nothing, start clean next time.
+        await truncatePart(partPath);
+        return { type: 'restart', reason: verdict.reason };
+      case 'error':
+        return { type: 'error', error: verdict.error };
+      case 'body':
+        return { type: 'complete', bytes: verdict.start + res.bytes, total: verdict.total, fileName: verdict.fileName, contentType: verdict.contentType, resumed: verdict.start > 0 };
     }
-    if (res.statusCode !== 200 && res.statusCode !== 206) {
-      await res.body.dump();
-      return { type: 'error', error: classify(res.statusCode, undefined, undefined, `unexpected HTTP ${res.statusCode} for a download`) };
-    }
-    const fileName = dispositionName(res.headers['content-disposition']);
-    let start = 0;
-    let total: number | null = numberHeader(res.headers['content-length']);
-    if (res.statusCode === 206) {
-      const range = contentRangeSchema.safeParse(headerOf(res.headers['content-range']));
-      if (!range.success) {
-        await res.body.dump();
-        return { type: 'error', error: new ApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range') };
-      }
-      const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range.data);
-      start = Number(m?.[1]);
-      total = m?.[3] === '*' ? null : Number(m?.[3]);
-    }
-    const sameObject = o.expectedTotal === null || total === null || total === o.expectedTotal;
-    if (start !== o.offset || (o.offset > 0 && !sameObject)) {
-      // Not the continuation we asked for: keep nothing, start clean next time.
-      res.body.destroy();
-      await truncatePart(partPath);
-      const reason = res.statusCode === 200 ? 'the server ignored the Range (200)' : start !== o.offset ? `the server answered from byte ${start}, asked ${o.offset}` : 'the resource changed size';
-      return { type: 'restart', reason };
-    }
-    o.onStart?.({ offset: start, total, fileName });
-    let bytes = 0;
-    try {
-      bytes = await writeBody(res.body, partPath, start, o.onBytes);
-    } catch (err) {
-      this.log.debug({ bucket, blob, bytes, err: String(err) }, 'download interrupted');
-      throw fromTransportError(err, o.signal);
-    }
-    const expectedBody = total === null ? null : total - start;
-    if (expectedBody !== null && bytes !== expectedBody) {
-      throw new ApiError('retry', 'network', `connection ended after ${bytes} of ${expectedBody} bytes`);
-    }
-    return { type: 'complete', bytes: start + bytes, total, fileName, contentType, resumed: start > 0 };
   }
+}
 
-  private async failure(res: Dispatcher.ResponseData, contentType: string): Promise<FetchResult> {
-    const text = await res.body.text();
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-    let parsed: z.infer<ReturnType<typeof envelopeSchema>> | null = null;
-    try {
-      const env = envelopeSchema(z.unknown()).safeParse(JSON.parse(text));
-      if (env.success) parsed = env.data;
-    } catch {
-      parsed = null;
-    }
-    if (!parsed) return { type: 'error', error: classify(res.statusCode, undefined, retryAfterMs, `HTTP ${res.statusCode} (${contentType || 'no type'}): ${text.slice(0, 200)}`) };
-    if (parsed.msg === API_MESSAGES.resourceMissing) return { type: 'gone', message: parsed.msg };
-    if (parsed.code === ENVELOPE_CODES.success && res.statusCode < 300) {
-      return { type: 'error', error: new ApiError('fatal', 'protocol', 'a JSON success envelope where a file stream was expected') };
-    }
-    return { type: 'error', error: classify(res.statusCode, parsed.code, retryAfterMs, parsed.msg) };
+/** What a response head means for a download: a body to write, an envelope to read, or a restart. */
+type Verdict =
+  | { type: 'body'; start: number; total: number | null; fileName: string | null; contentType: string }
+  | { type: 'failure' }
+  | { type: 'restart'; reason: string }
+  | { type: 'error'; error: ApiError };
+
+function judge(head: ResponseHead, o: FetchOptions): Verdict {
+  const contentType = head.headers['content-type'] ?? '';
+  if (JSON_TYPE.test(contentType) || head.status >= 400) return { type: 'failure' };
+  if (head.status === 416) return { type: 'restart', reason: 'the part is larger than the resource (416)' };
+  if (head.status !== 200 && head.status !== 206) {
+    return { type: 'error', error: classify(head.status, undefined, undefined, `unexpected HTTP ${head.status} for a download`) };
   }
+  let start = 0;
+  let total: number | null = numberHeader(head.headers['content-length']);
+  if (head.status === 206) {
+    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(head.headers['content-range'] ?? '');
+    if (!m) return { type: 'error', error: new ApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range') };
+    start = Number(m[1]);
+    total = m[3] === '*' ? null : Number(m[3]);
+  }
+  const sameObject = o.expectedTotal === null || total === null || total === o.expectedTotal;
+  if (start !== o.offset) {
+    return { type: 'restart', reason: head.status === 200 ? 'the server ignored the Range (200)' : `the server answered from byte ${start}, asked ${o.offset}` };
+  }
+  if (o.offset > 0 && !sameObject) return { type: 'restart', reason: 'the resource changed size' };
+  return { type: 'body', start, total, fileName: dispositionName(head.headers['content-disposition']), contentType };
+}
+
+function failure(head: ResponseHead, text: string): FetchResult {
+  const retryAfterMs = parseRetryAfter(head.headers['retry-after']);
+  const contentType = head.headers['content-type'] ?? '';
+  let parsed: z.infer<ReturnType<typeof envelopeSchema>> | null = null;
+  try {
+    const env = envelopeSchema(z.unknown()).safeParse(JSON.parse(text));
+    if (env.success) parsed = env.data;
+  } catch {
+    parsed = null;
+  }
+  if (!parsed) return { type: 'error', error: classify(head.status, undefined, retryAfterMs, `HTTP ${head.status} (${contentType || 'no type'}): ${text.slice(0, 200)}`) };
+  if (parsed.msg === API_MESSAGES.resourceMissing) return { type: 'gone', message: parsed.msg };
+  if (parsed.code === ENVELOPE_CODES.success && head.status < 300) {
+    return { type: 'error', error: new ApiError('fatal', 'protocol', 'a JSON success envelope where a file stream was expected') };
+  }
+  return { type: 'error', error: classify(head.status, parsed.code, retryAfterMs, parsed.msg) };
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {
@@ -173,43 +174,6 @@ export function dispositionName(value: string | string[] | undefined): string | 
   const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(raw);
   const name = plain?.[1] ?? plain?.[2];
   return name ? name.replace(/\\(.)/g, '$1').trim() : null;
-}
-
-/**
- * Body -> part file from `start`, piped (disk writes overlap network reads, with backpressure: as fast as `curl -o`).
- * However the body ends (complete, aborted, connection lost), every byte received is flushed to the file before this
- * returns or rethrows, so the part's size is always the resume offset. `onBytes` counts bytes received.
- */
-async function writeBody(body: Readable, partPath: string, start: number, onBytes: ((n: number) => void) | undefined): Promise<number> {
-  const out = createWriteStream(partPath, { flags: start > 0 ? 'r+' : 'w', start, highWaterMark: 4 << 20 });
-  let bytes = 0;
-  body.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
-    onBytes?.(chunk.length);
-  });
-  const bodyDone = new Promise<{ error: Error | null }>((resolve) => {
-    body.once('end', () => resolve({ error: null }));
-    body.once('error', (error: unknown) => resolve({ error: asError(error) }));
-    body.once('close', () => resolve({ error: body.readableEnded ? null : new Error('the response body closed before its end') }));
-  });
-  const outFailed = new Promise<{ error: Error; out: true }>((resolve) => out.once('error', (error: unknown) => resolve({ error: asError(error), out: true })));
-  body.pipe(out);
-  const first = await Promise.race([bodyDone, outFailed]);
-  if ('out' in first) {
-    body.destroy();
-    throw first.error;
-  }
-  if (first.error !== null) {
-    body.unpipe(out);
-    out.end();
-  }
-  await finished(out);
-  if (first.error !== null) throw first.error;
-  return bytes;
-}
-
-function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(describeError(err));
 }
 
 async function truncatePart(partPath: string): Promise<void> {

@@ -75,6 +75,7 @@ async function stream(
     .header('content-type', MEDIA_TYPES[extname(blob).toLowerCase()] ?? 'application/octet-stream')
     .header('content-disposition', contentDisposition(name))
     .header('accept-ranges', 'bytes')
+    .header('content-length', String(bytes))
     .header('cache-control', 'private, no-store');
   if (range) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
   return reply.send(ctx.blobs.read(bucket, blob, range ?? undefined));
