@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config';
+import { FACE_MODEL } from '../../src/server/indexer/analyzers/face-match';
 import { AnalysisWorker, AnalysisWorkerExited } from '../../src/server/indexer/worker/analysis-host';
 import { startService } from '../../src/server/service';
 import { API_BASE_PATH, type UploadedVideo } from '../../src/shared/api-types';
@@ -63,7 +64,8 @@ describe('AnalysisWorker with the real analysis thread', () => {
 
     const photos = await host.analyze({ videoPath: await ensurePhotoClip(), workDir: await workDir() });
     expect(photos.segments.map((s) => s.labels[0]?.label)).toContain('motorcycle');
-    expect(photos.segments[0]?.faces[0]?.descriptor.length).toBe(1024);
+    expect(photos.segments[0]?.faces[0]?.model).toBe(FACE_MODEL);
+    expect(photos.segments[0]?.faces[0]?.descriptor.length).toBe(128);
     expect(host.starts).toBe(1);
   });
 

@@ -1,8 +1,6 @@
+import { descriptorFromBlob, samePerson, type ModelDescriptor } from '../indexer/analyzers/face-match';
 import type { Db } from '../storage/db';
 import { newId } from './errors';
-
-/** Cosine similarity above which two face descriptors (human's faceres embedding) count as one person. */
-const SAME_PERSON = 0.8;
 
 export interface FaceEntity {
   entity_id: string;
@@ -14,40 +12,29 @@ export interface FaceEntity {
 
 interface FaceRow {
   descriptor: Buffer;
+  model: string;
   score: number;
   start_time: number;
   end_time: number;
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
-
 /**
  * Groups the faces the indexer found in one video into entities (greedy, against each entity's first face), so the
- * face_recognition flag yields "who appears when" per video. Returns the entities written.
+ * face_recognition flag yields "who appears when" per video. Two faces join only by their model's own same-person rule
+ * (face-match.ts), and faces of different models never join (a video indexed before face-api holds faceres ones).
+ * Returns the entities written.
  */
 export function deriveFaceEntities(db: Db, videoId: string, libraryVideoId: number): FaceEntity[] {
   const rows = db
     .prepare(
-      `SELECT f.descriptor, f.score, s.start_time, s.end_time FROM faces f
+      `SELECT f.descriptor, f.model, f.score, s.start_time, s.end_time FROM faces f
        JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx WHERE f.video_id = ? ORDER BY s.start_time`,
     )
     .all(libraryVideoId) as FaceRow[];
-  const groups: { anchor: Float32Array; entity: FaceEntity }[] = [];
+  const groups: { anchor: ModelDescriptor; entity: FaceEntity }[] = [];
   for (const r of rows) {
-    const d = new Float32Array(r.descriptor.buffer.slice(r.descriptor.byteOffset, r.descriptor.byteOffset + r.descriptor.byteLength));
-    const match = groups.find((g) => cosine(g.anchor, d) >= SAME_PERSON);
+    const d: ModelDescriptor = { model: r.model, descriptor: descriptorFromBlob(r.descriptor) };
+    const match = groups.find((g) => samePerson(g.anchor, d));
     if (match) {
       const e = match.entity;
       e.faces += 1;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePhotoClip, fixturePath } from '../../../test/fixtures/media';
 import { tempDir } from '../../../test/helpers/temp';
+import { FACE_MODEL } from './analyzers/face-match';
 import { analyzeVideo, createAnalyzers, type AnalyzeOptions, type AnalyzeResult } from './analyze-video';
 import type { Analyzer, FrameAnalyzer } from './types';
 
@@ -89,7 +90,8 @@ describe('analyzeVideo', () => {
     const [astronaut, motorcycle, coffee] = result.segments;
     expect(astronaut?.labels.map((l) => l.label)).toContain('person');
     expect(astronaut?.faces).toHaveLength(1);
-    expect(astronaut?.faces[0]?.descriptor.length).toBe(1024);
+    expect(astronaut?.faces[0]?.descriptor.length).toBe(128);
+    expect(astronaut?.faces[0]?.model).toBe(FACE_MODEL);
     expect(astronaut?.faces[0]?.score).toBeGreaterThan(0.5);
     expect(motorcycle?.labels[0]).toMatchObject({ label: 'motorcycle', source: 'objects:centernet' });
     expect(motorcycle?.caption).toMatch(/^A motorcycle/);

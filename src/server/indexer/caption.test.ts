@@ -27,7 +27,7 @@ describe('buildCaption', () => {
   });
 
   it('mentions faces when no person was labelled', () => {
-    expect(buildCaption({ detections: [], faces: [{ descriptor: [1], box: [0, 0, 1, 1], score: 0.9 }], ocrText: '', transcript: '' })).toBe('A face.');
+    expect(buildCaption({ detections: [], faces: [{ descriptor: [1], model: 'test', box: [0, 0, 1, 1], score: 0.9 }], ocrText: '', transcript: '' })).toBe('A face.');
   });
 
   it('says so when nothing was found, and shortens long speech', () => {

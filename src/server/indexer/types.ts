@@ -10,8 +10,10 @@ export interface Label {
 }
 
 export interface Face {
-  /** Face description embedding (human's faceres model: 1024 numbers). */
+  /** Face descriptor; its length and meaning depend on `model` (face-api: 128 numbers, Euclidean distance). */
   descriptor: number[];
+  /** The model that computed `descriptor` (see analyzers/face-match.ts): descriptors of different models are never compared. */
+  model: string;
   /** [x, y, width, height] in keyframe pixels. */
   box: [number, number, number, number];
   score: number;

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../context';
 import type { AnalyzeResult } from '../indexer/analyze-video';
 import type { VideoRow } from '../library/videos';
+import { descriptorToBlob } from '../indexer/analyzers/face-match';
 import { lexicalVector } from '../search/query-text';
 
 /** Moves keyframes and poster into the blob store and writes segments, full-text rows, words and faces in one transaction. */
@@ -30,7 +31,7 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
     );
     const insertFts = db.prepare('INSERT INTO segments_fts (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)');
     const insertTrigram = db.prepare('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)');
-    const insertFace = db.prepare('INSERT INTO faces (video_id, segment_idx, descriptor, box, score) VALUES (?, ?, ?, ?, ?)');
+    const insertFace = db.prepare('INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, ?, ?)');
     result.segments.forEach((seg, i) => {
       const labelText = seg.labels.map((l) => l.label).join(' ');
       const vector = Buffer.from(lexicalVector(seg.caption).buffer);
@@ -40,7 +41,7 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
       );
       insertFts.run(id, seg.caption, seg.transcript, seg.ocrText, labelText, names);
       insertTrigram.run(id, [seg.caption, seg.transcript, seg.ocrText, labelText, names].join(' '));
-      for (const face of seg.faces) insertFace.run(row.id, seg.index, Buffer.from(new Float32Array(face.descriptor).buffer), JSON.stringify(face.box), face.score);
+      for (const face of seg.faces) insertFace.run(row.id, seg.index, descriptorToBlob(face.descriptor), face.model, JSON.stringify(face.box), face.score);
     });
     const insertWord = db.prepare('INSERT INTO transcript_words (video_id, idx, word, start_time, end_time) VALUES (?, ?, ?, ?, ?)');
     result.words.forEach((w, i) => insertWord.run(row.id, i, w.word, w.start, w.end));

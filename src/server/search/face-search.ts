@@ -1,25 +1,24 @@
 import { join } from 'node:path';
-import { z } from 'zod';
 import { decodeRgb, imageSize } from '../indexer/frames';
-import { detectRgb, loadHumanEngine } from '../indexer/analyzers/human-engine';
+import { descriptorFromBlob, FACE_MODEL, faceSimilarity } from '../indexer/analyzers/face-match';
+import { detectRgb, loadDetectionEngine } from '../indexer/analyzers/human-engine';
 import { runTool } from '../indexer/process';
 import { scaleFilter } from '../indexer/scene-cuts';
 import type { Db } from '../storage/db';
 
 const MIN_FACE_SCORE = 0.5;
-const facesSchema = z.object({ face: z.array(z.object({ score: z.number(), embedding: z.array(z.number()).optional() })) });
 
 /**
- * Face descriptors of a query photo, computed exactly like the indexer's: scaled like keyframes, the same human
- * (faceres) model, the same face-score floor. Empty when the photo shows no face.
+ * Face descriptors of a query photo, computed exactly like the indexer's: scaled like keyframes, human's face detector
+ * with the same score floor, face-api's descriptors (FACE_MODEL). Empty when the photo shows no face.
  */
 export async function queryFaceDescriptors(imagePath: string, workDir: string, signal?: AbortSignal): Promise<Float32Array[]> {
   const scaled = join(workDir, 'query.jpg');
   await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', imagePath, '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '3', scaled], { signal });
   const { width, height } = await imageSize(scaled, signal);
   const rgb = await decodeRgb(scaled, width, height, signal);
-  const result = facesSchema.parse(await detectRgb(await loadHumanEngine(), rgb, width, height));
-  return result.face.filter((f) => f.score >= MIN_FACE_SCORE && f.embedding?.length).map((f) => Float32Array.from(f.embedding ?? []));
+  const found = await detectRgb(await loadDetectionEngine(), rgb, width, height);
+  return found.faces.filter((f) => f.score >= MIN_FACE_SCORE).map((f) => f.descriptor);
 }
 
 export interface FaceHit {
@@ -34,11 +33,15 @@ export interface FaceHit {
   cameraModel: string | null;
   latitude: number | null;
   longitude: number | null;
-  /** Best cosine similarity between a query face and a face in the segment, clamped to [0, 1]. */
+  /** Best similarity between a query face and a face in the segment, in [0, 1] (face-match.ts: > 0.5 = same person). */
   score: number;
 }
 
-/** Ranks the account's indexed segments by their most similar face (brute force over the faces table). */
+/**
+ * Ranks the account's indexed segments by their most similar face (brute force over the faces table). `queries` are
+ * FACE_MODEL descriptors: only faces stored by that model are read, so faces indexed by an older model (human's faceres,
+ * 1024 numbers) are never compared with them; such videos are found by photo again once re-indexed.
+ */
 export function searchFaces(db: Db, accountId: number, queries: Float32Array[], limit: number): FaceHit[] {
   if (queries.length === 0) return [];
   const rows = db
@@ -46,9 +49,9 @@ export function searchFaces(db: Db, accountId: number, queries: Float32Array[], 
       `SELECT f.descriptor, s.id AS segment_id, s.start_time, s.end_time, s.keyframe_blob, v.video_no, v.video_name, v.bucket,
               v.datetime_taken, v.camera_model, v.latitude, v.longitude
        FROM faces f JOIN videos v ON v.id = f.video_id JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx
-       WHERE v.account_id = ? AND v.status = 'PARSE'`,
+       WHERE v.account_id = ? AND v.status = 'PARSE' AND f.model = ?`,
     )
-    .iterate(accountId) as IterableIterator<{
+    .iterate(accountId, FACE_MODEL) as IterableIterator<{
     descriptor: Buffer;
     segment_id: number;
     start_time: number;
@@ -64,8 +67,10 @@ export function searchFaces(db: Db, accountId: number, queries: Float32Array[], 
   }>;
   const best = new Map<number, FaceHit>();
   for (const r of rows) {
-    const stored = new Float32Array(r.descriptor.buffer, r.descriptor.byteOffset, r.descriptor.byteLength / 4);
-    const score = Math.max(...queries.map((q) => cosineSimilarity(q, stored)));
+    const stored = { model: FACE_MODEL, descriptor: descriptorFromBlob(r.descriptor) };
+    const scores = queries.map((q) => faceSimilarity({ model: FACE_MODEL, descriptor: q }, stored)).filter((x): x is number => x !== null);
+    if (scores.length === 0) continue;
+    const score = Math.max(...scores);
     const prev = best.get(r.segment_id);
     if (prev && prev.score >= score) continue;
     best.set(r.segment_id, {
@@ -80,20 +85,8 @@ export function searchFaces(db: Db, accountId: number, queries: Float32Array[], 
       cameraModel: r.camera_model,
       latitude: r.latitude,
       longitude: r.longitude,
-      score: Math.round(Math.max(0, Math.min(1, score)) * 10_000) / 10_000,
+      score: Math.round(score * 10_000) / 10_000,
     });
   }
   return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
-}
-
-function cosineSimilarity(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length && i < b.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }

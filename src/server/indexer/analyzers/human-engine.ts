@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TfjsCore from '@tensorflow/tfjs-core';
-import type { Config, Human, Result } from '@vladmandic/human';
+import type { Config, Human } from '@vladmandic/human';
+import { z } from 'zod';
+import { describeFaces, loadFaceDescriber, type DescribedFace, type FaceDescriber } from './face-descriptors';
 
 const require = createRequire(import.meta.url);
 
@@ -15,6 +17,11 @@ export interface HumanEngine {
   human: Human;
   tf: Tfjs;
   version: string;
+}
+
+/** Human plus face-api's landmark and recognition nets, run on the faces human finds: what the indexer detects with. */
+export interface DetectionEngine extends HumanEngine {
+  faces: FaceDescriber;
 }
 
 let fetchPatched = false;
@@ -36,7 +43,7 @@ function allowFileFetch(): void {
 }
 
 /** A package's folder, found from its entry point: human's exports map hides package.json. */
-function packageDir(name: string): string {
+export function packageDir(name: string): string {
   let dir = dirname(require.resolve(name));
   while (!existsSync(join(dir, 'package.json')) || !dir.endsWith(name.split('/').pop() ?? name)) {
     const parent = dirname(dir);
@@ -66,7 +73,8 @@ function humanConfig(): Partial<Config> {
       mesh: { enabled: false },
       iris: { enabled: false },
       attention: { enabled: false },
-      description: { enabled: true },
+      // Off: faces are described by face-api (128 numbers, see face-descriptors.ts); faceres would double the face cost.
+      description: { enabled: false },
       emotion: { enabled: false },
       antispoof: { enabled: false },
       liveness: { enabled: false },
@@ -104,7 +112,7 @@ export function loadHumanEngine(): Promise<HumanEngine> {
     const tf = require('@tensorflow/tfjs-core') as Tfjs;
     const human = new mod.Human(humanConfig());
     await human.load();
-    const missing = ['centernet', 'blazeface', 'faceres'].filter((m) => !loadedModels(human).includes(m));
+    const missing = ['centernet', 'blazeface'].filter((m) => !loadedModels(human).includes(m));
     if (missing.length > 0) throw new Error(`human could not load ${missing.join(', ')} (backend ${tf.getBackend()})`);
     if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);
     return { human, tf, version: `human ${human.version} tfjs-wasm ${tf.version_core}` };
@@ -115,6 +123,21 @@ export function loadHumanEngine(): Promise<HumanEngine> {
   return engine;
 }
 
+let detection: Promise<DetectionEngine> | null = null;
+
+/** The human engine with face-api loaded on the same tfjs instance (objects analyzer, photo search). Loaded once. */
+export function loadDetectionEngine(): Promise<DetectionEngine> {
+  detection ??= (async () => {
+    const base = await loadHumanEngine();
+    const faces = await loadFaceDescriber(base.tf, packageDir);
+    return { ...base, faces, version: `${base.version} ${faces.version}` };
+  })();
+  detection.catch(() => {
+    detection = null;
+  });
+  return detection;
+}
+
 function loadedModels(human: Human): string[] {
   const models = (human.models as unknown as { models?: Record<string, unknown> }).models ?? {};
   return Object.entries(models)
@@ -122,11 +145,26 @@ function loadedModels(human: Human): string[] {
     .map(([name]) => name);
 }
 
-/** Runs detection on packed RGB pixels. */
-export async function detectRgb(engine: HumanEngine, rgb: Uint8Array, width: number, height: number): Promise<Result> {
+const boxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+const resultSchema = z.object({
+  object: z.array(z.object({ label: z.string(), score: z.number() })),
+  face: z.array(z.object({ score: z.number(), box: boxSchema })),
+});
+
+export interface FrameDetections {
+  /** COCO labels from centernet, every one with its score. */
+  objects: { label: string; score: number }[];
+  /** Faces found by human's detector, described by face-api; a face too small to describe is left out. */
+  faces: DescribedFace[];
+}
+
+/** Runs detection on packed RGB pixels: objects and face boxes by human, then face descriptors by face-api, one tensor. */
+export async function detectRgb(engine: DetectionEngine, rgb: Uint8Array, width: number, height: number): Promise<FrameDetections> {
   const tensor = engine.tf.tensor3d(rgb, [height, width, 3], 'int32');
   try {
-    return await engine.human.detect(tensor);
+    const result = resultSchema.parse(await engine.human.detect(tensor));
+    const faces = result.face.length > 0 ? await describeFaces(engine.faces, tensor, result.face) : [];
+    return { objects: result.object, faces };
   } finally {
     tensor.dispose();
   }

@@ -9,6 +9,7 @@ import type { AnalyzeResult } from '../analyze-video';
 const labelSchema = z.object({ label: z.string(), score: z.number(), source: z.string() });
 const faceSchema = z.object({
   descriptor: z.array(z.number()),
+  model: z.string().min(1),
   box: z.tuple([z.number(), z.number(), z.number(), z.number()]),
   score: z.number(),
 });

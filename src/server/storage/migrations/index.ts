@@ -2,6 +2,7 @@ import type { Migration } from '../../../shared/sqlite-migrate';
 import { m001Core } from './001-core';
 import { m002SearchIndex } from './002-search-index';
 import { m003Datalake } from './003-datalake';
+import { m004FaceModel } from './004-face-model';
 
 /** Service database migrations, in order. Append only. */
-export const serviceMigrations: readonly Migration[] = [m001Core, m002SearchIndex, m003Datalake];
+export const serviceMigrations: readonly Migration[] = [m001Core, m002SearchIndex, m003Datalake, m004FaceModel];
