@@ -10,7 +10,7 @@ import { framingOf, parseResponseHead, type BodyFraming, type ResponseHead } fro
  * garbage collection (measured: ~1.8 s of CPU per GB in node:http and undici, against ~0.2 s here). Here the socket
  * reads into 256 KiB buffers from a small pool (`onread`); each buffer's body bytes are written to the file from where
  * they landed (no copies) and the buffer goes back to the pool when its write is done. Reading pauses while buffers
- * worth 8 MiB wait for the disk, so disk speed is the backpressure and memory stays flat.
+ * worth 4 MiB wait for the disk, so disk speed is the backpressure and memory stays flat.
  */
 export interface RawGetOptions {
   headers: Record<string, string>;
@@ -38,8 +38,9 @@ export interface RawGetResult {
 }
 
 const READ_BUFFER_BYTES = 256 << 10;
-const MAX_QUEUED_BYTES = 8 << 20;
-const POOL_SIZE = 8;
+const MAX_QUEUED_BYTES = 4 << 20;
+/** Every buffer that can be waiting for the disk, plus the one being read into: none ever becomes garbage. */
+const POOL_SIZE = MAX_QUEUED_BYTES / READ_BUFFER_BYTES + 2;
 const MAX_HEAD_BYTES = 64 * 1024;
 
 export function rawGet(url: string, o: RawGetOptions, plan: (head: ResponseHead) => BodyPlan): Promise<RawGetResult> {
