@@ -12,6 +12,33 @@ export async function extractFrameAt(videoPath: string, time: number, out: strin
   );
 }
 
+export interface FrameShot {
+  time: number;
+  jpegOut: string;
+  /** Packed RGB24 of the same frame, scaled the same way but taken before JPEG compression. */
+  rgbOut: string;
+}
+
+/**
+ * Frames at several times (accurate seeks, scaled like the cut keyframes) in one ffmpeg run: each time is an input of
+ * its own, so a run costs one start-up instead of one per frame. Writes each frame as JPEG and as raw RGB (comparing
+ * it with another frame then needs no decode). A time past the last decodable frame writes no JPEG.
+ */
+export async function extractFramesWithRgb(videoPath: string, shots: FrameShot[], signal?: AbortSignal): Promise<void> {
+  if (shots.length === 0) return;
+  // One decoder thread per input (thread start-up costs more than it saves on a few frames), and no decoding of frames
+  // that no other frame refers to (most B-frames): the frame written is the first decoded one at or after the time,
+  // at most a frame or two later, and decoding from a keyframe ten seconds back costs half as much.
+  const inputs = shots.flatMap((s) => ['-threads', '1', '-skip_frame', 'noref', '-ss', s.time.toFixed(3), '-i', videoPath]);
+  // yuvj420p before the split: the JPEG comes out exactly as extractFrameAt makes it.
+  const graph = shots.map((_, i) => `[${i}:v]${scaleFilter()},format=yuvj420p,split[j${i}][r${i}]`).join(';');
+  const outputs = shots.flatMap((s, i) => [
+    '-map', `[j${i}]`, '-frames:v', '1', '-q:v', '4', s.jpegOut,
+    '-map', `[r${i}]`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', s.rgbOut,
+  ]);
+  await runTool('ffmpeg', [...QUIET, ...inputs, '-filter_complex', graph, ...outputs], { signal });
+}
+
 /** A small poster JPEG made from an existing keyframe. */
 export async function makePoster(keyframePath: string, out: string, signal?: AbortSignal): Promise<void> {
   await runTool('ffmpeg', [...QUIET, '-i', keyframePath, '-vf', scaleFilter(320), '-frames:v', '1', '-q:v', '5', out], { signal });

@@ -1,13 +1,27 @@
-import { rename, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeRgb, extractFrameAt, imageSize } from './frames';
+import { decodeRgb, extractFrameAt, extractFramesWithRgb, imageSize, type FrameShot } from './frames';
 import type { CutFrame } from './scene-cuts';
 import type { PlannedSegment } from './segment-plan';
-import { unreachable, type SegmentFrame } from './types';
+import { unreachable, type FrameImage, type SegmentFrame } from './types';
+
+/** A later frame closer than this to the keyframe shows the same moment: not worth a second read. */
+export const MIN_LATER_GAP_SECONDS = 0.4;
+
+/** Later frames are extracted this many segments at a time, in one ffmpeg run (its start-up costs as much as a frame). */
+const LATER_BATCH = 8;
+
+/** When the segment's second frame is taken (its middle), or null when that is too close to the keyframe's time. */
+export function laterFrameTime(segment: { start: number; end: number }, keyframeTime: number): number | null {
+  const middle = (segment.start + segment.end) / 2;
+  return middle - keyframeTime >= MIN_LATER_GAP_SECONDS ? middle : null;
+}
 
 /**
  * Gives every planned segment its own keyframe file (keyframe-0007.jpg), extracting the ones that had no cut keyframe,
- * and deletes cut frames no segment uses.
+ * and deletes cut frames no segment uses. Each segment can also give a frame from its middle (later-0007.jpg), made
+ * only when an analyzer asks for it.
  */
 export async function materializeFrames(
   videoPath: string,
@@ -17,32 +31,48 @@ export async function materializeFrames(
   signal?: AbortSignal,
 ): Promise<SegmentFrame[]> {
   const used = new Set<string>();
+  const cutTimes = new Map(cuts.map((c) => [c.file, c.time]));
   const paths: string[] = [];
+  const times: number[] = [];
   for (const segment of plan) {
     const target = join(workDir, `keyframe-${String(segment.index).padStart(4, '0')}.jpg`);
     const frame = segment.frame;
+    let time: number;
     switch (frame.kind) {
       case 'cut':
         if (used.has(frame.file)) {
-          await extractFrameAt(videoPath, segment.start + Math.min(0.5, (segment.end - segment.start) / 2), target, signal);
+          time = segment.start + Math.min(0.5, (segment.end - segment.start) / 2);
+          await extractFrameAt(videoPath, time, target, signal);
         } else {
           used.add(frame.file);
+          time = cutTimes.get(frame.file) ?? segment.start;
           await rename(frame.file, target);
         }
         break;
       case 'seek':
-        await extractFrameAt(videoPath, frame.time, target, signal);
+        time = frame.time;
+        await extractFrameAt(videoPath, time, target, signal);
         break;
       default:
         throw unreachable(frame);
     }
     paths.push(target);
+    times.push(time);
   }
   await Promise.all(cuts.filter((c) => !used.has(c.file)).map((c) => rm(c.file, { force: true })));
 
   const first = paths[0];
   if (!first) return [];
   const size = cuts[0] ?? (await imageSize(first, signal));
+  const laterFrame = laterFrames(
+    videoPath,
+    plan.map((segment, i) => {
+      const time = laterFrameTime(segment, times[i] ?? segment.start);
+      const name = join(workDir, `later-${String(segment.index).padStart(4, '0')}`);
+      return time === null ? null : { time, jpegOut: `${name}.jpg`, rgbOut: `${name}.rgb` };
+    }),
+    signal,
+  );
   return plan.map((segment, i) => {
     const keyframePath = paths[i] ?? first;
     let rgb: Promise<Uint8Array> | null = null;
@@ -54,6 +84,57 @@ export async function materializeFrames(
       width: size.width,
       height: size.height,
       rgb: () => (rgb ??= decodeRgb(keyframePath, size.width, size.height, signal)),
+      laterFrame: () => laterFrame(i),
     };
   });
+}
+
+/**
+ * The later frame of segment i, on demand: the first ask in a run of LATER_BATCH segments extracts the whole run in
+ * one ffmpeg call. If that call fails, each frame of the run is tried on its own, so one bad seek costs one segment.
+ */
+function laterFrames(videoPath: string, shots: (FrameShot | null)[], signal?: AbortSignal): (i: number) => Promise<FrameImage | null> {
+  const batches = new Map<number, Promise<void>>();
+  const images = new Map<number, Promise<FrameImage | null>>();
+
+  const extractBatch = async (batch: number): Promise<void> => {
+    const from = batch * LATER_BATCH;
+    const run = shots.slice(from, from + LATER_BATCH).filter((s): s is FrameShot => s !== null);
+    await extractFramesWithRgb(videoPath, run, signal);
+  };
+
+  const extract = async (i: number, shot: FrameShot): Promise<FrameImage | null> => {
+    const batch = Math.floor(i / LATER_BATCH);
+    let batchRun = batches.get(batch);
+    if (!batchRun) batches.set(batch, (batchRun = extractBatch(batch)));
+    try {
+      await batchRun;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      await extractFramesWithRgb(videoPath, [shot], signal);
+    }
+    // ffmpeg writes no JPEG, and still exits 0, when the seek lands past the last frame it can decode.
+    if (!existsSync(shot.jpegOut)) {
+      await rm(shot.rgbOut, { force: true });
+      return null;
+    }
+    let pixels: Promise<Uint8Array> | null = null;
+    return {
+      path: shot.jpegOut,
+      rgb: () => (pixels ??= readFile(shot.rgbOut).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.length))),
+      // A 640 px frame is 0.7 MB of RGB: kept for every segment of a long video, that would add up.
+      release: async () => {
+        pixels = null;
+        await Promise.all([rm(shot.jpegOut, { force: true }), rm(shot.rgbOut, { force: true })]);
+      },
+    };
+  };
+
+  return (i) => {
+    const shot = shots[i];
+    if (!shot) return Promise.resolve(null);
+    let image = images.get(i);
+    if (!image) images.set(i, (image = extract(i, shot)));
+    return image;
+  };
 }

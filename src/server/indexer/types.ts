@@ -35,6 +35,21 @@ export interface SegmentFrame {
   height: number;
   /** The keyframe decoded to packed RGB (width * height * 3 bytes); decoded once, shared by analyzers. */
   rgb(): Promise<Uint8Array>;
+  /**
+   * A second frame of the segment, from its middle, extracted on first call; null when the segment is too short for
+   * it to be another moment than the keyframe. OCR reads it too: titles fade in after a cut, and tesseract misreads
+   * text over a busy background in one frame and not in the next.
+   */
+  laterFrame?(): Promise<FrameImage | null>;
+}
+
+/** An extra frame file of the segment's size, with its pixels read on first call. */
+export interface FrameImage {
+  path: string;
+  /** Packed RGB, width * height * 3 bytes of the segment's frame size. */
+  rgb(): Promise<Uint8Array>;
+  /** Deletes its files and drops its pixels; the analyzer that asked for the frame calls it when done with it. */
+  release(): Promise<void>;
 }
 
 export interface FrameFindings {
