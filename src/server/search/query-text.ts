@@ -42,31 +42,48 @@ export function parseQuery(text: string, expander?: Expander): ParsedQuery {
   return { terms, phrases, expansions };
 }
 
-/** FTS5 MATCH expression: any term, phrase or expansion may match (ranking rewards more); every token quoted. */
-export function ftsExpression(q: ParsedQuery, column?: string): string | null {
+/** The query's terms, phrases and expansions as FTS5 strings (every token quoted), each once: any may match. */
+export function ftsPhrases(q: ParsedQuery): string[] {
   const expanded = [...q.expansions.values()].flat().map((words) => `"${words.join(' ')}"`);
-  const parts = [...new Set([...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`), ...expanded])];
-  if (parts.length === 0) return null;
-  const body = parts.join(' OR ');
-  return column ? `${column} : (${body})` : body;
+  return [...new Set([...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`), ...expanded])];
 }
 
 /** Share of the query's terms and phrases found in a text: the backbone of the calibrated score. */
 export function coverage(q: ParsedQuery, text: string): number {
-  const words = tokenize(text);
-  const stems = new Set(words.map(stem));
-  const joined = ` ${words.join(' ')} `;
+  return coverageOf(q)(text);
+}
+
+/** `coverage` for one query over many texts: the query's side (stems, expansions) is worked out once. */
+export function coverageOf(q: ParsedQuery): (text: string) => number {
   const total = q.terms.length + q.phrases.length;
-  if (total === 0) return 0;
-  let found = 0;
-  for (const t of q.terms) {
-    if (stems.has(stem(t))) found++;
-    else if ((q.expansions.get(t) ?? []).some((alt) => (alt.length === 1 ? stems.has(stem(alt[0]!)) : joined.includes(` ${alt.join(' ')} `)))) {
-      found += EXPANSION_WEIGHT;
+  if (total === 0) return () => 0;
+  const terms = q.terms.map((t) => {
+    const alts = q.expansions.get(t) ?? [];
+    return {
+      stem: stem(t),
+      altStems: alts.filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!)),
+      altPhrases: alts.filter((alt) => alt.length > 1).map((alt) => ` ${alt.join(' ')} `),
+    };
+  });
+  const phrases = q.phrases.map((p) => ` ${p.join(' ')} `);
+  const queryStems = new Set(terms.flatMap((t) => [t.stem, ...t.altStems]));
+  return (text) => {
+    const words = tokenize(text);
+    const stems = new Set<string>();
+    for (const w of words) {
+      const s = stem(w);
+      if (queryStems.has(s)) stems.add(s);
     }
-  }
-  for (const p of q.phrases) if (joined.includes(` ${p.join(' ')} `)) found++;
-  return found / total;
+    let joined: string | undefined;
+    const has = (phrase: string): boolean => (joined ??= ` ${words.join(' ')} `).includes(phrase);
+    let found = 0;
+    for (const t of terms) {
+      if (stems.has(t.stem)) found++;
+      else if (t.altStems.some((s) => stems.has(s)) || t.altPhrases.some(has)) found += EXPANSION_WEIGHT;
+    }
+    for (const p of phrases) if (has(p)) found++;
+    return found / total;
+  };
 }
 
 /** A light suffix stripper, close enough to FTS5's porter tokenizer for measuring coverage. */

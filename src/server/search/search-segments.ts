@@ -1,6 +1,8 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../storage/db';
 import { Where } from '../storage/where';
-import { coverage, ftsExpression, type ParsedQuery } from './query-text';
+import { coverageOf, ftsPhrases, type ParsedQuery } from './query-text';
+import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 
 export interface SegmentFilter {
   accountId: number;
@@ -51,6 +53,9 @@ interface Row {
 
 const NAME_WEIGHT = 0.5;
 
+/** FTS5's bm25 with the column weights: caption 3, transcript 2, on-screen text 3, labels 2.5, names 1. */
+const BM25 = 'bm25(segments_fts, 3.0, 2.0, 3.0, 2.5, 1.0)';
+
 /**
  * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
  * score = 0.7 x coverage + 0.3 x strength, where coverage is the share of query terms/phrases present in what the
@@ -59,48 +64,19 @@ const NAME_WEIGHT = 0.5;
  */
 export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, filter: SegmentFilter, limit: number): SegmentHit[] {
   const column = field === 'all' ? undefined : field;
-  const match = ftsExpression(query, column);
-  if (!match) return [];
-  const where = new Where('v.account_id = ?', filter.accountId)
-    .add("v.status = 'PARSE'")
-    .addIf(filter.folderId, 'v.folder_id = ?', filter.folderId ?? null)
-    .addIf(filter.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', filter.tag ?? null)
-    .addIf(filter.cameraModel, 'v.camera_model = ?', filter.cameraModel ?? null)
-    .addIf(filter.takenSince, 'v.datetime_taken >= ?', filter.takenSince ?? null);
-  if (filter.videoNos?.length) where.add(`v.video_no IN (${filter.videoNos.map(() => '?').join(',')})`, ...filter.videoNos);
-  if (filter.near) {
-    // Bounding box in SQL, exact distance below.
-    const { latitude, longitude, radiusKm } = filter.near;
-    const dLat = radiusKm / 111;
-    const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((latitude * Math.PI) / 180)));
-    where.add('v.latitude BETWEEN ? AND ? AND v.longitude BETWEEN ? AND ?', latitude - dLat, latitude + dLat, longitude - dLon, longitude + dLon);
-  }
-  // FTS5 ranks and cuts to the best candidates on its own (fast); filters apply to those. When filters leave too few,
-  // the search runs again over every match, so a filter never hides a result that exists.
+  const phrases = ftsPhrases(query);
+  if (phrases.length === 0) return [];
+  const scope = (body: string): string => (column ? `${column} : (${body})` : body);
+  // The best rows by bm25 among those the filters keep (the common words' rows are not all scored: see ranked-match).
   const wanted = Math.min(5000, limit * 2);
-  const sql = (capped: boolean): string =>
-    `WITH ranked AS (
-       SELECT rowid AS id, rank, names FROM segments_fts
-       WHERE segments_fts MATCH ? AND rank MATCH 'bm25(3.0, 2.0, 3.0, 2.5, 1.0)'
-       ORDER BY rank ${capped ? 'LIMIT ?' : ''}
-     )
-     SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
-            s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, ranked.names AS names, ranked.rank AS rank
-     FROM ranked JOIN segments s ON s.id = ranked.id JOIN videos v ON v.id = s.video_id
-     WHERE ${where.sql}
-     ORDER BY ranked.rank LIMIT ?`;
-  const candidates = wanted * 4;
-  let rows = db.prepare(sql(true)).all(match, candidates, ...where.args, wanted) as Row[];
-  if (rows.length < wanted) {
-    const total = (db.prepare('SELECT COUNT(*) AS n FROM segments_fts WHERE segments_fts MATCH ?').get(match) as { n: number }).n;
-    if (total > candidates) rows = db.prepare(sql(false)).all(match, ...where.args, wanted) as Row[];
-  }
+  const rows = readRows(db, topRankedMatches(segmentSource(db, filterOf(filter)), phrases, scope, wanted));
+  const covered = coverageOf(query);
   const hits: SegmentHit[] = [];
   for (const r of rows) {
     if (filter.near && r.latitude !== null && r.longitude !== null && haversineKm(filter.near, r) > filter.near.radiusKm) continue;
     const text = field === 'transcript' ? r.transcript : field === 'caption' ? r.caption : [r.caption, r.transcript, r.ocr_text, r.labels].join(' ');
     // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
-    const found = field === 'all' ? Math.max(coverage(query, text), NAME_WEIGHT * coverage(query, r.names)) : coverage(query, text);
+    const found = field === 'all' ? Math.max(covered(text), NAME_WEIGHT * covered(r.names)) : covered(text);
     const strength = 1 - Math.exp(r.rank / 4);
     const score = Math.round((0.7 * found + 0.3 * strength) * 10_000) / 10_000;
     hits.push({
@@ -119,6 +95,99 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
     });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+function filterOf(filter: SegmentFilter): Where {
+  const where = new Where('v.account_id = ?', filter.accountId)
+    .add("v.status = 'PARSE'")
+    .addIf(filter.folderId, 'v.folder_id = ?', filter.folderId ?? null)
+    .addIf(filter.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', filter.tag ?? null)
+    .addIf(filter.cameraModel, 'v.camera_model = ?', filter.cameraModel ?? null)
+    .addIf(filter.takenSince, 'v.datetime_taken >= ?', filter.takenSince ?? null);
+  if (filter.videoNos?.length) where.add(`v.video_no IN (${filter.videoNos.map(() => '?').join(',')})`, ...filter.videoNos);
+  if (filter.near) {
+    // Bounding box in SQL, exact distance in searchSegments.
+    const { latitude, longitude, radiusKm } = filter.near;
+    const dLat = radiusKm / 111;
+    const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((latitude * Math.PI) / 180)));
+    where.add('v.latitude BETWEEN ? AND ? AND v.longitude BETWEEN ? AND ?', latitude - dLat, latitude + dLat, longitude - dLon, longitude + dLon);
+  }
+  return where;
+}
+
+/**
+ * FTS5 ranks and cuts to the best candidates on its own (fast); filters apply to those. When filters leave too few,
+ * the search runs again over every match, so a filter never hides a result that exists. Only ids and ranks are read
+ * here: the rows themselves are read once, for the final candidates.
+ */
+function segmentSource(db: Db, where: Where): RankedSource<RankedRow> {
+  const sql = (capped: boolean): string =>
+    `WITH ranked AS (
+       SELECT rowid AS id, ${BM25} AS rank FROM segments_fts
+       WHERE segments_fts MATCH ?
+       ORDER BY rank, rowid LIMIT ${capped ? '?' : '-1'}
+     )
+     SELECT ranked.id, ranked.rank FROM ranked JOIN segments s ON s.id = ranked.id JOIN videos v ON v.id = s.video_id
+     WHERE ${where.sql}
+     ORDER BY ranked.rank, ranked.id LIMIT ?`;
+  const newest = `WITH recent AS (
+       SELECT segments_fts.rowid AS id, ${BM25} AS rank FROM segments_fts JOIN segments s ON s.id = segments_fts.rowid JOIN videos v ON v.id = s.video_id
+       WHERE segments_fts MATCH ? AND ${where.sql}
+       ORDER BY segments_fts.rowid DESC LIMIT ?
+     )
+     SELECT id, rank FROM recent ORDER BY rank, id LIMIT ?`;
+  const count = (match: string): number => (cached(db, 'SELECT COUNT(*) AS n FROM segments_fts WHERE segments_fts MATCH ?').get(match) as { n: number }).n;
+  return {
+    // bm25's N: FTS5 keeps one docsize row per indexed row.
+    rows: (cached(db, 'SELECT COUNT(*) AS n FROM segments_fts_docsize').get() as { n: number }).n,
+    count,
+    top(match, wanted, matching) {
+      const candidates = wanted * 4;
+      const rows = cached(db, sql(true)).all(match, candidates, ...where.args, wanted) as RankedRow[];
+      if (rows.length >= wanted || matching <= candidates || count(match) <= candidates) return rows;
+      return cached(db, sql(false)).all(match, ...where.args, wanted) as RankedRow[];
+    },
+    newest: (match, wanted, window) => cached(db, newest).all(match, ...where.args, window, wanted) as RankedRow[],
+  };
+}
+
+/** The segments and their videos for ranked ids, in the same order. */
+function readRows(db: Db, ranked: RankedRow[]): Row[] {
+  if (ranked.length === 0) return [];
+  const found = cached(
+    db,
+    `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
+            s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, (SELECT names FROM segments_fts f WHERE f.rowid = s.id) AS names
+     FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id`,
+  ).all(JSON.stringify(ranked.map((r) => r.id))) as Row[];
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const rows: Row[] = [];
+  for (const r of ranked) {
+    const row = byId.get(r.id);
+    if (row) {
+      row.rank = r.rank;
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+const statements = new WeakMap<Db, Map<string, Statement>>();
+
+/** Prepared statements per connection and SQL text: searches repeat the same few shapes. */
+function cached(db: Db, sql: string): Statement {
+  let byText = statements.get(db);
+  if (!byText) {
+    byText = new Map<string, Statement>();
+    statements.set(db, byText);
+  }
+  let statement = byText.get(sql);
+  if (!statement) {
+    // Filters make a handful of shapes; keep the map from growing without bound all the same.
+    if (byText.size >= 64) byText.clear();
+    byText.set(sql, (statement = db.prepare(sql)));
+  }
+  return statement;
 }
 
 function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: number | null; longitude: number | null }): number {
