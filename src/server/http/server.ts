@@ -18,7 +18,9 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
     // (headers sent then nothing, a body that stalls, an idle keep-alive socket).
     requestTimeout: 0,
     connectionTimeout: ctx.config.http.idleTimeoutMs,
-    keepAliveTimeout: Math.min(5_000, ctx.config.http.idleTimeoutMs),
+    // Longer than clients keep idle sockets pooled (undici 4 s, browsers up to 60 s): with Node's default 5 s, a client
+    // whose timers ran late under load wrote its next request onto a socket the service had just closed (EPIPE).
+    keepAliveTimeout: Math.min(65_000, ctx.config.http.idleTimeoutMs),
     return503OnClosing: true,
     // Refusals made before routing (a malformed URL, an over-long path parameter) answer in the interface's own shape.
     // The body is read (up to a cap) before answering, so the client sees the answer rather than a reset.
