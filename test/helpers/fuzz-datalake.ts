@@ -46,6 +46,7 @@ const PATHS = (ids: { collection: string; upload: string }): fc.Arbitrary<string
     id('VI', [ids.upload]).map((x) => `/videos/${x}`),
     id('VI', [ids.upload]).map((x) => `/videos/${x}:finalize`),
     id('VI', [ids.upload]).map((x) => `/videos/${x}/events`),
+    id('VI', [ids.upload]).map((x) => `/videos/${x}/moment`),
     id('op_', []).map((x) => `/operations/${x}`),
     id('op_', []).map((x) => `/operations/${x}:cancel`),
     id('op_', []).map((x) => `/operations/${x}/deliveries`),

@@ -114,6 +114,7 @@ describe('account isolation', () => {
       { what: 'video', method: 'GET', url: `${dlb}/videos/${o.dlVideoId}`, expect: NF },
       { what: 'library video via B', method: 'GET', url: `${dlb}/videos/${o.videoNo}`, expect: NF },
       { what: 'events', method: 'GET', url: `${dlb}/videos/${o.dlVideoId}/events`, expect: NF },
+      { what: 'moment', method: 'GET', url: `${dlb}/videos/${o.dlVideoId}/moment?start=0&end=1`, expect: NF },
       { what: 'operation', method: 'GET', url: `${dlb}/operations/${o.operationId}`, expect: NF },
       { what: 'deliveries', method: 'GET', url: `${dlb}/operations/${o.operationId}/deliveries`, expect: NF },
       { what: 'cancel', method: 'POST', url: `${dlb}/operations/${o.slowOperationId}:cancel`, expect: NF },

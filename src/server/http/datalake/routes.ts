@@ -9,6 +9,7 @@ import { authenticate } from '../library/auth';
 import { registerCollections } from './collections';
 import { registerEvents } from './events';
 import { registerIngest } from './ingest';
+import { registerMoment } from './moment';
 import { registerOperations } from './operations';
 import { registerResumable } from './resumable';
 import { registerSearch } from './search';
@@ -47,6 +48,7 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
       registerVideos(scope, dl);
       registerOperations(scope, dl);
       registerEvents(scope, dl);
+      registerMoment(scope, dl);
       registerSearch(scope, dl);
       registerStreams(scope, dl);
       registerUsage(scope, dl);
