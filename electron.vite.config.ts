@@ -10,6 +10,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/shell/index.ts'),
           web: resolve('src/main/web.ts'),
+          // Started as a worker thread by src/main/api/download-thread.ts.
+          'download-worker': resolve('src/main/api/download-worker.ts'),
         },
       },
     },

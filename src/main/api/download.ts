@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { API_MESSAGES, ENVELOPE_CODES, envelopeSchema } from '../../shared/api-types';
 import type { Logger } from '../log';
 import { ApiError, classify, fromTransportError, parseRetryAfter } from './errors';
-import { rawGet, type RawGetResult } from './raw-get';
+import { DownloadThread, type ThreadResult } from './download-thread';
 import type { ResponseHead } from './response-head';
 
 export interface BlobDownloaderOptions {
@@ -11,8 +11,8 @@ export interface BlobDownloaderOptions {
   baseUrl: string;
   key: string;
   logger: Logger;
-  /** Extra certificate authority to trust for an https service (a team server with its own CA). */
-  ca?: string | Buffer;
+  /** Extra certificate authority (PEM) to trust for an https service (a team server with its own CA). */
+  ca?: string;
   /** No bytes for this long: the connection is given up (and the download retried). */
   idleTimeoutMs?: number;
 }
@@ -37,7 +37,6 @@ export interface FetchOptions {
   onBytes?: (n: number) => void;
 }
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /**
  * Streaming GET {base}/download?bucket=&blob= into a part file (see raw-get.ts for why not undici), resuming with one Range. Success and failure are told
@@ -48,6 +47,7 @@ export class BlobDownloader {
   private readonly base: string;
   private readonly idleMs: number;
   private readonly log: Logger;
+  private readonly thread = new DownloadThread();
 
   constructor(private readonly o: BlobDownloaderOptions) {
     this.base = o.baseUrl.replace(/\/+$/, '');
@@ -55,8 +55,10 @@ export class BlobDownloader {
     this.log = o.logger.child({ module: 'download' });
   }
 
-  /** Each download is one connection of its own (closed when it ends): nothing pooled to close. */
-  async close(): Promise<void> {}
+  /** Stops the download thread (each download is one connection of its own, closed when it ends). */
+  async close(): Promise<void> {
+    await this.thread.close();
+  }
 
   url(bucket: string, blob: string): string {
     // Reserved characters encoded, the path's slashes kept (the contract's rule for blob).
@@ -65,27 +67,31 @@ export class BlobDownloader {
   }
 
   async fetchTo(bucket: string, blob: string, partPath: string, o: FetchOptions): Promise<FetchResult> {
-    const seen: { verdict: Verdict | null } = { verdict: null };
-    let res: RawGetResult;
+    let res: ThreadResult;
     try {
-      res = await rawGet(
-        this.url(bucket, blob),
-        { headers: { authorization: this.o.key, range: `bytes=${o.offset}-`, 'accept-encoding': 'identity', 'user-agent': 'reelsync' }, signal: o.signal, idleTimeoutMs: this.idleMs, ca: this.o.ca },
-        (head) => {
-          const verdict = judge(head, o);
-          seen.verdict = verdict;
-          if (verdict.type === 'body') {
-            o.onStart?.({ offset: verdict.start, total: verdict.total, fileName: verdict.fileName });
-            return { kind: 'file', path: partPath, start: verdict.start, onBytes: o.onBytes };
-          }
-          return verdict.type === 'failure' ? { kind: 'text', limit: 1 << 20 } : { kind: 'none' };
+      res = await this.thread.fetch(
+        {
+          url: this.url(bucket, blob),
+          headers: { authorization: this.o.key, range: `bytes=${o.offset}-`, 'accept-encoding': 'identity', 'user-agent': 'reelsync' },
+          idleTimeoutMs: this.idleMs,
+          ca: this.o.ca,
+          partPath,
+          offset: o.offset,
+          expectedTotal: o.expectedTotal,
+        },
+        {
+          signal: o.signal,
+          onHead: (v) => {
+            if (v.type === 'body') o.onStart?.({ offset: v.start, total: v.total, fileName: v.fileName });
+          },
+          onBytes: o.onBytes,
         },
       );
     } catch (err) {
       this.log.debug({ bucket, blob, err: String(err) }, 'download interrupted');
       throw fromTransportError(err, o.signal);
     }
-    const verdict = seen.verdict ?? { type: 'error', error: new ApiError('retry', 'protocol', 'no response head') };
+    const { verdict } = res;
     switch (verdict.type) {
       case 'failure':
         return failure(res.head, res.text ?? '');
@@ -93,42 +99,14 @@ export class BlobDownloader {
         // Not the continuation we asked for: keep nothing, start clean next time.
         await truncatePart(partPath);
         return { type: 'restart', reason: verdict.reason };
-      case 'error':
-        return { type: 'error', error: verdict.error };
+      case 'unexpected-status':
+        return { type: 'error', error: classify(verdict.status, undefined, undefined, `unexpected HTTP ${verdict.status} for a download`) };
+      case 'bad-content-range':
+        return { type: 'error', error: new ApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range') };
       case 'body':
         return { type: 'complete', bytes: verdict.start + res.bytes, total: verdict.total, fileName: verdict.fileName, contentType: verdict.contentType, resumed: verdict.start > 0 };
     }
   }
-}
-
-/** What a response head means for a download: a body to write, an envelope to read, or a restart. */
-type Verdict =
-  | { type: 'body'; start: number; total: number | null; fileName: string | null; contentType: string }
-  | { type: 'failure' }
-  | { type: 'restart'; reason: string }
-  | { type: 'error'; error: ApiError };
-
-function judge(head: ResponseHead, o: FetchOptions): Verdict {
-  const contentType = head.headers['content-type'] ?? '';
-  if (JSON_TYPE.test(contentType) || head.status >= 400) return { type: 'failure' };
-  if (head.status === 416) return { type: 'restart', reason: 'the part is larger than the resource (416)' };
-  if (head.status !== 200 && head.status !== 206) {
-    return { type: 'error', error: classify(head.status, undefined, undefined, `unexpected HTTP ${head.status} for a download`) };
-  }
-  let start = 0;
-  let total: number | null = numberHeader(head.headers['content-length']);
-  if (head.status === 206) {
-    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(head.headers['content-range'] ?? '');
-    if (!m) return { type: 'error', error: new ApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range') };
-    start = Number(m[1]);
-    total = m[3] === '*' ? null : Number(m[3]);
-  }
-  const sameObject = o.expectedTotal === null || total === null || total === o.expectedTotal;
-  if (start !== o.offset) {
-    return { type: 'restart', reason: head.status === 200 ? 'the server ignored the Range (200)' : `the server answered from byte ${start}, asked ${o.offset}` };
-  }
-  if (o.offset > 0 && !sameObject) return { type: 'restart', reason: 'the resource changed size' };
-  return { type: 'body', start, total, fileName: dispositionName(head.headers['content-disposition']), contentType };
 }
 
 function failure(head: ResponseHead, text: string): FetchResult {
@@ -147,33 +125,6 @@ function failure(head: ResponseHead, text: string): FetchResult {
     return { type: 'error', error: new ApiError('fatal', 'protocol', 'a JSON success envelope where a file stream was expected') };
   }
   return { type: 'error', error: classify(head.status, parsed.code, retryAfterMs, parsed.msg) };
-}
-
-function headerOf(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function numberHeader(value: string | string[] | undefined): number | null {
-  const raw = headerOf(value);
-  if (raw === undefined || !/^\d+$/.test(raw)) return null;
-  return Number(raw);
-}
-
-/** The file name a Content-Disposition header suggests (filename* preferred), unsanitised; null when none. */
-export function dispositionName(value: string | string[] | undefined): string | null {
-  const raw = headerOf(value);
-  if (!raw) return null;
-  const star = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(raw);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim());
-    } catch {
-      // fall through to the plain parameter
-    }
-  }
-  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(raw);
-  const name = plain?.[1] ?? plain?.[2];
-  return name ? name.replace(/\\(.)/g, '$1').trim() : null;
 }
 
 async function truncatePart(partPath: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { close, open, writev } from 'node:fs';
+import { close, open, writev, writevSync } from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import { ChunkedDecoder } from './chunked-decoder';
@@ -19,6 +19,11 @@ export interface RawGetOptions {
   idleTimeoutMs: number;
   /** Extra certificate authority to trust for https (a team server with its own CA). */
   ca?: string | Buffer;
+  /**
+   * Write with blocking `writev` calls instead of the thread pool: for a worker thread only, where blocking harms no
+   * one and the thread-pool round trip per read is saved (measured: ~0.5 s less CPU per GB, the system time halved).
+   */
+  syncWrites?: boolean;
 }
 
 /** What to do with the body, decided from the head. */
@@ -240,8 +245,8 @@ class RawGet {
     const size = slices.reduce((n, s) => n + s.length, 0);
     const memory = batch.reduce((n, p) => n + (p.owner?.byteLength ?? p.slices.reduce((m, s) => m + s.length, 0)), 0);
     const onBytes = this.body.kind === 'file' ? this.body.onBytes : undefined;
-    this.writing = true;
-    writev(this.fd ?? -1, slices, this.position, (err, written) => {
+    const fd = this.fd ?? -1;
+    const done = (err: Error | null, written: number): void => {
       this.writing = false;
       this.queued -= memory;
       for (const p of batch) if (p.owner) this.release(p.owner);
@@ -256,7 +261,19 @@ class RawGet {
         this.diskFailed = true;
       }
       then();
-    });
+    };
+    this.writing = true;
+    if (!this.o.syncWrites) {
+      writev(fd, slices, this.position, (err, written) => done(err, written));
+      return;
+    }
+    let written = 0;
+    try {
+      written = writevSync(fd, slices, this.position);
+    } catch (err) {
+      return done(asError(err), 0);
+    }
+    done(null, written);
   }
 
   private release(buf: Uint8Array): void {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AnalyzeError, type AnalyzeOptions, type AnalyzeResult } from '../analyze-video';
 import { unreachable } from '../types';
 import { fromWorkerSchema, type AnalysisWorkerData, type ToWorker } from './protocol';
-import { spawnWorker } from './spawn-worker';
+import { spawnWorker } from '../../../common/spawn-worker';
 
 export interface AnalysisWorkerOptions {
   log: Logger;

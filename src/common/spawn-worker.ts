@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
@@ -8,8 +11,10 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  */
 export function spawnWorker(entry: URL, options: WorkerOptions = {}): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
-  // The ESM build of the API: its CommonJS build cannot find its own ESM half from inside an eval worker.
-  const tsxApi = import.meta.resolve('tsx/esm/api');
+  // The ESM build of the API: its CommonJS build cannot find its own ESM half from inside an eval worker. Found from
+  // tsx's package.json, since vitest's module runner has no import.meta.resolve.
+  const tsxDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const tsxApi = pathToFileURL(join(tsxDir, 'dist', 'esm', 'api', 'index.mjs')).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(entry.href)}));`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
