@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelNames } from '../../src/shared/contract';
 import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
 import { makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
@@ -124,6 +125,53 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     await page.getByTestId('nav-settings').click();
     await expect.poll(() => page.getByTestId('policy-delete').isChecked()).toBe(true);
     await shot('17-settings-policy');
+  });
+
+  it('as the desktop shell shows it: sets what closing the window does, saved through the contract', async () => {
+    // A preload-shaped window.reelsync over the web server's routes: the renderer takes it for the Electron shell.
+    const desk = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const scriptErrors: string[] = [];
+    desk.on('pageerror', (err) => scriptErrors.push(err.message));
+    await desk.addInitScript(
+      ({ names, token }) => {
+        type Source = { addEventListener(e: string, h: (m: { data: string }) => void): void; removeEventListener(e: string, h: (m: { data: string }) => void): void };
+        const g = globalThis as unknown as { reelsync?: unknown; EventSource: new (url: string) => Source };
+        const rpc = async (channel: string, req: unknown) =>
+          (await fetch(`/api/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-reelsync-token': token }, body: JSON.stringify(req ?? {}) })).json();
+        let source: Source | undefined;
+        g.reelsync = {
+          call: Object.fromEntries(names.map((c) => [c, (req: unknown) => rpc(c, req)])),
+          on: (event: string, listener: (payload: unknown) => void) => {
+            const handler = (m: { data: string }) => listener(JSON.parse(m.data));
+            source ??= new g.EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+            source.addEventListener(event, handler);
+            return () => source?.removeEventListener(event, handler);
+          },
+        };
+      },
+      { names: channelNames, token: running.web.token },
+    );
+    const closeSetting = async () => ((await running.app.registry.invoke('settings:get', {})) as { value: { windowClose: string } }).value.windowClose;
+    try {
+      await desk.goto(new URL('/', running.web.url).toString());
+      await desk.getByTestId('nav-settings').click();
+      await desk.getByRole('switch', { name: 'Launch at login' }).waitFor();
+      expect(await desk.getByTestId('window-close-tray').isChecked()).toBe(true);
+      expect(await closeSetting()).toBe('tray');
+      await desk.getByTestId('window-close-quit').click();
+      await expect.poll(() => desk.getByTestId('window-close-quit').isChecked()).toBe(true);
+      expect(await closeSetting()).toBe('quit');
+      await desk.reload();
+      await desk.getByTestId('nav-settings').click();
+      await expect.poll(() => desk.getByTestId('window-close-quit').isChecked()).toBe(true);
+      await desk.getByTestId('window-close-tray').click();
+      await expect.poll(() => desk.getByTestId('window-close-tray').isChecked()).toBe(true);
+      expect(await closeSetting()).toBe('tray');
+      await desk.screenshot({ path: join(artifacts, '18-settings-desktop.png') });
+      expect(scriptErrors).toEqual([]);
+    } finally {
+      await desk.close();
+    }
   });
 
   it('with the library service stopped: says offline, shows the last results, and the clip still plays', async () => {

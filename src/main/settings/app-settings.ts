@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpointSchema, type Endpoint } from '../../shared/contract/settings';
+import { DEFAULT_WINDOW_CLOSE, endpointSchema, WINDOW_CLOSE_ACTIONS, type Endpoint, type WindowCloseAction } from '../../shared/contract/settings';
 import type { Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';
 import type { KeyVault } from './key-vault';
@@ -12,9 +12,14 @@ const KEYS = {
   legacyEmbeddedKey: 'embedded.service.key',
   concurrency: 'ui.upload.concurrency',
   launchAtLogin: 'ui.launch-at-login',
+  windowClose: 'ui.window-close',
+  /** The "still syncing in the tray" notification was shown once. */
+  trayHintShown: 'ui.tray-hint-shown',
 } as const;
 
 export const DEFAULT_UPLOAD_CONCURRENCY = 2;
+
+const windowCloseSchema = z.enum(WINDOW_CLOSE_ACTIONS);
 
 /** Typed, validated app settings over the client database's key/value table; keys go through the vault. */
 export class AppSettings {
@@ -76,5 +81,23 @@ export class AppSettings {
 
   setLaunchAtLogin(on: boolean): void {
     this.store.set(KEYS.launchAtLogin, on ? 'true' : 'false');
+  }
+
+  /** What closing the window does; a missing or unknown stored value reads as the default (keep syncing in the tray). */
+  windowClose(): WindowCloseAction {
+    const parsed = windowCloseSchema.safeParse(this.store.get(KEYS.windowClose));
+    return parsed.success ? parsed.data : DEFAULT_WINDOW_CLOSE;
+  }
+
+  setWindowClose(action: WindowCloseAction): void {
+    this.store.set(KEYS.windowClose, windowCloseSchema.parse(action));
+  }
+
+  trayHintShown(): boolean {
+    return this.store.get(KEYS.trayHintShown) === 'true';
+  }
+
+  setTrayHintShown(): void {
+    this.store.set(KEYS.trayHintShown, 'true');
   }
 }

@@ -11,6 +11,7 @@ import { defaultDataDir, rendererBuildDir } from '../paths';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { resolveInside } from '../web/static-files';
 import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from '../web/style-nonce';
+import { handleWindowClose, keepsRunningInTray, type CloseRules } from './close';
 import { desktopHooks } from './desktop-hooks';
 import { interceptFileDrops } from './drop';
 import { registerIpc } from './ipc';
@@ -113,6 +114,7 @@ function createWindow(): BrowserWindow {
   const forward = core.events.onAny((name, payload) => {
     if (!win.isDestroyed()) win.webContents.send(eventChannel(name), payload);
   });
+  handleWindowClose(win, closeRules);
   win.on('closed', () => {
     forward();
     if (mainWindow === win) mainWindow = null;
@@ -133,7 +135,7 @@ app.on('web-contents-created', (_event, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
 
-installCleanQuit(
+const cleanQuit = installCleanQuit(
   app,
   async () => {
     notifier.stop();
@@ -143,8 +145,24 @@ installCleanQuit(
   core.log,
 );
 
-// Syncing goes on in the tray with no window open; the tray's Quit ends it.
-app.on('window-all-closed', () => undefined);
+const closeRules: CloseRules = {
+  action: () => core.browse.settings().windowClose(),
+  trayPresent: () => tray.present(),
+  quitting: () => cleanQuit.quitting(),
+  quit: () => app.quit(),
+  hint: {
+    shown: () => core.browse.settings().trayHintShown(),
+    markShown: () => core.browse.settings().setTrayHintShown(),
+    notify: tell,
+  },
+  log: core.log,
+};
+
+// A closed window hides into the tray (see close.ts); a window gone some other way leaves the app in the tray only
+// where the tray can bring it back and the setting asks for that.
+app.on('window-all-closed', () => {
+  if (!keepsRunningInTray(closeRules)) app.quit();
+});
 
 void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
@@ -155,6 +173,7 @@ void app.whenReady().then(async () => {
   await core.start();
   createWindow();
   notifier.start();
-  await tray.start();
+  const icon = await tray.start();
+  if (!icon.ok) core.log.warn({ reason: icon.reason }, 'no tray icon: closing the window quits the app');
   app.on('activate', () => showWindow());
 });

@@ -1,5 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { SyncStatus } from '../../shared/contract/sync';
+import { describeError } from '../../shared/errors';
 import type { EventBus } from '../events';
 import { dotBitmap, trayColor, trayLabel, trayStateOf, type TrayState } from './tray-state';
 
@@ -33,13 +34,24 @@ export class TrayController<Image, TrayMenu> {
     private readonly everyMs = 5000,
   ) {}
 
-  async start(): Promise<void> {
-    this.tray = this.host.tray(this.host.image(dotBitmap([139, 141, 148], 16), 16));
+  /** Creates the icon; where that fails (no tray on this desktop) it says why and the app goes on without one. */
+  async start(): Promise<{ ok: true } | { ok: false; reason: string }> {
+    try {
+      this.tray = this.host.tray(this.host.image(dotBitmap([139, 141, 148], 16), 16));
+    } catch (err) {
+      return { ok: false, reason: describeError(err) };
+    }
     const soon = (): void => void this.refresh();
     this.offs = [this.events.on('sync:queue', soon), this.events.on('sync:file-changed', soon)];
     this.timer = setInterval(soon, this.everyMs);
     this.timer.unref();
     await this.refresh();
+    return { ok: true };
+  }
+
+  /** A tray icon exists: the way back to a hidden window (and to Quit). */
+  present(): boolean {
+    return this.tray !== null;
   }
 
   current(): TrayState | null {

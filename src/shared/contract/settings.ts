@@ -12,12 +12,18 @@ export const CONNECTION_STATES = ['connected', 'not-configured', 'failed'] as co
 export const REMOTE_DELETE_POLICIES = ['keep', 'delete'] as const;
 export type RemoteDeletePolicy = (typeof REMOTE_DELETE_POLICIES)[number];
 
+/** What closing the desktop window does: tray: hide it, syncing goes on in the tray (only where a tray icon exists); quit. */
+export const WINDOW_CLOSE_ACTIONS = ['tray', 'quit'] as const;
+export type WindowCloseAction = (typeof WINDOW_CLOSE_ACTIONS)[number];
+export const DEFAULT_WINDOW_CLOSE: WindowCloseAction = 'tray';
+
 export const settingsViewSchema = z.object({
   endpoint: endpointSchema,
   /** A cloud key is stored (its value never leaves main). */
   cloudKeySet: z.boolean(),
   uploadConcurrency: z.number().int().min(1).max(8),
   launchAtLogin: z.boolean(),
+  windowClose: z.enum(WINDOW_CLOSE_ACTIONS),
   /** keep: the library keeps videos whose local file was deleted; delete: they are deleted from the library too. */
   remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES),
   /** What this running app is connected to; changes to the endpoint or concurrency apply on the next start. */
@@ -31,7 +37,7 @@ export const settingsViewSchema = z.object({
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 
-/** App settings: endpoint, key, concurrency, launch at login, remote delete policy. */
+/** App settings: endpoint, key, concurrency, launch at login, window close, remote delete policy. */
 export const settingsChannels = {
   'settings:get': { req: z.object({}).strict(), res: settingsViewSchema },
   'settings:set': {
@@ -42,6 +48,7 @@ export const settingsChannels = {
         cloudKey: z.string().max(500).optional(),
         uploadConcurrency: z.number().int().min(1).max(8).optional(),
         launchAtLogin: z.boolean().optional(),
+        windowClose: z.enum(WINDOW_CLOSE_ACTIONS).optional(),
         remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES).optional(),
       })
       .strict(),

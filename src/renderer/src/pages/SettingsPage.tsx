@@ -9,7 +9,7 @@ import { Tip } from '../components/Tip';
 import { useFolders, useSettings } from '../hooks/queries';
 import { call, transportKind } from '../transport';
 
-/** Endpoint and key, watched folders, concurrency, launch at login, remote delete policy. */
+/** Endpoint and key, watched folders, concurrency, launch at login, window close, remote delete policy. */
 export function SettingsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const settings = useSettings();
@@ -108,6 +108,18 @@ export function SettingsPage(): React.JSX.Element {
               </Switch.Root>
               Launch Reelsync at login
             </label>
+          )}
+          {transportKind === 'electron' && (
+            <div className="field" role="radiogroup" aria-label="When the window is closed">
+              <span className="field-label">When the window is closed</span>
+              <label className="row tight">
+                <input type="radio" name="window-close" checked={s.windowClose === 'tray'} onChange={() => save.mutate({ windowClose: 'tray' })} data-testid="window-close-tray" /> Keep syncing in the tray
+                <span className="muted">(quits instead where this desktop has no tray)</span>
+              </label>
+              <label className="row tight">
+                <input type="radio" name="window-close" checked={s.windowClose === 'quit'} onChange={() => save.mutate({ windowClose: 'quit' })} data-testid="window-close-quit" /> Quit Reelsync
+              </label>
+            </div>
           )}
           <div className="field" role="radiogroup" aria-label="When a watched file is deleted">
             <span className="field-label">When a watched file is deleted on disk</span>

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/temp';
+import { settingsChannels, type SettingsView } from '../../shared/contract/settings';
+import { BrowseServices } from '../browse/services';
+import { EventBus } from '../events';
+import { HandlerRegistry } from '../ipc/registry';
+import { createLogger } from '../log';
+import { openDatabase, type Db } from '../store/database';
+import { SettingsStore } from '../store/settings-store';
+import { AppSettings } from './app-settings';
+import { databaseVault } from './key-vault';
+
+let db: Db;
+let dir = '';
+let cleanup: () => Promise<void> = () => Promise.resolve();
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('reelsync-settings-'));
+  db = openDatabase(join(dir, 'client.db'));
+});
+afterEach(async () => {
+  db.close();
+  await cleanup();
+});
+
+describe('window close setting', () => {
+  it('defaults to keeping the app in the tray, and stores quit', () => {
+    const s = new AppSettings(db, databaseVault);
+    expect(s.windowClose()).toBe('tray');
+    s.setWindowClose('quit');
+    expect(new AppSettings(db, databaseVault).windowClose()).toBe('quit');
+    s.setWindowClose('tray');
+    expect(s.windowClose()).toBe('tray');
+  });
+
+  it('refuses a bad value on the way in and reads an unknown stored one as the default', () => {
+    const s = new AppSettings(db, databaseVault);
+    s.setWindowClose('quit');
+    expect(() => s.setWindowClose('minimize' as never)).toThrow(/Invalid option/);
+    expect(s.windowClose()).toBe('quit');
+    new SettingsStore(db).set('ui.window-close', 'minimize');
+    expect(s.windowClose()).toBe('tray');
+    const req = settingsChannels['settings:set'].req;
+    expect(req.safeParse({ windowClose: 'quit' }).success).toBe(true);
+    expect(req.safeParse({ windowClose: 'minimize' }).success).toBe(false);
+    expect(req.safeParse({ windowClose: true }).success).toBe(false);
+  });
+
+  it('goes through the contract: settings:set validates it, settings:get and settings:changed carry it', async () => {
+    const events = new EventBus();
+    const changed: SettingsView[] = [];
+    events.on('settings:changed', (v) => changed.push(v));
+    const logger = createLogger('test');
+    const registry = new HandlerRegistry(logger);
+    new BrowseServices({ dataDir: dir, db: () => db, client: () => undefined, watchedPaths: () => [], vault: databaseVault, events, logger }).register(registry);
+    const get = async () => settingsChannels['settings:get'].res.parse(((await registry.invoke('settings:get', {})) as { value: unknown }).value);
+    expect((await get()).windowClose).toBe('tray');
+    expect(await registry.invoke('settings:set', { windowClose: 'minimize' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(changed).toEqual([]);
+    expect(await registry.invoke('settings:set', { windowClose: 'quit' })).toMatchObject({ ok: true, value: { windowClose: 'quit' } });
+    expect(changed.map((v) => v.windowClose)).toEqual(['quit']);
+    expect((await get()).windowClose).toBe('quit');
+  });
+
+  it('remembers that the tray notification was shown', () => {
+    const s = new AppSettings(db, databaseVault);
+    expect(s.trayHintShown()).toBe(false);
+    s.setTrayHintShown();
+    expect(new AppSettings(db, databaseVault).trayHintShown()).toBe(true);
+  });
+});
