@@ -1,7 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import type { Multipart, MultipartFile } from '@fastify/multipart';
+import type { Readable } from 'node:stream';
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Account } from '../../accounts/accounts';
@@ -9,7 +10,7 @@ import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
 import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
 import { newVideoId, startIngest } from '../../datalake/start-ingest';
-import { malformed, nextPart } from '../multipart-drain';
+import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { safeFileName } from '../library/form-fields';
 import { accountOf } from '../library/auth';
@@ -66,6 +67,8 @@ async function ingestMultipart(dl: Datalake, account: Account, request: FastifyR
   const parts = request.parts();
   let fields: IngestFields | undefined;
   let stored: string | undefined;
+  // The file part being read, until it is consumed: a refusal reads what is left of it before answering.
+  let open: Readable | null = null;
   try {
     // A malformed body (bad boundary, truncated part) is the client's error: 400, not 500.
     for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
@@ -77,18 +80,20 @@ async function ingestMultipart(dl: Datalake, account: Account, request: FastifyR
         if (fields.source_url) throw invalid('source_url and a file part are exclusive');
         const previous = replayed(dl, account, fields.idempotency_key, requestHash('file', fields));
         if (previous) {
-          await drain(parts);
+          if (!(await drainParts(parts))) void reply.header('connection', 'close');
           return reply.code(202).send(dl.operations.record(previous));
         }
         targetCollection(dl, account, fields.collection_id);
         admit(dl, account);
         continue;
       }
+      open = part.file;
       if (!fields) throw invalid('the `json` part must come before the `file` part');
       if (stored) throw invalid('exactly one file part is allowed');
       const videoId = newVideoId();
       stored = dl.uploadPath(videoId);
       await receive(part, stored);
+      open = null;
       await checkMedia(stored).catch((err: unknown) => {
         if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
         throw err;
@@ -103,8 +108,11 @@ async function ingestMultipart(dl: Datalake, account: Account, request: FastifyR
     }
     throw invalid('the `file` part is missing');
   } catch (err) {
-    void reply.header('connection', 'close');
     if (stored) await rm(stored, { force: true });
+    // Answer after reading the rest of the body, as HTTP clients expect (closing on unread data makes them see a
+    // reset, not the answer); past the cap, close instead of reading gigabytes.
+    const drained = (open === null || open.readableEnded || (await discard(open))) && (await drainParts(parts));
+    if (!drained) void reply.header('connection', 'close');
     throw err;
   }
 }
@@ -137,8 +145,4 @@ async function receive(part: MultipartFile, path: string): Promise<void> {
     throw malformed(err);
   }
   if (part.file.truncated) throw new DatalakeError(413, 'payload_too_large', 'the file is larger than 3 GB');
-}
-
-async function drain(parts: AsyncIterableIterator<Multipart>): Promise<void> {
-  for await (const part of parts) if (part.type === 'file') part.file.resume();
 }
