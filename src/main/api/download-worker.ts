@@ -29,7 +29,7 @@ async function run(m: StartMessage): Promise<void> {
   const timer = setInterval(flush, 100);
   let verdict: Verdict | null = null;
   try {
-    const res = await rawGet(m.url, { headers: m.headers, idleTimeoutMs: m.idleTimeoutMs, ca: m.ca, signal: ac.signal, syncWrites: true }, (head) => {
+    const res = await rawGet(m.url, { headers: m.headers, idleTimeoutMs: m.idleTimeoutMs, ca: m.ca, signal: ac.signal }, (head) => {
       const v = judge(head, m);
       verdict = v;
       post({ type: 'head', id: m.id, verdict: v });

@@ -1,16 +1,17 @@
-import { close, open, writev, writevSync } from 'node:fs';
+import { close, open, writevSync } from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import { ChunkedDecoder } from './chunked-decoder';
 import { framingOf, parseResponseHead, type BodyFraming, type ResponseHead } from './response-head';
 
 /**
- * One HTTP/1.1 GET whose body goes straight from a fixed read buffer to a file. Large downloads are CPU-bound on
+ * One HTTP/1.1 GET whose body goes straight from the socket's read buffers to a file. Large downloads are CPU-bound on
  * loopback and LAN links, and Node's HTTP stacks allocate a Buffer per socket read (~32 KiB) and then pay for it in
- * garbage collection (measured: ~1.8 s of CPU per GB in node:http and undici, against ~0.2 s here). Here the socket
- * reads into 256 KiB buffers from a small pool (`onread`); each buffer's body bytes are written to the file from where
- * they landed (no copies) and the buffer goes back to the pool when its write is done. Reading pauses while buffers
- * worth 4 MiB wait for the disk, so disk speed is the backpressure and memory stays flat.
+ * garbage collection (measured: ~1.8 s of CPU per GB in node:http and undici). Here the socket reads into 256 KiB
+ * buffers from a small pool (`onread`), and each buffer's body bytes are written to the file from where they landed
+ * (no copies) before the buffer goes back to the pool. It runs in the download thread (download-worker.ts), so the
+ * writes block (`writevSync`: no thread-pool round trip per read, ~0.5 s less CPU per GB than async writes); bytes
+ * that arrive while the file is being opened wait in their buffers, and reading pauses past 4 MiB of them.
  */
 export interface RawGetOptions {
   headers: Record<string, string>;
@@ -19,11 +20,6 @@ export interface RawGetOptions {
   idleTimeoutMs: number;
   /** Extra certificate authority to trust for https (a team server with its own CA). */
   ca?: string | Buffer;
-  /**
-   * Write with blocking `writev` calls instead of the thread pool: for a worker thread only, where blocking harms no
-   * one and the thread-pool round trip per read is saved (measured: ~0.5 s less CPU per GB, the system time halved).
-   */
-  syncWrites?: boolean;
 }
 
 /** What to do with the body, decided from the head. */
@@ -263,10 +259,6 @@ class RawGet {
       then();
     };
     this.writing = true;
-    if (!this.o.syncWrites) {
-      writev(fd, slices, this.position, (err, written) => done(err, written));
-      return;
-    }
     let written = 0;
     try {
       written = writevSync(fd, slices, this.position);
