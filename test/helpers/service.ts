@@ -24,13 +24,15 @@ export interface TestService {
   restart(): Promise<void>;
 }
 
-function cliSync(args: string[]): string {
+/** Runs the service's command line (key, credits...) and returns its output. */
+export function cliSync(args: string[]): string {
   const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`service cli ${args.join(' ')} failed: ${res.stderr}`);
   return res.stdout.trim();
 }
 
-async function spawnServe(dataDir: string, port: number, configFile: string): Promise<{ child: ChildProcess; origin: string }> {
+/** `serve` on a data folder and port (0: any), resolved with the origin it prints once listening. */
+export async function spawnServe(dataDir: string, port: number, configFile: string): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },

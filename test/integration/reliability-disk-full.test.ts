@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, writeFile } from 'node:fs/promises';
@@ -8,10 +8,9 @@ import { API_BASE_PATH } from '../../src/shared/api-types';
 import { copyFixture, fixturePath } from '../fixtures/media';
 import { apiClient } from '../helpers/api';
 import { startLibrary } from '../helpers/library';
-import { startService, type TestService } from '../helpers/service';
+import { cliSync, spawnServe, startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 
-const SERVICE_CLI = join(import.meta.dirname, '../../src/server/cli.ts');
 let dir: string;
 let cleanup: () => Promise<void>;
 const mounts: string[] = [];
@@ -42,19 +41,10 @@ afterAll(async () => {
 
 /** The service on a data folder of our choosing (the helper picks its own). */
 async function serveAt(dataDir: string): Promise<{ origin: string; key: string; child: ChildProcess }> {
-  const key = spawnSync(process.execPath, ['--import', 'tsx', SERVICE_CLI, 'key', 'create', '--data', dataDir, '--account', 'test', '--interface', 'library', '--credits', '100'], { encoding: 'utf8' }).stdout.trim();
+  const key = cliSync(['key', 'create', '--data', dataDir, '--account', 'test', '--interface', 'library', '--credits', '100']);
   const config = join(dir, 'config.json');
   await writeFile(config, JSON.stringify({ indexer: { paused: true } }));
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVICE_CLI, 'serve', '--data', dataDir, '--port', '0', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REELSYNC_LOG: 'warn' } });
-  const origin = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
-  });
+  const { child, origin } = await spawnServe(dataDir, 0, config);
   return { origin, key, child };
 }
 
