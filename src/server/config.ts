@@ -21,9 +21,21 @@ export const configSchema = z
         /** Videos uploaded within the rolling 2 hours that are still waiting to be indexed. */
         indexQueueCap: z.number().int().positive().default(1000),
         concurrentIngests: z.number().int().positive().default(4),
+        /** Resumable upload sessions an account may have open (created, not finalized) at once. */
+        openUploadSessions: z.number().int().positive().default(20),
+        /** A resumable session that receives nothing for this long is deleted with its bytes. */
+        uploadSessionIdleMs: z.number().int().min(1000).default(24 * 60 * 60 * 1000),
       })
       .strict()
-      .default({ searchPerSecond: 50, uploadPerMinute: 600, downloadPerMinute: 600, indexQueueCap: 1000, concurrentIngests: 4 }),
+      .default({
+        searchPerSecond: 50,
+        uploadPerMinute: 600,
+        downloadPerMinute: 600,
+        indexQueueCap: 1000,
+        concurrentIngests: 4,
+        openUploadSessions: 20,
+        uploadSessionIdleMs: 24 * 60 * 60 * 1000,
+      }),
     indexer: z
       .object({
         concurrency: z.number().int().min(1).max(16).default(1),

@@ -91,6 +91,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {
+    await datalake.stop();
     db.close();
     throw err;
   }
@@ -102,6 +103,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ctx,
     close: async () => {
       await app.close();
+      await datalake.stop();
       await ctx.jobs.stop();
       await analysis.close();
       await exif.stop();

@@ -89,6 +89,18 @@ export class DlVideos {
       .all(accountId, collectionId ?? null, collectionId ?? '', before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit) as DlVideoRow[];
   }
 
+  /** Resumable upload sessions still receiving bytes (created, not finalized): one account's, or all. */
+  openUploads(accountId?: number): DlVideoRow[] {
+    return this.db
+      .prepare("SELECT * FROM dl_videos WHERE source_type = 'resumable' AND status = 'uploading' AND (? IS NULL OR account_id = ?) ORDER BY updated_at")
+      .all(accountId ?? null, accountId ?? null) as DlVideoRow[];
+  }
+
+  /** Records activity on a row (a chunk received), for the idle expiry of upload sessions. */
+  touch(id: string): void {
+    this.db.prepare('UPDATE dl_videos SET updated_at = ? WHERE id = ?').run(Date.now(), id);
+  }
+
   setStatus(id: string, status: DlVideoStatus): void {
     this.db.prepare('UPDATE dl_videos SET status = ?, updated_at = ? WHERE id = ?').run(status, Date.now(), id);
   }

@@ -6,17 +6,21 @@ import { advanceAfterIndex, deriveHandler, onIndexSettledForDatalake } from './d
 import { ingestHandler } from './ingest-worker';
 import { purgeHandler } from './purge-worker';
 import { STREAM_JOB, streamHandler } from './stream-worker';
+import { removeOrphanUploads, startSessionSweeper } from './upload-sessions';
 import { WEBHOOK_JOB, webhookHandler } from './webhooks';
 
 export interface DatalakeWorkers {
   /** To chain after the indexer's own settle hook. */
   onIndexSettled(job: JobRow, outcome: JobOutcome): void;
+  /** Stops the periodic work (the idle upload-session sweep). */
+  stop(): Promise<void>;
 }
 
 /** Registers interface B's job workers (before the queue starts) and catches up on ingests a crash left between stages. */
 export async function startDatalake(ctx: ServiceContext): Promise<DatalakeWorkers> {
   const dl = datalakeOf(ctx);
   await mkdir(dl.uploadDir, { recursive: true });
+  await removeOrphanUploads(dl);
   ctx.jobs.register({ kind: INGEST_JOB, concurrency: 2, baseDelayMs: 2_000, handler: ingestHandler(dl) });
   ctx.jobs.register({ kind: DERIVE_JOB, concurrency: 1, baseDelayMs: 2_000, handler: deriveHandler(dl) });
   ctx.jobs.register({ kind: PURGE_JOB, concurrency: 1, baseDelayMs: 1_000, handler: purgeHandler(dl) });
@@ -31,5 +35,6 @@ export async function startDatalake(ctx: ServiceContext): Promise<DatalakeWorker
       advanceAfterIndex(dl, op.id, library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null, library.status);
     }
   }
-  return { onIndexSettled: onIndexSettledForDatalake(dl) };
+  const stopSweeper = startSessionSweeper(dl);
+  return { onIndexSettled: onIndexSettledForDatalake(dl), stop: stopSweeper };
 }

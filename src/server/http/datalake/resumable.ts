@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { stat, truncate, writeFile } from 'node:fs/promises';
+import { rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,18 +7,16 @@ import { DATALAKE_BASE_PATH } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { Datalake } from '../../datalake/datalake';
 import type { DlVideoRow } from '../../datalake/dl-videos';
-import { DatalakeError, invalid, missing, OperationFailure } from '../../datalake/errors';
+import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
 import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
 import { newVideoId, queueIngest } from '../../datalake/start-ingest';
+import { claimSession, openSession, releaseSession } from '../../datalake/upload-sessions';
 import { safeFileName } from '../library/form-fields';
 import { accountOf } from '../library/auth';
 import { admit, ingestFields, targetCollection } from './ingest-fields';
 import { actionTarget, conflict, idParam, parse } from './parse';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
-
-/** Chunks in flight, one per session: a second concurrent PUT would interleave bytes. */
-const busy = new Set<string>();
 
 const session = (request: FastifyRequest, v: DlVideoRow, offset: number) => ({
   video_id: v.id,
@@ -49,8 +47,7 @@ export async function createResumable(dl: Datalake, account: Account, request: F
   }
   targetCollection(dl, account, f.collection_id);
   const id = newVideoId();
-  await writeFile(dl.uploadPath(id), '');
-  const video = dl.videos.insert({
+  const video = openSession(dl, {
     id,
     accountId: account.id,
     collectionId: f.collection_id,
@@ -65,13 +62,22 @@ export async function createResumable(dl: Datalake, account: Account, request: F
     callbackUrl: f.callback_url ?? null,
     idempotencyKey: f.idempotency_key ?? null,
   });
+  try {
+    await writeFile(dl.uploadPath(id), '');
+  } catch (err) {
+    dl.videos.remove(id);
+    throw err;
+  }
   return reply.code(201).send(session(request, video, 0));
 }
 
 function uploading(dl: Datalake, account: Account, params: unknown): DlVideoRow {
   const { id } = parse(idParam, params);
   const video = dl.videos.get(account.id, id);
-  if (!video || video.source_type !== 'resumable') throw missing('upload session');
+  if (!video || video.source_type !== 'resumable') {
+    const idle = Math.round(dl.ctx.config.limits.uploadSessionIdleMs / 1000);
+    throw new DatalakeError(404, 'not_found', `upload session not found (a session that receives nothing for ${idle} s expires with its bytes)`);
+  }
   return video;
 }
 
@@ -96,8 +102,8 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (total !== video.upload_size) throw invalid(`the total in Content-Range must be the session size ${video.upload_size}`);
     if (end < start || end >= total) throw invalid('Content-Range END must be at least START and below TOTAL');
-    if (busy.has(video.id)) throw conflict('another chunk of this upload is in progress');
-    busy.add(video.id);
+    // One chunk at a time per session: a second concurrent PUT would interleave bytes.
+    if (!claimSession(video.id)) throw conflict('another chunk of this upload is in progress');
     const path = dl.uploadPath(video.id);
     try {
       const offset = await offsetOf(dl, video.id);
@@ -111,7 +117,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
         },
       });
       try {
-        await pipeline(request.raw, limit, createWriteStream(path, { flags: 'r+', start }));
+        await pipeline(request.raw, limit, createWriteStream(path, { flags: offset === 0 ? 'w' : 'r+', start }));
       } catch (err) {
         if (err instanceof DatalakeError) await truncate(path, offset);
         throw err;
@@ -120,9 +126,10 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
         await truncate(path, offset);
         throw invalid(`the chunk carried ${received} bytes, its Content-Range says ${expected}`);
       }
+      dl.videos.touch(video.id);
       return reply.send(session(request, video, await offsetOf(dl, video.id)));
     } finally {
-      busy.delete(video.id);
+      releaseSession(video.id);
     }
   });
 
@@ -133,23 +140,33 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     const existing = video.operation_id ? dl.operations.byId(video.operation_id) : undefined;
     if (existing) return reply.code(202).send(dl.operations.record(existing));
     if (video.status !== 'uploading') throw conflict(`the video is ${video.status}`);
-    const offset = await offsetOf(dl, video.id);
-    if (offset !== video.upload_size) throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
-    targetCollection(dl, account, video.collection_id);
-    admit(dl, account);
+    if (!claimSession(video.id)) throw conflict('a chunk or a finalize of this upload is in progress');
     try {
-      await checkMedia(dl.uploadPath(video.id));
-    } catch (err) {
-      if (err instanceof OperationFailure) {
-        dl.videos.setStatus(video.id, 'failed');
-        throw new DatalakeError(415, 'unsupported_media', err.message);
-      }
-      throw err;
+      return await finalize(dl, account, video, request, reply);
+    } finally {
+      releaseSession(video.id);
     }
-    const again = dl.videos.byId(video.id);
-    const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
-    if (raced) return reply.code(202).send(dl.operations.record(raced));
-    const op = queueIngest(dl, video, { accountId: account.id, callbackUrl: video.callback_url, idempotencyKey: null, requestHash: null });
-    return reply.code(202).send(dl.operations.record(op));
   });
+}
+
+async function finalize(dl: Datalake, account: Account, video: DlVideoRow, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const offset = await offsetOf(dl, video.id);
+  if (offset !== video.upload_size) throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
+  targetCollection(dl, account, video.collection_id);
+  admit(dl, account);
+  try {
+    await checkMedia(dl.uploadPath(video.id));
+  } catch (err) {
+    if (err instanceof OperationFailure) {
+      dl.videos.setStatus(video.id, 'failed');
+      await rm(dl.uploadPath(video.id), { force: true });
+      throw new DatalakeError(415, 'unsupported_media', err.message);
+    }
+    throw err;
+  }
+  const again = dl.videos.byId(video.id);
+  const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
+  if (raced) return reply.code(202).send(dl.operations.record(raced));
+  const op = queueIngest(dl, video, { accountId: account.id, callbackUrl: video.callback_url, idempotencyKey: null, requestHash: null });
+  return reply.code(202).send(dl.operations.record(op));
 }

@@ -9,7 +9,8 @@ import { ffprobe, ProbeError } from '../../../common/media/ffprobe';
 import { PRICES_MICRO_USD, UPLOAD_LIMITS, type UploadedVideo } from '../../../shared/api-types';
 import { bucketOf, type ServiceContext } from '../../context';
 import { newVideoNo } from '../../library/videos';
-import { ApiError, badRequest, rateLimited, success } from '../envelope';
+import { admitNewMedia } from '../../library/admission';
+import { ApiError, badRequest, success } from '../envelope';
 import { DrainingFileSink } from '../draining-file-sink';
 import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
@@ -17,7 +18,6 @@ import { accountOf } from './auth';
 import { parseUploadFields, safeFileName } from './form-fields';
 import { ENVELOPE_CODES } from '../../../shared/api-types';
 
-const QUEUE_WINDOW_MS = 2 * 60 * 60 * 1000;
 const ALLOWED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
 
 interface Received {
@@ -36,15 +36,8 @@ export function indexingPrice(durationSeconds: number): number {
 export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/upload', async (request, reply) => {
     const account = accountOf(request);
-    const wait = ctx.limits.upload.take(`upload:${account.id}`);
-    if (wait) throw rateLimited(wait);
     // Refuse before reading a byte when the balance cannot pay for even a minute of indexing.
-    ctx.billing.requireAtLeast(account.id, indexingPrice(60));
-    if (ctx.videos.queuedSince(account.id, Date.now() - QUEUE_WINDOW_MS) >= ctx.config.limits.indexQueueCap) {
-      throw new ApiError(429, ENVELOPE_CODES.rateLimited, 'The indexing queue is full: wait for earlier videos to finish indexing.', {
-        'retry-after': '60',
-      });
-    }
+    admitNewMedia(ctx, account.id, indexingPrice(60));
     if (!request.isMultipart()) throw badRequest('upload must be multipart/form-data with a file part');
 
     const fields = new Map<string, string[]>();

@@ -1,0 +1,123 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatUsd } from '../accounts/billing';
+import { admitNewMedia } from '../library/admission';
+import { indexingPrice } from '../http/library/upload';
+import type { Datalake } from './datalake';
+import type { DlVideoRow, NewDlVideo } from './dl-videos';
+import { DatalakeError } from './errors';
+
+/**
+ * A resumable session's indexing price is not known until its bytes are probed, so admission prices the declared
+ * size at this bitrate (8 Mbit/s, a 1080p camera file): low enough that a real file rarely costs more.
+ */
+export const SESSION_PRICE_BYTES_PER_SECOND = 1_000_000;
+
+/** The price admission expects a session of `size` bytes to cost once indexed (at least a minute's). */
+export function sessionPrice(size: number): number {
+  return indexingPrice(Math.max(60, size / SESSION_PRICE_BYTES_PER_SECOND));
+}
+
+/** Sessions with a request writing or finalizing them; the sweep leaves them alone. */
+const busy = new Set<string>();
+
+/** Marks a session busy; false when another request already holds it. */
+export function claimSession(id: string): boolean {
+  if (busy.has(id)) return false;
+  busy.add(id);
+  return true;
+}
+
+export function releaseSession(id: string): void {
+  busy.delete(id);
+}
+
+/**
+ * Admits and records a new session: the upload rate limit, the indexing-queue cap, the open-session cap, and a balance
+ * that covers the expected price of this session and of every other open one. Check and insert are one transaction,
+ * so concurrent creations cannot all slip under the cap.
+ */
+export function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: number }): DlVideoRow {
+  const { ctx } = dl;
+  const accountId = session.accountId;
+  admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
+  return ctx.db.transaction(() => {
+    const open = dl.videos.openUploads(accountId);
+    const { openUploadSessions: cap, uploadSessionIdleMs: idleMs } = ctx.config.limits;
+    if (open.length >= cap) {
+      const oldest = Math.min(...open.map((s) => s.updated_at));
+      const retryAfter = Math.max(1, Math.ceil((oldest + idleMs - Date.now()) / 1000));
+      throw new DatalakeError(
+        429,
+        'rate_limited',
+        `${open.length} resumable upload sessions are open, the limit is ${cap}: finish (finalize) one, or wait until an idle one expires (${Math.round(idleMs / 1000)} s without bytes)`,
+        { 'retry-after': String(retryAfter) },
+      );
+    }
+    const expected = open.reduce((sum, s) => sum + sessionPrice(s.upload_size ?? 0), sessionPrice(session.uploadSize));
+    const balance = ctx.billing.balance(accountId);
+    if (balance < expected) {
+      throw new DatalakeError(
+        402,
+        'insufficient_balance',
+        `the balance ${formatUsd(balance)} does not cover the expected indexing price ${formatUsd(expected)} of this upload (${session.uploadSize} bytes) and the ${open.length} other open upload sessions`,
+      );
+    }
+    return dl.videos.insert(session);
+  })();
+}
+
+/**
+ * Deletes the sessions idle for longer than limits.uploadSessionIdleMs: the row first, then its bytes, so a crash in
+ * between leaves only a file without a row, which the start-up cleanup removes. Idle is measured from the later of the
+ * row's last update and the part file's last write (a crash mid-chunk leaves only the latter).
+ */
+export async function sweepIdleSessions(dl: Datalake, now = Date.now()): Promise<string[]> {
+  const idleMs = dl.ctx.config.limits.uploadSessionIdleMs;
+  const expired: string[] = [];
+  for (const session of dl.videos.openUploads()) {
+    if (busy.has(session.id)) continue;
+    const written = (await stat(dl.uploadPath(session.id)).catch(() => null))?.mtimeMs ?? 0;
+    if (now - Math.max(session.updated_at, written) <= idleMs) continue;
+    // Decided and removed in one synchronous step: a chunk arriving now either holds the session or finds it gone.
+    const again = dl.videos.byId(session.id);
+    if (busy.has(session.id) || again?.status !== 'uploading' || again.updated_at !== session.updated_at) continue;
+    dl.videos.remove(session.id);
+    await rm(dl.uploadPath(session.id), { force: true });
+    expired.push(session.id);
+  }
+  if (expired.length) dl.ctx.log.info({ sessions: expired }, 'expired idle upload sessions');
+  return expired;
+}
+
+/** At start, before any request: removes uploaded files no video row refers to (left by a crash). */
+export async function removeOrphanUploads(dl: Datalake): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dl.uploadDir)) {
+    const m = /^(.+)\.bin$/.exec(name);
+    if (m?.[1] && dl.videos.byId(m[1])) continue;
+    await rm(join(dl.uploadDir, name), { force: true, recursive: true });
+    removed++;
+  }
+  if (removed) dl.ctx.log.info({ removed }, 'removed orphan upload files');
+  return removed;
+}
+
+/** Runs the idle sweep now and then every quarter of the idle time (at most a minute apart); returns the stop. */
+export function startSessionSweeper(dl: Datalake): () => Promise<void> {
+  const period = Math.min(60_000, Math.max(250, dl.ctx.config.limits.uploadSessionIdleMs / 4));
+  let running: Promise<unknown> | null = null;
+  const sweep = (): void => {
+    if (running) return; // the previous sweep is still going
+    running = sweepIdleSessions(dl)
+      .catch((err: unknown) => dl.ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'upload session sweep failed'))
+      .finally(() => (running = null));
+  };
+  sweep();
+  const timer = setInterval(sweep, period);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
