@@ -25,7 +25,7 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 
 const program = new Command('reelsync')
   .description('Reelsync: sync footage folders to a video library and search it')
-  .option('--server <url>', 'library base URL (…/serve/api/v1); omit to start the embedded local service [REELSYNC_SERVER]')
+  .option('--server <url>', 'library address: its origin (http://host:port) or base URL (…/serve/api/v1); omit to start the embedded local service [REELSYNC_SERVER]')
   .option('--key <key>', 'library API key [REELSYNC_KEY]')
   .option('--db <file>', 'client database file [REELSYNC_DB]')
   .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage))

@@ -14,6 +14,7 @@ import { AnalysisWorker } from './indexer/worker/analysis-host';
 import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
 import { JobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
+import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
 import { LocalBlobStore } from './storage/blob-store';
@@ -85,6 +86,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
   }
+  ctx.jobs.register({ kind: URL_UPLOAD_JOB, concurrency: 2, baseDelayMs: 5_000, handler: urlUploadHandler(ctx), onSettled: onIndexSettled(ctx) });
   ctx.jobs.register({ kind: 'callback', concurrency: 4, baseDelayMs: options.config.callbacks.baseDelayMs, handler: callbackHandler(ctx) });
 
   const app = await buildHttpServer(ctx);

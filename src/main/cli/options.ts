@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { parseLibraryBaseUrl } from '../../shared/library-url';
 import { defaultDataDir } from '../paths';
 
 /** Exit codes of the command line (documented in the README, "Command line"). */
@@ -15,7 +16,16 @@ export const EXIT = {
 } as const;
 
 export const globalOptionsSchema = z.object({
-  server: z.string().url().optional(),
+  /** The origin or the base URL (…/serve/api/v1), normalised to the base URL. */
+  server: z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseLibraryBaseUrl(value);
+      if (parsed.ok) return parsed.url;
+      ctx.addIssue({ code: 'custom', message: `--server / REELSYNC_SERVER: ${parsed.error}` });
+      return z.NEVER;
+    })
+    .optional(),
   key: z.string().min(1).optional(),
   db: z.string().min(1),
 });
@@ -23,11 +33,13 @@ export type GlobalOptions = z.infer<typeof globalOptionsSchema>;
 
 /** Flags win over REELSYNC_SERVER / REELSYNC_KEY / REELSYNC_DB; the database defaults to the data folder's reelsync.db. */
 export function resolveGlobalOptions(flags: { server?: string; key?: string; db?: string }, env: NodeJS.ProcessEnv = process.env): GlobalOptions {
-  return globalOptionsSchema.parse({
+  const parsed = globalOptionsSchema.safeParse({
     server: flags.server ?? (env.REELSYNC_SERVER || undefined),
     key: flags.key ?? (env.REELSYNC_KEY || undefined),
     db: flags.db ?? (env.REELSYNC_DB || join(defaultDataDir(), 'reelsync.db')),
   });
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
+  return parsed.data;
 }
 
 export class UsageError extends Error {}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_WINDOW_CLOSE, endpointSchema, WINDOW_CLOSE_ACTIONS, type Endpoint, type WindowCloseAction } from '../../shared/contract/settings';
+import { normalizeLibraryBaseUrl, parseLibraryBaseUrl } from '../../shared/library-url';
 import type { Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';
 import type { KeyVault } from './key-vault';
@@ -36,11 +37,17 @@ export class AppSettings {
     const raw = this.store.get(KEYS.endpoint);
     if (!raw) return { mode: 'embedded' };
     const parsed = endpointSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : { mode: 'embedded' };
+    if (!parsed.success) return { mode: 'embedded' };
+    // Stored before addresses were normalised: the origin alone reads as its base URL.
+    const url = parsed.data.mode === 'cloud' ? parseLibraryBaseUrl(parsed.data.url) : null;
+    return url?.ok ? { mode: 'cloud', url: url.url } : parsed.data;
   }
 
+  /** A cloud address may be the origin or the base URL (…/serve/api/v1); it is stored as the base URL. */
   setEndpoint(endpoint: Endpoint): void {
-    this.store.set(KEYS.endpoint, JSON.stringify(endpointSchema.parse(endpoint)));
+    const checked = endpointSchema.parse(endpoint);
+    const stored = checked.mode === 'cloud' ? { mode: 'cloud', url: normalizeLibraryBaseUrl(checked.url) } : checked;
+    this.store.set(KEYS.endpoint, JSON.stringify(stored));
   }
 
   cloudKey(): string | undefined {

@@ -9,7 +9,8 @@ export interface NewVideo {
   videoName: string;
   originalName: string;
   bucket: string;
-  blob: string;
+  /** null while the original is still being fetched (POST /upload_url). */
+  blob: string | null;
   contentType: string;
   size: number;
   sha256: string;
@@ -121,6 +122,22 @@ export class Videos {
         n: number;
       }
     ).n;
+  }
+
+  /** Videos of the account whose original is still being fetched from a URL (UNPARSE without a blob). */
+  fetching(accountId: number): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND blob IS NULL").get(accountId) as { n: number }).n;
+  }
+
+  /** Records the fetched original of a video; false when the video is gone or no longer waits for it. */
+  attachOriginal(id: number, o: { blob: string; contentType: string; size: number; sha256: string; duration: number; width: number | null; height: number | null; fps: number | null; codec: string | null }): boolean {
+    const res = this.db
+      .prepare(
+        `UPDATE videos SET blob = ?, content_type = ?, size = ?, sha256 = ?, duration = ?, width = ?, height = ?, fps = ?, codec = ?
+         WHERE id = ? AND status = 'UNPARSE' AND blob IS NULL`,
+      )
+      .run(o.blob, o.contentType, o.size, o.sha256, o.duration, o.width, o.height, o.fps, o.codec, id);
+    return res.changes === 1;
   }
 
   setProgress(id: number, progress: number): void {

@@ -66,6 +66,20 @@ export function parseUploadFields(raw: Map<string, string[]>): UploadFields {
   return parsed.data;
 }
 
+/** The fields of a new video row that come from the upload form (POST /upload and /upload_url alike). */
+export function videoFieldsOf(form: UploadFields) {
+  return {
+    datetimeTaken: form.datetime_taken ?? null,
+    cameraModel: form.camera_model ?? null,
+    latitude: form.latitude ?? null,
+    longitude: form.longitude ?? null,
+    callback: form.callback ?? null,
+    retainOriginal: form.retain_original_video ?? true,
+    transcriptionPrompt: form.video_transcription_prompt ?? null,
+    tags: [...new Set([...form.tags, 'api'])],
+  };
+}
+
 /** File name safe to store and to hand back in Content-Disposition: no folders, no control or reserved characters. */
 export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';

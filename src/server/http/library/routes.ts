@@ -7,6 +7,7 @@ import { registerFolders } from './folders';
 import { registerMetadata } from './metadata';
 import { registerSearch } from './search';
 import { registerUpload } from './upload';
+import { registerUploadUrl } from './upload-url';
 import { registerVideos } from './videos';
 
 /** Interface A under /serve/api/v1, and the v2 path variant of download. */
@@ -15,6 +16,7 @@ export function registerLibraryRoutes(app: FastifyInstance, ctx: ServiceContext)
     (scope, _opts, done) => {
       scope.addHook('preHandler', authenticate(ctx.accounts, 'library'));
       registerUpload(scope, ctx);
+      registerUploadUrl(scope, ctx);
       registerMetadata(scope, ctx);
       registerSearch(scope, ctx);
       registerDownload(scope, ctx);

@@ -15,7 +15,7 @@ import { DrainingFileSink } from '../draining-file-sink';
 import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { accountOf } from './auth';
-import { parseUploadFields, safeFileName } from './form-fields';
+import { parseUploadFields, safeFileName, videoFieldsOf } from './form-fields';
 import { ENVELOPE_CODES } from '../../../shared/api-types';
 
 const ALLOWED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
@@ -94,14 +94,7 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
             height: probe.video.height,
             fps: probe.video.fps,
             codec: probe.video.codec,
-            datetimeTaken: form.datetime_taken ?? null,
-            cameraModel: form.camera_model ?? null,
-            latitude: form.latitude ?? null,
-            longitude: form.longitude ?? null,
-            callback: form.callback ?? null,
-            retainOriginal: form.retain_original_video ?? true,
-            transcriptionPrompt: form.video_transcription_prompt ?? null,
-            tags: [...new Set([...form.tags, 'api'])],
+            ...videoFieldsOf(form),
           },
           videoNo,
         );
