@@ -45,7 +45,7 @@ function setup(lockFree = true, minimized = true) {
       added.push(paths);
       return Promise.resolve();
     },
-    log: createLogger('test'),
+    log: () => createLogger('test'),
     skipArgs: 1,
   });
   return { app, win, added, instance };

@@ -43,7 +43,8 @@ export interface SingleInstanceOptions {
   window: () => InstanceWindow;
   /** Adds folders to the watched set (sync:add-paths) and tells the user what came of it. */
   addPaths: (paths: string[]) => Promise<void>;
-  log: Logger;
+  /** A getter: the lock is claimed before the app's logger opens its file (a second instance must not touch it). */
+  log: () => Logger;
   /** How many leading arguments are Electron's own: 1 packaged, 2 when run as `electron <app folder>`. */
   skipArgs: number;
 }
@@ -67,7 +68,7 @@ export class SingleInstance {
     if (!this.app.requestSingleInstanceLock()) return false;
     this.pending.push(...launchPaths(argv, cwd, this.o.skipArgs));
     this.app.on('second-instance', (_event, secondArgv, workingDirectory) => {
-      this.o.log.info({ argv: secondArgv }, 'second launch: focusing this window');
+      this.o.log().info({ argv: secondArgv }, 'second launch: focusing this window');
       this.deliver(launchPaths(secondArgv, workingDirectory, this.o.skipArgs));
     });
     // macOS hands a folder dropped on the Dock icon (or opened with the app) to the running app this way.
@@ -96,6 +97,6 @@ export class SingleInstance {
   }
 
   private add(paths: string[]): void {
-    this.o.addPaths([...new Set(paths)]).catch((err: unknown) => this.o.log.error({ err: describeError(err), paths }, 'adding launch paths failed'));
+    this.o.addPaths([...new Set(paths)]).catch((err: unknown) => this.o.log().error({ err: describeError(err), paths }, 'adding launch paths failed'));
   }
 }

@@ -22,7 +22,9 @@ class FakeWindow extends EventEmitter {
 let dir: string;
 let cleanup: () => Promise<void>;
 let db: Db;
+let errors: unknown[];
 beforeEach(async () => {
+  errors = [];
   ({ dir, cleanup } = await tempDir('reelsync-window-'));
   db = openDatabase(join(dir, 'reelsync.db'));
 });
@@ -60,7 +62,7 @@ describe('window placement', () => {
 describe('window state in the client database', () => {
   it('saves the normal bounds after moves and on close, and the next start reads them back', async () => {
     const win = new FakeWindow();
-    trackWindowState(win, (s) => saveWindowState(db, s), 5);
+    trackWindowState(win, (s) => saveWindowState(db, s), (err) => errors.push(err), 5);
     win.bounds = { x: 220, y: 140, width: 1300, height: 820 };
     win.emit('move');
     win.emit('resize');
@@ -76,16 +78,30 @@ describe('window state in the client database', () => {
     expect(placeWindow(saved, [laptop], laptop)).toEqual({ bounds: { x: 140, y: 80, width: 1300, height: 820 }, maximized: true });
   });
 
-  it('flushes on demand, and not for a destroyed window', () => {
+  it('saves once more on stop and never after it: the window closes on quit after the database has', () => {
     const win = new FakeWindow();
-    const tracker = trackWindowState(win, (s) => saveWindowState(db, s), 60_000);
+    const tracker = trackWindowState(win, (s) => saveWindowState(db, s), (err) => errors.push(err), 60_000);
     win.emit('resize');
-    tracker.flush();
+    tracker.stop();
     expect(loadWindowState(db)).toMatchObject({ width: 1200, height: 800 });
-    win.destroyed = true;
     win.bounds = { x: 0, y: 0, width: 999, height: 999 };
-    tracker.flush();
+    win.emit('close');
     expect(loadWindowState(db)).toMatchObject({ width: 1200 });
+    expect(errors).toEqual([]);
+  });
+
+  it('reports a failed save instead of throwing into the window event, and skips a destroyed window', () => {
+    const win = new FakeWindow();
+    const saves: unknown[] = [];
+    trackWindowState(win, (s) => {
+      saves.push(s);
+      throw new Error('app not started');
+    }, (err) => errors.push(err), 60_000);
+    expect(() => win.emit('close')).not.toThrow();
+    expect(errors).toEqual([new Error('app not started')]);
+    win.destroyed = true;
+    win.emit('close');
+    expect(saves).toHaveLength(1);
   });
 
   it('reads a damaged or out-of-range saved value as none', () => {

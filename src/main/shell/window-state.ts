@@ -94,17 +94,23 @@ export interface TrackedWindow {
 }
 
 /**
- * Saves the window's normal (unmaximised) bounds and whether it is maximised: shortly after it moves or resizes, when
- * it closes, and on `flush()` (the shell calls it before the database closes on quit).
+ * Saves the window's normal (unmaximised) bounds and whether it is maximised: shortly after it moves or resizes, and
+ * when it closes. `stop()` saves one last time and then no more (the shell calls it on quit, before the database
+ * closes: the window's own close comes after that). A failed save is reported, never thrown into Electron's events.
  */
-export function trackWindowState(win: TrackedWindow, save: (state: WindowState) => void, debounceMs = 400): { flush(): void } {
+export function trackWindowState(win: TrackedWindow, save: (state: WindowState) => void, onError: (err: unknown) => void, debounceMs = 400): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (win.isDestroyed()) return;
+    if (stopped || win.isDestroyed()) return;
     const b = win.getNormalBounds();
-    save({ x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height), maximized: win.isMaximized() });
+    try {
+      save({ x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height), maximized: win.isMaximized() });
+    } catch (err) {
+      onError(err);
+    }
   };
   const soon = (): void => {
     clearTimeout(timer);
@@ -112,5 +118,10 @@ export function trackWindowState(win: TrackedWindow, save: (state: WindowState) 
   };
   for (const event of ['resize', 'move', 'maximize', 'unmaximize'] as const) win.on(event, soon);
   win.on('close', flush);
-  return { flush };
+  return {
+    stop: () => {
+      flush();
+      stopped = true;
+    },
+  };
 }
