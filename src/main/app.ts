@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { AppError, describeError } from '../shared/errors';
 import { LibraryClient } from './api/client';
 import { registerDesktopHandlers, type DesktopHooks } from './browse/desktop';
+import { osReveal } from './browse/os-reveal';
 import { BrowseServices } from './browse/services';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
@@ -10,6 +11,7 @@ import { registerLibraryHandlers } from './library/handlers';
 import { createLogger, type Logger } from './log';
 import { MetadataReader } from './media/exif';
 import { openDatabase, type Db } from './store/database';
+import { SyncStore } from './store/sync-store';
 import { SyncEngine } from './sync/engine';
 import { databaseVault, type KeyVault } from './settings/key-vault';
 import { APP_VERSION } from './version';
@@ -142,7 +144,9 @@ export class ReelsyncApp {
         };
       },
       clips: () => this.library.clips,
+      filePath: (id) => new SyncStore(this.database).file(id)?.path,
       hooks: () => this.desktop,
+      osReveal: this.options.mode === 'web' ? osReveal() : undefined,
     });
   }
 

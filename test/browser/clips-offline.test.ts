@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelNames } from '../../src/shared/contract';
 import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
-import { makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
+import { addFolderInPage, makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
 
@@ -31,13 +31,7 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
   });
 
   it('adds a folder by typed path and answers a dropped loose file with the folder to watch', async () => {
-    await page.goto(running.web.url);
-    await page.getByTestId('library-empty').waitFor();
-    await page.getByTestId('add-footage').click();
-    await page.getByLabel('Paths to add').fill(running.footageDir);
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await page.locator('[data-testid="add-results"] [data-outcome="watching"]').waitFor();
-    await page.keyboard.press('Escape');
+    await addFolderInPage(page, running.web.url, running.footageDir);
 
     const loose = join(running.dataDir, '..', 'loose.mp4');
     writeFileSync(loose, readFileSync(join(running.footageDir, 'harbour-late.mp4')));
@@ -98,6 +92,13 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     await page.getByLabel('Search clips').fill('');
     await page.getByTestId('clip-card').first().waitFor();
     await shot('13-clips');
+    // Right-click offers the file manager (not clicked here: this machine's real xdg-open would run; see reveal.test.ts).
+    await page.getByTestId('clip-card').first().click({ button: 'right' });
+    const reveal = page.getByTestId('clip-menu').getByRole('menuitem', { name: 'Show in Folder' });
+    await reveal.waitFor();
+    expect(await reveal.getAttribute('data-disabled')).toBeNull();
+    await shot('13b-clip-menu');
+    await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
   }, 90_000);
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
 import { ReelsyncApp } from '../../src/main/app';
 import { createLogger } from '../../src/main/log';
@@ -48,4 +49,15 @@ export function makeLateTextVideo(out: string, leadSeconds: number): void {
     '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0[v]',
     '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', out,
   ]);
+}
+
+/** From the empty library: "Add footage", type the folder's path, add it, and close the dialog once it is watched. */
+export async function addFolderInPage(page: Page, url: string, folder: string): Promise<void> {
+  await page.goto(url);
+  await page.getByTestId('library-empty').waitFor();
+  await page.getByTestId('add-footage').click();
+  await page.getByLabel('Paths to add').fill(folder);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.locator('[data-testid="add-results"] [data-outcome="watching"]').waitFor();
+  await page.keyboard.press('Escape');
 }

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors';
 import type { HandlerRegistry } from '../ipc/registry';
 import type { ClipsService } from '../library/clips-service';
 import { addPaths, type Watcher } from './add-paths';
+import type { Reveal } from './os-reveal';
 
 /** What only a desktop shell can do; the Electron shell installs these, the web mode has none. */
 export interface DesktopHooks {
@@ -14,8 +15,18 @@ export interface DesktopHooks {
 
 const NO_DESKTOP = 'a browser cannot hand a file to the operating system: use the path shown, or run the desktop app';
 
-/** sync:add-paths, clips:drag-out and clips:reveal. */
-export function registerDesktopHandlers(r: HandlerRegistry, d: { watcher: () => Watcher; clips: () => ClipsService; hooks: () => DesktopHooks | undefined }): void {
+export interface DesktopDeps {
+  watcher: () => Watcher;
+  clips: () => ClipsService;
+  /** A library file's local path by its id (the sync engine's record), undefined when there is no such file. */
+  filePath: (id: number) => string | undefined;
+  hooks: () => DesktopHooks | undefined;
+  /** Without the Electron hooks: how this mode reveals a file (the web mode runs the OS file manager). */
+  osReveal?: Reveal;
+}
+
+/** sync:add-paths, clips:drag-out, clips:reveal and files:reveal. */
+export function registerDesktopHandlers(r: HandlerRegistry, d: DesktopDeps): void {
   r.handle('sync:add-paths', async ({ paths }) => ({ results: await addPaths(paths, d.watcher()) }));
 
   const clipFile = (id: number): { file: string; thumb: string | null } => {
@@ -32,11 +43,20 @@ export function registerDesktopHandlers(r: HandlerRegistry, d: { watcher: () => 
     hooks.startDrag(file, thumb);
     return { done: true, detail: file };
   });
-  r.handle('clips:reveal', ({ id }) => {
-    const { file } = clipFile(id);
+  // Only paths main looked up itself reach the file manager: the renderer names a record, never a path.
+  const reveal = async (file: string): Promise<{ done: boolean; detail: string }> => {
     const hooks = d.hooks();
-    if (!hooks) return { done: false, detail: file };
-    hooks.reveal(file);
-    return { done: true, detail: file };
+    if (hooks) {
+      hooks.reveal(file);
+      return { done: true, detail: file };
+    }
+    return d.osReveal ? d.osReveal(file) : { done: false, detail: file };
+  };
+  r.handle('clips:reveal', ({ id }) => reveal(clipFile(id).file));
+  r.handle('files:reveal', ({ id }) => {
+    const file = d.filePath(id);
+    if (file === undefined) throw new AppError('not_found', `no library file ${id}`);
+    if (!existsSync(file)) throw new AppError('not_found', `the file is gone from disk: ${file}`);
+    return reveal(file);
   });
 }

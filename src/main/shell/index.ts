@@ -1,27 +1,32 @@
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channels } from '../../shared/contract';
 import { syncStatusSchema, type SyncStatus } from '../../shared/contract/sync';
+import { describeError } from '../../shared/errors';
 import { eventChannel } from '../../shared/ipc-names';
 
 const addPathsAnswer = channels['sync:add-paths'].res;
 import { ReelsyncApp } from '../app';
+import { createLogger, logsDir, type Logger } from '../log';
 import { defaultDataDir, rendererBuildDir } from '../paths';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { resolveInside } from '../web/static-files';
 import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from '../web/style-nonce';
 import { handleWindowClose, keepsRunningInTray, type CloseRules } from './close';
 import { desktopHooks } from './desktop-hooks';
-import { interceptFileDrops } from './drop';
+import { createUpdates, installAppMenu } from './app-menu';
+import { dropSummary, interceptFileDrops } from './drop';
 import { registerIpc } from './ipc';
 import { handleMediaRequest, MEDIA_SCHEME } from './media-protocol';
 import { SyncNotifier, type Note } from './notifier';
 import { installCleanQuit } from './quit';
 import { TrayController } from './tray';
 import { dotBitmap } from './tray-state';
+import { SingleInstance } from './single-instance';
 import { safeStorageVault } from './vault';
 import { guardContents, secureWebPreferences } from './window-security';
+import { loadWindowState, MIN_WINDOW_SIZE, placeWindow, saveWindowState, trackWindowState } from './window-state';
 
 const APP_SCHEME = 'reelsync';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
@@ -31,11 +36,29 @@ protocol.registerSchemesAsPrivileged([
   { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
 ]);
 
-const core = new ReelsyncApp({ dataDir: defaultDataDir(), mode: 'electron', connect: true, vault: safeStorageVault(safeStorage) });
+const dataDir = defaultDataDir();
 let mainWindow: BrowserWindow | null = null;
+let windowState: { stop(): void } | undefined;
+// Claimed first: a second launch hands its paths to the running app and quits before it opens the log or database.
+const instance = new SingleInstance(app, { window: () => mainWindow ?? createWindow(), addPaths: addPathsAndTell, log: (): Logger => core.log, skipArgs: process.defaultApp ? 2 : 1 });
+const primaryInstance: boolean = instance.claim(process.argv, process.cwd());
+if (!primaryInstance) app.quit();
+const core = new ReelsyncApp({
+  dataDir,
+  mode: 'electron',
+  connect: true,
+  vault: safeStorageVault(safeStorage),
+  logger: primaryInstance ? createLogger('reelsync', { file: join(logsDir(dataDir), 'main.log') }) : undefined,
+});
+const updates = createUpdates({ window: () => mainWindow, log: core.log });
 
 function tell(n: Note): void {
   if (Notification.isSupported()) new Notification({ title: n.title, body: n.body }).show();
+}
+
+async function addPathsAndTell(paths: string[]): Promise<void> {
+  const r = await core.registry.invoke('sync:add-paths', { paths });
+  tell(r.ok ? dropSummary(addPathsAnswer.parse(r.value).results) : { title: 'Could not add the folders', body: r.error.message });
 }
 
 async function syncStatus(): Promise<{ status: SyncStatus | null; problem: string | null }> {
@@ -90,16 +113,22 @@ function applyLoginItem(): void {
 }
 
 function createWindow(): BrowserWindow {
+  const placed = placeWindow(loadWindowState(core.database), screen.getAllDisplays(), screen.getPrimaryDisplay());
   const win = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 960,
-    minHeight: 600,
+    ...placed.bounds,
+    minWidth: MIN_WINDOW_SIZE.width,
+    minHeight: MIN_WINDOW_SIZE.height,
     backgroundColor: '#111214',
     show: false,
     title: 'Reelsync',
     webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
   });
+  if (placed.maximized) win.maximize();
+  windowState = trackWindowState(
+    win,
+    (state) => saveWindowState(core.database, state),
+    (err) => core.log.warn({ err: describeError(err) }, 'could not save the window position'),
+  );
   win.once('ready-to-show', () => win.show());
   guardContents(win.webContents, (url) => shell.openExternal(url), APP_ORIGIN);
   interceptFileDrops(
@@ -140,6 +169,7 @@ const cleanQuit = installCleanQuit(
   async () => {
     notifier.stop();
     tray.stop();
+    windowState?.stop();
     await core.stop();
   },
   core.log,
@@ -165,6 +195,7 @@ app.on('window-all-closed', () => {
 });
 
 void app.whenReady().then(async () => {
+  if (!primaryInstance) return;
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   serveRenderer();
@@ -172,8 +203,11 @@ void app.whenReady().then(async () => {
   applyLoginItem();
   await core.start();
   createWindow();
+  installAppMenu({ dataDir, window: () => mainWindow, addPaths: addPathsAndTell, log: core.log }, updates);
+  instance.ready();
   notifier.start();
   const icon = await tray.start();
   if (!icon.ok) core.log.warn({ reason: icon.reason }, 'no tray icon: closing the window quits the app');
   app.on('activate', () => showWindow());
+  if (updates.configured) void updates.check().then((outcome) => core.log.info({ outcome }, 'update check at start'));
 });

@@ -23,6 +23,7 @@ export const addPathResultSchema = z.object({
 export type AddPathResult = z.infer<typeof addPathResultSchema>;
 
 const clipTarget = z.object({ id: z.number().int().positive() }).strict();
+const fileTarget = z.object({ id: z.number().int().positive() }).strict();
 const desktopAnswer = z.object({ done: z.boolean(), detail: z.string() });
 
 /** Things a desktop does with files: paths dropped on the window, clips dragged out or revealed in the file manager. */
@@ -34,6 +35,11 @@ export const desktopChannels = {
   },
   /** Starts an OS drag of the clip file (Electron's webContents.startDrag); the web mode cannot, and says so. */
   'clips:drag-out': { req: clipTarget, res: desktopAnswer },
-  /** Shows the clip file in the system file manager (Electron only). */
+  /**
+   * Shows the clip file in the system file manager: Electron's shell.showItemInFolder; the web mode runs the platform's
+   * file manager on its own (loopback) machine. `done: false` carries the path to show instead.
+   */
   'clips:reveal': { req: clipTarget, res: desktopAnswer },
+  /** The same for a library file (a synced file of a watch folder), by its id: never an arbitrary path. */
+  'files:reveal': { req: fileTarget, res: desktopAnswer },
 } as const;

@@ -1,5 +1,6 @@
+import * as ContextMenu from '@radix-ui/react-context-menu';
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, Scissors } from 'lucide-react';
+import { AlertTriangle, FolderOpen, Scissors } from 'lucide-react';
 import type { ClipView } from '../../../shared/contract/clips';
 import { timecode } from '../lib/format';
 import { call } from '../transport';
@@ -29,10 +30,19 @@ export function ClipThumb({ clip }: { clip: ClipView }): React.JSX.Element {
   return clip.state === 'failed' ? <AlertTriangle size={26} strokeWidth={1.25} aria-hidden="true" /> : <Scissors size={26} strokeWidth={1.25} aria-hidden="true" />;
 }
 
-/** A 16:9 card: still, time range, state while it is being made, the query that found it and its tags. */
-export function ClipCard({ clip, selected, onSelect, onOpen }: { clip: ClipView; selected: boolean; onSelect: () => void; onOpen: () => void }): React.JSX.Element {
+export interface ClipCardActions {
+  onSelect: () => void;
+  onOpen: () => void;
+  /** Shows the clip file in the system file manager. */
+  onReveal: () => void;
+  revealLabel: string;
+}
+
+/** A 16:9 card: still, time range, state while it is being made, the query that found it and its tags; right-click reveals the file. */
+export function ClipCard({ clip, selected, actions }: { clip: ClipView; selected: boolean; actions: ClipCardActions }): React.JSX.Element {
+  const { onSelect, onOpen } = actions;
   const busy = clip.state === 'queued' || clip.state === 'downloading' || clip.state === 'cutting';
-  return (
+  const card = (
     <button
       type="button"
       role="gridcell"
@@ -68,5 +78,17 @@ export function ClipCard({ clip, selected, onSelect, onOpen }: { clip: ClipView;
         )}
       </div>
     </button>
+  );
+  return (
+    <ContextMenu.Root onOpenChange={(open) => open && onSelect()}>
+      <ContextMenu.Trigger asChild>{card}</ContextMenu.Trigger>
+      <ContextMenu.Portal>
+        <ContextMenu.Content className="menu" data-testid="clip-menu">
+          <ContextMenu.Item className="menu-item" disabled={clip.state !== 'ready' || clip.path === null} onSelect={actions.onReveal}>
+            <FolderOpen size={13} aria-hidden="true" /> {actions.revealLabel}
+          </ContextMenu.Item>
+        </ContextMenu.Content>
+      </ContextMenu.Portal>
+    </ContextMenu.Root>
   );
 }

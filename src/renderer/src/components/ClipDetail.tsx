@@ -3,6 +3,7 @@ import { FolderOpen, GripVertical, Trash2 } from 'lucide-react';
 import { useEffect, useState, type DragEvent } from 'react';
 import type { ClipView } from '../../../shared/contract/clips';
 import { useClipActions } from '../hooks/useClipActions';
+import { useRevealLabel } from '../hooks/useReveal';
 import { fileName, timecode } from '../lib/format';
 import { localMediaUrl, transportKind } from '../transport';
 import { CLIP_STATE_LABEL, clipTitle } from './ClipCard';
@@ -22,6 +23,7 @@ function playable(clip: ClipView): string | null {
 /** The selected clip: player, facts, editable tags and notes, reveal, drag out, delete. */
 export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
   const { update, remove, reveal, dragOut } = useClipActions();
+  const revealLabel = useRevealLabel();
   const [notes, setNotes] = useState(clip.notes);
   const [confirm, setConfirm] = useState(false);
   const [deleteFile, setDeleteFile] = useState(false);
@@ -55,8 +57,8 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
             <GripVertical size={14} aria-hidden="true" /> Drag
           </span>
         </Tip>
-        <Tip text="Show in the file manager">
-          <button type="button" className="icon-button" aria-label="Reveal the clip file" disabled={!ready} onClick={() => reveal.mutate(clip.id)}>
+        <Tip text={revealLabel}>
+          <button type="button" className="icon-button" aria-label={`${revealLabel}: the clip file`} disabled={!ready} onClick={() => reveal.mutate(clip.id)}>
             <FolderOpen size={14} />
           </button>
         </Tip>

@@ -1,4 +1,5 @@
-import { Pause, Play, RotateCcw, X } from 'lucide-react';
+import * as ContextMenu from '@radix-ui/react-context-menu';
+import { FolderOpen, Pause, Play, RotateCcw, X } from 'lucide-react';
 import type { FileView } from '../../../shared/contract/sync';
 import type { UploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, fileName, folderOf, rate } from '../lib/format';
@@ -11,75 +12,90 @@ export interface FileActions {
   pause(id: number): void;
   resume(id: number): void;
   cancel(id: number): void;
+  /** Shows the file in the system file manager (by id: main looks up the path). */
+  reveal(id: number): void;
+  /** "Show in Finder", "Show in Explorer" or "Show in Folder". */
+  revealLabel: string;
 }
 
-/** One file: name, folder, status with its progress or reason, and the actions that apply to its state. */
+/** One file: name, folder, status with its progress or reason, the actions that apply to its state; right-click reveals it. */
 export function FileRow({ file, progress, actions }: { file: FileView; progress: UploadProgress | undefined; actions: FileActions }): React.JSX.Element {
   const canRetry = file.status === 'failed' || file.status === 'index_failed' || file.status === 'cancelled' || file.status === 'skipped';
   const canPause = !file.paused && (file.status === 'queued' || file.status === 'uploading' || file.status === 'waiting');
   const canCancel = file.status === 'queued' || file.status === 'uploading' || file.status === 'waiting';
   return (
-    <div className="file-row" data-testid="file-row" data-path={file.path} data-status={file.status}>
-      <div className="file-main">
-        <div className="file-name" title={file.path}>
-          {fileName(file.path)}
-        </div>
-        <div className="file-sub muted">
-          {folderOf(file.path)} · {bytes(file.size)}
-          {file.duplicateOf ? ' · already in the library' : ''}
-        </div>
-      </div>
-      <div className="file-status">
-        <StatusBadge status={file.status} />
-        {file.paused && <span className="badge badge-idle">Paused</span>}
-        {file.status === 'uploading' && (
-          <div className="inline-progress" data-testid="upload-progress">
-            <ProgressBar value={progress ? (progress.bytes / Math.max(1, progress.total)) * 100 : null} label={`Uploading ${fileName(file.path)}`} />
-            <span className="muted">{progress ? `${Math.round((progress.bytes / Math.max(1, progress.total)) * 100)}% · ${rate(progress.rate)} · ${eta(progress.etaSeconds)}` : 'starting…'}</span>
+    <ContextMenu.Root>
+      <ContextMenu.Trigger asChild>
+        <div className="file-row" data-testid="file-row" data-path={file.path} data-status={file.status}>
+          <div className="file-main">
+            <div className="file-name" title={file.path}>
+              {fileName(file.path)}
+            </div>
+            <div className="file-sub muted">
+              {folderOf(file.path)} · {bytes(file.size)}
+              {file.duplicateOf ? ' · already in the library' : ''}
+            </div>
           </div>
-        )}
-        {file.status === 'indexing' && (
-          <div className="inline-progress" data-testid="index-progress">
-            <ProgressBar value={file.indexProgress} label={`Indexing ${fileName(file.path)}`} tone="ok" />
-            <span className="muted">{Math.round(file.indexProgress)}% indexed</span>
+          <div className="file-status">
+            <StatusBadge status={file.status} />
+            {file.paused && <span className="badge badge-idle">Paused</span>}
+            {file.status === 'uploading' && (
+              <div className="inline-progress" data-testid="upload-progress">
+                <ProgressBar value={progress ? (progress.bytes / Math.max(1, progress.total)) * 100 : null} label={`Uploading ${fileName(file.path)}`} />
+                <span className="muted">{progress ? `${Math.round((progress.bytes / Math.max(1, progress.total)) * 100)}% · ${rate(progress.rate)} · ${eta(progress.etaSeconds)}` : 'starting…'}</span>
+              </div>
+            )}
+            {file.status === 'indexing' && (
+              <div className="inline-progress" data-testid="index-progress">
+                <ProgressBar value={file.indexProgress} label={`Indexing ${fileName(file.path)}`} tone="ok" />
+                <span className="muted">{Math.round(file.indexProgress)}% indexed</span>
+              </div>
+            )}
+            {file.reason && file.status !== 'indexed' && (
+              <span className="reason" data-testid="file-reason">
+                {file.reason}
+              </span>
+            )}
           </div>
-        )}
-        {file.reason && file.status !== 'indexed' && (
-          <span className="reason" data-testid="file-reason">
-            {file.reason}
-          </span>
-        )}
-      </div>
-      <div className="file-actions">
-        {canRetry && (
-          <Tip text={file.status === 'skipped' ? 'Check this file again' : 'Retry'}>
-            <button type="button" className="icon-button" aria-label={`Retry ${fileName(file.path)}`} onClick={() => actions.retry(file.id)}>
-              <RotateCcw size={14} />
-            </button>
-          </Tip>
-        )}
-        {canPause && (
-          <Tip text="Pause this file">
-            <button type="button" className="icon-button" aria-label={`Pause ${fileName(file.path)}`} onClick={() => actions.pause(file.id)}>
-              <Pause size={14} />
-            </button>
-          </Tip>
-        )}
-        {file.paused && (
-          <Tip text="Resume this file">
-            <button type="button" className="icon-button" aria-label={`Resume ${fileName(file.path)}`} onClick={() => actions.resume(file.id)}>
-              <Play size={14} />
-            </button>
-          </Tip>
-        )}
-        {canCancel && (
-          <Tip text="Cancel the upload">
-            <button type="button" className="icon-button" aria-label={`Cancel ${fileName(file.path)}`} onClick={() => actions.cancel(file.id)}>
-              <X size={14} />
-            </button>
-          </Tip>
-        )}
-      </div>
-    </div>
+          <div className="file-actions">
+            {canRetry && (
+              <Tip text={file.status === 'skipped' ? 'Check this file again' : 'Retry'}>
+                <button type="button" className="icon-button" aria-label={`Retry ${fileName(file.path)}`} onClick={() => actions.retry(file.id)}>
+                  <RotateCcw size={14} />
+                </button>
+              </Tip>
+            )}
+            {canPause && (
+              <Tip text="Pause this file">
+                <button type="button" className="icon-button" aria-label={`Pause ${fileName(file.path)}`} onClick={() => actions.pause(file.id)}>
+                  <Pause size={14} />
+                </button>
+              </Tip>
+            )}
+            {file.paused && (
+              <Tip text="Resume this file">
+                <button type="button" className="icon-button" aria-label={`Resume ${fileName(file.path)}`} onClick={() => actions.resume(file.id)}>
+                  <Play size={14} />
+                </button>
+              </Tip>
+            )}
+            {canCancel && (
+              <Tip text="Cancel the upload">
+                <button type="button" className="icon-button" aria-label={`Cancel ${fileName(file.path)}`} onClick={() => actions.cancel(file.id)}>
+                  <X size={14} />
+                </button>
+              </Tip>
+            )}
+          </div>
+        </div>
+      </ContextMenu.Trigger>
+      <ContextMenu.Portal>
+        <ContextMenu.Content className="menu" data-testid="file-menu">
+          <ContextMenu.Item className="menu-item" onSelect={() => actions.reveal(file.id)}>
+            <FolderOpen size={13} aria-hidden="true" /> {actions.revealLabel}
+          </ContextMenu.Item>
+        </ContextMenu.Content>
+      </ContextMenu.Portal>
+    </ContextMenu.Root>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Req } from '../../../shared/contract';
 import { call } from '../transport';
+import { useReveal } from './useReveal';
 import { useToast } from './useToast';
 
 /** Edit, delete, reveal and drag a clip; failures become toasts. */
@@ -11,13 +12,7 @@ export function useClipActions() {
   const settle = () => qc.invalidateQueries({ queryKey: ['clips'] });
   const update = useMutation({ mutationFn: (req: Req<'clips:update'>) => call('clips:update', req), onSettled: settle, onError });
   const remove = useMutation({ mutationFn: (req: Req<'clips:delete'>) => call('clips:delete', req), onSettled: settle, onError });
-  const reveal = useMutation({
-    mutationFn: (id: number) => call('clips:reveal', { id }),
-    onSuccess: (r) => {
-      if (!r.done) toast({ title: 'The clip file is here', body: r.detail, tone: 'info' });
-    },
-    onError,
-  });
+  const reveal = useReveal('clip');
   const dragOut = useMutation({ mutationFn: (id: number) => call('clips:drag-out', { id }), onError });
   return { update, remove, reveal, dragOut };
 }

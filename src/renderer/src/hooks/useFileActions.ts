@@ -1,12 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FileActions } from '../components/FileRow';
 import { call } from '../transport';
+import { useReveal, useRevealLabel } from './useReveal';
 import { useToast } from './useToast';
 
-/** Per-file queue control, with a toast when main refuses. */
+/** Per-file queue control and reveal in the file manager, with a toast when main refuses. */
 export function useFileActions(): FileActions {
   const qc = useQueryClient();
   const toast = useToast();
+  const reveal = useReveal('file');
+  const revealLabel = useRevealLabel();
   const m = useMutation({
     mutationFn: async ({ kind, id }: { kind: 'retry' | 'pause' | 'resume' | 'cancel'; id: number }) => {
       switch (kind) {
@@ -28,5 +31,7 @@ export function useFileActions(): FileActions {
     pause: (id) => m.mutate({ kind: 'pause', id }),
     resume: (id) => m.mutate({ kind: 'resume', id }),
     cancel: (id) => m.mutate({ kind: 'cancel', id }),
+    reveal: (id) => reveal.mutate(id),
+    revealLabel,
   };
 }

@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useClipCount, useDownloads } from '../hooks/queries';
 import { useClipList, type ClipStateFilter } from '../hooks/useClipList';
 import { useGridKeys } from '../hooks/useGridKeys';
+import { useReveal, useRevealLabel } from '../hooks/useReveal';
 
 /** Every saved clip: local search and filters, a detail pane that plays and edits, marker export; and the downloads. */
 export function ClipsPage(): React.JSX.Element {
@@ -19,6 +20,8 @@ export function ClipsPage(): React.JSX.Element {
   const [state, setState] = useState<ClipStateFilter>('all');
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const grid = useRef<HTMLDivElement>(null);
+  const reveal = useReveal('clip');
+  const revealLabel = useRevealLabel();
   const total = useClipCount();
   const downloads = useDownloads();
   const { query, clips, searching } = useClipList(text, tag, state);
@@ -86,7 +89,7 @@ export function ClipsPage(): React.JSX.Element {
               <div className="hit-grid" role="grid" aria-label="Clips" ref={grid} onKeyDown={onKeyDown}>
                 <div role="row" className="hit-grid-row">
                   {clips.map((c, i) => (
-                    <ClipCard key={c.id} clip={c} selected={i === index} onSelect={() => setSelectedId(c.id)} onOpen={play} />
+                    <ClipCard key={c.id} clip={c} selected={i === index} actions={{ onSelect: () => setSelectedId(c.id), onOpen: play, onReveal: () => reveal.mutate(c.id), revealLabel }} />
                   ))}
                 </div>
               </div>
