@@ -26,9 +26,10 @@ export function extensionAllowed(name: string): boolean {
 export async function checkMedia(path: string, signal?: AbortSignal): Promise<ProbeResult & { durationSeconds: number }> {
   let probe: ProbeResult;
   try {
-    probe = await ffprobe(path, { signal });
+    probe = await ffprobe(path, { kind: 'storedVideo', signal });
   } catch (err) {
     if (signal?.aborted) throw err;
+    if (err instanceof ProbeError && err.refusedFormat) throw new OperationFailure('unsupported_media', `not accepted: ${err.message}`);
     throw new OperationFailure('unsupported_media', `not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
   }
   const demuxer = probe.container.split(',')[0] ?? '';

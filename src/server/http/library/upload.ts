@@ -67,7 +67,10 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
       }
       if (!received) throw badRequest('file is required');
       const form = parseUploadFields(fields);
-      const probe = await ffprobe(received.tmpPath).catch((err: unknown) => {
+      // The container is whitelisted before ffprobe reads past the file's first bytes (media-input.ts): a playlist or
+      // any other format that refers to other files is refused with the same answer, whatever it points at.
+      const probe = await ffprobe(received.tmpPath, { kind: 'uploadVideo' }).catch((err: unknown) => {
+        if (err instanceof ProbeError && err.refusedFormat) throw badRequest(`file is not accepted: ${err.message}`);
         throw badRequest(`file is not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
       });
       if (!probe.video) throw badRequest('file has no video stream');
