@@ -48,12 +48,15 @@ export interface ProbeResult {
 }
 
 export class ProbeError extends Error {
-  /** The file is of a format the caller does not accept (a playlist, an image...), as opposed to unreadable. */
+  /** The file was read but is not accepted (a playlist, an image, lying timestamps...), as opposed to unreadable. */
+  readonly refused: boolean;
+  /** The format refused, when that is the reason. */
   readonly refusedFormat: string | null;
-  constructor(message: string, options?: { cause?: unknown; refusedFormat?: string }) {
+  constructor(message: string, options?: { cause?: unknown; refusedFormat?: string; refused?: boolean }) {
     super(message, options);
     this.name = 'ProbeError';
     this.refusedFormat = options?.refusedFormat ?? null;
+    this.refused = options?.refused ?? this.refusedFormat !== null;
   }
 }
 
