@@ -80,6 +80,11 @@ describe('playlists that point at another account\'s stored video', () => {
       answers.push((JSON.parse(res.body.toString()) as { msg: string }).msg);
     }
     expect(expectOneAnswer(answers)).toMatch(/HLS playlist, not a supported video container \(mp4\/mov, mkv\/webm or avi\)/);
+    const form = new FormData();
+    form.append('file', new Blob(['#EXTM3U but not quite a playlist'], { type: 'video/mp4' }), 'x.mp4');
+    const garbage = await b.raw('POST', '/upload', form);
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.toString()).not.toContain(service.dataDir);
     await expectNothingInB(before);
   });
 
@@ -93,6 +98,11 @@ describe('playlists that point at another account\'s stored video', () => {
       answers.push((JSON.parse(res.body.toString()) as { msg: string }).msg);
     }
     expect(expectOneAnswer(answers)).toMatch(/HLS playlist, not a supported image/);
+    const form = new FormData();
+    form.append('file', new Blob(['not an image at all'], { type: 'image/png' }), 'face.png');
+    const garbage = await b.raw('POST', '/search_image', form);
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.toString()).not.toContain(service.dataDir);
   });
 
   it('the datalake refuses them by multipart, resumable upload and URL, the same way', async () => {

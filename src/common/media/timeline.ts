@@ -47,7 +47,10 @@ export async function measureTimeline(file: string, kind: InputKind, signal?: Ab
     }
   }
   const code = await exited;
-  if (code !== 0) throw new Error(`ffprobe could not read every packet: ${stderr.trim().split('\n').slice(-2).join('; ')}`);
+  if (code !== 0) {
+    const reason = stderr.trim().split('\n').slice(-2).join('; ').replaceAll(`file:${file}`, 'the file').replaceAll(file, 'the file');
+    throw new Error(`ffprobe could not read every packet: ${reason}`);
+  }
   return [...types].map(([index, type]) => {
     const span = spans.get(index);
     // Packets before 0 (audio priming, B-frame delay) are not shown; milliseconds keep float noise out of prices.

@@ -17,7 +17,9 @@ export async function queryFaceDescriptors(imagePath: string, workDir: string, s
   const scaled = join(workDir, 'query.jpg');
   await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...mediaInput('image', imagePath), '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '3', scaled], { signal }).catch(
     (err: unknown) => {
-      throw err instanceof ToolError && err.refusedFormat ? new Error(refusalMessage('image', err.refusedFormat)) : err;
+      if (err instanceof ToolError && err.refusedFormat) throw new Error(refusalMessage('image', err.refusedFormat));
+      // ffmpeg names the file it could not read: a path of this service, not the caller's business.
+      throw err instanceof ToolError ? new ToolError(err.message.replaceAll(`file:${imagePath}`, 'the image').replaceAll(imagePath, 'the image'), { cause: err }) : err;
     },
   );
   const { width, height } = await imageSize(scaled, signal);
