@@ -46,7 +46,9 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
     let lastWrite = 0;
     const limit = indexTimeLimit(ctx.config.indexer, row.duration);
     const overtime = new AbortController();
-    const timer = setTimeout(() => overtime.abort(new IndexTimeLimit(limit, ctx.config.indexer, row.duration)), limit * 1000);
+    const overtimeError = new IndexTimeLimit(limit, ctx.config.indexer, row.duration);
+    // setTimeout fires at once past 2^31 - 1 ms (~24.8 days); no limit that long is worth keeping.
+    const timer = setTimeout(() => overtime.abort(overtimeError), Math.min(limit * 1000, 2 ** 31 - 1));
     try {
       const result = await analyze({
         videoPath,
@@ -69,7 +71,7 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
     } catch (err) {
       if (signal.aborted) throw err;
       // Over its time limit the job fails for good: another attempt would spend the same time again.
-      if (overtime.signal.aborted) return { kind: 'failed', error: (overtime.signal.reason as Error).message };
+      if (overtime.signal.aborted) return { kind: 'failed', error: overtimeError.message };
       return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
     } finally {
       clearTimeout(timer);
