@@ -42,9 +42,12 @@ export const configSchema = z
         maxAttempts: z.number().int().min(1).max(20).default(3),
         /** Maintenance switch: uploads are accepted and queued, nothing is indexed until it is false again. */
         paused: z.boolean().default(false),
+        /** An index job fails once it has run timeLimitPerVideoSecond x the video's duration + timeLimitFloorSeconds. */
+        timeLimitPerVideoSecond: z.number().positive().max(1000).default(3),
+        timeLimitFloorSeconds: z.number().positive().max(86_400).default(300),
       })
       .strict()
-      .default({ concurrency: 1, maxAttempts: 3, paused: false }),
+      .default({ concurrency: 1, maxAttempts: 3, paused: false, timeLimitPerVideoSecond: 3, timeLimitFloorSeconds: 300 }),
     callbacks: deliveries,
     /** Interface B's signed operation webhooks: attempts per delivery, first retry delay (doubles, with jitter). */
     webhooks: deliveries,

@@ -11,7 +11,7 @@ import { buildHttpServer } from './http/server';
 import { callbackHandler } from './jobs/callback-worker';
 import { startDatalake } from './datalake/index';
 import { AnalysisWorker } from './indexer/worker/analysis-host';
-import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
+import { INDEX_LANE_SQL, indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
 import { JobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
@@ -80,6 +80,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       concurrency: options.config.indexer.concurrency,
       baseDelayMs: 5_000,
       handler: indexHandler(ctx, analyze, exif),
+      laneSql: INDEX_LANE_SQL,
       onSettled: (job, outcome) => {
         indexSettled(job, outcome);
         datalake.onIndexSettled(job, outcome);

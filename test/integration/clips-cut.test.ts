@@ -49,7 +49,7 @@ describe('clips from a local original', () => {
     expect(await frameNumberAt(path, 0)).toBe(2 * COUNTER.fps);
     expect(await videoFrameCount(path)).toBe(COUNTER.fps);
     expect(await frameNumberAt(path, COUNTER.fps - 1)).toBe(3 * COUNTER.fps - 1);
-    const probe = await ffprobe(path);
+    const probe = await ffprobe(path, { kind: 'storedVideo' });
     expect(probe.video?.codec).toBe('h264');
     expect(probe.audio?.codec).toBe('aac');
     expect(Math.abs((probe.durationSeconds ?? 0) - 1)).toBeLessThan(0.05);
@@ -67,7 +67,7 @@ describe('clips from a local original', () => {
     expect(await readFile(join(outDir, 'take.mov'), 'utf8')).toBe('precious');
     expect(await frameNumberAt(clip.path ?? '', 0)).toBe(Math.round(1.6 * COUNTER.fps));
     expect(await videoFrameCount(clip.path ?? '')).toBe(Math.round(1.8 * COUNTER.fps));
-    expect((await ffprobe(clip.path ?? '')).container).toContain('mov');
+    expect((await ffprobe(clip.path ?? '', { kind: 'storedVideo' })).container).toContain('mov');
   });
 
   test('handles are clamped to the video', async () => {

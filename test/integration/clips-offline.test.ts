@@ -81,7 +81,7 @@ test('with the service stopped, clips, cached thumbnails and the last results st
   const updated = await call<ClipView>('clips:update', { id: clip.id, notes: 'opening shot' });
   expect(updated.notes).toBe('opening shot');
   expect((await call<{ count: number }>('clips:export', { format: 'edl' })).count).toBe(1);
-  const probe = await ffprobe(clip.path ?? '');
+  const probe = await ffprobe(clip.path ?? '', { kind: 'storedVideo' });
   expect(probe.video?.codec).toBe('h264');
   const quote = await app.registry.invoke('downloads:quote', { bucket: meta.video_bucket, blob: meta.video_blob });
   expect(quote.ok ? null : quote.error.code).toBe('offline');

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { z } from 'zod';
+import { mediaInput, refusalMessage, refusedFormat, type InputKind } from './media-input';
 
 const run = promisify(execFile);
 
@@ -47,9 +48,15 @@ export interface ProbeResult {
 }
 
 export class ProbeError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The file was read but is not accepted (a playlist, an image, lying timestamps...), as opposed to unreadable. */
+  readonly refused: boolean;
+  /** The format refused, when that is the reason. */
+  readonly refusedFormat: string | null;
+  constructor(message: string, options?: { cause?: unknown; refusedFormat?: string; refused?: boolean }) {
     super(message, options);
     this.name = 'ProbeError';
+    this.refusedFormat = options?.refusedFormat ?? null;
+    this.refused = options?.refused ?? this.refusedFormat !== null;
   }
 }
 
@@ -66,17 +73,22 @@ function parseNumber(value: string | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** ffprobe of a media file: container, duration, first video/audio stream. Throws ProbeError when unreadable. */
-export async function ffprobe(file: string, options: { signal?: AbortSignal } = {}): Promise<ProbeResult> {
+/**
+ * ffprobe of a media file opened as `kind` (see media-input.ts): container, duration, first video/audio stream.
+ * Throws ProbeError when unreadable or of a format `kind` does not allow.
+ */
+export async function ffprobe(file: string, options: { kind: InputKind; signal?: AbortSignal }): Promise<ProbeResult> {
   let stdout: string;
   try {
     ({ stdout } = await run(
       'ffprobe',
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...mediaInput(options.kind, file)],
       { maxBuffer: 8 * 1024 * 1024, signal: options.signal },
     ));
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();
+    const refused = stderr ? refusedFormat(stderr) : null;
+    if (refused) throw new ProbeError(refusalMessage(options.kind, refused), { cause: err, refusedFormat: refused });
     throw new ProbeError(stderr ? reasonFrom(stderr, file) : 'ffprobe could not read the file', { cause: err });
   }
   const parsed = probeSchema.safeParse(JSON.parse(stdout));
@@ -116,7 +128,7 @@ function rotationOf(stream: z.infer<typeof streamSchema> | undefined): number {
 function reasonFrom(stderr: string, file: string): string {
   const lines = stderr
     .split('\n')
-    .map((line) => line.replace(/^\[[^\]]+\]\s*/, '').replace(`${file}: `, '').trim())
+    .map((line) => line.replace(/^\[[^\]]+\]\s*/, '').replace(`file:${file}: `, '').replace(`${file}: `, '').trim())
     .filter(Boolean);
   return [...new Set(lines)].slice(0, 3).join('; ');
 }

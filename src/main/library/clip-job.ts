@@ -62,7 +62,7 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
           return { type: 'fatal', error: source.error };
         }
         set(id, 'cutting');
-        const probe = await ffprobe(source.path, { signal });
+        const probe = await ffprobe(source.path, { kind: 'storedVideo', signal });
         let range;
         try {
           range = cutRange(clip.start_s, clip.end_s, clip.handles_s, probe.durationSeconds);
@@ -73,7 +73,7 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
         const out = clip.path ?? (await reserveName(clip.out_dir, outName(clip, source.path)));
         if (!clip.path) d.store.setOutput(id, out);
         await cut(source.path, out, range, clip.mode, clip.format, signal);
-        const result = await ffprobe(out, { signal });
+        const result = await ffprobe(out, { kind: 'storedVideo', signal });
         await mkdir(d.thumbsDir, { recursive: true });
         const thumb = join(d.thumbsDir, `clip-${id}.jpg`);
         const thumbnailPath = await still(out, (result.durationSeconds ?? 0) / 2, thumb, 320, signal).then(

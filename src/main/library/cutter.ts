@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { mediaInput } from '../../common/media/media-input';
 import { unreachable } from '../../shared/errors';
 import type { ClipRow } from '../store/clips-store';
 
@@ -35,7 +36,7 @@ function secs(n: number): string {
  * but it can only start on a keyframe at or before `from`.
  */
 export function cutArgs(source: string, out: string, range: CutRange, mode: CutMode, format: CutFormat): string[] {
-  const input = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-ss', secs(range.from), '-i', source, '-t', secs(range.duration)];
+  const input = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...mediaInput('storedVideo', source, ['-ss', secs(range.from)]), '-t', secs(range.duration)];
   const maps = ['-map', '0:v:0', '-map', '0:a?', '-sn', '-dn'];
   const container = format === 'mkv' ? ['-f', 'matroska'] : format === 'mov' ? ['-f', 'mov', '-movflags', '+faststart'] : ['-f', 'mp4', '-movflags', '+faststart'];
   switch (mode) {
@@ -61,7 +62,7 @@ export async function cut(source: string, out: string, range: CutRange, mode: Cu
 export async function still(source: string, at: number, out: string, width = 320, signal?: AbortSignal): Promise<void> {
   await run(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-ss', secs(Math.max(0, at)), '-i', source, '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '4', '-f', 'image2', out],
+    ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...mediaInput('storedVideo', source, ['-ss', secs(Math.max(0, at))]), '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '4', '-f', 'image2', out],
     { signal, maxBuffer: 1024 * 1024 },
   );
 }

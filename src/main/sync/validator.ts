@@ -32,7 +32,7 @@ export async function validateVideo(path: string, options: { signal?: AbortSigna
   }
   let probe;
   try {
-    probe = await ffprobe(path, { signal: options.signal });
+    probe = await ffprobe(path, { kind: 'uploadVideo', signal: options.signal });
   } catch (err) {
     if (options.signal?.aborted) throw err;
     if (err instanceof ProbeError) return { ok: false, reason: `not a readable video (truncated or corrupt?): ${err.message}` };

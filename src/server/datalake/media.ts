@@ -1,4 +1,5 @@
-import { ffprobe, ProbeError, type ProbeResult } from '../../common/media/ffprobe';
+import { ProbeError, type ProbeResult } from '../../common/media/ffprobe';
+import { probeWithTrustedDuration } from '../../common/media/probe-duration';
 import { OperationFailure } from './errors';
 
 /** The contract's container list, by file extension (mp4, m4v, mov, mkv, webm, avi, flv, f4v, wmv, mpg, mpeg, 3gp, ts, m2ts). */
@@ -26,9 +27,10 @@ export function extensionAllowed(name: string): boolean {
 export async function checkMedia(path: string, signal?: AbortSignal): Promise<ProbeResult & { durationSeconds: number }> {
   let probe: ProbeResult;
   try {
-    probe = await ffprobe(path, { signal });
+    probe = await probeWithTrustedDuration(path, 'storedVideo', signal);
   } catch (err) {
     if (signal?.aborted) throw err;
+    if (err instanceof ProbeError && err.refused) throw new OperationFailure('unsupported_media', `not accepted: ${err.message}`);
     throw new OperationFailure('unsupported_media', `not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
   }
   const demuxer = probe.container.split(',')[0] ?? '';

@@ -78,7 +78,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   const started = Date.now();
 
   progress(0, 'probing');
-  const probe = await ffprobe(videoPath, { signal });
+  const probe = await ffprobe(videoPath, { kind: 'storedVideo', signal });
   if (!probe.video) throw new AnalyzeError('the file has no video stream');
 
   const owned = opts.analyzers === undefined;

@@ -1,3 +1,4 @@
+import { mediaInput } from '../../common/media/media-input';
 import { runTool } from './process';
 import { scaleFilter } from './scene-cuts';
 
@@ -7,7 +8,7 @@ const QUIET = ['-hide_banner', '-nostats', '-loglevel', 'error', '-y'];
 export async function extractFrameAt(videoPath: string, time: number, out: string, signal?: AbortSignal): Promise<void> {
   await runTool(
     'ffmpeg',
-    [...QUIET, '-ss', time.toFixed(3), '-i', videoPath, '-an', '-sn', '-dn', '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '4', out],
+    [...QUIET, ...mediaInput('storedVideo', videoPath, ['-ss', time.toFixed(3)]), '-an', '-sn', '-dn', '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '4', out],
     { signal },
   );
 }
@@ -29,7 +30,7 @@ export async function extractFramesWithRgb(videoPath: string, shots: FrameShot[]
   // One decoder thread per input (thread start-up costs more than it saves on a few frames), and no decoding of frames
   // that no other frame refers to (most B-frames): the frame written is the first decoded one at or after the time,
   // at most a frame or two later, and decoding from a keyframe ten seconds back costs half as much.
-  const inputs = shots.flatMap((s) => ['-threads', '1', '-skip_frame', 'noref', '-ss', s.time.toFixed(3), '-i', videoPath]);
+  const inputs = shots.flatMap((s) => mediaInput('storedVideo', videoPath, ['-threads', '1', '-skip_frame', 'noref', '-ss', s.time.toFixed(3)]));
   // yuvj420p before the split: the JPEG comes out exactly as extractFrameAt makes it.
   const graph = shots.map((_, i) => `[${i}:v]${scaleFilter()},format=yuvj420p,split[j${i}][r${i}]`).join(';');
   const outputs = shots.flatMap((s, i) => [
@@ -41,14 +42,14 @@ export async function extractFramesWithRgb(videoPath: string, shots: FrameShot[]
 
 /** A small poster JPEG made from an existing keyframe. */
 export async function makePoster(keyframePath: string, out: string, signal?: AbortSignal): Promise<void> {
-  await runTool('ffmpeg', [...QUIET, '-i', keyframePath, '-vf', scaleFilter(320), '-frames:v', '1', '-q:v', '5', out], { signal });
+  await runTool('ffmpeg', [...QUIET, ...mediaInput('image', keyframePath), '-vf', scaleFilter(320), '-frames:v', '1', '-q:v', '5', out], { signal });
 }
 
 /** Width and height of an image, read by ffprobe. */
 export async function imageSize(file: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
   const { stdout } = await runTool(
     'ffprobe',
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', file],
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', ...mediaInput('image', file)],
     { signal },
   );
   const m = /^(\d+)x(\d+)/.exec(stdout.toString('utf8').trim());
@@ -58,7 +59,7 @@ export async function imageSize(file: string, signal?: AbortSignal): Promise<{ w
 
 /** Decodes a JPEG to packed RGB24 bytes; checks the size against what the caller expects. */
 export async function decodeRgb(file: string, width: number, height: number, signal?: AbortSignal): Promise<Uint8Array> {
-  const { stdout } = await runTool('ffmpeg', [...QUIET, '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { signal });
+  const { stdout } = await runTool('ffmpeg', [...QUIET, ...mediaInput('image', file), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { signal });
   if (stdout.length !== width * height * 3) {
     throw new Error(`decoded ${stdout.length} bytes from ${file}, expected ${width}x${height}x3`);
   }

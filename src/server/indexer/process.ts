@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { refusedFormat } from '../../common/media/media-input';
 
 export interface RunResult {
   stdout: Buffer;
@@ -6,9 +7,12 @@ export interface RunResult {
 }
 
 export class ToolError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The input format ffmpeg refused under its whitelist (media-input.ts), if that is why it failed. */
+  readonly refusedFormat: string | null;
+  constructor(message: string, options?: { cause?: unknown; refusedFormat?: string | null }) {
     super(message, options);
     this.name = 'ToolError';
+    this.refusedFormat = options?.refusedFormat ?? null;
   }
 }
 
@@ -60,7 +64,7 @@ export function runTool(file: string, args: string[], options: RunOptions = {}):
         return;
       }
       const tail = stderr.trim().split('\n').slice(-3).join('; ');
-      reject(new ToolError(`${file} exited with ${code ?? killedBy}: ${tail}`));
+      reject(new ToolError(`${file} exited with ${code ?? killedBy}: ${tail}`, { refusedFormat: refusedFormat(stderr) }));
     });
   });
 }

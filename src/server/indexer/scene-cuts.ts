@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { mediaInput } from '../../common/media/media-input';
 import { runTool } from './process';
 
 /** A keyframe ffmpeg selected as the start of a segment (first frame, scene change, or max length reached). */
@@ -52,7 +53,7 @@ export async function detectSceneCuts(options: SceneCutOptions): Promise<CutFram
     'ffmpeg',
     [
       '-hide_banner', '-nostats', '-loglevel', 'info',
-      '-skip_frame', 'nokey', '-i', videoPath,
+      ...mediaInput('storedVideo', videoPath, ['-skip_frame', 'nokey']),
       '-an', '-sn', '-dn',
       // Each keyframe is doubled (split + interleave) before select: the scene score is min(change, change in
       // change) between consecutive frames, so without a still copy in between, a cut right after another cut

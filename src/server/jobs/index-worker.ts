@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { MetadataReader } from '../../common/media/exif';
+import type { ServiceConfig } from '../config';
 import type { ServiceContext } from '../context';
 import { analyzeVideo, type AnalyzeOptions, type AnalyzeResult } from '../indexer/analyze-video';
 import { enqueueCallback } from './callback-worker';
@@ -12,6 +13,24 @@ import type { JobHandler, JobOutcome, JobRow } from './job-queue';
 const payloadSchema = z.object({ videoId: z.number().int() });
 
 export type Analyze = (opts: AnalyzeOptions) => Promise<AnalyzeResult>;
+
+/** The account an index job indexes for: its lane in the job queue, so accounts share the indexer fairly. */
+export const INDEX_LANE_SQL = "(SELECT account_id FROM videos WHERE videos.id = json_extract(jobs.payload, '$.videoId'))";
+
+/** Seconds an index job may run: a multiple of the video's (trusted, priced) duration plus a floor. */
+export function indexTimeLimit(config: ServiceConfig['indexer'], durationSeconds: number | null): number {
+  return config.timeLimitPerVideoSecond * Math.max(0, durationSeconds ?? 0) + config.timeLimitFloorSeconds;
+}
+
+class IndexTimeLimit extends Error {
+  constructor(limit: number, config: ServiceConfig['indexer'], durationSeconds: number | null) {
+    super(
+      `indexing stopped: it ran past its time limit of ${Math.round(limit * 10) / 10} s (${config.timeLimitPerVideoSecond} x the video's ` +
+        `${Math.round((durationSeconds ?? 0) * 10) / 10} s + ${config.timeLimitFloorSeconds} s)`,
+    );
+    this.name = 'IndexTimeLimit';
+  }
+}
 
 /** Index job: analyze the stored original, store keyframes and index rows, mark PARSE, send the callback. */
 export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVideo, exif?: MetadataReader): JobHandler {
@@ -25,12 +44,17 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
     await mkdir(ctx.tmpDir, { recursive: true });
     const workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
     let lastWrite = 0;
+    const limit = indexTimeLimit(ctx.config.indexer, row.duration);
+    const overtime = new AbortController();
+    const overtimeError = new IndexTimeLimit(limit, ctx.config.indexer, row.duration);
+    // setTimeout fires at once past 2^31 - 1 ms (~24.8 days); no limit that long is worth keeping.
+    const timer = setTimeout(() => overtime.abort(overtimeError), Math.min(limit * 1000, 2 ** 31 - 1));
     try {
       const result = await analyze({
         videoPath,
         workDir,
         transcriptionPrompt: row.transcription_prompt ?? undefined,
-        signal,
+        signal: AbortSignal.any([signal, overtime.signal]),
         onProgress: (percent) => {
           const now = Date.now();
           if (now - lastWrite < 250 && percent < 100) return;
@@ -46,8 +70,11 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
       return { kind: 'finished' };
     } catch (err) {
       if (signal.aborted) throw err;
+      // Over its time limit the job fails for good: another attempt would spend the same time again.
+      if (overtime.signal.aborted) return { kind: 'failed', error: overtimeError.message };
       return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
     } finally {
+      clearTimeout(timer);
       await rm(workDir, { recursive: true, force: true });
     }
   };

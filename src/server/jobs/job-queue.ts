@@ -24,6 +24,12 @@ interface Worker {
   handler: JobHandler;
   /** Called when a job ends for good (done, failed, or out of attempts). */
   onSettled?: (job: JobRow, outcome: JobOutcome) => void;
+  /**
+   * An SQL expression over a `jobs` row naming its lane (e.g. the account that asked for it). Ready jobs are then
+   * taken lane by lane, the least recently served lane first, oldest job first within a lane, so one lane's backlog
+   * never holds the others. Without it, jobs run oldest first.
+   */
+  laneSql?: string;
 }
 
 /**
@@ -37,6 +43,12 @@ export class JobQueue {
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private idleWaiters: (() => void)[] = [];
+  /**
+   * When each lane (kind + lane) was last served, as a counter. Only an order among ready rows: after a restart every
+   * lane starts even again, and all state the work needs is in the rows.
+   */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
 
   constructor(
     private readonly db: Db,
@@ -100,10 +112,16 @@ export class JobQueue {
       const active = [...this.running.keys()].filter((id) => this.kindOf(id) === worker.kind).length;
       const free = worker.concurrency - active;
       if (free > 0) {
-        const ready = this.db
-          .prepare("SELECT * FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ? ORDER BY retry_after, id LIMIT ?")
-          .all(worker.kind, now, free) as JobRow[];
-        for (const job of ready) this.run(worker, job);
+        if (worker.laneSql) {
+          // One at a time: run() marks the row running, so the next pick sees the lanes as they now are.
+          for (let i = 0; i < free; i++) {
+            const job = this.nextByLane(worker, worker.laneSql, now);
+            if (!job) break;
+            this.run(worker, job);
+          }
+        } else {
+          for (const job of this.nextByAge(worker.kind, now, free)) this.run(worker, job);
+        }
       }
       const next = this.db
         .prepare("SELECT MIN(retry_after) AS t FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after > ?")
@@ -112,6 +130,31 @@ export class JobQueue {
     }
     if (nextWake !== Infinity) this.timer = setTimeout(() => this.pump(), Math.max(10, nextWake - now));
     if (this.isIdle()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+  }
+
+  private nextByAge(kind: string, now: number, limit: number): JobRow[] {
+    return this.db
+      .prepare("SELECT * FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ? ORDER BY retry_after, id LIMIT ?")
+      .all(kind, now, limit) as JobRow[];
+  }
+
+  /** The oldest ready job of the least recently served lane that has one. */
+  private nextByLane(worker: Worker, laneSql: string, now: number): JobRow | undefined {
+    const heads = this.db
+      .prepare(
+        `SELECT lane, MIN(id) AS id FROM (SELECT id, ${laneSql} AS lane FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ?)
+         GROUP BY lane`,
+      )
+      .all(worker.kind, now) as { lane: unknown; id: number }[];
+    let best: { key: string; id: number; served: number } | undefined;
+    for (const head of heads) {
+      const key = `${worker.kind}\u0000${String(head.lane)}`;
+      const served = this.lastServed.get(key) ?? 0;
+      if (!best || served < best.served || (served === best.served && head.id < best.id)) best = { key, id: head.id, served };
+    }
+    if (!best) return undefined;
+    this.lastServed.set(best.key, ++this.served);
+    return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(best.id) as JobRow | undefined;
   }
 
   private kindOf(id: number): string | undefined {

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { decodeRgb, imageSize } from '../indexer/frames';
 import { descriptorFromBlob, FACE_MODEL, faceSimilarity } from '../indexer/analyzers/face-match';
 import { detectRgb, loadDetectionEngine } from '../indexer/analyzers/human-engine';
-import { runTool } from '../indexer/process';
+import { mediaInput, refusalMessage } from '../../common/media/media-input';
+import { runTool, ToolError } from '../indexer/process';
 import { scaleFilter } from '../indexer/scene-cuts';
 import type { Db } from '../storage/db';
 
@@ -14,7 +15,13 @@ const MIN_FACE_SCORE = 0.5;
  */
 export async function queryFaceDescriptors(imagePath: string, workDir: string, signal?: AbortSignal): Promise<Float32Array[]> {
   const scaled = join(workDir, 'query.jpg');
-  await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', imagePath, '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '3', scaled], { signal });
+  await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...mediaInput('image', imagePath), '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '3', scaled], { signal }).catch(
+    (err: unknown) => {
+      if (err instanceof ToolError && err.refusedFormat) throw new Error(refusalMessage('image', err.refusedFormat));
+      // ffmpeg names the file it could not read: a path of this service, not the caller's business.
+      throw err instanceof ToolError ? new ToolError(err.message.replaceAll(`file:${imagePath}`, 'the image').replaceAll(imagePath, 'the image'), { cause: err }) : err;
+    },
+  );
   const { width, height } = await imageSize(scaled, signal);
   const rgb = await decodeRgb(scaled, width, height, signal);
   const found = await detectRgb(await loadDetectionEngine(), rgb, width, height);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { mediaInput } from '../../../common/media/media-input';
 
 export interface SampledFrame {
   /** Seconds from the start of the video. */
@@ -16,7 +17,7 @@ export async function* sampleFrames(videoPath: string, fps: number, signal: Abor
   const frameBytes = SAMPLE_SIZE * SAMPLE_SIZE * 3;
   const child = spawn(
     'ffmpeg',
-    ['-hide_banner', '-nostats', '-loglevel', 'error', '-i', videoPath, '-an', '-sn', '-dn', '-vf', `fps=${fps},scale=${SAMPLE_SIZE}:${SAMPLE_SIZE}`,
+    ['-hide_banner', '-nostats', '-loglevel', 'error', ...mediaInput('storedVideo', videoPath), '-an', '-sn', '-dn', '-vf', `fps=${fps},scale=${SAMPLE_SIZE}:${SAMPLE_SIZE}`,
       '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
     { stdio: ['ignore', 'pipe', 'pipe'], signal },
   );

@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ffprobe, ProbeError } from '../../../common/media/ffprobe';
+import { ProbeError } from '../../../common/media/ffprobe';
+import { probeWithTrustedDuration } from '../../../common/media/probe-duration';
 import { PRICES_MICRO_USD, UPLOAD_LIMITS, type UploadedVideo } from '../../../shared/api-types';
 import { bucketOf, type ServiceContext } from '../../context';
 import { newVideoNo } from '../../library/videos';
@@ -60,14 +61,17 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
       }
       if (!received) throw badRequest('file is required');
       const form = parseUploadFields(fields);
-      const probe = await ffprobe(received.tmpPath).catch((err: unknown) => {
+      // The container is whitelisted before ffprobe reads past the file's first bytes (media-input.ts): a playlist or
+      // any other format that refers to other files is refused with the same answer, whatever it points at. The
+      // duration priced is checked against every packet's timing (timeline.ts).
+      const probe = await probeWithTrustedDuration(received.tmpPath, 'uploadVideo').catch((err: unknown) => {
+        if (err instanceof ProbeError && err.refused) throw badRequest(`file is not accepted: ${err.message}`);
         throw badRequest(`file is not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
       });
       if (!probe.video) throw badRequest('file has no video stream');
       if (!ALLOWED_CODECS.includes(probe.video.codec)) {
         throw badRequest(`video codec ${probe.video.codec} is not supported; allowed: h264, h265, hevc, vp9`);
       }
-      if (!probe.durationSeconds || probe.durationSeconds <= 0) throw badRequest('file is not a readable video: no duration');
 
       const folderId = ctx.folders.resolve(account.id, form.folder_id, form.unique_id);
       const videoNo = newVideoNo();

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import { mediaInput } from '../../../common/media/media-input';
 import { runTool } from '../process';
 import type { Availability, AudioAnalyzer, MediaInput, TimedWord } from '../types';
 import { mergeSpotted, parsePocketsphinx } from './pocketsphinx-output';
@@ -62,7 +63,7 @@ export class SpeechAnalyzer implements AudioAnalyzer {
     const wav = join(media.workDir, 'speech.wav');
     await runTool(
       'ffmpeg',
-      ['-hide_banner', '-nostats', '-loglevel', 'error', '-y', '-i', media.videoPath, '-vn', '-sn', '-dn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', wav],
+      ['-hide_banner', '-nostats', '-loglevel', 'error', '-y', ...mediaInput('storedVideo', media.videoPath), '-vn', '-sn', '-dn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', wav],
       { signal },
     );
     const args = ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null'];
