@@ -1,11 +1,14 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { Accounts } from '../../src/server/accounts/accounts';
 import { parseConfig } from '../../src/server/config';
 import type { ServiceContext } from '../../src/server/context';
 import { callbackHandler } from '../../src/server/jobs/callback-worker';
 import type { JobRow } from '../../src/server/jobs/job-queue';
 import { guardedAgent } from '../../src/server/security/ssrf';
+import { openServiceDb } from '../../src/server/storage/db';
 import { startHitServer } from '../helpers/hit-server';
+import { tempDir } from '../helpers/temp';
 
 describe('guarded outbound agent', () => {
   it('refuses loopback IP literals and names that resolve to loopback when private targets are not allowed', async () => {
@@ -49,12 +52,16 @@ describe('guarded outbound agent', () => {
 
   it('the interface A upload callback job is refused for a loopback URL when private targets are off, delivered when on', async () => {
     const target = await startHitServer('127.0.0.1');
+    const { dir, cleanup } = await tempDir('reelsync-callback-');
+    const db = openServiceDb(dir);
     try {
+      const accounts = new Accounts(db);
+      const accountId = accounts.ensure('a').id;
       const job = (url: string): JobRow => ({
-        id: 1, kind: 'callback', ref: 'VI1', payload: JSON.stringify({ url, body: { videoNo: 'VI1', status: 'PARSE' } }),
+        id: 1, kind: 'callback', ref: 'VI1', payload: JSON.stringify({ url, accountId, body: { videoNo: 'VI1', status: 'PARSE' } }),
         state: 'running', attempts: 1, max_attempts: 3, retry_after: 0, last_error: null,
       });
-      const ctxWith = (allow: boolean): ServiceContext => ({ config: parseConfig({ network: { allowPrivateTargets: allow } }) }) as ServiceContext;
+      const ctxWith = (allow: boolean): ServiceContext => ({ config: parseConfig({ network: { allowPrivateTargets: allow } }), accounts }) as ServiceContext;
       const refused = await callbackHandler(ctxWith(false))(job(`${target.url}/cb`), new AbortController().signal);
       expect(refused.kind).toBe('retry');
       expect(refused.kind === 'retry' ? refused.error : '').toMatch(/refused to connect to 127\.0\.0\.1/);
@@ -63,7 +70,9 @@ describe('guarded outbound agent', () => {
       expect(sent).toEqual({ kind: 'finished' });
       expect(target.hits).toEqual(['/cb']);
     } finally {
+      db.close();
       await target.close();
+      await cleanup();
     }
   });
 });
