@@ -32,8 +32,6 @@ export interface PullRelayOptions {
   allowPrivateTargets: boolean;
   /** Called once, on the first refusal: the pull should end (a playlist that points inside is an attack, not a glitch). */
   onRefused?: (err: Error) => void;
-  /** The rule; isPrivateAddress unless a test narrows it. */
-  isRefused?: (ip: string) => boolean;
 }
 
 /**
@@ -53,7 +51,6 @@ export async function startPullRelay(source: string, opts: PullRelayOptions): Pr
     connectTimeoutMs: 15_000,
     headersTimeoutMs: 30_000,
     bodyTimeoutMs: 60_000,
-    isRefused: opts.isRefused,
   });
   let refused: Error | null = null;
   const refuse = (err: Error): void => {
