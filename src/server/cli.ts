@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Accounts, type KeyInterface } from './accounts/accounts';
 import { usdToMicro } from './accounts/billing';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, exposureWarning, loadConfig } from './config';
 import { startService, type RunningService } from './service';
 import { openServiceDb } from './storage/db';
 
@@ -46,7 +46,9 @@ program
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--config <file>', 'JSON config file (limits, indexer, callbacks)')
   .action(async (opts: { data: string; port: number; host: string; config?: string }) => {
-    const config = await loadConfig(opts.config);
+    const config = await loadConfig(opts.config, { host: opts.host });
+    const exposed = exposureWarning(config, { host: opts.host });
+    if (exposed) process.stderr.write(`reelsync-service: warning: ${exposed}\n`);
     // Handlers go in before the service starts, so a signal during start-up still drains cleanly.
     const state: { stopRequested: boolean; service?: RunningService } = { stopRequested: false };
     const shutdown = (): void => {

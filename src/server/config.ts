@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 
 /** Outgoing deliveries (upload callbacks, datalake webhooks): attempts, first retry delay (doubles, with jitter), timeout. */
@@ -62,13 +63,13 @@ export const configSchema = z
       .default({ threshold: 0.7, maxEventSeconds: 30 }),
     /**
      * Outbound requests to URLs users give (source_url, upload callbacks, webhooks, live sources). true allows
-     * loopback/private targets: the default only because the embedded service runs on 127.0.0.1 for one user whose
-     * own media servers are local; a shared or exposed service must set it to false.
+     * loopback/private targets. Unset, it follows the listen address (see parseConfig): true on loopback, where the
+     * embedded service serves one user whose media servers are local; false on any other address.
      */
     network: z
-      .object({ allowPrivateTargets: z.boolean().default(true) })
+      .object({ allowPrivateTargets: z.boolean().optional() })
       .strict()
-      .default({ allowPrivateTargets: true }),
+      .default({}),
     /** Inbound HTTP: a connection silent for idleTimeoutMs is closed (slow-loris); JSON bodies over maxJsonBytes get 413. */
     http: z
       .object({
@@ -80,12 +81,36 @@ export const configSchema = z
   })
   .strict();
 
-export type ServiceConfig = z.infer<typeof configSchema>;
+export type ServiceConfig = Omit<z.infer<typeof configSchema>, 'network'> & { network: { allowPrivateTargets: boolean } };
 
 export class ConfigError extends Error {}
 
-/** Parses a config object; errors name the offending key. */
-export function parseConfig(raw: unknown): ServiceConfig {
+/** Where the service listens; it decides defaults that depend on who can reach it. */
+export interface ListenAddress {
+  host: string;
+}
+
+const LOOPBACK: ListenAddress = { host: '127.0.0.1' };
+
+/** 127.0.0.0/8, ::1 (bracketed or not) and localhost: only this machine can connect. 0.0.0.0, :: and the rest: not. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (bare.toLowerCase() === 'localhost') return true;
+  if (isIPv4(bare)) return bare.startsWith('127.');
+  return isIPv6(bare) && new URL(`http://[${bare}]/`).hostname === '[::1]';
+}
+
+/** The start-up warning for a service others can reach that may still connect to private addresses; null if none. */
+export function exposureWarning(config: ServiceConfig, listen: ListenAddress): string | null {
+  if (isLoopbackHost(listen.host) || !config.network.allowPrivateTargets) return null;
+  return (
+    `listening on ${listen.host} with network.allowPrivateTargets true: anyone who can reach this service can make it ` +
+    'connect to loopback and private addresses (source_url, callbacks, webhooks, live sources); set it to false unless every caller is trusted'
+  );
+}
+
+/** Parses a config object for a service listening on `listen`; errors name the offending key. */
+export function parseConfig(raw: unknown, listen: ListenAddress = LOOPBACK): ServiceConfig {
   const parsed = configSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -93,11 +118,12 @@ export function parseConfig(raw: unknown): ServiceConfig {
     const keys = issue?.code === 'unrecognized_keys' ? [issue.path.join('.'), issue.keys.join(', ')].filter(Boolean).join('.') : key;
     throw new ConfigError(`invalid config key ${keys}: ${issue?.message ?? 'invalid'}`);
   }
-  return parsed.data;
+  const { network, ...rest } = parsed.data;
+  return { ...rest, network: { allowPrivateTargets: network.allowPrivateTargets ?? isLoopbackHost(listen.host) } };
 }
 
-export async function loadConfig(file: string | undefined): Promise<ServiceConfig> {
-  if (!file) return parseConfig({});
+export async function loadConfig(file: string | undefined, listen: ListenAddress = LOOPBACK): Promise<ServiceConfig> {
+  if (!file) return parseConfig({}, listen);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -110,5 +136,5 @@ export async function loadConfig(file: string | undefined): Promise<ServiceConfi
   } catch (err) {
     throw new ConfigError(`config file ${file} is not valid JSON: ${(err as Error).message}`);
   }
-  return parseConfig(raw);
+  return parseConfig(raw, listen);
 }

@@ -26,7 +26,13 @@ export async function makeHls(input: string, dir: string): Promise<{ name: strin
  * A live HLS source: from the first playlist request on, one more segment appears every `everyMs`; the playlist gets
  * its ENDLIST `holdMs` after the last one, like a broadcast that ends.
  */
-export async function startLiveHls(dir: string, segments: { name: string; duration: number }[], everyMs: number, holdMs: number): Promise<LocalServer & { ended(): boolean }> {
+export async function startLiveHls(
+  dir: string,
+  segments: { name: string; duration: number }[],
+  everyMs: number,
+  holdMs: number,
+  host = '127.0.0.1',
+): Promise<LocalServer & { ended(): boolean }> {
   let t0 = 0;
   const visible = (): number => (t0 ? Math.min(segments.length, 1 + Math.floor((Date.now() - t0) / everyMs)) : 0);
   const ended = (): boolean => t0 > 0 && Date.now() - t0 >= (segments.length - 1) * everyMs + holdMs;
@@ -49,9 +55,9 @@ export async function startLiveHls(dir: string, segments: { name: string; durati
       () => res.writeHead(500).end(),
     );
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(0, host, () => r()));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     ended,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

@@ -31,9 +31,10 @@ export function cliSync(args: string[]): string {
   return res.stdout.trim();
 }
 
-/** `serve` on a data folder and port (0: any), resolved with the origin it prints once listening. */
-export async function spawnServe(dataDir: string, port: number, configFile: string): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile], {
+/** `serve` on a data folder and port (0: any), resolved with the origin it prints once listening, and its stderr so far. */
+export async function spawnServe(dataDir: string, port: number, configFile: string, host?: string): Promise<{ child: ChildProcess; origin: string; stderr(): string }> {
+  const hostArgs = host === undefined ? [] : ['--host', host];
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile, ...hostArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
   });
@@ -51,7 +52,7 @@ export async function spawnServe(dataDir: string, port: number, configFile: stri
     });
     child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
   });
-  return { child, origin };
+  return { child, origin, stderr: () => stderr };
 }
 
 /** The real library service as a child process on 127.0.0.1, in a throwaway data folder, with one funded account. */

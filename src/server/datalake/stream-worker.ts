@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { JobHandler } from '../jobs/job-queue';
-import { assertPublicTarget } from '../security/ssrf';
+import { startPullRelay, type PullRelay } from '../security/pull-relay';
 import type { Datalake } from './datalake';
 import { newVideoId, startIngest } from './start-ingest';
 import type { StreamRow } from './streams';
@@ -11,6 +11,8 @@ import type { StreamRow } from './streams';
 export const STREAM_JOB = 'dl-stream';
 const payloadSchema = z.object({ streamId: z.string() });
 const POLL_MS = 500;
+/** Demuxers a pull may use (HLS and the containers its segments come in, or a progressive file): none that reads other URLs. */
+const PULL_FORMATS = 'hls,mpegts,mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,flv,aac,mp3,ac3,eac3';
 
 /**
  * Pulls a live http(s) source (an HLS playlist, or any input ffmpeg reads progressively) and cuts it into segments
@@ -23,26 +25,35 @@ export function streamHandler(dl: Datalake): JobHandler {
     const { streamId } = payloadSchema.parse(JSON.parse(job.payload));
     const stream = dl.streams.byId(streamId);
     if (!stream || (stream.status !== 'starting' && stream.status !== 'live')) return { kind: 'finished' };
-    try {
-      await assertPublicTarget(stream.source_url, ctx.config.network.allowPrivateTargets);
-    } catch (err) {
-      dl.streams.setStatus(stream.id, 'failed', err instanceof Error ? err.message : String(err));
-      return { kind: 'finished' };
-    }
     const dir = join(dl.uploadDir, `stream-${stream.id}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     const signal = dl.track(stream.id, jobSignal);
+    // ffmpeg reads the source only through this loopback relay: it never resolves a user's URL or follows a redirect.
+    let endPull = (): void => {};
+    let relay: PullRelay;
+    try {
+      relay = await startPullRelay(stream.source_url, { allowPrivateTargets: ctx.config.network.allowPrivateTargets, onRefused: () => endPull() });
+    } catch (err) {
+      dl.untrack(stream.id);
+      await rm(dir, { recursive: true, force: true });
+      dl.streams.setStatus(stream.id, 'failed', `cannot read ${stream.source_url}: ${err instanceof Error ? err.message : String(err)}`);
+      return { kind: 'finished' };
+    }
     // After a restart the pull starts again at the live edge; offsets carry on from what was already cut.
     const base = stream.next_offset;
     const child = spawn(
       'ffmpeg',
-      ['-hide_banner', '-nostats', '-loglevel', 'error', '-rw_timeout', '15000000', '-protocol_whitelist', 'http,https,tcp,tls,crypto', '-live_start_index', '0', '-i', stream.source_url,
+      ['-hide_banner', '-nostats', '-loglevel', 'error', '-rw_timeout', '15000000',
+        // crypto only wraps an http segment of an AES-128 playlist (its nested URL is checked against this list too).
+        '-protocol_whitelist', 'http,tcp,crypto', '-format_whitelist', PULL_FORMATS,
+        '-live_start_index', '0', '-i', relay.url,
         '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-f', 'segment', '-segment_time', String(stream.segment_seconds),
         '-reset_timestamps', '1', '-segment_format', 'mpegts', '-segment_list', join(dir, 'list.csv'), '-segment_list_type', 'csv',
         join(dir, 'seg%06d.ts')],
       { stdio: ['ignore', 'ignore', 'pipe'], signal },
     );
+    endPull = () => child.kill('SIGKILL');
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
     const exited = new Promise<number | null>((resolve) => {
@@ -67,13 +78,19 @@ export function streamHandler(dl: Datalake): JobHandler {
       }
       if (jobSignal.aborted) throw jobSignal.reason;
       if (signal.aborted) return { kind: 'finished' }; // stopped by DELETE
-      if (code === 0) dl.streams.setStatus(stream.id, 'ended');
-      else dl.streams.setStatus(stream.id, 'failed', `ffmpeg exited with ${code ?? 'an error'}: ${stderr.trim().split('\n').slice(-2).join('; ')}`);
+      const refusal = relay.refusal();
+      if (refusal) dl.streams.setStatus(stream.id, 'failed', refusal.message);
+      else if (code === 0) dl.streams.setStatus(stream.id, 'ended');
+      else {
+        const source = relay.lastProblem();
+        dl.streams.setStatus(stream.id, 'failed', `ffmpeg exited with ${code ?? 'an error'}: ${stderr.trim().split('\n').slice(-2).join('; ')}${source ? ` (${source})` : ''}`);
+      }
       ctx.log.info({ stream: stream.id, segments: taken, code }, 'stream pull ended');
       return { kind: 'finished' };
     } finally {
       dl.untrack(stream.id);
       if (child.exitCode === null) child.kill('SIGKILL');
+      await relay.close();
       await rm(dir, { recursive: true, force: true });
     }
   };

@@ -1,9 +1,9 @@
-import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { backoff, type JobHandler } from '../jobs/job-queue';
 import { outboundAgent } from '../security/agents';
+import { signedHeaders } from '../security/webhook-signature';
 import { Deliveries } from './deliveries';
 import type { OperationRecord } from './operations';
 
@@ -36,18 +36,10 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
     let responseCode: number | null = null;
     let message: string;
     try {
-      const signer = new Webhook(account.webhookSecret);
-      const now = new Date();
       const res = await request(row.url, {
         method: 'POST',
         dispatcher: outboundAgent('webhook', ctx.config.network.allowPrivateTargets),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Reelsync-Datalake/1',
-          'webhook-id': row.id,
-          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'webhook-signature': signer.sign(row.id, now, row.payload),
-        },
+        headers: { 'content-type': 'application/json', 'user-agent': 'Reelsync-Datalake/1', ...signedHeaders(account.webhookSecret, row.id, row.payload) },
         body: row.payload,
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       });

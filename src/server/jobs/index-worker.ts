@@ -66,7 +66,7 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
       await persistIndex(ctx, row, result);
       ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
       for (const f of result.failures) ctx.log.warn({ videoNo: row.video_no, analyzer: f.analyzer, segment: f.segmentIndex, err: f.message }, 'analyzer failed on part of the video');
-      if (row.callback) enqueueCallback(ctx, row.callback, row.video_no, 'PARSE');
+      if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'PARSE');
       return { kind: 'finished' };
     } catch (err) {
       if (signal.aborted) throw err;
@@ -104,6 +104,6 @@ export function onIndexSettled(ctx: ServiceContext) {
     if (!row || row.status !== 'UNPARSE') return;
     ctx.db.prepare("UPDATE videos SET status = 'FAIL', fail_reason = ?, indexed_at = ? WHERE id = ?").run(outcome.error, Date.now(), row.id);
     ctx.log.warn({ videoNo: row.video_no, err: outcome.error }, 'indexing failed');
-    if (row.callback) enqueueCallback(ctx, row.callback, row.video_no, 'FAIL');
+    if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'FAIL');
   };
 }

@@ -64,24 +64,3 @@ export function guardedAgent(opts: GuardedAgentOptions): Dispatcher {
   const agent = new Agent({ connect, headersTimeout: opts.headersTimeoutMs, bodyTimeout: opts.bodyTimeoutMs });
   return opts.maxRedirections ? agent.compose(interceptors.redirect({ maxRedirections: opts.maxRedirections })) : agent;
 }
-
-/**
- * Checks a URL's host before handing it to a program that resolves names itself (ffmpeg for live pulls): an IP literal
- * or every address the name resolves to must be allowed. Not rebinding-proof: use guardedAgent where the connection is ours.
- */
-export async function assertPublicTarget(url: string, allowPrivateTargets: boolean): Promise<void> {
-  if (allowPrivateTargets) return;
-  const host = new URL(url).hostname;
-  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (isIP(bare) !== 0) {
-    if (isPrivateAddress(bare)) throw new TargetRefusedError(bare, bare);
-    return;
-  }
-  await new Promise<void>((resolve, reject) => {
-    dnsLookup(bare, { all: true }, (err, addresses) => {
-      if (err) return reject(err);
-      const bad = addresses.find((a) => isPrivateAddress(a.address));
-      return bad ? reject(new TargetRefusedError(bare, bad.address)) : resolve();
-    });
-  });
-}

@@ -7,13 +7,15 @@ import type { CollectionRow } from '../../datalake/collections';
 import type { OperationRow } from '../../datalake/operations';
 import { MAX_MEDIA_BYTES } from '../../datalake/media';
 import { indexingPrice } from '../library/upload';
-import { conflict } from './parse';
+import { conflict, tryDecodePercent } from './parse';
 
 const httpUrl = (name: string) =>
   z
     .string()
     .max(2048)
-    .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), `${name} must be an http or https URL`);
+    .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), `${name} must be an http or https URL`)
+    // The path is percent-decoded later (the stored file name): a malformed escape is refused here, naming the field.
+    .refine((v) => !URL.canParse(v) || tryDecodePercent(new URL(v).pathname) !== null, `${name} has a malformed percent-escape in its path (write % as %25)`);
 
 const metadataValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
 

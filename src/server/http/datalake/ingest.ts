@@ -15,7 +15,7 @@ import { diskFullMessage } from '../storage-error';
 import { safeFileName } from '../library/form-fields';
 import { accountOf } from '../library/auth';
 import { admit, ingestFields, rejectResumableFields, replayed, requestHash, targetCollection, type IngestFields } from './ingest-fields';
-import { parse } from './parse';
+import { parse, tryDecodePercent } from './parse';
 import { createResumable } from './resumable';
 
 const videosQuery = z.object({ upload: z.enum(['resumable']).optional() }).strict();
@@ -59,7 +59,8 @@ function common(account: Account, f: IngestFields, hash: string) {
 }
 
 function urlFileName(url: string): string {
-  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  const last = tryDecodePercent(segment) ?? segment;
   return safeFileName(last || 'video');
 }
 

@@ -11,6 +11,18 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<
   throw invalid(`${path ? `${path}: ` : ''}${issue?.message ?? 'invalid request'}`);
 }
 
+/**
+ * decodeURIComponent without the URIError (a 500) on a malformed escape (`%zz`) or bytes that are not UTF-8 (`%ff`):
+ * null instead. Every percent-decoding of request data in the service goes through here.
+ */
+export function tryDecodePercent(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
 /** List limits are 1 to 100 on every datalake list call. */
 export const limitParam = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
 
