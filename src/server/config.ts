@@ -54,6 +54,11 @@ export const configSchema = z
       .object({ allowPrivateTargets: z.boolean().default(true) })
       .strict()
       .default({ allowPrivateTargets: true }),
+    /** Search: worker threads that rank, each with its own read-only connection to the database. */
+    search: z
+      .object({ workers: z.number().int().min(1).max(16).default(2) })
+      .strict()
+      .default({ workers: 2 }),
     /** Inbound HTTP: a connection silent for idleTimeoutMs is closed (slow-loris); JSON bodies over maxJsonBytes get 413. */
     http: z
       .object({
