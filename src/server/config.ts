@@ -70,6 +70,17 @@ export const configSchema = z
       .object({ allowPrivateTargets: z.boolean().optional() })
       .strict()
       .default({}),
+    /**
+     * Search: worker threads that rank (each with its own read-only connection), and the largest query image, in
+     * pixels, that photo search decodes (its header is read first; a larger one is refused before any decoding).
+     */
+    search: z
+      .object({
+        workers: z.number().int().min(1).max(16).default(2),
+        maxImagePixels: z.number().int().min(1).max(1_000_000_000).default(40_000_000),
+      })
+      .strict()
+      .default({ workers: 2, maxImagePixels: 40_000_000 }),
     /** Inbound HTTP: a connection silent for idleTimeoutMs is closed (slow-loris); JSON bodies over maxJsonBytes get 413. */
     http: z
       .object({

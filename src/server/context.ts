@@ -6,6 +6,7 @@ import type { JobQueue } from './jobs/job-queue';
 import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
 import type { RateLimiter } from './limits/rate-limiter';
+import type { SegmentSearch } from './search/search-pool';
 import type { LocalBlobStore } from './storage/blob-store';
 import type { Db } from './storage/db';
 
@@ -23,6 +24,8 @@ export interface ServiceContext {
   videos: Videos;
   jobs: JobQueue;
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
+  /** Ranks segments off the HTTP thread (search-pool.ts). */
+  search: SegmentSearch;
 }
 
 export function bucketOf(accountId: number): string {

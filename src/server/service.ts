@@ -17,8 +17,9 @@ import { Folders } from './library/folders';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
+import { SearchPool } from './search/search-pool';
 import { LocalBlobStore } from './storage/blob-store';
-import { openServiceDb } from './storage/db';
+import { openServiceDb, serviceDbFile } from './storage/db';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -48,6 +49,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   await mkdir(tmpDir, { recursive: true });
   const db = openServiceDb(options.dataDir);
   const { limits } = options.config;
+  const search = new SearchPool({ dbFile: serviceDbFile(options.dataDir), workers: options.config.search.workers, log: log.child({ module: 'search' }) });
   const ctx: ServiceContext = {
     db,
     dataDir: options.dataDir,
@@ -65,6 +67,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       upload: new RateLimiter(limits.uploadPerMinute, 60_000),
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
+    search,
   };
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.
@@ -95,9 +98,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {
     await datalake.stop();
+    await search.close();
     db.close();
     throw err;
   }
+  search.start();
   ctx.jobs.start();
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -110,6 +115,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await ctx.jobs.stop();
       await analysis.close();
       await exif.stop();
+      await search.close();
       db.close();
     },
   };

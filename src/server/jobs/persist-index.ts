@@ -3,6 +3,7 @@ import type { AnalyzeResult } from '../indexer/analyze-video';
 import type { VideoRow } from '../library/videos';
 import { descriptorToBlob } from '../indexer/analyzers/face-match';
 import { lexicalVector } from '../search/query-text';
+import { indexSegment, unindexVideo } from '../search/segment-index';
 
 /** Moves keyframes and poster into the blob store and writes segments, full-text rows, words and faces in one transaction. */
 export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: AnalyzeResult): Promise<void> {
@@ -20,7 +21,7 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
 
   const { db } = ctx;
   db.transaction(() => {
-    db.prepare('DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(row.id);
+    unindexVideo(db, row.account_id, row.id);
     db.prepare('DELETE FROM segments_trigram WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(row.id);
     db.prepare('DELETE FROM segments WHERE video_id = ?').run(row.id);
     db.prepare('DELETE FROM transcript_words WHERE video_id = ?').run(row.id);
@@ -29,7 +30,6 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
       `INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels, caption_vector)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertFts = db.prepare('INSERT INTO segments_fts (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)');
     const insertTrigram = db.prepare('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)');
     const insertFace = db.prepare('INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, ?, ?)');
     result.segments.forEach((seg, i) => {
@@ -39,7 +39,7 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
         insertSegment.run(row.id, seg.index, seg.start, seg.end, keyframeBlobs[i] ?? null, seg.caption, seg.transcript, seg.ocrText, JSON.stringify(seg.labels), vector)
           .lastInsertRowid,
       );
-      insertFts.run(id, seg.caption, seg.transcript, seg.ocrText, labelText, names);
+      indexSegment(db, row.account_id, id, { caption: seg.caption, transcript: seg.transcript, ocrText: seg.ocrText, labels: labelText, names });
       insertTrigram.run(id, [seg.caption, seg.transcript, seg.ocrText, labelText, names].join(' '));
       for (const face of seg.faces) insertFace.run(row.id, seg.index, descriptorToBlob(face.descriptor), face.model, JSON.stringify(face.box), face.score);
     });

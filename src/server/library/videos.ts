@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { VideoMetadata, VideoStatus } from '../../shared/api-types';
 import type { Db } from '../storage/db';
 import { Where } from '../storage/where';
+import { unindexVideo } from '../search/segment-index';
 
 export interface NewVideo {
   accountId: number;
@@ -162,7 +163,8 @@ export class Videos {
 
   delete(id: number): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(id);
+      const owner: unknown = this.db.prepare('SELECT account_id FROM videos WHERE id = ?').pluck().get(id);
+      if (typeof owner === 'number') unindexVideo(this.db, owner, id);
       this.db.prepare('DELETE FROM segments_trigram WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(id);
       this.db.prepare('DELETE FROM videos WHERE id = ?').run(id);
     })();

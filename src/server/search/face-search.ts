@@ -4,18 +4,28 @@ import { descriptorFromBlob, FACE_MODEL, faceSimilarity } from '../indexer/analy
 import { detectRgb, loadDetectionEngine } from '../indexer/analyzers/human-engine';
 import { mediaInput, refusalMessage } from '../../common/media/media-input';
 import { runTool, ToolError } from '../indexer/process';
-import { scaleFilter } from '../indexer/scene-cuts';
+import { IMAGE_DEMUXERS, type ImageFormat } from './image-header';
+import { KEYFRAME_WIDTH } from '../indexer/scene-cuts';
 import type { Db } from '../storage/db';
 
 const MIN_FACE_SCORE = 0.5;
 
 /**
- * Face descriptors of a query photo, computed exactly like the indexer's: scaled like keyframes, human's face detector
- * with the same score floor, face-api's descriptors (FACE_MODEL). Empty when the photo shows no face.
+ * Keyframes' width (as scaleFilter), and no taller than twice that: a tall strip within the pixel budget is shrunk to
+ * fit as well, so detection never sees more than 640x1280 pixels.
  */
-export async function queryFaceDescriptors(imagePath: string, workDir: string, signal?: AbortSignal): Promise<Float32Array[]> {
+const QUERY_SCALE = `scale=w='min(${KEYFRAME_WIDTH},iw)':h='min(${2 * KEYFRAME_WIDTH},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`;
+
+/**
+ * Face descriptors of a query photo, computed exactly like the indexer's: scaled like keyframes, human's face detector
+ * with the same score floor, face-api's descriptors (FACE_MODEL). Empty when the photo shows no face. The format is
+ * the one its header was read as (image-header.ts), and ffmpeg decodes it as that format only.
+ */
+export async function queryFaceDescriptors(image: { path: string; format: ImageFormat }, workDir: string, signal?: AbortSignal): Promise<Float32Array[]> {
   const scaled = join(workDir, 'query.jpg');
-  await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...mediaInput('image', imagePath), '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '3', scaled], { signal }).catch(
+  const imagePath = image.path;
+  const input = mediaInput('image', imagePath, ['-f', IMAGE_DEMUXERS[image.format]]);
+  await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...input, '-vf', QUERY_SCALE, '-frames:v', '1', '-q:v', '3', scaled], { signal }).catch(
     (err: unknown) => {
       if (err instanceof ToolError && err.refusedFormat) throw new Error(refusalMessage('image', err.refusedFormat));
       // ffmpeg names the file it could not read: a path of this service, not the caller's business.

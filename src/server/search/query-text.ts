@@ -23,19 +23,34 @@ export interface Expander {
   expand(term: string): string[];
 }
 
+/**
+ * What one search may ask of the index (docs/api.md, "Search limits"): the first 32 distinct words and the first 8
+ * quoted phrases (16 words each) are searched, the rest of a longer query is ignored; synonyms fill what is left of 64
+ * full-text phrases in all, in the order of the words. Every phrase costs a count and a share of the ranking, so
+ * these bound a search's work whatever its text.
+ */
+export const QUERY_CAPS = { terms: 32, phrases: 8, wordsPerPhrase: 16, ftsPhrases: 64 } as const;
+
 export function parseQuery(text: string, expander?: Expander): ParsedQuery {
   const phrases: string[][] = [];
   const rest = text.replace(/"([^"]+)"/g, (_m, phrase: string) => {
-    const words = tokenize(phrase);
-    if (words.length) phrases.push(words);
+    const words = tokenize(phrase).slice(0, QUERY_CAPS.wordsPerPhrase);
+    if (words.length && phrases.length < QUERY_CAPS.phrases) phrases.push(words);
     return ' ';
   });
-  const terms = [...new Set(tokenize(rest))];
+  const terms = [...new Set(tokenize(rest))].slice(0, QUERY_CAPS.terms);
   const expansions = new Map<string, string[][]>();
+  let budget = QUERY_CAPS.ftsPhrases - terms.length - phrases.length;
   if (expander) {
     for (const t of terms) {
+      if (budget <= 0) break;
       if (/^\d+$/.test(t)) continue;
-      const alts = expander.expand(t).map(tokenize).filter((w) => w.length > 0 && w.join(' ') !== t);
+      const alts = expander
+        .expand(t)
+        .map(tokenize)
+        .filter((w) => w.length > 0 && w.join(' ') !== t)
+        .slice(0, budget);
+      budget -= alts.length;
       if (alts.length) expansions.set(t, alts);
     }
   }

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../common/sqlite';
 import type { Db } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
+import { segmentPartitionDdl } from '../storage/migrations/005-search-partitions';
 import { FLOOR_IDF, ftsIdf, splitCommon, topRankedMatches, type Phrase, type RankedRow, type RankedSource } from './ranked-match';
 
-const BM25 = 'bm25(segments_fts, 3.0, 2.0, 3.0, 2.5, 1.0)';
+const BM25 = 'bm25(segments_fts_1, 3.0, 2.0, 3.0, 2.5, 1.0)';
 const ROWS = 12_000;
 
 function rng(seed: number): () => number {
@@ -17,7 +18,8 @@ function corpus(db: Db): void {
   const rand = rng(11);
   const tail = (): string => `w${Math.floor(rand() ** 2 * 300)}`;
   const maybe = (word: string, share: number): string => (rand() < share ? word : '');
-  const insert = db.prepare('INSERT INTO segments_fts (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)');
+  db.exec(segmentPartitionDdl(1));
+  const insert = db.prepare('INSERT INTO segments_fts_1 (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (let id = 1; id <= ROWS; id++) {
       const caption = [maybe('alpha', 0.6), maybe('beta', 0.3), tail(), tail()].join(' ');
@@ -32,13 +34,14 @@ function corpus(db: Db): void {
 }
 
 /** A source over the whole index (no filters) that counts the rows FTS5 scores for each query. */
-function plainSource(db: Db): RankedSource<RankedRow> & { scored: number; expressions: string[] } {
-  const count = db.prepare('SELECT COUNT(*) AS n FROM segments_fts WHERE segments_fts MATCH ?');
-  const top = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts WHERE segments_fts MATCH ? ORDER BY rank, rowid LIMIT ?`);
-  const newest = db.prepare(`SELECT id, rank FROM (SELECT rowid AS id, ${BM25} AS rank FROM segments_fts WHERE segments_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank, id LIMIT ?`);
-  const n = (match: string): number => (count.get(match) as { n: number }).n;
+function plainSource(db: Db, maxRanked = Infinity): RankedSource<RankedRow> & { scored: number; expressions: string[] } {
+  const count = db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?');
+  const top = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid LIMIT ?`);
+  const newest = db.prepare(`SELECT id, rank FROM (SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank, id LIMIT ?`);
+  const n = (match: string, cap = Infinity): number => Math.min(cap, (count.get(match) as { n: number }).n);
   const source = {
     rows: ROWS,
+    maxRanked,
     scored: 0,
     expressions: [] as string[],
     count: n,
@@ -54,6 +57,10 @@ function plainSource(db: Db): RankedSource<RankedRow> & { scored: number; expres
     },
   };
   return source;
+}
+
+function count1(db: Db, match: string): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').get(match) as { n: number }).n;
 }
 
 const QUERIES: string[][] = [
@@ -76,7 +83,7 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
   beforeAll(() => {
     db = openSqlite(':memory:', serviceMigrations);
     corpus(db);
-    const count = db.prepare('SELECT COUNT(*) AS n FROM segments_fts WHERE segments_fts MATCH ?');
+    const count = db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?');
     floored = new Set(['alpha', 'beta', 'gamma', 'delta'].filter((w) => (count.get(`"${w}"`) as { n: number }).n >= ROWS / 2));
   });
   afterAll(() => db.close());
@@ -91,12 +98,12 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
         const phrases = words.map((w) => `"${w}"`);
         const source = plainSource(db);
         const got = topRankedMatches(source, phrases, (b) => b, wanted);
-        const all = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts WHERE segments_fts MATCH ? ORDER BY rank, rowid`).all(phrases.join(' OR ')) as RankedRow[];
+        const all = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid`).all(phrases.join(' OR ')) as RankedRow[];
         const plain = all.slice(0, wanted);
         expect(got).toHaveLength(plain.length);
         // Rows matched only by a floored word tie at ~0 (the calibrated score cannot tell them apart): those may differ.
         const scoredWords = words.filter((w) => !floored.has(w));
-        const scored = new Set(scoredWords.length ? (db.prepare('SELECT rowid AS id FROM segments_fts WHERE segments_fts MATCH ?').all(scoredWords.map((w) => `"${w}"`).join(' OR ')) as RankedRow[]).map((r) => r.id) : []);
+        const scored = new Set(scoredWords.length ? (db.prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').all(scoredWords.map((w) => `"${w}"`).join(' OR ')) as RankedRow[]).map((r) => r.id) : []);
         const scoredRows = (rows: RankedRow[]): number[] => rows.filter((r) => scored.has(r.id)).map((r) => r.id);
         expect(scoredRows(got)).toEqual(scoredRows(plain));
         const fullRank = new Map(all.map((r) => [r.id, r.rank]));
@@ -117,9 +124,31 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
       const source = plainSource(db);
       const phrases = words.map((w) => `"${w}"`);
       topRankedMatches(source, phrases, (b) => b, 20);
-      const plainRows = (db.prepare('SELECT COUNT(*) AS n FROM segments_fts WHERE segments_fts MATCH ?').get(phrases.join(' OR ')) as { n: number }).n;
+      const plainRows = (db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').get(phrases.join(' OR ')) as { n: number }).n;
       expect(source.scored, words.join(' ')).toBeLessThan(plainRows * share);
     }
+  });
+
+  it('ranks a common word among its newest maxRanked rows, with exact scores, scoring no more than that', () => {
+    const maxRanked = 1000;
+    const source = plainSource(db, maxRanked);
+    const got = topRankedMatches(source, ['"beta"'], (b) => b, 20);
+    const newest = db
+      .prepare(`SELECT id, rank FROM (SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank, id LIMIT 20`)
+      .all('"beta"', maxRanked) as RankedRow[];
+    expect(count1(db, '"beta"')).toBeGreaterThan(maxRanked);
+    expect(got).toEqual(newest);
+    expect(source.scored).toBeLessThanOrEqual(maxRanked);
+    // A rare word with it: still its exact best rows, the common word's share ranked within the window.
+    const mixed = plainSource(db, maxRanked);
+    const withRare = topRankedMatches(mixed, ['"beta"', '"w250"'], (b) => b, 20);
+    const all = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ?`).all('"beta" OR "w250"') as RankedRow[];
+    const fullRank = new Map(all.map((r) => [r.id, r.rank]));
+    for (const r of withRare) expect(r.rank).toBeCloseTo(fullRank.get(r.id)!, 9);
+    const rareRows = new Set((db.prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').all('"w250"') as RankedRow[]).map((r) => r.id));
+    const bestRare = all.filter((r) => rareRows.has(r.id)).sort((x, y) => x.rank - y.rank || x.id - y.id)[0]!;
+    expect(withRare[0]).toEqual(bestRare);
+    expect(mixed.scored).toBeLessThanOrEqual(maxRanked * mixed.expressions.length);
   });
 
   it('keeps the column filter on every expression it runs', () => {

@@ -9,9 +9,13 @@
  * - B = the best rows matching E AND C, scored on every phrase: exact for the rest of E's rows;
  * - rows matching C alone score under the bound, so when the last of the best of A and B scores above it, none of
  *   them can be among the best; otherwise the best of them are found the same way (C NOT E), one level down.
- * Every row returned carries the bm25 the plain OR query gives it, and the rows are the plain query's best, with one
- * exception: rows matched only by words in half the rows or more (bm25 ~1e-6, which the calibrated score rounds to
- * 0: all tied) are taken from the newest matching rows, ranked by bm25 among themselves, rather than from all.
+ * Every row returned carries the bm25 the plain OR query gives it, and the rows are the plain query's best, with two
+ * exceptions that bound a search's work on a large library:
+ * - rows matched only by words in half the rows or more (bm25 ~1e-6, which the calibrated score rounds to 0: all
+ *   tied) are taken from the newest matching rows, ranked by bm25 among themselves, rather than from all;
+ * - a ranking that would score more than the source's `maxRanked` rows (a word in more of the account's segments than
+ *   that, or several common words together) scores the newest `maxRanked` of them instead. Counting stops there too:
+ *   such a phrase's `hits` is a lower bound, so its idf is an upper bound and the pruning bound stays safe.
  */
 
 /** FTS5's bm25 constant k1: one phrase adds less than idf x (k1 + 1) to a row's score. */
@@ -32,8 +36,10 @@ export interface RankedRow {
 export interface RankedSource<T extends RankedRow> {
   /** Rows in the index, as bm25 counts them. */
   rows: number;
-  /** Rows matching an expression. */
-  count(match: string): number;
+  /** The most rows one ranking scores; a larger set of matches is ranked among its newest this many. */
+  maxRanked: number;
+  /** Rows matching an expression, counted up to `cap`. */
+  count(match: string, cap: number): number;
   /** The best `wanted` rows for an expression, best first, exactly (filters applied); `matching` bounds its rows. */
   top(match: string, wanted: number, matching: number): T[];
   /** The best `wanted` rows by bm25 among the newest `window` rows matching an expression (filters applied). */
@@ -64,7 +70,7 @@ export function topRankedMatches<T extends RankedRow>(
 ): T[] {
   const live: Phrase[] = [];
   for (const fts of new Set(phrases)) {
-    const hits = source.count(scope(fts));
+    const hits = source.count(scope(fts), source.maxRanked + 1);
     // A phrase no row contains adds nothing to any row's bm25: leave it out of the query.
     if (hits > 0) live.push({ fts, hits, idf: ftsIdf(source.rows, hits) });
   }
@@ -77,17 +83,20 @@ function rankLevel<T extends RankedRow>(source: RankedSource<T>, phrases: Phrase
   const floored = phrases.filter((p) => p.idf === FLOOR_IDF);
   const scored = phrases.filter((p) => p.idf !== FLOOR_IDF);
   if (scored.length === 0) return source.newest(match(orOf(phrases)), wanted, 4 * wanted);
-  const split = splitCommon(scored, wanted);
+  // The best rows of an expression whose matches are at most `matching`, or of its newest maxRanked when more.
+  const best = (expression: string, matching: number): T[] =>
+    matching > source.maxRanked ? source.newest(match(expression), wanted, source.maxRanked) : source.top(match(expression), wanted, matching);
+  const split = splitCommon(scored, wanted) ?? splitMany(scored, source.maxRanked);
   const rare = split?.rare ?? scored;
   const common = [...(split?.common ?? []), ...floored];
-  if (common.length === 0) return source.top(match(orOf(phrases)), wanted, sumHits(phrases));
-  const a = source.top(match(orOf(rare)), wanted, sumHits(rare));
-  const b = source.top(match(`(${orOf(rare)}) AND (${orOf(common)})`), wanted, Math.min(sumHits(rare), sumHits(common)));
-  const best = merge(a, b, wanted);
+  if (common.length === 0) return best(orOf(phrases), sumHits(phrases));
+  const a = best(orOf(rare), sumHits(rare));
+  const b = best(`(${orOf(rare)}) AND (${orOf(common)})`, Math.min(sumHits(rare), sumHits(common)));
+  const found = merge(a, b, wanted);
   // Rows of C alone score under this bound (the margin covers floating point).
   const bound = (K1 + 1) * common.reduce((s, p) => s + p.idf, 0) * (1 + 1e-9);
-  if (best.length === wanted && -best[wanted - 1]!.rank > bound) return best;
-  return merge(best, rankLevel(source, common, [...without, ...rare], scope, wanted), wanted);
+  if (found.length === wanted && -found[wanted - 1]!.rank > bound) return found;
+  return merge(found, rankLevel(source, common, [...without, ...rare], scope, wanted), wanted);
 }
 
 /**
@@ -107,6 +116,16 @@ export function splitCommon(phrases: Phrase[], wanted: number): { rare: Phrase[]
   if (cut === undefined) return undefined;
   const common = byHits.slice(0, cut);
   return sumHits(common) >= Math.max(MIN_SPLIT_ROWS, 4 * wanted) ? { rare: byHits.slice(cut), common } : undefined;
+}
+
+/**
+ * Phrases in more rows than one ranking scores, apart from the others, so that the others' rows are still ranked
+ * exactly and only the rows the many-row phrases alone match are ranked in a window. Undefined unless both exist.
+ */
+function splitMany(phrases: Phrase[], maxRanked: number): { rare: Phrase[]; common: Phrase[] } | undefined {
+  const common = phrases.filter((p) => p.hits > maxRanked);
+  const rare = phrases.filter((p) => p.hits <= maxRanked);
+  return common.length && rare.length && sumHits(phrases) > maxRanked ? { rare, common } : undefined;
 }
 
 /** The best `wanted` of two ranked lists, a row in both counted once with its better (fuller) score. */

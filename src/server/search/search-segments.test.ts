@@ -4,6 +4,7 @@ import type { Db } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
 import { parseQuery } from './query-text';
 import { searchSegments } from './search-segments';
+import { indexSegment } from './segment-index';
 
 const VIDEOS = 600;
 const PER_VIDEO = 10;
@@ -23,10 +24,9 @@ function seed(db: Db): { main: number; side: number } {
      VALUES (?, ?, ?, ?, ?, 'PARSE', 'b', 'video/mp4', 1, 'x', 0)`,
   );
   const segment = db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const fts = db.prepare('INSERT INTO segments_fts (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)');
-  const add = (videoId: number, i: number, caption: string, transcript: string, names: string): void => {
+  const add = (videoId: number, i: number, caption: string, transcript: string, names: string, accountId = 1): void => {
     const id = Number(segment.run(videoId, i, i * 5, i * 5 + 5, caption, transcript, '', '').lastInsertRowid);
-    fts.run(id, caption, transcript, '', '', names);
+    indexSegment(db, accountId, id, { caption, transcript, ocrText: '', labels: '', names });
   };
   db.transaction(() => {
     for (let v = 0; v < VIDEOS; v++) {
@@ -40,7 +40,7 @@ function seed(db: Db): { main: number; side: number } {
       }
     }
     const otherVideo = Number(video.run('W1', 2, other, 'theirs.mp4', 'theirs.mp4').lastInsertRowid);
-    add(otherVideo, 0, 'a boat and a lighthouse', '', 'theirs.mp4');
+    add(otherVideo, 0, 'a boat and a lighthouse', '', 'theirs.mp4', 2);
   })();
   return { main, side };
 }

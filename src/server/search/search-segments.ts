@@ -3,6 +3,7 @@ import type { Db } from '../storage/db';
 import { Where } from '../storage/where';
 import { coverageOf, ftsPhrases, type ParsedQuery } from './query-text';
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
+import { hasSegmentIndex, segmentTable } from './segment-index';
 
 export interface SegmentFilter {
   accountId: number;
@@ -25,7 +26,7 @@ export interface SegmentHit {
   end: number;
   caption: string;
   transcript: string;
-  captionVector: Buffer | null;
+  captionVector: Uint8Array | null;
   score: number;
 }
 
@@ -53,23 +54,31 @@ interface Row {
 
 const NAME_WEIGHT = 0.5;
 
+/**
+ * The most matching rows one ranking scores (ranked-match.ts): a search over words found in more of the account's
+ * segments ranks the newest this many of them, so its time stays bounded however large the library grows.
+ */
+export const MAX_RANKED_ROWS = 4_000;
+
 /** FTS5's bm25 with the column weights: caption 3, transcript 2, on-screen text 3, labels 2.5, names 1. */
-const BM25 = 'bm25(segments_fts, 3.0, 2.0, 3.0, 2.5, 1.0)';
+const bm25 = (table: string): string => `bm25(${table}, 3.0, 2.0, 3.0, 2.5, 1.0)`;
 
 /**
  * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
  * score = 0.7 x coverage + 0.3 x strength, where coverage is the share of query terms/phrases present in what the
  * segment shows and says (captions, transcript, on-screen text, labels; names of file, folder, camera and tags count
- * half) and strength is bm25 squashed by 1 - e^(rank/4).
+ * half) and strength is bm25 squashed by 1 - e^(rank/4). bm25 runs on the account's own index (segment-index.ts), so
+ * its statistics and therefore every score depend on the caller's segments only.
  */
 export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, filter: SegmentFilter, limit: number): SegmentHit[] {
   const column = field === 'all' ? undefined : field;
   const phrases = ftsPhrases(query);
-  if (phrases.length === 0) return [];
+  if (phrases.length === 0 || !hasSegmentIndex(db, filter.accountId)) return [];
+  const table = segmentTable(filter.accountId);
   const scope = (body: string): string => (column ? `${column} : (${body})` : body);
   // The best rows by bm25 among those the filters keep (the common words' rows are not all scored: see ranked-match).
   const wanted = Math.min(5000, limit * 2);
-  const rows = readRows(db, topRankedMatches(segmentSource(db, filterOf(filter)), phrases, scope, wanted));
+  const rows = readRows(db, topRankedMatches(segmentSource(db, table, filterOf(filter)), phrases, scope, wanted), table);
   const covered = coverageOf(query);
   const hits: SegmentHit[] = [];
   for (const r of rows) {
@@ -120,31 +129,33 @@ function filterOf(filter: SegmentFilter): Where {
  * the search runs again over every match, so a filter never hides a result that exists. Only ids and ranks are read
  * here: the rows themselves are read once, for the final candidates.
  */
-function segmentSource(db: Db, where: Where): RankedSource<RankedRow> {
+function segmentSource(db: Db, table: string, where: Where): RankedSource<RankedRow> {
   const sql = (capped: boolean): string =>
     `WITH ranked AS (
-       SELECT rowid AS id, ${BM25} AS rank FROM segments_fts
-       WHERE segments_fts MATCH ?
+       SELECT rowid AS id, ${bm25(table)} AS rank FROM ${table}
+       WHERE ${table} MATCH ?
        ORDER BY rank, rowid LIMIT ${capped ? '?' : '-1'}
      )
      SELECT ranked.id, ranked.rank FROM ranked JOIN segments s ON s.id = ranked.id JOIN videos v ON v.id = s.video_id
      WHERE ${where.sql}
      ORDER BY ranked.rank, ranked.id LIMIT ?`;
   const newest = `WITH recent AS (
-       SELECT segments_fts.rowid AS id, ${BM25} AS rank FROM segments_fts JOIN segments s ON s.id = segments_fts.rowid JOIN videos v ON v.id = s.video_id
-       WHERE segments_fts MATCH ? AND ${where.sql}
-       ORDER BY segments_fts.rowid DESC LIMIT ?
+       SELECT ${table}.rowid AS id, ${bm25(table)} AS rank FROM ${table} JOIN segments s ON s.id = ${table}.rowid JOIN videos v ON v.id = s.video_id
+       WHERE ${table} MATCH ? AND ${where.sql}
+       ORDER BY ${table}.rowid DESC LIMIT ?
      )
      SELECT id, rank FROM recent ORDER BY rank, id LIMIT ?`;
-  const count = (match: string): number => (cached(db, 'SELECT COUNT(*) AS n FROM segments_fts WHERE segments_fts MATCH ?').get(match) as { n: number }).n;
+  const count = (match: string, cap: number): number =>
+    (cached(db, `SELECT COUNT(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`).get(match, cap) as { n: number }).n;
   return {
     // bm25's N: FTS5 keeps one docsize row per indexed row.
-    rows: (cached(db, 'SELECT COUNT(*) AS n FROM segments_fts_docsize').get() as { n: number }).n,
+    rows: (cached(db, `SELECT COUNT(*) AS n FROM ${table}_docsize`).get() as { n: number }).n,
+    maxRanked: MAX_RANKED_ROWS,
     count,
     top(match, wanted, matching) {
       const candidates = wanted * 4;
       const rows = cached(db, sql(true)).all(match, candidates, ...where.args, wanted) as RankedRow[];
-      if (rows.length >= wanted || matching <= candidates || count(match) <= candidates) return rows;
+      if (rows.length >= wanted || matching <= candidates || count(match, candidates + 1) <= candidates) return rows;
       return cached(db, sql(false)).all(match, ...where.args, wanted) as RankedRow[];
     },
     newest: (match, wanted, window) => cached(db, newest).all(match, ...where.args, window, wanted) as RankedRow[],
@@ -152,12 +163,12 @@ function segmentSource(db: Db, where: Where): RankedSource<RankedRow> {
 }
 
 /** The segments and their videos for ranked ids, in the same order. */
-function readRows(db: Db, ranked: RankedRow[]): Row[] {
+function readRows(db: Db, ranked: RankedRow[], table: string): Row[] {
   if (ranked.length === 0) return [];
   const found = cached(
     db,
     `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
-            s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, (SELECT names FROM segments_fts f WHERE f.rowid = s.id) AS names
+            s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, (SELECT names FROM ${table} f WHERE f.rowid = s.id) AS names
      FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id`,
   ).all(JSON.stringify(ranked.map((r) => r.id))) as Row[];
   const byId = new Map(found.map((r) => [r.id, r]));

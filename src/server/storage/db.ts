@@ -4,6 +4,10 @@ import { serviceMigrations } from './migrations';
 
 export type { Db };
 
+export function serviceDbFile(dataDir: string): string {
+  return join(dataDir, 'service.db');
+}
+
 export function openServiceDb(dataDir: string): Db {
-  return openSqlite(join(dataDir, 'service.db'), serviceMigrations);
+  return openSqlite(serviceDbFile(dataDir), serviceMigrations);
 }

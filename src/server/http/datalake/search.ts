@@ -4,9 +4,6 @@ import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, missing } from '../../datalake/errors';
 import { RateLimiter } from '../../limits/rate-limiter';
-import { parseQuery } from '../../search/query-text';
-import { searchSegments } from '../../search/search-segments';
-import { Thesaurus } from '../../search/thesaurus';
 import { accountOf } from '../library/auth';
 import { parse } from './parse';
 
@@ -22,7 +19,6 @@ const searchBody = z
 /** Datalake search: the library's segment ranking over the account's datalake videos, 5 queries per second per user. */
 export function registerSearch(app: FastifyInstance, dl: Datalake): void {
   const limiter = new RateLimiter(5, 1000);
-  const thesaurus = new Thesaurus();
   app.post('/search', async (request) => {
     const account = accountOf(request);
     const body = parse(searchBody, request.body);
@@ -35,7 +31,8 @@ export function registerSearch(app: FastifyInstance, dl: Datalake): void {
       folderId = collection.folder_id;
     }
     dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'datalake search', body.collection_id);
-    const hits = searchSegments(dl.ctx.db, parseQuery(body.query, thesaurus), 'all', { accountId: account.id, folderId, videoNos: body.video_ids, tag: 'datalake' }, body.top_k);
+    const filter = { accountId: account.id, folderId, videoNos: body.video_ids, tag: 'datalake' };
+    const hits = await dl.ctx.search.search({ text: body.query, field: 'all', filter, limit: body.top_k });
     return {
       results: hits.map((h) => ({
         video_id: h.videoNo,

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import { PRICES_MICRO_USD, SEARCH_LIMITS } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
 import { queryFaceDescriptors, searchFaces } from '../../search/face-search';
+import { readImageHeader, type ImageHeader } from '../../search/image-header';
 import { badRequest, rateLimited, success } from '../envelope';
 import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { accountOf } from './auth';
@@ -24,11 +25,11 @@ const imageFields = z.object({
  * POST /search_image: JSON body = BY_IMAGE text search over keyframes; multipart with an image `file` = search by
  * photo, ranking keyframes by face similarity to the faces in the photo.
  */
-export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, runText: (account: Account, body: SearchBody) => unknown): void {
+export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, runText: (account: Account, body: SearchBody) => Promise<unknown>): void {
   app.post('/search_image', async (request, reply) => {
     const account = accountOf(request);
     if (!request.isMultipart()) {
-      return success(runText(account, parseOr400(searchBody, { ...(request.body as object), search_type: 'BY_IMAGE' })));
+      return success(await runText(account, parseOr400(searchBody, { ...(request.body as object), search_type: 'BY_IMAGE' })));
     }
     const wait = ctx.limits.search.take(`search:${account.id}`);
     if (wait) throw rateLimited(wait);
@@ -59,7 +60,8 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, r
       }
       if (!image) throw badRequest('file (the query image) is required');
       const { top_k: topK, page } = parseOr400(imageFields, fields);
-      const descriptors = await queryFaceDescriptors(image, workDir).catch((err: unknown) => {
+      const { format } = checkPixelBudget(await readFile(image), ctx.config.search.maxImagePixels);
+      const descriptors = await queryFaceDescriptors({ path: image, format }, workDir).catch((err: unknown) => {
         throw badRequest(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
       });
       ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
@@ -75,4 +77,21 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, r
       await rm(workDir, { recursive: true, force: true });
     }
   });
+}
+
+/**
+ * Refuses a query image before anything decodes it: a small file can declare a huge canvas (a 310 KB PNG of
+ * 640x65000 decodes to 125 MB of pixels, and face detection then grows the service's memory for good). The header
+ * says the size; formats whose header is not read here are refused rather than trusted.
+ */
+function checkPixelBudget(bytes: Buffer, maxPixels: number): ImageHeader {
+  const header = readImageHeader(bytes);
+  if (!header) throw badRequest('the query image must be a JPEG, PNG, WebP, GIF or BMP file');
+  const pixels = header.width * header.height;
+  if (pixels > maxPixels) {
+    throw badRequest(
+      `the query image is ${header.width}x${header.height} (${(pixels / 1e6).toFixed(1)} megapixels); at most ${(maxPixels / 1e6).toFixed(1)} megapixels are accepted`,
+    );
+  }
+  return header;
 }

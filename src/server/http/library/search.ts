@@ -4,16 +4,13 @@ import { z } from 'zod';
 import { FILTERING_LEVELS, PRICES_MICRO_USD, SEARCH_LIMITS, type CaptionItem, type ClipItem } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
-import { cosine, lexicalVector, parseQuery } from '../../search/query-text';
-import { searchSegments, type SegmentFilter, type SegmentHit } from '../../search/search-segments';
-import { Thesaurus } from '../../search/thesaurus';
+import { cosine, lexicalVector } from '../../search/query-text';
+import type { SegmentFilter, SegmentHit } from '../../search/search-segments';
 import { badRequest, rateLimited, success } from '../envelope';
 import { accountOf } from './auth';
 import { imagePage, searchBody, type SearchBody } from './search-body';
 import { registerSearchImage } from './search-image';
 import { parseOr400 } from './validate';
-
-
 
 function topK(body: SearchBody): number {
   if (body.search_type === 'BY_CAPTION') {
@@ -31,8 +28,7 @@ export function userNamespace(accountId: number): string {
 }
 
 export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void {
-  const thesaurus = new Thesaurus();
-  const run = (account: Account, body: SearchBody): unknown => {
+  const run = async (account: Account, body: SearchBody): Promise<unknown> => {
     const k = topK(body);
     const wait = ctx.limits.search.take(`search:${account.id}`);
     if (wait) throw rateLimited(wait);
@@ -46,23 +42,23 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
       near: body.latitude !== undefined && body.longitude !== undefined ? { latitude: body.latitude, longitude: body.longitude, radiusKm: body.radius_km } : undefined,
     };
     const min = body.filtering_level ? FILTERING_LEVELS[body.filtering_level] : 0;
-    const query = parseQuery(body.search_param, thesaurus);
+    const text = body.search_param;
     ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', body.search_type);
     switch (body.search_type) {
       case 'BY_CLIP':
       case 'BY_VIDEO':
-        return searchSegments(ctx.db, query, 'all', filter, k).filter((h) => h.score >= min).map((h) => clipItem(h, true));
+        return (await ctx.search.search({ text, field: 'all', filter, limit: k })).filter((h) => h.score >= min).map((h) => clipItem(h, true));
       case 'BY_AUDIO':
-        return searchSegments(ctx.db, query, 'transcript', filter, k).filter((h) => h.score >= min).map((h) => clipItem(h, false));
+        return (await ctx.search.search({ text, field: 'transcript', filter, limit: k })).filter((h) => h.score >= min).map((h) => clipItem(h, false));
       case 'BY_CAPTION': {
         const qv = lexicalVector(body.search_param);
-        return searchSegments(ctx.db, query, 'caption', filter, k)
+        return (await ctx.search.search({ text, field: 'caption', filter, limit: k }))
           .map((h) => captionItem(h, qv, account.id))
           .filter((c) => c.score >= min)
           .sort((a, b) => b.score - a.score);
       }
       case 'BY_IMAGE': {
-        const hits = searchSegments(ctx.db, query, 'all', filter, SEARCH_LIMITS.topKMax).filter((h) => h.score >= min && h.keyframeBlob);
+        const hits = (await ctx.search.search({ text, field: 'all', filter, limit: SEARCH_LIMITS.topKMax })).filter((h) => h.score >= min && h.keyframeBlob);
         const pageSize = k;
         const page = hits.slice((body.page - 1) * pageSize, body.page * pageSize).map((h) => ({ ...h, datetimeTaken: null, cameraModel: null, latitude: null, longitude: null }));
         return imagePage(hits.length, body.page, pageSize, page);
@@ -70,7 +66,7 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
     }
   };
 
-  app.post('/search', async (request) => success(run(accountOf(request), parseOr400(searchBody, request.body))));
+  app.post('/search', async (request) => success(await run(accountOf(request), parseOr400(searchBody, request.body))));
 
   registerSearchImage(app, ctx, run);
 
@@ -87,7 +83,7 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
     const wait = ctx.limits.search.take(`search:${account.id}`);
     if (wait) throw rateLimited(wait);
     ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', 'audio transcripts');
-    const hits = searchSegments(ctx.db, parseQuery(q.query, thesaurus), 'transcript', { accountId: account.id }, SEARCH_LIMITS.topKMax);
+    const hits = await ctx.search.search({ text: q.query, field: 'transcript', filter: { accountId: account.id }, limit: SEARCH_LIMITS.topKMax });
     return success({
       current_page: q.page,
       page_size: q.page_size,

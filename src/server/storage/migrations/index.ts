@@ -3,6 +3,7 @@ import { m001Core } from './001-core';
 import { m002SearchIndex } from './002-search-index';
 import { m003Datalake } from './003-datalake';
 import { m004FaceModel } from './004-face-model';
+import { m005SearchPartitions } from './005-search-partitions';
 
 /** Service database migrations, in order. Append only. */
-export const serviceMigrations: readonly Migration[] = [m001Core, m002SearchIndex, m003Datalake, m004FaceModel];
+export const serviceMigrations: readonly Migration[] = [m001Core, m002SearchIndex, m003Datalake, m004FaceModel, m005SearchPartitions];

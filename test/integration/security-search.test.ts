@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClipItem } from '../../src/shared/api-types';
+import { apiClient, type ApiClient } from '../helpers/api';
+import { seedSegments } from '../helpers/search-seed';
+import { startService, type TestService } from '../helpers/service';
+
+const BIG = 100_000;
+
+/** Two-letter words, as the attack used: 676 of them, each in a few percent of the big library's rows. */
+const WORDS = Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26)));
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** The audit's query: 993 characters, 495 two-letter words, all of them in the victim's library. */
+const ATTACK = Array.from({ length: 495 }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ').slice(0, 993);
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - start, value };
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+describe('search isolation and cost (issue 14 items 4 and 8)', () => {
+  let service: TestService;
+  let victim: ApiClient;
+  let attacker: ApiClient;
+  let victimVideo: string;
+
+  beforeAll(async () => {
+    service = await startService({ config: { limits: { searchPerSecond: 1000 }, search: { workers: 2 } }, credits: 1000 });
+    victim = apiClient(service.baseUrl, service.key);
+    attacker = apiClient(service.baseUrl, service.createKey('attacker', { credits: 1000 }));
+    const rand = rng(5);
+    const words = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+    victimVideo = seedSegments(service.dataDir, 'test', BIG, () => ({ caption: words(6), transcript: words(10) })).firstVideoNo;
+  }, 300_000);
+
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  const search = (api: ApiClient, text: string) => api.post<ClipItem[]>('/search', { search_param: text, search_type: 'BY_CLIP', top_k: 100 });
+
+  it(`answers the 993-character attack from an empty account in < 100 ms beside ${BIG.toLocaleString('en')} segments of another`, async () => {
+    const nobody = apiClient(service.baseUrl, service.createKey('newcomer', { credits: 10 }));
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { ms, value } = await timed(() => search(nobody, ATTACK));
+      expect(value.json).toMatchObject({ code: '0000', data: [] });
+      times.push(ms);
+    }
+    // The victim's own search of the same text does real work over its rows: the attacker's must not.
+    const own = await timed(() => search(victim, ATTACK));
+    expect(own.value.json.data!.length).toBe(100);
+    console.log(`attack from an empty account: median ${median(times).toFixed(1)} ms; the victim's own search of it: ${own.ms.toFixed(1)} ms`);
+    expect(median(times)).toBeLessThan(100);
+  });
+
+  it('answers the attack from an account with a library of its own in < 100 ms, finding only its own rows', async () => {
+    const own = seedSegments(service.dataDir, 'attacker', 200, (i) => ({ caption: `${WORDS[i % WORDS.length]} attacker clip`, transcript: '' }));
+    const ownPrefix = own.firstVideoNo.slice(0, own.firstVideoNo.lastIndexOf('v') + 1);
+    const times: number[] = [];
+    let hits: ClipItem[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { ms, value } = await timed(() => search(attacker, ATTACK));
+      hits = value.json.data ?? [];
+      times.push(ms);
+    }
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h.videoNo.startsWith(ownPrefix))).toBe(true);
+    console.log(`attack from an account with 200 segments: median ${median(times).toFixed(1)} ms`);
+    expect(median(times)).toBeLessThan(100);
+  });
+
+  it('keeps GET /get_metadata fast while slow searches run (search is off the event loop)', async () => {
+    // The victim's own heavy searches: 32 words, each in a few percent of 100,000 rows.
+    const heavy = Array.from({ length: 32 }, (_, i) => WORDS[(i * 13) % WORDS.length]).join(' ');
+    const single = await timed(() => search(victim, heavy));
+    expect(single.value.json.data!.length).toBe(100);
+    const batch = timed(() => Promise.all(Array.from({ length: 12 }, () => search(victim, heavy))));
+    await new Promise((r) => setTimeout(r, 20));
+    const metadata: number[] = [];
+    let searchesDone = false;
+    void batch.then(() => (searchesDone = true));
+    let answeredDuringSearches = 0;
+    while (!searchesDone) {
+      const { ms, value } = await timed(() => victim.get<{ video_no: string }>(`/get_metadata?video_no=${victimVideo}`));
+      expect(value.json.data?.video_no).toBe(victimVideo);
+      if (!searchesDone) answeredDuringSearches++;
+      metadata.push(ms);
+    }
+    const { ms: batchMs } = await batch;
+    console.log(
+      `one heavy search ${single.ms.toFixed(0)} ms; 12 in parallel took ${batchMs.toFixed(0)} ms; get_metadata meanwhile: ` +
+        `${metadata.length} answers, median ${median(metadata).toFixed(1)} ms, max ${Math.max(...metadata).toFixed(1)} ms`,
+    );
+    // On the HTTP thread, a metadata request would wait behind every search queued before it.
+    expect(answeredDuringSearches).toBeGreaterThanOrEqual(3);
+    expect(median(metadata)).toBeLessThan(Math.max(50, single.ms / 2));
+  });
+
+  it("gives the same scores to an account's query before and after another account adds rows with its words", async () => {
+    const scoresOf = async (): Promise<Array<[string, string, number]>> =>
+      ((await search(attacker, 'attacker clip ab')).json.data ?? []).map((h) => [h.videoNo, h.startTime, h.score]);
+    const before = await scoresOf();
+    expect(before.length).toBeGreaterThan(0);
+    // Not all 1: the bm25 part of the score shows.
+    expect(new Set(before.map(([, , s]) => s)).size).toBeGreaterThan(1);
+    seedSegments(service.dataDir, 'test', 5_000, (i) => ({ caption: `attacker clip ${i % 3 === 0 ? 'ab' : ''}`, transcript: 'clip clip attacker' }));
+    const victimSees = (await search(victim, 'attacker clip')).json.data ?? [];
+    expect(victimSees.length).toBe(100);
+    expect(await scoresOf()).toEqual(before);
+  });
+});
