@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channels } from '../../shared/contract';
@@ -13,6 +13,7 @@ import { resolveInside } from '../web/static-files';
 import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from '../web/style-nonce';
 import { handleWindowClose, keepsRunningInTray, type CloseRules } from './close';
 import { desktopHooks } from './desktop-hooks';
+import { nativeChooser } from './dialogs';
 import { interceptFileDrops } from './drop';
 import { registerIpc } from './ipc';
 import { handleMediaRequest, MEDIA_SCHEME } from './media-protocol';
@@ -65,6 +66,8 @@ core.desktop = desktopHooks({
   fallbackIcon: () => nativeImage.createFromBitmap(dotBitmap([79, 140, 255], 64), { width: 64, height: 64 }),
   showItemInFolder: (path) => shell.showItemInFolder(path),
 });
+
+core.chooser = nativeChooser(dialog, () => mainWindow);
 
 function serveRenderer(): void {
   protocol.handle(APP_SCHEME, async (request) => {
