@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../common/private-files';
 import { AppError, describeError } from '../shared/errors';
 import { LibraryClient } from './api/client';
 import { registerDesktopHandlers, type DesktopHooks } from './browse/desktop';
@@ -76,6 +77,7 @@ export class ReelsyncApp {
 
   async start(): Promise<void> {
     this.events.emit('app:status', { state: 'starting', at: Date.now() });
+    await ensurePrivateDir(this.options.dataDir);
     this.db = openDatabase(join(this.options.dataDir, 'reelsync.db'));
     const library = this.options.library ? this.browse.adopt(this.options.library) : this.options.connect ? await this.browse.connect() : undefined;
     if (library) await this.startSync(this.db, library);

@@ -271,7 +271,9 @@ describe('downloads', () => {
       expect(basename(placed.path ?? '')).toBe('_CON (1).mp4');
       expect(await readFile(join(out, '_CON.mp4'), 'utf8')).toBe('mine');
       for (const p of paths) expect(p.startsWith(`${out}/`)).toBe(true);
-      expect((await readdir(root)).filter((f) => !f.startsWith('client.db'))).toEqual(['a']);
+      expect((await readdir(root)).filter((f) => !f.startsWith('client.db') && f !== 'data')).toEqual(['a']);
+      // The library's own folders (made at start, 0700) received nothing.
+      expect((await readdir(join(root, 'data'), { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory())).toEqual([]);
       expect(await readdir(join(root, 'a'))).toEqual(['b']);
       expect(await readdir(join(root, 'a', 'b'))).toEqual(['out']);
       // A traversal in the blob itself is refused by the service and writes nothing.

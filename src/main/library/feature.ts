@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../../common/private-files';
 import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
@@ -137,6 +138,7 @@ export class LibraryFeature {
   }
 
   async start(): Promise<void> {
+    for (const dir of Object.values(this.folders)) await ensurePrivateDir(dir);
     await this.queue.start();
     this.connectivity?.start();
   }

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
+import { ensurePrivateDirSync } from '../../common/private-files';
 import { openSqlite, type Db } from '../../common/sqlite';
 import { serviceMigrations } from './migrations';
 
 export type { Db };
 
+/** The service database in its data folder, which is made 0700 (blobs, keys and uploads live under it). */
 export function openServiceDb(dataDir: string): Db {
+  ensurePrivateDirSync(dataDir);
   return openSqlite(join(dataDir, 'service.db'), serviceMigrations);
 }
