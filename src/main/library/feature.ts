@@ -150,9 +150,9 @@ export class LibraryFeature {
     await this.client?.close();
   }
 
-  /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it). */
+  /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it, Settings' output folders). */
   mediaRoots(): string[] {
-    return [this.folders.clips, this.folders.downloads, this.folders.clipThumbnails];
+    return [this.folders.clips, this.folders.downloads, this.folders.clipThumbnails, ...this.destinations.configuredRoots()];
   }
 
   /** The service client, or an `offline` AppError for the channels that need the service. */

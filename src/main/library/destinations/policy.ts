@@ -62,7 +62,7 @@ export class DestinationPolicy {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       out.push({ path: await realPathOf(dir), builtin: true });
     }
-    for (const configured of this.configured()) {
+    for (const configured of this.configuredRoots()) {
       const real = await this.checkRoot(configured).catch(() => null);
       if (real) out.push({ path: real, builtin: false });
     }
@@ -156,7 +156,8 @@ export class DestinationPolicy {
     return real;
   }
 
-  private configured(): string[] {
+  /** The folders configured in Settings, as stored (checked when they were set). */
+  configuredRoots(): string[] {
     const raw = this.d.store.get(ROOTS_KEY);
     if (!raw) return [];
     const parsed = storedRoots.safeParse(JSON.parse(raw));
