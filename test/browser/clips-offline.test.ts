@@ -125,6 +125,21 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     await page.getByTestId('downloads-empty').waitFor();
   });
 
+  it('allows an output folder in Settings and refuses a system folder', async () => {
+    await page.getByTestId('nav-settings').click();
+    const roots = page.getByTestId('destination-roots');
+    await roots.getByText(join(running.dataDir, 'exports')).waitFor();
+    await page.locator('input[name="destination-path"]').fill('/etc');
+    await page.getByRole('button', { name: 'Allow folder' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('/etc is a system folder');
+    const edits = join(running.dataDir, '..', 'Edits');
+    mkdirSync(edits, { recursive: true });
+    await page.locator('input[name="destination-path"]').fill(edits);
+    await page.getByRole('button', { name: 'Allow folder' }).click();
+    await roots.getByText(edits).waitFor();
+    await shot('14c-output-folders');
+  });
+
   it('sets the remote delete policy, which survives a reload', async () => {
     await page.getByTestId('nav-settings').click();
     expect(await page.getByTestId('policy-keep').isChecked()).toBe(true);
