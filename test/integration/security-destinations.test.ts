@@ -50,6 +50,7 @@ describe('writes a web token holder cannot make', () => {
   it('clips:export refuses shell start-up files, paths outside the roots, traversal, symlinked folders and overwrites', async () => {
     const saved = await rpc('clips:save', { videoNo: 'V-1', start: 0, end: 1, notes: '$(touch /tmp/reelsync-pwned)', tags: ['=HYPERLINK("x")'] });
     expect(saved.ok).toBe(true);
+    for (const notes of ['+1+1', '-2-2', '@SUM(A1)', '\tcmd', '\rcmd']) expect((await rpc('clips:save', { videoNo: 'V-2', start: 0, end: 1, notes })).ok).toBe(true);
     const bashrc = join(outside, '.bashrc');
     await refused('clips:export', { format: 'csv', file: bashrc });
     await refused('clips:export', { format: 'csv', file: join(outside, 'x', '.bashrc') });
@@ -113,6 +114,7 @@ describe('writes the user allowed', () => {
     const csv = await readFile(file, 'utf8');
     expect(csv).toContain('"$(touch /tmp/reelsync-pwned)"');
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
+    for (const cell of ["'+1+1", "'-2-2", "'@SUM(A1)", "'\tcmd", "'\rcmd"]) expect(csv).toContain(`"${cell}"`);
     for (const line of csv.replace(/^\ufeff/, '').trim().split('\r\n')) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/);
 
     await writeFile(file, 'mine');
