@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../common/private-files';
 import { AppError, describeError } from '../shared/errors';
 import { LibraryClient } from './api/client';
 import { registerDesktopHandlers, type DesktopHooks } from './browse/desktop';
@@ -6,6 +7,8 @@ import { osReveal } from './browse/os-reveal';
 import { BrowseServices } from './browse/services';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
+import type { DestinationChooser } from './library/destinations/policy';
+import { refuseSystemFolder } from './library/destinations/watch-folders';
 import { LibraryFeature } from './library/feature';
 import { registerLibraryHandlers } from './library/handlers';
 import { createLogger, type Logger } from './log';
@@ -43,6 +46,8 @@ export class ReelsyncApp {
   readonly browse: BrowseServices;
   /** Installed by the Electron shell: drag-out and reveal of clip files. */
   desktop: DesktopHooks | undefined;
+  /** Installed by the Electron shell: native save/open dialogs that grant destinations. */
+  chooser: DestinationChooser | undefined;
 
   constructor(private readonly options: AppOptions) {
     this.log = (options.logger ?? createLogger()).child({ module: 'app' });
@@ -74,10 +79,11 @@ export class ReelsyncApp {
 
   async start(): Promise<void> {
     this.events.emit('app:status', { state: 'starting', at: Date.now() });
+    await ensurePrivateDir(this.options.dataDir);
     this.db = openDatabase(join(this.options.dataDir, 'reelsync.db'));
     const library = this.options.library ? this.browse.adopt(this.options.library) : this.options.connect ? await this.browse.connect() : undefined;
     if (library) await this.startSync(this.db, library);
-    this.libraryFeature = new LibraryFeature({ db: this.db, dataDir: this.options.dataDir, events: this.events, logger: this.log, service: library });
+    this.libraryFeature = new LibraryFeature({ db: this.db, dataDir: this.options.dataDir, events: this.events, logger: this.log, service: library, chooser: () => this.chooser });
     await this.libraryFeature.start();
     this.stopRemoteDelete = this.browse.startRemoteDelete();
     this.events.emit('app:status', { state: 'ready', at: Date.now() });
@@ -139,7 +145,7 @@ export class ReelsyncApp {
         const engine = this.engine();
         return {
           folders: () => engine.folders(),
-          addFolder: (input) => engine.addFolder(input),
+          addFolder: async (input) => engine.addFolder({ ...input, path: await refuseSystemFolder(input.path, this.options.dataDir) }),
           scanSoon: (ids) => this.scanSoon(engine, ids),
         };
       },
@@ -167,7 +173,7 @@ export class ReelsyncApp {
     r.handle('sync:cancel', ({ fileId }) => ({ cancelled: this.engine().cancel(fileId) }));
     r.handle('folders:add', async (req) => {
       const engine = this.engine();
-      const folder = await engine.addFolder(req);
+      const folder = await engine.addFolder({ ...req, path: await refuseSystemFolder(req.path, this.options.dataDir) });
       void engine
         .watch()
         .then(() => engine.scan([folder.id]))

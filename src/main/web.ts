@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ReelsyncApp } from './app';
 import { defaultDataDir, rendererBuildDir } from './paths';
+import { nodeKeyVault } from './settings/os-keychain';
 import { startWebServer } from './web/server';
 
 const Args = z.object({
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
     process.stderr.write(`reelsync web: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
     process.exit(2);
   }
-  const app = new ReelsyncApp({ dataDir: parsed.data.data ?? defaultDataDir(), mode: 'web', connect: true });
+  const app = new ReelsyncApp({ dataDir: parsed.data.data ?? defaultDataDir(), mode: 'web', connect: true, vault: nodeKeyVault() });
   await app.start();
   const web = await startWebServer({ app, rendererDir: rendererBuildDir, host: parsed.data.host, port: parsed.data.port });
   process.stdout.write(`Reelsync is running in headless web mode. Open: ${web.url}\n`);

@@ -110,6 +110,9 @@ program
     process.stdout.write(`${secret}\n`);
   });
 
+// Every file this process and its ffmpeg children create (uploads, scratch, keyframes) is private to the user, whatever
+// umask the service was started with; databases and blobs also set their modes themselves (0600, folders 0700).
+process.umask(0o077);
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof ConfigError) {
     process.stderr.write(`reelsync-service: ${err.message}\n`);

@@ -8,6 +8,10 @@ export const ERROR_CODES = [
   'insufficient_balance',
   'conflict',
   'internal',
+  /** A write outside the destinations the user granted (dialog) or allowed (roots), or a system folder. */
+  'forbidden',
+  /** The destination file exists: nothing was written; ask before replacing, or save under a new name. */
+  'file_exists',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -106,14 +106,39 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     await page.getByTestId('export-open').click();
     await page.getByRole('tab', { name: 'EDL (CMX3600)' }).click();
     const file = await page.getByTestId('export-file').inputValue();
-    expect(file).toBe(join(running.dataDir, 'clips', 'reelsync-clips.edl'));
+    expect(file).toBe(join(running.dataDir, 'exports', 'reelsync-clips.edl'));
     await page.getByTestId('export-run').click();
     expect(await page.getByTestId('export-done').textContent()).toContain(file);
     expect(readFileSync(file, 'utf8')).toMatch(/^TITLE: /m);
     await shot('14-export');
+    // Exporting again never replaces the file: the dialog offers a new name instead.
+    await page.getByTestId('export-run').click();
+    await page.getByTestId('export-exists').waitFor();
+    await shot('14b-export-exists');
+    await page.getByTestId('export-rename').click();
+    expect(await page.getByTestId('export-done').textContent()).toContain(join(running.dataDir, 'exports', 'reelsync-clips (1).edl'));
+    // A path outside the allowed folders is refused with the reason.
+    await page.getByTestId('export-file').fill('/tmp/reelsync-markers.edl');
+    await page.getByTestId('export-run').click();
+    expect(await page.getByRole('alert').textContent()).toContain('outside the folders Reelsync may write to');
     await page.keyboard.press('Escape');
     await page.getByTestId('tab-downloads').click();
     await page.getByTestId('downloads-empty').waitFor();
+  });
+
+  it('allows an output folder in Settings and refuses a system folder', async () => {
+    await page.getByTestId('nav-settings').click();
+    const roots = page.getByTestId('destination-roots');
+    await roots.getByText(join(running.dataDir, 'exports')).waitFor();
+    await page.locator('input[name="destination-path"]').fill('/etc');
+    await page.getByRole('button', { name: 'Allow folder' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('/etc is a system folder');
+    const edits = join(running.dataDir, '..', 'Edits');
+    mkdirSync(edits, { recursive: true });
+    await page.locator('input[name="destination-path"]').fill(edits);
+    await page.getByRole('button', { name: 'Allow folder' }).click();
+    await roots.getByText(edits).waitFor();
+    await shot('14c-output-folders');
   });
 
   it('sets the remote delete policy, which survives a reload', async () => {

@@ -139,9 +139,10 @@ describe('clips library', () => {
     const csvFile = join(dir, 'clips.csv');
     const edlFile = join(dir, 'clips.edl');
     const xmlFile = join(dir, 'clips.fcpxml');
-    await c.export('csv', [clip.id], csvFile);
-    const edl = await c.export('edl', [clip.id], edlFile);
-    await c.export('fcpxml', [clip.id], xmlFile);
+    await writeFile(csvFile, c.render('csv', [clip.id]).content);
+    const edl = c.render('edl', [clip.id]);
+    await writeFile(edlFile, edl.content);
+    await writeFile(xmlFile, c.render('fcpxml', [clip.id]).content);
     const py = `
 import csv, json, sys, xml.etree.ElementTree as ET
 rows = list(csv.DictReader(open(sys.argv[1], encoding='utf-8-sig', newline='')))

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_BASE_PATH } from '../../src/shared/api-types';
@@ -114,6 +114,58 @@ describe('downloads', () => {
     }
   });
 
+  test('a symlink planted at a predictable part name is never written through: the part name is random', async () => {
+    const sub = join(dir, 'planted');
+    const out = join(sub, 'out');
+    await mkdir(out, { recursive: true });
+    const victim = join(sub, 'victim.txt');
+    await writeFile(victim, 'keep me');
+    // The names parts had before: .reelsync-download-<id>.part, for the first ids a fresh database hands out.
+    for (let id = 1; id <= 5; id++) await symlink(victim, join(out, `.reelsync-download-${id}.part`));
+    const lib = await startLibrary(sub, viaProxy);
+    try {
+      const row = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: out });
+      expect(row.part_name).toMatch(/^\.reelsync-[0-9a-f]{32}\.part$/);
+      const done = await lib.feature.downloads.settled(row.id);
+      expect(done.state).toBe('done');
+      expect(await sha256(done.path ?? '')).toBe(await sha256(original));
+      expect(await readFile(victim, 'utf8')).toBe('keep me');
+    } finally {
+      await lib.stop();
+    }
+  });
+
+  test('a part file swapped for a symlink between two runs is refused on resume, its target untouched', async () => {
+    const sub = join(dir, 'swapped');
+    const victim = join(sub, 'victim.txt');
+    const first = await startLibrary(sub, viaProxy);
+    proxy.stallAfter.push(50_000);
+    const row = await first.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(sub, 'out') });
+    await new Promise<void>((resolve) => {
+      const off = first.events.on('downloads:progress', (p) => {
+        if (p.id === row.id && p.bytes >= 50_000) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await first.stop();
+    const part = partPathOf(row);
+    expect((await lstat(part)).mode & 0o777).toBe(0o600);
+    await writeFile(victim, 'keep me');
+    await rm(part);
+    await symlink(victim, part);
+    const second = await startLibrary(sub, viaProxy);
+    try {
+      const done = await second.feature.downloads.settled(row.id);
+      expect(done.state).toBe('failed');
+      expect(done.error).toMatch(/not a regular file/);
+      expect(await readFile(victim, 'utf8')).toBe('keep me');
+    } finally {
+      await second.stop();
+    }
+  });
+
   test('a server that ignores the Range gets a clean restart, still byte-identical', async () => {
     const lib = await startLibrary(join(dir, 'norange'), viaProxy);
     try {
@@ -219,7 +271,9 @@ describe('downloads', () => {
       expect(basename(placed.path ?? '')).toBe('_CON (1).mp4');
       expect(await readFile(join(out, '_CON.mp4'), 'utf8')).toBe('mine');
       for (const p of paths) expect(p.startsWith(`${out}/`)).toBe(true);
-      expect((await readdir(root)).filter((f) => !f.startsWith('client.db'))).toEqual(['a']);
+      expect((await readdir(root)).filter((f) => !f.startsWith('client.db') && f !== 'data')).toEqual(['a']);
+      // The library's own folders (made at start, 0700) received nothing.
+      expect((await readdir(join(root, 'data'), { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory())).toEqual([]);
       expect(await readdir(join(root, 'a'))).toEqual(['b']);
       expect(await readdir(join(root, 'a', 'b'))).toEqual(['out']);
       // A traversal in the blob itself is refused by the service and writes nothing.

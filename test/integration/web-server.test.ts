@@ -1,5 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rendererBuildDir } from '../../src/main/paths';
+import { startWebServer } from '../../src/main/web/server';
 import { startWebApp, type RunningWebApp } from '../helpers/web-app';
 
 let running: RunningWebApp;
@@ -85,5 +87,26 @@ describe('headless web mode over HTTP', () => {
     const res = await request(`${running.web.origin}/..%2f..%2fpackage.json`);
     expect(res.statusCode).toBe(400);
     await res.body.dump();
+  });
+});
+
+describe('web mode on IPv6 loopback (--host ::1)', () => {
+  it('prints a bracketed address and answers Host: [::1]:PORT', async () => {
+    const web = await startWebServer({ app: running.app, rendererDir: rendererBuildDir, host: '::1' });
+    try {
+      expect(web.url).toMatch(/^http:\/\/\[::1\]:\d+\/#token=/);
+      const port = new URL(web.origin).port;
+      const res = await request(`${web.origin}/api/rpc/app:info`, { method: 'POST', headers: { 'x-reelsync-token': web.token }, body: '{}' });
+      expect(res.statusCode).toBe(200);
+      expect(await res.body.json()).toMatchObject({ ok: true, value: { mode: 'web' } });
+      const named = await request(`${web.origin}/`, { headers: { host: `[::1]:${port}` } });
+      expect(named.statusCode).toBe(200);
+      await named.body.dump();
+      const foreign = await request(`${web.origin}/`, { headers: { host: `[::2]:${port}` } });
+      expect(foreign.statusCode).toBe(421);
+      await foreign.body.dump();
+    } finally {
+      await web.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { close, open, writevSync } from 'node:fs';
+import { close, constants, open, writevSync } from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import { ChunkedDecoder } from './chunked-decoder';
@@ -167,7 +167,9 @@ class RawGet {
 
   private openFile(path: string, start: number): void {
     this.opening = true;
-    open(path, start > 0 ? 'r+' : 'w', (err, fd) => {
+    // Never through a symlink planted at the part file's name (O_NOFOLLOW); private to the user until it is placed.
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (start > 0 ? 0 : constants.O_TRUNC);
+    open(path, flags, 0o600, (err, fd) => {
       this.opening = false;
       if (!err) {
         this.fd = fd;

@@ -3,7 +3,8 @@ import { LibraryClient } from '../api/client';
 import { createLocalKey, startLocalService } from '../api/local-service';
 import type { Logger } from '../log';
 import type { Db } from '../store/database';
-import { SettingsStore } from '../store/settings-store';
+import { AppSettings } from '../settings/app-settings';
+import { nodeKeyVault } from '../settings/os-keychain';
 import { UsageError, type GlobalOptions } from './options';
 
 export interface Connection {
@@ -13,10 +14,9 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-const LOCAL_KEY = 'embedded.service.key';
 const LOCAL_CREDITS = 100_000;
 
-/** --server/--key, or the embedded service in `<db folder>/service` with a key kept in the client database. */
+/** --server/--key, or the embedded service in `<db folder>/service` with its key sealed (OS keychain, else the client database). */
 export async function connect(options: GlobalOptions, db: Db, logger: Logger): Promise<Connection> {
   if (options.server) {
     if (!options.key) throw new UsageError('--server needs --key (or REELSYNC_KEY)');
@@ -24,11 +24,11 @@ export async function connect(options: GlobalOptions, db: Db, logger: Logger): P
     return { client, baseUrl: options.server, key: options.key, close: () => client.close() };
   }
   const dataDir = join(dirname(options.db), 'service');
-  const settings = new SettingsStore(db);
-  let key = options.key ?? settings.get(LOCAL_KEY);
+  const settings = new AppSettings(db, nodeKeyVault());
+  let key = options.key ?? settings.embeddedKey();
   if (!key) {
     key = createLocalKey(dataDir, 'local', LOCAL_CREDITS);
-    settings.set(LOCAL_KEY, key);
+    settings.setEmbeddedKey(key);
   }
   const service = await startLocalService(dataDir, logger);
   const client = new LibraryClient({ baseUrl: service.baseUrl, key, logger });

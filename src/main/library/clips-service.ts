@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import type { ClipView, saveClipSchema } from '../../shared/contract/clips';
@@ -84,7 +84,8 @@ export class ClipsService {
     return true;
   }
 
-  async export(format: ExportFormat, ids: number[] | undefined, file: string | undefined): Promise<{ content: string; file: string | null; count: number }> {
+  /** The marker list of the given clips (all when omitted); where it may be written is the destination policy's call. */
+  render(format: ExportFormat, ids: number[] | undefined): { content: string; count: number } {
     const rows = this.d.store.byIds(ids);
     let content: string;
     switch (format) {
@@ -100,9 +101,7 @@ export class ClipsService {
       default:
         throw unreachable(format);
     }
-    const target = file ? resolve(file) : null;
-    if (target) await writeFile(target, content, 'utf8');
-    return { content, file: target, count: rows.length };
+    return { content, count: rows.length };
   }
 
   /** The clip's thumbnail as a data URL (it lives on local disk: works offline). */

@@ -1,5 +1,4 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { describeError, unreachable } from '../../shared/errors';
 import type { BlobDownloader } from '../api/download';
 import { ApiError } from '../api/errors';
@@ -8,7 +7,7 @@ import type { Logger } from '../log';
 import type { DownloadRow, DownloadStore } from '../store/download-store';
 import type { JobRow } from '../store/jobs-store';
 import type { JobHandler, Outcome } from '../sync/queue';
-import { placeWithoutClobber, sanitizeFileName } from './filenames';
+import { placeWithoutClobber, safeJoin, sanitizeFileName } from './filenames';
 
 export interface DownloadJobDeps {
   store: DownloadStore;
@@ -20,14 +19,32 @@ export interface DownloadJobDeps {
   concurrency?: number;
 }
 
-/** The part file of a download: hidden, in its destination folder (same file system, so the final move is a rename). */
-export function partPathOf(row: Pick<DownloadRow, 'id' | 'dest_dir'>): string {
-  return join(row.dest_dir, `.reelsync-download-${row.id}.part`);
+/**
+ * The part file of a download: hidden, in its destination folder (same file system, so the final move is a link), under
+ * the random name kept in its row.
+ */
+export function partPathOf(row: Pick<DownloadRow, 'dest_dir' | 'part_name'>): string {
+  return safeJoin(row.dest_dir, row.part_name);
 }
 
-async function sizeOf(path: string): Promise<number> {
-  return (await stat(path).catch(() => null))?.size ?? 0;
+/**
+ * The part file's size to resume from, creating it exclusively (0600) when there is none. Anything but a regular file
+ * at its name (a symlink or a folder someone planted in a shared folder) is refused: never written through.
+ */
+async function preparePart(path: string): Promise<number> {
+  try {
+    const fh = await open(path, 'wx', 0o600);
+    await fh.close();
+    return 0;
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+  }
+  const info = await lstat(path);
+  if (!info.isFile()) throw new PartRefused(`refusing the part file ${path}: it is not a regular file (a symlink or folder was put in its place)`);
+  return info.size;
 }
+
+class PartRefused extends Error {}
 
 /**
  * Queue handler for kind 'download' (target = downloads.id). Resumes from the part file's size with a Range; a server
@@ -62,7 +79,15 @@ export function downloadHandler(d: DownloadJobDeps): JobHandler {
       if (!downloader) return { type: 'wait', delayMs: 30_000 };
       await mkdir(row.dest_dir, { recursive: true });
       const part = partPathOf(row);
-      const offset = await sizeOf(part);
+      let offset: number;
+      try {
+        offset = await preparePart(part);
+      } catch (err) {
+        if (!(err instanceof PartRefused)) throw err;
+        const failed = d.store.setState(id, 'failed', err.message);
+        if (failed) d.notify(failed);
+        return { type: 'fatal', error: err.message };
+      }
       let meter: ProgressMeter | null = null;
       let base = offset;
       try {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../../common/private-files';
 import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
@@ -15,6 +16,7 @@ import { JobQueue } from '../sync/queue';
 import { clipHandler } from './clip-job';
 import { ClipsService } from './clips-service';
 import { Connectivity } from './connectivity';
+import { DestinationPolicy, type DestinationChooser } from './destinations/policy';
 import { downloadHandler } from './download-job';
 import { DownloadManager } from './download-manager';
 import { SearchCache } from './search-cache';
@@ -33,13 +35,17 @@ export interface LibraryFeatureOptions {
   backoff?: { baseMs: number; maxMs: number };
   downloadAttempts?: number;
   probeConnectivity?: boolean;
+  /** The desktop shell's native dialogs (Electron); the web mode and the command line have none. */
+  chooser?: () => DestinationChooser | undefined;
 }
 
 export const LIBRARY_QUEUE_PAUSE_KEY = 'library.queue.paused';
 
 /** Downloads, clips, thumbnail cache, last search results and connectivity over one client database: start/stop. */
 export class LibraryFeature {
-  readonly folders: { clips: string; downloads: string; originals: string; thumbnails: string; clipThumbnails: string };
+  readonly folders: { clips: string; exports: string; downloads: string; originals: string; thumbnails: string; clipThumbnails: string };
+  /** Where the channels may write: dialog grants and allowed roots. */
+  readonly destinations: DestinationPolicy;
   readonly downloads: DownloadManager;
   readonly clips: ClipsService;
   readonly thumbnails: ThumbnailCache;
@@ -53,6 +59,7 @@ export class LibraryFeature {
     const root = o.dataDir;
     this.folders = {
       clips: join(root, 'clips'),
+      exports: join(root, 'exports'),
       downloads: join(root, 'downloads'),
       originals: join(root, 'downloads', 'originals'),
       thumbnails: join(root, 'thumbnails'),
@@ -65,6 +72,12 @@ export class LibraryFeature {
     const downloadStore = new DownloadStore(o.db);
     const cacheStore = new LibraryCacheStore(o.db);
     const clipsStore = new ClipsStore(o.db);
+    this.destinations = new DestinationPolicy({
+      dataDir: root,
+      builtin: { clips: this.folders.clips, exports: this.folders.exports, downloads: this.folders.downloads },
+      store: new SettingsStore(o.db),
+      chooser: o.chooser ?? (() => undefined),
+    });
     const abort = (kind: 'download' | 'clip') => (target: string) => this.queue.abortTarget(kind, target, 'cancel');
     this.downloads = new DownloadManager({
       store: downloadStore,
@@ -125,6 +138,7 @@ export class LibraryFeature {
   }
 
   async start(): Promise<void> {
+    for (const dir of Object.values(this.folders)) await ensurePrivateDir(dir);
     await this.queue.start();
     this.connectivity?.start();
   }
@@ -136,9 +150,9 @@ export class LibraryFeature {
     await this.client?.close();
   }
 
-  /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it). */
+  /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it, Settings' output folders). */
   mediaRoots(): string[] {
-    return [this.folders.clips, this.folders.downloads, this.folders.clipThumbnails];
+    return [this.folders.clips, this.folders.downloads, this.folders.clipThumbnails, ...this.destinations.configuredRoots()];
   }
 
   /** The service client, or an `offline` AppError for the channels that need the service. */

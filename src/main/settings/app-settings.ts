@@ -51,8 +51,7 @@ export class AppSettings {
   }
 
   cloudKey(): string | undefined {
-    const sealed = this.store.get(KEYS.cloudKey);
-    return sealed === undefined ? undefined : this.vault.open(sealed);
+    return this.openSealed(KEYS.cloudKey);
   }
 
   setCloudKey(key: string): void {
@@ -61,8 +60,8 @@ export class AppSettings {
   }
 
   embeddedKey(): string | undefined {
-    const sealed = this.store.get(KEYS.embeddedKey);
-    if (sealed !== undefined) return this.vault.open(sealed);
+    const opened = this.openSealed(KEYS.embeddedKey);
+    if (opened !== undefined) return opened;
     const legacy = this.store.get(KEYS.legacyEmbeddedKey);
     if (legacy === undefined) return undefined;
     this.setEmbeddedKey(legacy);
@@ -71,6 +70,21 @@ export class AppSettings {
 
   setEmbeddedKey(key: string): void {
     this.store.set(KEYS.embeddedKey, this.vault.seal(key));
+  }
+
+  /** A stored key, opened; one kept in the database before a keychain was there moves into the keychain. */
+  private openSealed(key: string): string | undefined {
+    const sealed = this.store.get(key);
+    if (sealed === undefined) return undefined;
+    const plain = this.vault.open(sealed);
+    if (sealed.startsWith('plain:') && this.vault.kind === 'os-keychain') {
+      try {
+        this.store.set(key, this.vault.seal(plain));
+      } catch {
+        // The keychain is not available now: the key stays where it was and moves on a later read.
+      }
+    }
+    return plain;
   }
 
   uploadConcurrency(): number {

@@ -1,7 +1,7 @@
 /**
  * Seals secrets (API keys) before they are written to the client database. The Electron shell provides one backed
- * by safeStorage (the OS keychain); the web mode and the command line keep keys only in the client database, never
- * in a plain file.
+ * by safeStorage (the OS keychain); the web mode and the command line use the OS keychain's tool where one answers
+ * (os-keychain.ts), else keep keys in the client database (0600), never in a plain file of their own.
  */
 export interface KeyVault {
   readonly kind: 'os-keychain' | 'database';

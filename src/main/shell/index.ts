@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channels } from '../../shared/contract';
@@ -16,6 +16,7 @@ import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from '../web/style-n
 import { handleWindowClose, keepsRunningInTray, type CloseRules } from './close';
 import { desktopHooks } from './desktop-hooks';
 import { createUpdates, installAppMenu } from './app-menu';
+import { nativeChooser } from './dialogs';
 import { dropSummary, interceptFileDrops } from './drop';
 import { registerIpc } from './ipc';
 import { handleMediaRequest, MEDIA_SCHEME } from './media-protocol';
@@ -88,6 +89,8 @@ core.desktop = desktopHooks({
   fallbackIcon: () => nativeImage.createFromBitmap(dotBitmap([79, 140, 255], 64), { width: 64, height: 64 }),
   showItemInFolder: (path) => shell.showItemInFolder(path),
 });
+
+core.chooser = nativeChooser(dialog, () => mainWindow);
 
 function serveRenderer(): void {
   protocol.handle(APP_SCHEME, async (request) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from './database';
 
@@ -14,6 +15,8 @@ export const downloadRowSchema = z.object({
   video_no: z.string().nullable(),
   dest_dir: z.string(),
   file_name: z.string().nullable(),
+  /** The part file's name inside dest_dir (random, kept so a restart resumes it). */
+  part_name: z.string().regex(/^\.reelsync-[A-Za-z0-9-]+\.part$/),
   path: z.string().nullable(),
   state: z.enum(DOWNLOAD_STATES),
   bytes: z.number().int(),
@@ -45,10 +48,10 @@ export class DownloadStore {
   create(d: NewDownload, now = Date.now()): DownloadRow {
     const row = this.db
       .prepare(
-        `INSERT INTO downloads (kind, bucket, blob, video_no, dest_dir, state, quoted_bytes, quoted_micro_usd, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING *`,
+        `INSERT INTO downloads (kind, bucket, blob, video_no, dest_dir, part_name, state, quoted_bytes, quoted_micro_usd, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING *`,
       )
-      .get(d.kind, d.bucket, d.blob, d.videoNo, d.destDir, d.quotedBytes, d.quotedMicroUsd, now, now);
+      .get(d.kind, d.bucket, d.blob, d.videoNo, d.destDir, `.reelsync-${randomBytes(16).toString('hex')}.part`, d.quotedBytes, d.quotedMicroUsd, now, now);
     return downloadRowSchema.parse(row);
   }
 

@@ -56,7 +56,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Refuse DNS-rebinding: only our own loopback host names are served.
-    if (!allowedHosts.has(req.headers.host ?? '')) {
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('misdirected request');
       return;
     }
@@ -112,8 +112,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     server.listen(options.port ?? 0, host, () => resolveListen());
   });
   const { port } = server.address() as AddressInfo;
-  allowedHosts = new Set([`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`]);
-  const origin = `http://${host}:${port}`;
+  const authority = `${urlHost(host)}:${port}`;
+  allowedHosts = new Set([authority, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
+  const origin = `http://${authority}`;
   return {
     url: `${origin}/#token=${token}`,
     origin,
@@ -126,6 +127,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** A host as it appears in a URL and a Host header: IPv6 literals in brackets. */
+export function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 function tokenMatches(presented: string, expected: string): boolean {

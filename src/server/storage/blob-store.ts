@@ -1,11 +1,12 @@
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
 import { dirname, join, resolve, sep } from 'node:path';
 
 const BUCKET_PATTERN = /^[a-z0-9][a-z0-9.-]{1,62}$/;
 
 /**
- * Blobs on the local disk under root/<bucket>/<blob>. Behind this interface so a larger deployment can move to
+ * Blobs on the local disk under root/<bucket>/<blob>, 0600 in folders of 0700. Behind this interface so a larger deployment can move to
  * an S3-compatible store. Every path is checked to stay inside its bucket.
  */
 export class LocalBlobStore {
@@ -42,21 +43,23 @@ export class LocalBlobStore {
   async adopt(bucket: string, blob: string, file: string): Promise<void> {
     const path = this.pathOf(bucket, blob);
     if (!path) throw new Error(`invalid blob address ${bucket}/${blob}`);
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
     await rename(file, path);
+    await chmod(path, PRIVATE_FILE);
   }
 
   async writeFrom(bucket: string, blob: string, source: NodeJS.ReadableStream): Promise<void> {
     const path = this.pathOf(bucket, blob);
     if (!path) throw new Error(`invalid blob address ${bucket}/${blob}`);
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
     await new Promise<void>((ok, fail) => {
-      const out = createWriteStream(path);
+      const out = createWriteStream(path, { mode: PRIVATE_FILE });
       source.on('error', fail);
       out.on('error', fail);
       out.on('finish', () => ok());
       source.pipe(out);
     });
+    await chmod(path, PRIVATE_FILE);
   }
 
   async delete(bucket: string, blob: string): Promise<void> {

@@ -8,6 +8,11 @@ export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml'] as const;
 export const DOWNLOAD_VIEW_KINDS = ['video', 'keyframe', 'image'] as const;
 export const DOWNLOAD_VIEW_STATES = ['queued', 'downloading', 'done', 'failed', 'gone', 'cancelled'] as const;
 
+/** A one-time grant of a destination the user chose in a native dialog (destinations:choose). */
+export const grantId = z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const ON_EXISTS = ['refuse', 'rename', 'replace'] as const;
+const oneDestination = (r: Record<string, unknown>, a: string, b: string): boolean => r[a] === undefined || r[b] === undefined;
+
 const seconds = z.number().finite().min(0).max(7 * 24 * 3600);
 const storageAddress = { bucket: z.string().min(1).max(200), blob: z.string().min(1).max(2000) };
 
@@ -52,8 +57,10 @@ export const saveClipSchema = z
     handles: z.number().finite().min(0).max(600).default(0),
     mode: z.enum(CLIP_MODES).default('accurate'),
     format: z.enum(CLIP_FORMATS).default('mp4'),
-    /** Folder for the clip file; the library's clips folder by default. */
+    /** Folder for the clip file, inside an allowed root (destinations:roots); the library's clips folder by default. */
     outDir: z.string().min(1).max(4096).optional(),
+    /** Or a folder the user chose in the desktop app's dialog (destinations:choose, purpose clips): its one-time grant. */
+    outDirGrant: grantId.optional(),
     /** File name (sanitised, never overwriting); derived from the video and range by default. */
     outName: z.string().min(1).max(255).optional(),
     videoName: z.string().max(1000).optional(),
@@ -67,7 +74,8 @@ export const saveClipSchema = z
     notes: z.string().max(20_000).default(''),
   })
   .strict()
-  .refine((r) => r.end > r.start, { message: 'end must be after start', path: ['end'] });
+  .refine((r) => r.end > r.start, { message: 'end must be after start', path: ['end'] })
+  .refine((r) => oneDestination(r, 'outDir', 'outDirGrant'), { message: 'give outDir or outDirGrant, not both', path: ['outDirGrant'] });
 export type SaveClipRequest = z.input<typeof saveClipSchema>;
 
 export const quoteSchema = z.object({
@@ -149,9 +157,22 @@ export const clipsChannels = {
   },
   /** The clip's still (taken from the cut file, kept on local disk) as a data URL: works offline. */
   'clips:thumbnail': { req: clipId, res: z.object({ dataUrl: z.string().nullable() }) },
-  /** A marker list of the given clips (all when omitted): CSV, CMX3600 EDL or FCPXML; written to `file` when given. */
+  /**
+   * A marker list of the given clips (all when omitted): CSV, CMX3600 EDL or FCPXML. Written when a destination is given:
+   * `file` inside an allowed root (named *.<format>), or `fileGrant` from the save dialog. An existing file answers
+   * `file_exists` unless onExists says `rename` (a new name) or `replace` (only with a grant).
+   */
   'clips:export': {
-    req: z.object({ format: z.enum(EXPORT_FORMATS), ids: z.array(z.number().int().positive()).max(10_000).optional(), file: z.string().min(1).max(4096).optional() }).strict(),
+    req: z
+      .object({
+        format: z.enum(EXPORT_FORMATS),
+        ids: z.array(z.number().int().positive()).max(10_000).optional(),
+        file: z.string().min(1).max(4096).optional(),
+        fileGrant: grantId.optional(),
+        onExists: z.enum(ON_EXISTS).default('refuse'),
+      })
+      .strict()
+      .refine((r) => oneDestination(r, 'file', 'fileGrant'), { message: 'give file or fileGrant, not both', path: ['fileGrant'] }),
     res: z.object({ content: z.string(), file: z.string().nullable(), count: z.number().int() }),
   },
   'downloads:list': {
@@ -164,8 +185,17 @@ export const clipsChannels = {
   },
   'downloads:start': {
     req: z
-      .object({ ...storageAddress, kind: z.enum(DOWNLOAD_VIEW_KINDS).default('video'), videoNo: z.string().min(1).max(100).optional(), destDir: z.string().min(1).max(4096).optional() })
-      .strict(),
+      .object({
+        ...storageAddress,
+        kind: z.enum(DOWNLOAD_VIEW_KINDS).default('video'),
+        videoNo: z.string().min(1).max(100).optional(),
+        /** Inside an allowed root (destinations:roots); the library's downloads folder by default. */
+        destDir: z.string().min(1).max(4096).optional(),
+        /** Or a folder chosen in the desktop app's dialog (destinations:choose, purpose downloads). */
+        destDirGrant: grantId.optional(),
+      })
+      .strict()
+      .refine((r) => oneDestination(r, 'destDir', 'destDirGrant'), { message: 'give destDir or destDirGrant, not both', path: ['destDirGrant'] }),
     res: downloadViewSchema,
   },
   'downloads:cancel': { req: z.object({ id: z.number().int().positive() }).strict(), res: z.object({ cancelled: z.boolean() }) },

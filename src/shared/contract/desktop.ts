@@ -22,6 +22,14 @@ export const addPathResultSchema = z.object({
 });
 export type AddPathResult = z.infer<typeof addPathResultSchema>;
 
+export const DESTINATION_PURPOSES = ['export', 'clips', 'downloads'] as const;
+const destinationRoots = z.object({
+  /** Folders the channels may write into by path (real paths): the data folder's clips, exports, downloads, plus Settings'. */
+  roots: z.array(z.object({ path: z.string(), builtin: z.boolean() })),
+  /** A native dialog can grant any other destination (the desktop app); the web mode has none. */
+  dialog: z.boolean(),
+});
+
 const clipTarget = z.object({ id: z.number().int().positive() }).strict();
 const fileTarget = z.object({ id: z.number().int().positive() }).strict();
 const desktopAnswer = z.object({ done: z.boolean(), detail: z.string() });
@@ -35,6 +43,18 @@ export const desktopChannels = {
   },
   /** Starts an OS drag of the clip file (Electron's webContents.startDrag); the web mode cannot, and says so. */
   'clips:drag-out': { req: clipTarget, res: desktopAnswer },
+  /** Where exports, clips and downloads may be written by path. */
+  'destinations:roots': { req: z.object({}).strict(), res: destinationRoots },
+  /** Replaces the folders configured in Settings; each must exist and be no system, hidden or data folder. */
+  'destinations:set-roots': { req: z.object({ paths: z.array(absolutePath).max(50) }).strict(), res: destinationRoots },
+  /**
+   * Runs the native save dialog (export) or folder picker (clips, downloads) in main; the answer is a one-time grant
+   * the writing channel accepts. Null when the user cancelled; `bad_request` in web mode (no dialog).
+   */
+  'destinations:choose': {
+    req: z.object({ purpose: z.enum(DESTINATION_PURPOSES), suggestedName: z.string().min(1).max(255).optional() }).strict(),
+    res: z.object({ chosen: z.object({ grant: z.string(), path: z.string() }).nullable() }),
+  },
   /**
    * Shows the clip file in the system file manager: Electron's shell.showItemInFolder; the web mode runs the platform's
    * file manager on its own (loopback) machine. `done: false` carries the path to show instead.

@@ -7,17 +7,20 @@ const CSV_COLUMNS = [
   'handles_seconds', 'fps', 'mode', 'format', 'state', 'query', 'text', 'score', 'tags', 'notes', 'created_at',
 ] as const;
 
-/** RFC 4180 field; cells a spreadsheet would run as a formula get a leading apostrophe. */
+/**
+ * RFC 4180 field, always quoted. Text a spreadsheet would run as a formula (leading =, +, -, @, tab, CR) gets a
+ * leading apostrophe; numbers are written as numbers.
+ */
 function csvField(value: string | number | null): string {
-  if (value === null) return '';
+  if (value === null) return '""';
   let s = String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return `"${s.replace(/"/g, '""')}"`;
 }
 
 /** One row per clip with its range in seconds and timecode, text, tags and notes (CRLF, UTF-8 with BOM for spreadsheets). */
 export function clipsCsv(clips: ClipRow[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
+  const lines = [CSV_COLUMNS.map(csvField).join(',')];
   for (const c of clips) {
     const rate = rateOf(c.fps);
     lines.push(

@@ -4,8 +4,8 @@ import { useMutation } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { EXPORT_FORMATS } from '../../../shared/contract/clips';
-import { useAppInfo } from '../hooks/queries';
-import { call } from '../transport';
+import { useDestinations } from '../hooks/queries';
+import { call, ContractError } from '../transport';
 import { DialogCloseButton } from './DialogCloseButton';
 
 type Format = (typeof EXPORT_FORMATS)[number];
@@ -17,19 +17,40 @@ const HINT: Record<Format, string> = {
   fcpxml: 'Imports into Final Cut Pro and Resolve with the clips and their ranges.',
 };
 
-function defaultFile(dataDir: string, format: Format): string {
-  const sep = dataDir.includes('\\') && !dataDir.includes('/') ? '\\' : '/';
-  return `${dataDir}${sep}clips${sep}reelsync-clips.${format}`;
+function defaultFile(exportsRoot: string, format: Format): string {
+  const sep = exportsRoot.includes('\\') && !exportsRoot.includes('/') ? '\\' : '/';
+  return `${exportsRoot}${sep}reelsync-clips.${format}`;
 }
 
-/** Exports marker lists (the selected clips or all) to a file whose full path the user sees and can change. */
+type OnExists = 'refuse' | 'rename' | 'replace';
+
+/**
+ * Exports marker lists (the selected clips or all). In the desktop app the file comes from the native save dialog
+ * (main grants it once); in a browser the path must lie inside an allowed folder, and an existing file is never
+ * replaced: the user may save under a new name instead.
+ */
 export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; disabled: boolean }): React.JSX.Element {
-  const info = useAppInfo();
+  const destinations = useDestinations();
   const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<Format>('edl');
   const [file, setFile] = useState('');
-  const target = file || (info.data ? defaultFile(info.data.dataDir, format) : '');
-  const run = useMutation({ mutationFn: () => call('clips:export', { format, ids, file: target }) });
+  const [chosen, setChosen] = useState<{ grant: string; path: string } | null>(null);
+  const dialog = destinations.data?.dialog ?? false;
+  const exportsRoot = destinations.data?.roots.find((r) => r.builtin && /[\\/]exports$/.test(r.path))?.path ?? '';
+  const target = file || (exportsRoot ? defaultFile(exportsRoot, format) : '');
+  const run = useMutation({
+    mutationFn: (onExists: OnExists) =>
+      chosen ? call('clips:export', { format, ids, fileGrant: chosen.grant, onExists: 'replace' }) : call('clips:export', { format, ids, file: target, onExists }),
+    onSuccess: () => setChosen(null),
+  });
+  const choose = useMutation({
+    mutationFn: () => call('destinations:choose', { purpose: 'export', suggestedName: `reelsync-clips.${format}` }),
+    onSuccess: (r) => {
+      if (r.chosen) setChosen(r.chosen);
+      run.reset();
+    },
+  });
+  const existsError = run.error instanceof ContractError && run.error.code === 'file_exists' ? run.error : null;
   return (
     <Dialog.Root
       open={open}
@@ -51,6 +72,7 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
               const f = EXPORT_FORMATS.find((x) => x === v) ?? 'csv';
               setFormat(f);
               if (file) setFile(file.replace(/\.(csv|edl|fcpxml)$/i, `.${f}`));
+              setChosen(null);
               run.reset();
             }}
           >
@@ -63,25 +85,52 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
             </Tabs.List>
           </Tabs.Root>
           <p className="muted">{HINT[format]}</p>
-          <label className="field">
-            <span className="field-label">Save to</span>
-            <input className="input mono" value={target} onChange={(e) => setFile(e.target.value)} aria-label="Export file" data-testid="export-file" />
-          </label>
+          {dialog ? (
+            <div className="field">
+              <span className="field-label">Save to</span>
+              <div className="row">
+                <span className="mono" data-testid="export-chosen">{chosen?.path ?? 'no file chosen yet'}</span>
+                <span className="spacer" />
+                <button type="button" className="button" onClick={() => choose.mutate()} disabled={choose.isPending} data-testid="export-choose">
+                  Choose file…
+                </button>
+              </div>
+            </div>
+          ) : (
+            <label className="field">
+              <span className="field-label">Save to</span>
+              <input className="input mono" value={target} onChange={(e) => setFile(e.target.value)} aria-label="Export file" data-testid="export-file" />
+              <span className="muted">Allowed folders: {destinations.data?.roots.map((r) => r.path).join(', ') ?? '…'} (more in Settings)</span>
+            </label>
+          )}
           {run.isSuccess && (
             <div className="callout ok" role="status" data-testid="export-done">
               Saved {run.data.count} clip{run.data.count === 1 ? '' : 's'} to <span className="mono">{run.data.file}</span>
             </div>
           )}
           {run.isSuccess && <pre className="export-preview">{run.data.content.slice(0, 1200)}</pre>}
-          {run.isError && (
+          {existsError && (
+            <div className="callout warn" role="alert" data-testid="export-exists">
+              {existsError.message}
+              <button type="button" className="button" onClick={() => run.mutate('rename')} data-testid="export-rename">
+                Save as a new name
+              </button>
+            </div>
+          )}
+          {run.isError && !existsError && (
             <p className="error-text" role="alert">
               {run.error.message}
+            </p>
+          )}
+          {choose.isError && (
+            <p className="error-text" role="alert">
+              {choose.error.message}
             </p>
           )}
           <div className="row">
             <span className="spacer" />
             <Dialog.Close className="button">Close</Dialog.Close>
-            <button type="button" className="button primary" disabled={!target || run.isPending} onClick={() => run.mutate()} data-testid="export-run">
+            <button type="button" className="button primary" disabled={(dialog ? !chosen : !target) || run.isPending} onClick={() => run.mutate('refuse')} data-testid="export-run">
               Export
             </button>
           </div>

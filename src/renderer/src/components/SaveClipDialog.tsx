@@ -10,6 +10,7 @@ import { useToast } from '../hooks/useToast';
 import { bytes, timecode } from '../lib/format';
 import { call } from '../transport';
 import { Choice } from './Choice';
+import { OutputFolderField, type OutputFolder } from './OutputFolderField';
 import { TagEditor } from './TagEditor';
 import { DialogCloseButton } from './DialogCloseButton';
 
@@ -58,6 +59,7 @@ export function SaveClipDialog({ target, onClose }: { target: ClipTarget | null;
   const [copy, setCopy] = useState(false);
   const [tags, setTags] = useState<string[]>([]);
   const [notes, setNotes] = useState('');
+  const [folder, setFolder] = useState<OutputFolder>({ kind: 'default' });
   useEffect(() => {
     if (target) setRange({ start: target.start.toFixed(2), end: target.end.toFixed(2) });
   }, [target]);
@@ -83,9 +85,12 @@ export function SaveClipDialog({ target, onClose }: { target: ClipTarget | null;
         keyframe: hit.keyframe ?? undefined,
         tags,
         notes,
+        outDir: folder.kind === 'path' ? folder.path : undefined,
+        outDirGrant: folder.kind === 'grant' ? folder.grant : undefined,
       });
     },
     onSuccess: (clip) => {
+      setFolder({ kind: 'default' });
       toast({ title: 'Saving the clip', body: `${clip.videoName || clip.videoNo} ${timecode(clip.start)} – ${timecode(clip.end)}: follow it on the Clips page`, tone: 'info' });
       void qc.invalidateQueries({ queryKey: ['clips'] });
       onClose();
@@ -119,6 +124,7 @@ export function SaveClipDialog({ target, onClose }: { target: ClipTarget | null;
               <input className="input small mono" inputMode="decimal" value={handles} onChange={(e) => setHandles(e.target.value)} aria-label="Handles in seconds" />
             </label>
             <Choice label="Format" value={format} options={CLIP_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))} onChange={(v) => setFormat(CLIP_FORMATS.find((f) => f === v) ?? 'mp4')} />
+            <OutputFolderField value={folder} onChange={setFolder} />
             <label className="field row switch-field">
               <Switch.Root className="switch" checked={copy} onCheckedChange={setCopy} aria-label="Fast stream copy">
                 <Switch.Thumb className="switch-thumb" />

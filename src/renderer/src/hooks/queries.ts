@@ -36,3 +36,8 @@ export function useClipCount() {
 export function useDownloads() {
   return useQuery({ queryKey: ['downloads'], queryFn: () => call('downloads:list', { limit: 200 }) });
 }
+
+/** Where exports, clips and downloads may be written by path, and whether a native dialog can grant other places. */
+export function useDestinations() {
+  return useQuery({ queryKey: ['destinations'], queryFn: () => call('destinations:roots', {}) });
+}

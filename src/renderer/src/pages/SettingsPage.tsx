@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FolderOpen, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { Req } from '../../../shared/contract';
+import { DestinationRoots } from '../components/DestinationRoots';
 import { FolderForm } from '../components/FolderForm';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Tip } from '../components/Tip';
@@ -61,6 +62,9 @@ export function SettingsPage(): React.JSX.Element {
         </ul>
       )}
       {!folders.isError && <FolderForm />}
+
+      <h2 className="section-title">Output folders</h2>
+      <DestinationRoots />
 
       <h2 className="section-title">Library service</h2>
       {settings.isLoading && <LoadingState label="Reading settings…" />}
