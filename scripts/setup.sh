@@ -12,6 +12,7 @@ APT_PACKAGES=(
   festival festvox-us-slt-hts # speech for the transcript test clip
   pocketsphinx pocketsphinx-en-us # offline speech recognition
   curl openssl           # benchmark baselines
+  libsecret-tools gnome-keyring dbus # the OS keychain for the library key (web mode, CLI) and its test
 )
 
 missing=()
