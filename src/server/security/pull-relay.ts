@@ -137,7 +137,7 @@ export async function startPullRelay(source: string, opts: PullRelayOptions): Pr
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
-      await agent.close();
+      await agent.destroy(); // not close(): that would wait for an endless upstream body nobody reads any more
     },
   };
 }
