@@ -36,11 +36,11 @@ export interface PullRelayOptions {
 
 /**
  * A loopback HTTP relay for one live pull, so ffmpeg never resolves or connects to a URL a user gave. ffmpeg reads
- * only from here (with -protocol_whitelist http,tcp); the relay fetches each playlist and segment itself through the
- * guarded, address-pinned connector, follows redirects itself (each hop checked again, at most 5), and rewrites every
- * URI of an HLS playlist (segment lines and URI="..." attributes) into a relay path. A relay path carries the
- * absolute upstream URL and an HMAC under a key only this relay knows, so it serves exactly the source and what that
- * source's playlists named, to nobody else.
+ * only from here (-protocol_whitelist http,tcp,crypto; crypto only wraps an http segment); the relay fetches each
+ * playlist and segment itself through the guarded, address-pinned connector, follows redirects itself (each hop
+ * checked again, at most 5), and rewrites every URI of an HLS playlist (segment lines and URI="..." attributes) into a
+ * relay path. A relay path carries the absolute upstream URL and an HMAC under a key only this relay knows, so it
+ * serves exactly the source and what that source's playlists named, to nobody else.
  */
 export async function startPullRelay(source: string, opts: PullRelayOptions): Promise<PullRelay> {
   const first = new URL(source).href; // WHATWG parsing, the same the fetch uses: `a\@b` is host a, path /@b
@@ -137,7 +137,7 @@ export async function startPullRelay(source: string, opts: PullRelayOptions): Pr
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
-      await agent.close();
+      await agent.destroy(); // not close(): that would wait for an endless upstream body nobody reads any more
     },
   };
 }
