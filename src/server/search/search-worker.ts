@@ -3,6 +3,7 @@ import { workerData } from 'node:worker_threads';
 import { parseQuery } from './query-text';
 import { searchRequestSchema, searchWorkerDataSchema } from './search-protocol';
 import { searchSegments } from './search-segments';
+import { hasSegmentIndex } from './segment-index';
 import { Thesaurus } from './thesaurus';
 import { serveRequests } from './worker-protocol';
 
@@ -16,9 +17,13 @@ const { dbFile } = searchWorkerDataSchema.parse(workerData);
 const db = new Database(dbFile, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const thesaurus = new Thesaurus();
+// Reads WordNet's noun index now, while the thread is idle, rather than during its first search.
+thesaurus.expand('entity');
 
 serveRequests(
   searchRequestSchema,
-  (request) => searchSegments(db, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit),
+  // An account with nothing indexed finds nothing: its query is not even parsed.
+  (request) =>
+    hasSegmentIndex(db, request.filter.accountId) ? searchSegments(db, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit) : [],
   () => db.close(),
 );
