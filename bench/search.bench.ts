@@ -110,10 +110,16 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
     const buildSeconds = (Date.now() - built) / 1000;
     const queries = Array.from({ length: QUERIES }, (_, i) => pick(1 + (i % 3)));
     const thesaurus = new Thesaurus();
-    const time = (fn: () => unknown): number => {
+    // Wall time, and this thread's CPU time: on a shared machine the CPU time moves less with other processes' load.
+    const wall: number[][] = [[], []];
+    const cpu: number[][] = [[], []];
+    const time = (side: 0 | 1, fn: () => unknown): void => {
       const start = process.hrtime.bigint();
+      const used = process.cpuUsage();
       fn();
-      return Number(process.hrtime.bigint() - start) / 1e6;
+      const spent = process.cpuUsage(used);
+      wall[side]!.push(Number(process.hrtime.bigint() - start) / 1e6);
+      cpu[side]!.push((spent.user + spent.system) / 1000);
     };
     const table = segmentTable(1);
     const bare = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT 100`);
@@ -123,8 +129,9 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
       searchSegments(db, parseQuery(q, thesaurus), 'all', { accountId: 1 }, 100);
       bare.all(ftsOf(q));
     }
-    const ours = queries.map((q) => time(() => searchSegments(db, parseQuery(q, thesaurus), 'all', { accountId: 1 }, 100))).sort((a, b) => a - b);
-    const base = queries.map((q) => time(() => bare.all(ftsOf(q)))).sort((a, b) => a - b);
+    for (const q of queries) time(0, () => searchSegments(db, parseQuery(q, thesaurus), 'all', { accountId: 1 }, 100));
+    for (const q of queries) time(1, () => bare.all(ftsOf(q)));
+    const [ours, base, oursCpu, baseCpu] = [wall[0]!, wall[1]!, cpu[0]!, cpu[1]!].map((xs) => xs.sort((a, b) => a - b)) as [number[], number[], number[], number[]];
     const p = (xs: number[], n: number): string => `${percentile(xs, n).toFixed(1)} ms`;
     return {
       what: `search latency, ${QUERIES} queries of 1-3 words, top 100, ${segments.toLocaleString('en')} segments of one account (goal: p95 < 50 ms; built in ${buildSeconds.toFixed(0)} s)`,
@@ -132,6 +139,7 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
         `reelsync searchSegments (WordNet expansion, filters, calibrated scores): p50 ${p(ours, 50)}  p95 ${p(ours, 95)}  max ${p(ours, 100)}`,
         `baseline bare FTS5 MATCH ... ORDER BY rank LIMIT 100:                  p50 ${p(base, 50)}  p95 ${p(base, 95)}  max ${p(base, 100)}`,
         `ratio at p95 (baseline / ours): ${(percentile(base, 95) / percentile(ours, 95)).toFixed(2)}x`,
+        `CPU time per search: ours p50 ${p(oursCpu, 50)}  p95 ${p(oursCpu, 95)}; baseline p50 ${p(baseCpu, 50)}  p95 ${p(baseCpu, 95)}; ratio at p95 ${(percentile(baseCpu, 95) / percentile(oursCpu, 95)).toFixed(2)}x`,
       ],
     };
   } finally {

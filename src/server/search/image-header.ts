@@ -1,4 +1,5 @@
-export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp';
+export const IMAGE_FORMATS = ['png', 'jpeg', 'gif', 'webp', 'bmp'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
 /** ffmpeg's demuxer for each format: the query image is decoded as the format its header was read as, nothing else. */
 export const IMAGE_DEMUXERS: Record<ImageFormat, string> = { png: 'png_pipe', jpeg: 'jpeg_pipe', gif: 'gif', webp: 'webp_pipe', bmp: 'bmp_pipe' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverage, coverageOf, ftsPhrases, parseQuery, type Expander } from './query-text';
+import { coverage, coverageOf, ftsPhrases, parseQuery, QUERY_CAPS, type Expander } from './query-text';
 
 const expander: Expander = {
   expand: (term) => ({ puppy: ['dog', 'young dog'], harbour: ['harbor', 'port'] })[term] ?? [],
@@ -29,5 +29,20 @@ describe('ftsPhrases', () => {
   it('lists terms, phrases and expansions once each, every one quoted', () => {
     const q = parseQuery('puppy "young dog" dog', expander);
     expect(ftsPhrases(q)).toEqual(['"puppy"', '"dog"', '"young dog"']);
+  });
+});
+
+describe('query caps', () => {
+  it('searches the first 32 distinct words and 8 quoted phrases of 16 words, synonyms up to 64 phrases in all', () => {
+    const words = Array.from({ length: 495 }, (_, i) => `w${i}`);
+    const quoted = Array.from({ length: 10 }, (_, i) => `"p${i} ${Array.from({ length: 20 }, (_, k) => `x${k}`).join(' ')}"`);
+    const many: Expander = { expand: (term) => Array.from({ length: 12 }, (_, i) => `${term}alt${i}`) };
+    const q = parseQuery(`${quoted.join(' ')} ${words.join(' ')}`, many);
+    expect(q.terms).toEqual(words.slice(0, QUERY_CAPS.terms));
+    expect(q.phrases).toHaveLength(QUERY_CAPS.phrases);
+    expect(q.phrases.every((p) => p.length === QUERY_CAPS.wordsPerPhrase)).toBe(true);
+    expect(ftsPhrases(q)).toHaveLength(QUERY_CAPS.ftsPhrases);
+    // Synonyms go to the first words first: 64 - 32 - 8 = 24 of them, 12 for each of the first two words.
+    expect([...q.expansions.keys()]).toEqual(['w0', 'w1']);
   });
 });

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import type { SegmentFilter, SegmentHit } from './search-segments';
 
-/**
- * Messages between the HTTP thread and a search worker thread. Both sides parse what they receive: a message that
- * does not match is a bug on the other side, never something to guess at.
- */
+/** What crosses between the HTTP thread and a search worker thread (worker-protocol.ts carries it). */
 
 const filterSchema = z.object({
   accountId: z.number().int().positive(),
@@ -25,7 +22,7 @@ export const searchRequestSchema = z.object({
 });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
-const hitSchema = z.object({
+export const hitSchema = z.object({
   segmentId: z.number().int(),
   videoNo: z.string(),
   videoName: z.string(),
@@ -40,20 +37,6 @@ const hitSchema = z.object({
   captionVector: z.custom<Uint8Array>((v) => v instanceof Uint8Array, "captionVector must be bytes").nullable(),
   score: z.number(),
 }) satisfies z.ZodType<SegmentHit>;
-
-const jobId = z.number().int().positive();
-
-export const toSearchWorkerSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('search'), id: jobId, request: searchRequestSchema }),
-  z.object({ type: z.literal('close') }),
-]);
-export type ToSearchWorker = z.infer<typeof toSearchWorkerSchema>;
-
-export const fromSearchWorkerSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('result'), id: jobId, hits: z.array(hitSchema) }),
-  z.object({ type: z.literal('failed'), id: jobId, error: z.object({ name: z.string(), message: z.string() }) }),
-]);
-export type FromSearchWorker = z.infer<typeof fromSearchWorkerSchema>;
 
 export const searchWorkerDataSchema = z.object({ dbFile: z.string().min(1) });
 export type SearchWorkerData = z.infer<typeof searchWorkerDataSchema>;

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { PRICES_MICRO_USD, SEARCH_LIMITS } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
-import { queryFaceDescriptors, searchFaces } from '../../search/face-search';
+import { FaceQueryPool } from '../../search/face-query-pool';
+import { searchFaces } from '../../search/face-search';
 import { readImageHeader, type ImageHeader } from '../../search/image-header';
 import { badRequest, rateLimited, success } from '../envelope';
 import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
@@ -26,6 +27,8 @@ const imageFields = z.object({
  * photo, ranking keyframes by face similarity to the faces in the photo.
  */
 export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, runText: (account: Account, body: SearchBody) => Promise<unknown>): void {
+  const faceQueries = new FaceQueryPool(ctx.log.child({ module: 'photo-query' }));
+  app.addHook('onClose', () => faceQueries.close());
   app.post('/search_image', async (request, reply) => {
     const account = accountOf(request);
     if (!request.isMultipart()) {
@@ -61,7 +64,7 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, r
       if (!image) throw badRequest('file (the query image) is required');
       const { top_k: topK, page } = parseOr400(imageFields, fields);
       const { format } = checkPixelBudget(await readFile(image), ctx.config.search.maxImagePixels);
-      const descriptors = await queryFaceDescriptors({ path: image, format }, workDir).catch((err: unknown) => {
+      const descriptors = await faceQueries.descriptors({ path: image, format, workDir }).catch((err: unknown) => {
         throw badRequest(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
       });
       ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
