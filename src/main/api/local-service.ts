@@ -1,20 +1,19 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { API_BASE_PATH } from '../../shared/api-types';
 import type { Logger } from '../log';
-import { projectRoot } from '../paths';
+import { builtEntry, projectRoot } from '../paths';
 
 export interface LocalService {
   baseUrl: string;
   stop(): Promise<void>;
 }
 
-/** How to run the service's command line: from the sources with tsx (the only form that exists today). */
+/** How to run the service's command line: its built entry, with Node (Electron runs it as Node with ELECTRON_RUN_AS_NODE). */
 function serviceCommand(): { file: string; args: string[] } {
-  const source = join(projectRoot, 'src', 'server', 'cli.ts');
-  if (!existsSync(source)) throw new Error(`cannot find the library service at ${source}`);
-  return { file: process.execPath, args: ['--import', 'tsx', source] };
+  const entry = builtEntry('service/cli.js');
+  if (!existsSync(entry)) throw new Error(`the library service is not built (${entry} is missing): run npm run build`);
+  return { file: process.execPath, args: [entry] };
 }
 
 /** Creates a library key for a local account in the service's data folder (the service's own `key create`). */
@@ -23,6 +22,7 @@ export function createLocalKey(dataDir: string, account: string, credits: number
   const res = spawnSync(file, [...args, 'key', 'create', '--data', dataDir, '--account', account, '--interface', 'library', '--credits', String(credits)], {
     encoding: 'utf8',
     cwd: projectRoot,
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
   });
   if (res.status !== 0) throw new Error(`could not create a key for the local service: ${res.stderr.trim()}`);
   return res.stdout.trim();
@@ -38,7 +38,7 @@ export async function startLocalService(dataDir: string, logger: Logger): Promis
   const child: ChildProcess = spawn(file, [...args, 'serve', '--data', dataDir, '--port', '0'], {
     cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
   });
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
