@@ -12,6 +12,8 @@ import { MetadataReader } from './media/exif';
 import { openDatabase, type Db } from './store/database';
 import { SyncEngine } from './sync/engine';
 import { databaseVault, type KeyVault } from './settings/key-vault';
+import type { EmbeddedLaunch } from './service/embedded';
+import { registerServiceHandlers } from './service/handlers';
 import { APP_VERSION } from './version';
 
 export type AppMode = 'electron' | 'web' | 'cli';
@@ -26,6 +28,8 @@ export interface AppOptions {
   connect?: boolean;
   /** Seals stored API keys (safeStorage in Electron); the client database otherwise. */
   vault?: KeyVault;
+  /** How the embedded service is started: the Electron shell passes its utilityProcess forker; Node forks otherwise. */
+  embedded?: EmbeddedLaunch;
 }
 
 /** Composition root: builds the services and registers the contract handlers. No electron import. */
@@ -55,6 +59,7 @@ export class ReelsyncApp {
       logger: this.log,
       recordSearch: (request, hits) => this.libraryFeature?.searchCache.record(request, hits),
       thumbnails: () => this.libraryFeature?.thumbnails,
+      launch: options.embedded,
     });
     this.registerHandlers();
   }
@@ -131,6 +136,7 @@ export class ReelsyncApp {
     this.registry.handle('app:echo', ({ text }) => ({ text, receivedAt: Date.now() }));
     this.registerSyncHandlers();
     this.browse.register(this.registry);
+    registerServiceHandlers(this.registry, { state: () => this.browse.serviceState(), restart: () => this.browse.restartService() });
     registerLibraryHandlers(this.registry, () => this.library);
     registerDesktopHandlers(this.registry, {
       watcher: () => {

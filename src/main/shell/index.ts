@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, session, shell, Tray, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channels } from '../../shared/contract';
@@ -8,6 +8,7 @@ import { eventChannel } from '../../shared/ipc-names';
 const addPathsAnswer = channels['sync:add-paths'].res;
 import { ReelsyncApp } from '../app';
 import { defaultDataDir, rendererBuildDir } from '../paths';
+import { utilityForker } from '../service/forker';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { resolveInside } from '../web/static-files';
 import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from '../web/style-nonce';
@@ -31,7 +32,14 @@ protocol.registerSchemesAsPrivileged([
   { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
 ]);
 
-const core = new ReelsyncApp({ dataDir: defaultDataDir(), mode: 'electron', connect: true, vault: safeStorageVault(safeStorage) });
+// The embedded service runs in a utilityProcess: Electron's own Node child, not a second Electron app.
+const core = new ReelsyncApp({
+  dataDir: defaultDataDir(),
+  mode: 'electron',
+  connect: true,
+  vault: safeStorageVault(safeStorage),
+  embedded: { forker: utilityForker(utilityProcess) },
+});
 let mainWindow: BrowserWindow | null = null;
 
 function tell(n: Note): void {

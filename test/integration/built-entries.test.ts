@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, waitForStatus } from '../helpers/api';
+import { startService, type TestService } from '../helpers/service';
+import { fixturePath } from '../fixtures/media';
+
+const root = join(import.meta.dirname, '../..');
+const NODE_DIRS = ['main', 'service', 'chunks'];
+
+function builtFiles(): string[] {
+  return NODE_DIRS.flatMap((d) => readdirSync(join(root, 'out', d)).filter((f) => f.endsWith('.js')).map((f) => join(root, 'out', d, f)));
+}
+
+/** The code of a bundle without its comments (the bundler keeps `// src/...` region markers and doc comments). */
+function codeOf(file: string): string {
+  return readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('//'))
+    .join('\n');
+}
+
+describe('built entries (out/)', () => {
+  it('run no TypeScript loader and read nothing from src/', () => {
+    const offenders = builtFiles().flatMap((file) =>
+      codeOf(file)
+        .split('\n')
+        .filter((line) => /\btsx\b|--import|\bsrc\/(server|main|common|shared|preload)\b/.test(line))
+        .map((line) => `${file}: ${line.trim().slice(0, 160)}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('import only Node built-ins and production dependencies (electron only in the Electron shell)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const allowed = new Set(Object.keys(pkg.dependencies));
+    const bare = new Map<string, string>();
+    for (const file of builtFiles()) {
+      const code = codeOf(file);
+      const found = [
+        ...code.matchAll(/^import\s[^;]*?\bfrom\s*["']([^"']+)["']/gm),
+        ...code.matchAll(/^import\s*["']([^"']+)["']/gm),
+        ...code.matchAll(/\b(?:import|[rR]equire)\(\s*["']([^"']+)["']\s*\)/g),
+      ];
+      for (const m of found) {
+        const spec = m[1] ?? '';
+        if (spec.startsWith('node:') || spec.startsWith('.')) continue;
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec);
+        bare.set(name, file);
+      }
+    }
+    const notProduction = [...bare].filter(([name, file]) => !allowed.has(name) && !(name === 'electron' && file.endsWith(join('main', 'index.js'))));
+    expect(notProduction).toEqual([]);
+    expect(bare.size).toBeGreaterThan(5);
+  });
+
+  it('the reelsync and reelsync-service bins answer from the build', () => {
+    const service = spawnSync(process.execPath, [join(root, 'bin', 'reelsync-service.js'), '--help'], { encoding: 'utf8' });
+    expect(service.status).toBe(0);
+    expect(service.stdout).toContain('key');
+    const client = spawnSync(process.execPath, [join(root, 'bin', 'reelsync.js'), '--help'], { encoding: 'utf8' });
+    expect(client.status).toBe(0);
+    expect(client.stdout).toContain('sync');
+  });
+
+  describe('the built service indexes through its built analysis worker', () => {
+    let service: TestService;
+    beforeAll(async () => {
+      service = await startService();
+    });
+    afterAll(async () => service?.stop());
+
+    it('uploads and indexes a video (drawn text read by OCR in the analysis worker)', async () => {
+      const api = apiClient(service.baseUrl, service.key);
+      const up = await api.upload<{ videoNo: string }>(fixturePath('drawnTextMp4'));
+      expect(up.json.code).toBe('0000');
+      const videoNo = up.json.data?.videoNo ?? '';
+      expect((await waitForStatus(api, videoNo, 120_000)).status).toBe('PARSE');
+    });
+  });
+});
