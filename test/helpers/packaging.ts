@@ -12,11 +12,11 @@ export const projectRoot = join(import.meta.dirname, '..', '..');
 /** What a fresh checkout holds that building and packaging read (no out/, dist/, .cache/ or test/). */
 const PROJECT_FILES = ['package.json', 'package-lock.json', 'electron.vite.config.ts', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.node.json', 'tsconfig.web.json', 'src', 'bin', 'build'];
 
-/** Runs a command in a folder; its output is kept for the error when it fails. */
+/** Runs a command in a folder and returns its stdout; its output is kept for the error when it fails. */
 export async function runIn(cwd: string, file: string, args: string[], env: NodeJS.ProcessEnv = process.env, timeout = 180_000): Promise<string> {
   try {
-    const { stdout, stderr } = await run(file, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 });
-    return stdout + stderr;
+    const { stdout } = await run(file, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${file} ${args.join(' ')} failed in ${cwd}: ${e.message}\n${(e.stdout ?? '').slice(-4000)}\n${(e.stderr ?? '').slice(-4000)}`);
