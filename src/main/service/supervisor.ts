@@ -58,6 +58,8 @@ interface Running {
   stderrTail: string;
 }
 
+const ended = (code: number | null): string => (code === null ? 'the library service was killed' : `the library service exited with code ${code}`);
+
 type Pending = { resolve: (m: FromService) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
 /**
@@ -214,10 +216,10 @@ export class ServiceSupervisor {
         const tail = running.stderrTail.trim().split('\n').slice(-3).join(' | ');
         if (!running.ready) {
           if (timedOut !== null) return;
-          fail(`the library service exited (code ${code ?? 'signal'}) before it was ready${tail ? `: ${tail}` : ''}`);
+          fail(`${ended(code)} before it was ready${tail ? `: ${tail}` : ''}`);
           return;
         }
-        this.onDeath(running, `the library service exited (code ${code ?? 'killed by a signal'})${tail ? `: ${tail}` : ''}`);
+        this.onDeath(running, `${ended(code)}${tail ? `: ${tail}` : ''}`);
       });
     });
   }
