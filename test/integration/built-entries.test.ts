@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, waitForStatus } from '../helpers/api';
 import { startService, type TestService } from '../helpers/service';
+import { tempDir } from '../helpers/temp';
+import { alive } from '../helpers/utility-process';
 import { fixturePath } from '../fixtures/media';
 
 const root = join(import.meta.dirname, '../..');
@@ -63,6 +65,25 @@ describe('built entries (out/)', () => {
     const client = spawnSync(process.execPath, [join(root, 'bin', 'reelsync.js'), '--help'], { encoding: 'utf8' });
     expect(client.status).toBe(0);
     expect(client.stdout).toContain('sync');
+  });
+
+  it('the reelsync CLI starts its embedded service (forked, logging to <db folder>/logs), and leaves no process behind', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const run = () => spawnSync(process.execPath, [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'search', 'harbour'], { encoding: 'utf8' });
+      const first = run();
+      expect(first.stderr).toBe('');
+      expect(first.status).toBe(0);
+      expect(first.stdout).toMatch(/no results/i);
+      // The second run finds the key the first one created over the service's IPC channel.
+      expect(run().status).toBe(0);
+      const log = readFileSync(join(dir, 'logs', 'service.log'), 'utf8');
+      const pids = [...log.matchAll(/\[supervisor\] ready at http:\/\/127\.0\.0\.1:\d+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      expect(pids).toHaveLength(2);
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      await cleanup();
+    }
   });
 
   describe('the built service indexes through its built analysis worker', () => {
