@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, waitForStatus } from '../helpers/api';
@@ -85,6 +85,28 @@ describe('built entries (out/)', () => {
       const pids = [...log.matchAll(/\[supervisor\] ready at http:\/\/127\.0\.0\.1:\d+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
       expect(pids).toHaveLength(2);
       expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a SIGKILLed CLI leaves no service behind: the forked service exits when its parent is gone', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      mkdirSync(join(dir, 'footage'));
+      const cli = spawn(process.execPath, [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'sync', join(dir, 'footage')], { stdio: 'ignore' });
+      const logFile = join(dir, 'logs', 'service.log');
+      const readyPid = (): number | null => {
+        const m = existsSync(logFile) ? /ready at \S+ \(pid (\d+)\)/.exec(readFileSync(logFile, 'utf8')) : null;
+        return m ? Number(m[1]) : null;
+      };
+      await expect.poll(readyPid, { timeout: 30_000, interval: 100 }).not.toBeNull();
+      const servicePid = readyPid() ?? -1;
+      expect(alive(servicePid)).toBe(true);
+      const exited = new Promise<void>((r) => cli.once('exit', () => r()));
+      cli.kill('SIGKILL');
+      await exited;
+      await expect.poll(() => alive(servicePid), { timeout: 20_000, interval: 100 }).toBe(false);
     } finally {
       await cleanup();
     }
