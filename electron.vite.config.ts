@@ -20,6 +20,14 @@ const nodeEntries = {
   'service/analysis-worker': 'src/server/indexer/worker/analysis-worker.ts',
 };
 
+/**
+ * No doc comments and no `// src/...` module markers in the bundles (licence comments stay): nothing in out/ names the
+ * sources it was built from, so `rg "tsx|src/server" out/` shows at a glance that the built app never reaches into
+ * src/ or a TypeScript loader.
+ */
+const KEEP_LEGAL_COMMENTS = { legal: true, annotation: true, jsdoc: false };
+const NO_MODULE_MARKERS = { attachDebugInfo: 'none' } as const;
+
 export default defineConfig({
   main: {
     build: {
@@ -30,7 +38,8 @@ export default defineConfig({
       target: 'node20',
       rollupOptions: {
         input: Object.fromEntries(Object.entries(nodeEntries).map(([name, file]) => [name, resolve(file)])),
-        output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+        output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', comments: KEEP_LEGAL_COMMENTS },
+        experimental: NO_MODULE_MARKERS,
       },
     },
   },
@@ -51,7 +60,7 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
-      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') }, output: { comments: KEEP_LEGAL_COMMENTS }, experimental: NO_MODULE_MARKERS },
     },
   },
 });

@@ -23,7 +23,7 @@ function ensureBuild(): void {
   const sources = Math.max(...['src', 'electron.vite.config.ts', 'package.json'].map((p) => newestMtime(join(root, p))));
   const fresh = BUILT.map((p) => join(root, 'out', p)).every((f) => existsSync(f) && statSync(f).mtimeMs >= sources);
   if (fresh) return;
-  execFileSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: 'ignore' });
+  execFileSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 export default async function setup(): Promise<void> {

@@ -1,9 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, waitForStatus } from '../helpers/api';
 import { startService, type TestService } from '../helpers/service';
+import { tempDir } from '../helpers/temp';
+import { alive } from '../helpers/utility-process';
 import { fixturePath } from '../fixtures/media';
 
 const root = join(import.meta.dirname, '../..');
@@ -23,11 +25,15 @@ function codeOf(file: string): string {
 }
 
 describe('built entries (out/)', () => {
-  it('run no TypeScript loader and read nothing from src/', () => {
-    const offenders = builtFiles().flatMap((file) =>
-      codeOf(file)
+  it('run no TypeScript loader and read nothing from src/: `rg "tsx|src/server" out/` finds nothing', () => {
+    const everything = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? everything(join(dir, e.name)) : [join(dir, e.name)]));
+    const files = everything(join(root, 'out')).filter((f) => /\.(js|cjs|mjs|html)$/.test(f));
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.flatMap((file) =>
+      readFileSync(file, 'utf8')
         .split('\n')
-        .filter((line) => /\btsx\b|--import|\bsrc\/(server|main|common|shared|preload)\b/.test(line))
+        .filter((line) => /tsx|src\/server|--import/.test(line))
         .map((line) => `${file}: ${line.trim().slice(0, 160)}`),
     );
     expect(offenders).toEqual([]);
@@ -63,6 +69,47 @@ describe('built entries (out/)', () => {
     const client = spawnSync(process.execPath, [join(root, 'bin', 'reelsync.js'), '--help'], { encoding: 'utf8' });
     expect(client.status).toBe(0);
     expect(client.stdout).toContain('sync');
+  });
+
+  it('the reelsync CLI starts its embedded service (forked, logging to <db folder>/logs), and leaves no process behind', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const run = () => spawnSync(process.execPath, [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'search', 'harbour'], { encoding: 'utf8' });
+      const first = run();
+      expect(first.stderr).toBe('');
+      expect(first.status).toBe(0);
+      expect(first.stdout).toMatch(/no results/i);
+      // The second run finds the key the first one created over the service's IPC channel.
+      expect(run().status).toBe(0);
+      const log = readFileSync(join(dir, 'logs', 'service.log'), 'utf8');
+      const pids = [...log.matchAll(/\[supervisor\] ready at http:\/\/127\.0\.0\.1:\d+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      expect(pids).toHaveLength(2);
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a SIGKILLed CLI leaves no service behind: the forked service exits when its parent is gone', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      mkdirSync(join(dir, 'footage'));
+      const cli = spawn(process.execPath, [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'sync', join(dir, 'footage')], { stdio: 'ignore' });
+      const logFile = join(dir, 'logs', 'service.log');
+      const readyPid = (): number | null => {
+        const m = existsSync(logFile) ? /ready at \S+ \(pid (\d+)\)/.exec(readFileSync(logFile, 'utf8')) : null;
+        return m ? Number(m[1]) : null;
+      };
+      await expect.poll(readyPid, { timeout: 30_000, interval: 100 }).not.toBeNull();
+      const servicePid = readyPid() ?? -1;
+      expect(alive(servicePid)).toBe(true);
+      const exited = new Promise<void>((r) => cli.once('exit', () => r()));
+      cli.kill('SIGKILL');
+      await exited;
+      await expect.poll(() => alive(servicePid), { timeout: 20_000, interval: 100 }).toBe(false);
+    } finally {
+      await cleanup();
+    }
   });
 
   describe('the built service indexes through its built analysis worker', () => {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceState } from '../../src/shared/contract/service';
@@ -90,7 +91,7 @@ describe('embedded service in a (stand-in) utilityProcess, from the built entry'
     const restarting = states[0];
     if (restarting?.state !== 'restarting') throw new Error('no restarting state');
     expect(restarting.attempt).toBe(1);
-    expect(restarting.reason).toMatch(/exited/);
+    expect(restarting.reason).toMatch(/the library service (was killed|exited with code)/);
     const after = service.supervisor.state();
     expect(after).toMatchObject({ state: 'running', url: before.url, restarts: 1 });
     expect(alive(before.pid)).toBe(false);
@@ -98,9 +99,25 @@ describe('embedded service in a (stand-in) utilityProcess, from the built entry'
     expect((await client.listFolders()).map((f) => f.name)).toEqual(['Default']);
     await client.close();
     const log = await readFile(join(dir, 'a', 'logs', 'service.log'), 'utf8');
-    expect(log).toContain('[supervisor] the library service exited');
+    expect(log).toMatch(/\[supervisor\] the library service (was killed|exited with code)/);
     expect(log).toContain('restart attempt 1');
     expect(log).toMatch(/listening on http:\/\/127\.0\.0\.1/);
+  });
+
+  it('keeps the port: while another program holds it, restarts wait and retry; the service comes back on it', async () => {
+    const before = service.supervisor.state();
+    if (before.state !== 'running') throw new Error('not running');
+    states.length = 0;
+    process.kill(before.pid, 'SIGKILL');
+    await until(states, (s) => s.state === 'restarting');
+    const squatter = createServer();
+    await new Promise<void>((r) => squatter.listen(Number(new URL(before.url).port), '127.0.0.1', () => r()));
+    await until(states, (s) => s.state === 'restarting' && s.attempt === 2);
+    const failed = states.find((s) => s.state === 'restarting' && s.attempt === 2);
+    expect(failed?.state === 'restarting' && failed.reason).toMatch(/before it was ready: .*EADDRINUSE/);
+    await new Promise<void>((r) => squatter.close(() => r()));
+    await until(states, (s) => s.state === 'running');
+    expect(service.supervisor.state()).toMatchObject({ state: 'running', url: before.url, restarts: 2 });
   });
 
   it('quit stops it: no process is left', async () => {

@@ -58,6 +58,8 @@ interface Running {
   stderrTail: string;
 }
 
+const ended = (code: number | null): string => (code === null ? 'the library service was killed' : `the library service exited with code ${code}`);
+
 type Pending = { resolve: (m: FromService) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
 /**
@@ -74,6 +76,8 @@ export class ServiceSupervisor {
   private restarts = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private stopping = false;
+  /** Bumped by restartNow and stop: a retry chain of an older generation ends instead of starting a second service. */
+  private generation = 0;
   private readonly listeners = new Set<(state: ServiceState) => void>();
   private readonly pending = new Map<number, Pending>();
   private readonly terminations = new Set<Promise<void>>();
@@ -115,6 +119,7 @@ export class ServiceSupervisor {
   /** "Restart service": start again now, whatever the state (a running service is stopped first). */
   async restartNow(): Promise<ServiceState> {
     if (this.stopping) return this.now;
+    this.generation += 1;
     this.clearRetry();
     const running = this.current;
     if (running) {
@@ -147,6 +152,7 @@ export class ServiceSupervisor {
   /** Quit: no more restarts; the stop message, then SIGTERM, then SIGKILL, each after its grace time. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.generation += 1;
     this.clearRetry();
     const running = this.current;
     this.current = null;
@@ -214,10 +220,10 @@ export class ServiceSupervisor {
         const tail = running.stderrTail.trim().split('\n').slice(-3).join(' | ');
         if (!running.ready) {
           if (timedOut !== null) return;
-          fail(`the library service exited (code ${code ?? 'signal'}) before it was ready${tail ? `: ${tail}` : ''}`);
+          fail(`${ended(code)} before it was ready${tail ? `: ${tail}` : ''}`);
           return;
         }
-        this.onDeath(running, `the library service exited (code ${code ?? 'killed by a signal'})${tail ? `: ${tail}` : ''}`);
+        this.onDeath(running, `${ended(code)}${tail ? `: ${tail}` : ''}`);
       });
     });
   }
@@ -246,9 +252,12 @@ export class ServiceSupervisor {
     const delay = Math.round(base * (0.9 + Math.random() * 0.2));
     this.setState({ state: 'restarting', attempt, nextAt: Date.now() + delay, reason });
     this.options.log.note(`restart attempt ${attempt} in ${delay} ms`);
+    const generation = this.generation;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      this.launch(attempt).catch((err: unknown) => this.scheduleRestart(attempt + 1, describeError(err)));
+      this.launch(attempt).catch((err: unknown) => {
+        if (generation === this.generation) this.scheduleRestart(attempt + 1, describeError(err));
+      });
     }, delay);
   }
 
