@@ -17,6 +17,8 @@ import { openDatabase, type Db } from './store/database';
 import { SyncStore } from './store/sync-store';
 import { SyncEngine } from './sync/engine';
 import { databaseVault, type KeyVault } from './settings/key-vault';
+import type { EmbeddedLaunch } from './service/embedded';
+import { registerServiceHandlers } from './service/handlers';
 import { APP_VERSION } from './version';
 
 export type AppMode = 'electron' | 'web' | 'cli';
@@ -31,6 +33,8 @@ export interface AppOptions {
   connect?: boolean;
   /** Seals stored API keys (safeStorage in Electron); the client database otherwise. */
   vault?: KeyVault;
+  /** How the embedded service is started: the Electron shell passes its utilityProcess forker; Node forks otherwise. */
+  embedded?: EmbeddedLaunch;
 }
 
 /** Composition root: builds the services and registers the contract handlers. No electron import. */
@@ -62,6 +66,7 @@ export class ReelsyncApp {
       logger: this.log,
       recordSearch: (request, hits) => this.libraryFeature?.searchCache.record(request, hits),
       thumbnails: () => this.libraryFeature?.thumbnails,
+      launch: options.embedded,
     });
     this.registerHandlers();
   }
@@ -139,6 +144,7 @@ export class ReelsyncApp {
     this.registry.handle('app:echo', ({ text }) => ({ text, receivedAt: Date.now() }));
     this.registerSyncHandlers();
     this.browse.register(this.registry);
+    registerServiceHandlers(this.registry, { state: () => this.browse.serviceState(), restart: () => this.browse.restartService() });
     registerLibraryHandlers(this.registry, () => this.library);
     registerDesktopHandlers(this.registry, {
       watcher: () => {

@@ -17,7 +17,10 @@ export function defaultDataDir(): string {
   }
 }
 
-/** The folder holding Reelsync's package.json, found from this module whether it runs from src/ or a bundle in out/. */
+/**
+ * The folder holding Reelsync's package.json, found from this module whether it runs from src/, a bundle in out/ or
+ * a packaged app (the root of app.asar: Electron's fs reads inside it).
+ */
 function findProjectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
@@ -31,3 +34,12 @@ function findProjectRoot(): string {
 
 export const projectRoot = findProjectRoot();
 export const rendererBuildDir = join(projectRoot, 'out', 'renderer');
+
+/**
+ * A built Node entry in out/ (electron.vite.config.ts), e.g. `service/cli.js`. Code running from the sources (tests,
+ * `npm run web`) uses the build as well: the renderer it serves is built the same way, and no TypeScript loader ever
+ * runs the library service.
+ */
+export function builtEntry(outPath: string): string {
+  return join(projectRoot, 'out', outPath);
+}

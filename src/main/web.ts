@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { ReelsyncApp } from './app';
 import { defaultDataDir, rendererBuildDir } from './paths';
 import { nodeKeyVault } from './settings/os-keychain';
-import { startWebServer } from './web/server';
+import { startStableWebServer } from './web/session';
 
 const Args = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Default: the port of the last run on this data folder while it is free (web-session.json). */
+  port: z.coerce.number().int().min(0).max(65535).optional(),
   host: z.enum(['127.0.0.1', 'localhost', '::1']).default('127.0.0.1'),
   data: z.string().min(1).optional(),
 });
@@ -21,9 +22,10 @@ async function main(): Promise<void> {
     process.stderr.write(`reelsync web: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
     process.exit(2);
   }
-  const app = new ReelsyncApp({ dataDir: parsed.data.data ?? defaultDataDir(), mode: 'web', connect: true, vault: nodeKeyVault() });
+  const dataDir = parsed.data.data ?? defaultDataDir();
+  const app = new ReelsyncApp({ dataDir, mode: 'web', connect: true, vault: nodeKeyVault() });
   await app.start();
-  const web = await startWebServer({ app, rendererDir: rendererBuildDir, host: parsed.data.host, port: parsed.data.port });
+  const web = await startStableWebServer(dataDir, { app, rendererDir: rendererBuildDir, host: parsed.data.host, port: parsed.data.port }, app.log);
   process.stdout.write(`Reelsync is running in headless web mode. Open: ${web.url}\n`);
   const shutdown = (): void => {
     void web

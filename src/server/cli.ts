@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { Accounts, type KeyInterface } from './accounts/accounts';
 import { usdToMicro } from './accounts/billing';
 import { ConfigError, exposureWarning, loadConfig } from './config';
+import { answerParent } from './parent-answers';
+import { parentChannel } from './parent-channel';
 import { startService, type RunningService } from './service';
 import { openServiceDb } from './storage/db';
 
@@ -51,21 +53,29 @@ program
     if (exposed) process.stderr.write(`reelsync-service: warning: ${exposed}\n`);
     // Handlers go in before the service starts, so a signal during start-up still drains cleanly.
     const state: { stopRequested: boolean; service?: RunningService } = { stopRequested: false };
+    let closing = false;
     const shutdown = (): void => {
       state.stopRequested = true;
-      state.service?.close().then(
+      if (!state.service || closing) return; // a stop, a signal and the parent's exit may all ask
+      closing = true;
+      state.service.close().then(
         () => process.exit(0),
         () => process.exit(1),
       );
     };
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
+    // Started by the app (a utilityProcess or a Node fork): never outlive it; once listening, tell it the address
+    // over IPC and take its requests.
+    const parent = parentChannel((problem) => process.stderr.write(`reelsync-service: ${problem}\n`));
+    parent?.onGone(shutdown);
     state.service = await startService({ dataDir: resolve(opts.data), config, host: opts.host, port: opts.port });
     if (state.stopRequested) {
       shutdown();
       return;
     }
     process.stdout.write(`listening on ${state.service.url}\n`);
+    if (parent) answerParent(parent, state.service, shutdown);
   });
 
 const key = program.command('key').description('API keys');

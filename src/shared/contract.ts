@@ -6,6 +6,7 @@ import { libraryChannels } from './contract/library';
 import { settingsChannels, settingsEvents } from './contract/settings';
 import { clipsChannels, clipsEvents } from './contract/clips';
 import { desktopChannels } from './contract/desktop';
+import { serviceChannels, serviceEvents } from './contract/service';
 
 /**
  * The one IPC contract between main and renderer: channel -> request schema and response schema,
@@ -18,6 +19,7 @@ export const channels = {
   ...settingsChannels,
   ...clipsChannels,
   ...desktopChannels,
+  ...serviceChannels,
 } as const;
 
 export const events = {
@@ -25,6 +27,7 @@ export const events = {
   ...syncEvents,
   ...settingsEvents,
   ...clipsEvents,
+  ...serviceEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { API_BASE_PATH } from '../../src/shared/api-types';
 import { tempDir } from './temp';
 
-const CLI = join(import.meta.dirname, '../../src/server/cli.ts');
+/** The built service (test/global-setup.ts builds out/ when the sources are newer): what every form of the app runs. */
+export const SERVICE_CLI = join(import.meta.dirname, '../../out/service/cli.js');
 
 export interface TestService {
   /** Base URL of interface A: http://127.0.0.1:PORT/serve/api/v1 */
@@ -26,7 +27,7 @@ export interface TestService {
 
 /** Runs the service's command line (key, credits...) and returns its output. */
 export function cliSync(args: string[]): string {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8' });
+  const res = spawnSync(process.execPath, [SERVICE_CLI, ...args], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`service cli ${args.join(' ')} failed: ${res.stderr}`);
   return res.stdout.trim();
 }
@@ -34,7 +35,7 @@ export function cliSync(args: string[]): string {
 /** `serve` on a data folder and port (0: any), resolved with the origin it prints once listening, and its stderr so far. */
 export async function spawnServe(dataDir: string, port: number, configFile: string, host?: string): Promise<{ child: ChildProcess; origin: string; stderr(): string }> {
   const hostArgs = host === undefined ? [] : ['--host', host];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile, ...hostArgs], {
+  const child = spawn(process.execPath, [SERVICE_CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile, ...hostArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
   });

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../../common/spawn-worker';
+import { spawnWorker, workerEntry } from '../../common/spawn-worker';
 import type { Verdict } from './download-verdict';
 import { fromWorker, type StartMessage } from './download-protocol';
 import type { ResponseHead } from './response-head';
@@ -21,14 +20,6 @@ interface Hooks {
 interface Pending extends Hooks {
   resolve: (r: ThreadResult) => void;
   reject: (e: Error) => void;
-}
-
-/** The worker's entry: the TypeScript source when running from sources, the built file next to the bundle otherwise. */
-function workerEntry(): URL {
-  const candidates = ['./download-worker.ts', './download-worker.js', '../download-worker.js'].map((p) => new URL(p, import.meta.url));
-  const found = candidates.find((u) => existsSync(u));
-  if (!found) throw new Error(`download-worker not found next to ${import.meta.url}`);
-  return found;
 }
 
 /**
@@ -62,7 +53,7 @@ export class DownloadThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = spawnWorker(workerEntry());
+    const worker = spawnWorker(workerEntry(import.meta.url, { sibling: './download-worker.ts' }, { outPath: 'main/download-worker.js' }));
     worker.on('message', (raw: unknown) => this.onMessage(raw));
     worker.on('error', (err) => this.onDeath(worker, err));
     worker.on('exit', (code) => this.onDeath(worker, new Error(`the download thread exited (${code})`)));

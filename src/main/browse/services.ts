@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import type { SearchHit } from '../../shared/contract/library';
+import type { ServiceState } from '../../shared/contract/service';
 import type { SettingsView } from '../../shared/contract/settings';
 import { AppError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
 import type { EventBus } from '../events';
 import type { HandlerRegistry } from '../ipc/registry';
 import type { Logger } from '../log';
+import type { EmbeddedLaunch } from '../service/embedded';
+import { serviceProblem } from '../service/handlers';
 import type { Db } from '../store/database';
 import { AppSettings } from '../settings/app-settings';
 import { connectLibrary, type ConnectOutcome, type LibraryConnection } from '../settings/connection';
@@ -32,6 +35,8 @@ export interface BrowseDeps {
   recordSearch?: (request: { query: string; type: string }, hits: SearchHit[]) => void;
   /** The on-disk keyframe cache (works offline for what it holds); the in-memory one without it. */
   thumbnails?: () => ThumbnailCache | undefined;
+  /** How the embedded service is started (the Electron shell's utilityProcess forker; test timings). */
+  launch?: EmbeddedLaunch;
 }
 
 type Applied = { endpoint: string; concurrency: number };
@@ -58,7 +63,9 @@ export class BrowseServices {
   async connect(): Promise<{ baseUrl: string; key: string } | undefined> {
     const settings = this.settings();
     this.applied = { endpoint: JSON.stringify(settings.endpoint()), concurrency: settings.uploadConcurrency() };
-    this.outcome = await connectLibrary(settings, this.deps.dataDir, this.deps.logger);
+    this.outcome = await connectLibrary(settings, this.deps.dataDir, this.deps.logger, this.deps.launch);
+    const supervisor = this.outcome.state === 'connected' ? this.outcome.connection.supervisor : undefined;
+    supervisor?.onState((state) => this.deps.events.emit('service:state', state));
     return this.outcome.state === 'connected' ? { baseUrl: this.outcome.connection.baseUrl, key: this.outcome.connection.key } : undefined;
   }
 
@@ -88,6 +95,20 @@ export class BrowseServices {
     return t.ok ? { ok: true, bytes: t.bytes, contentType: t.contentType } : { ok: false, status: t.status, message: t.message };
   }
 
+  /** The embedded service's state: `none` without one, crashed when its first start failed. */
+  serviceState(): ServiceState {
+    const o = this.outcome;
+    if (o?.state === 'connected') return o.connection.supervisor?.state() ?? { state: 'none' };
+    if (o?.state === 'failed' && o.mode === 'embedded') return { state: 'crashed', reason: o.reason, at: Date.now(), logFile: join(this.deps.dataDir, 'logs', 'service.log') };
+    return { state: 'none' };
+  }
+
+  async restartService(): Promise<ServiceState> {
+    const supervisor = this.outcome?.state === 'connected' ? this.outcome.connection.supervisor : undefined;
+    if (!supervisor) throw new AppError('offline', 'no embedded library service runs in this app (restart the app to try again)');
+    return supervisor.restartNow();
+  }
+
   async disconnect(): Promise<void> {
     const c = this.connection();
     this.outcome = undefined;
@@ -110,11 +131,14 @@ export class BrowseServices {
       cloudKeySet = true;
     }
     const o = this.outcome;
+    const down = serviceProblem(this.serviceState());
     const connection: SettingsView['connection'] =
       o === undefined
         ? { state: 'not-configured', mode: null, baseUrl: null, error: null }
         : o.state === 'connected'
-          ? { state: 'connected', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: null }
+          ? down
+            ? { state: 'failed', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: down }
+            : { state: 'connected', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: null }
           : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason };
     const restartRequired = this.applied !== undefined && (this.applied.endpoint !== JSON.stringify(endpoint) || this.applied.concurrency !== concurrency);
     const remoteDeletePolicy = new DeletePolicy(this.deps.db()).get();

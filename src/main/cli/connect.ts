@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { LibraryClient } from '../api/client';
-import { createLocalKey, startLocalService } from '../api/local-service';
 import type { Logger } from '../log';
+import { startEmbeddedService } from '../service/embedded';
 import type { Db } from '../store/database';
 import { AppSettings } from '../settings/app-settings';
 import { nodeKeyVault } from '../settings/os-keychain';
@@ -14,28 +14,26 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-const LOCAL_CREDITS = 100_000;
-
-/** --server/--key, or the embedded service in `<db folder>/service` with its key sealed (OS keychain, else the client database). */
+/** --server/--key, or the embedded service in `<db folder>/service` (log in `<db folder>/logs`) with its key sealed (OS keychain, else the client database). */
 export async function connect(options: GlobalOptions, db: Db, logger: Logger): Promise<Connection> {
   if (options.server) {
     if (!options.key) throw new UsageError('--server needs --key (or REELSYNC_KEY)');
     const client = new LibraryClient({ baseUrl: options.server, key: options.key, logger });
     return { client, baseUrl: options.server, key: options.key, close: () => client.close() };
   }
-  const dataDir = join(dirname(options.db), 'service');
   const settings = new AppSettings(db, nodeKeyVault());
-  let key = options.key ?? settings.embeddedKey();
-  if (!key) {
-    key = createLocalKey(dataDir, 'local', LOCAL_CREDITS);
-    settings.setEmbeddedKey(key);
-  }
-  const service = await startLocalService(dataDir, logger);
-  const client = new LibraryClient({ baseUrl: service.baseUrl, key, logger });
+  const given = options.key;
+  const service = await startEmbeddedService({
+    serviceDir: join(dirname(options.db), 'service'),
+    logDir: join(dirname(options.db), 'logs'),
+    keys: { get: () => given ?? settings.embeddedKey(), set: (key) => settings.setEmbeddedKey(key) },
+    logger,
+  });
+  const client = new LibraryClient({ baseUrl: service.baseUrl, key: service.key, logger });
   return {
     client,
     baseUrl: service.baseUrl,
-    key,
+    key: service.key,
     close: async () => {
       await client.close();
       await service.stop();

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describeError, unreachable } from '../../shared/errors';
-import { createLocalKey, startLocalService } from '../api/local-service';
 import type { Logger } from '../log';
+import { startEmbeddedService, type EmbeddedLaunch } from '../service/embedded';
+import type { ServiceSupervisor } from '../service/supervisor';
 import type { AppSettings } from './app-settings';
 
 /** The library service the app talks to, with what it takes to let go of it. */
@@ -9,6 +10,8 @@ export interface LibraryConnection {
   mode: 'embedded' | 'cloud';
   baseUrl: string;
   key: string;
+  /** The embedded service's supervisor (its live state, restart); none for a cloud endpoint. */
+  supervisor?: ServiceSupervisor;
   stop(): Promise<void>;
 }
 
@@ -17,14 +20,12 @@ export type ConnectOutcome =
   | { state: 'not-configured'; mode: 'cloud'; reason: string }
   | { state: 'failed'; mode: 'embedded' | 'cloud'; reason: string };
 
-/** Credits of the local account the embedded service is created with (a local service bills nobody). */
-const LOCAL_CREDITS = 100_000;
-
 /**
- * Connects as the settings say: the embedded service in `<dataDir>/service` (the account key created once and kept,
- * sealed, in the client database), or the configured cloud endpoint with its stored key.
+ * Connects as the settings say: the embedded service in `<dataDir>/service`, supervised, logging to
+ * `<dataDir>/logs/service.log` (the account key created once and kept, sealed, in the client database), or the
+ * configured cloud endpoint with its stored key.
  */
-export async function connectLibrary(settings: AppSettings, dataDir: string, logger: Logger): Promise<ConnectOutcome> {
+export async function connectLibrary(settings: AppSettings, dataDir: string, logger: Logger, launch: EmbeddedLaunch = {}): Promise<ConnectOutcome> {
   const endpoint = settings.endpoint();
   switch (endpoint.mode) {
     case 'cloud': {
@@ -40,13 +41,15 @@ export async function connectLibrary(settings: AppSettings, dataDir: string, log
     case 'embedded': {
       const serviceDir = join(dataDir, 'service');
       try {
-        let key = settings.embeddedKey();
-        if (!key) {
-          key = createLocalKey(serviceDir, 'local', LOCAL_CREDITS);
-          settings.setEmbeddedKey(key);
-        }
-        const service = await startLocalService(serviceDir, logger);
-        return { state: 'connected', connection: { mode: 'embedded', baseUrl: service.baseUrl, key, stop: () => service.stop() } };
+        const service = await startEmbeddedService({
+          ...launch,
+          serviceDir,
+          logDir: join(dataDir, 'logs'),
+          keys: { get: () => settings.embeddedKey(), set: (key) => settings.setEmbeddedKey(key) },
+          logger,
+        });
+        const connection: LibraryConnection = { mode: 'embedded', baseUrl: service.baseUrl, key: service.key, supervisor: service.supervisor, stop: () => service.stop() };
+        return { state: 'connected', connection };
       } catch (err) {
         logger.error({ err: describeError(err), serviceDir }, 'embedded library service did not start');
         return { state: 'failed', mode: 'embedded', reason: describeError(err) };

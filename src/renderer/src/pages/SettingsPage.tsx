@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { Req } from '../../../shared/contract';
 import { DestinationRoots } from '../components/DestinationRoots';
 import { FolderForm } from '../components/FolderForm';
+import { ServiceStatusLine } from '../components/ServiceBanner';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Tip } from '../components/Tip';
 import { useFolders, useSettings } from '../hooks/queries';
@@ -77,6 +78,7 @@ export function SettingsPage(): React.JSX.Element {
               {s.connection.state === 'connected' ? `Connected to the ${s.connection.mode === 'embedded' ? 'embedded' : 'cloud'} service at ${s.connection.baseUrl ?? ''}` : s.connection.state === 'failed' ? `Not connected: ${s.connection.error ?? ''}` : s.connection.error ?? 'Not connected'}
             </span>
           </div>
+          <ServiceStatusLine />
           <div className="field">
             <span className="field-label">Endpoint</span>
             <div className="row">

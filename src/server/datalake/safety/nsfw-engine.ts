@@ -5,7 +5,7 @@ import type { io } from '@tensorflow/tfjs-core';
 import type { NSFWJS, PredictionType } from 'nsfwjs';
 import { loadHumanEngine, type Tfjs } from '../../indexer/analyzers/human-engine';
 
-const require = createRequire(import.meta.url);
+const nodeRequire = createRequire(import.meta.url);
 
 export type SafetyClass = PredictionType['className'];
 export type FrameScores = Record<SafetyClass, number>;
@@ -25,15 +25,15 @@ const MODEL = 'mobilenet_v2';
 
 /** The model JSON and base64 weight shards ship in the package as small CommonJS wrappers; they are read from disk. */
 function modelHandler(): io.IOHandler {
-  const modelDir = join(dirname(require.resolve('nsfwjs')), '..', 'models', MODEL);
+  const modelDir = join(dirname(nodeRequire.resolve('nsfwjs')), '..', 'models', MODEL);
   return {
     load: async () => {
-      const json = require(join(modelDir, 'model.min.js')) as io.ModelJSON;
+      const json = nodeRequire(join(modelDir, 'model.min.js')) as io.ModelJSON;
       const weightSpecs: io.WeightsManifestEntry[] = [];
       const buffers: Buffer[] = [];
       for (const group of json.weightsManifest) {
         for (const path of group.paths) {
-          const base64: unknown = require(join(modelDir, `${path}.min.js`));
+          const base64: unknown = nodeRequire(join(modelDir, `${path}.min.js`));
           if (typeof base64 !== 'string') throw new Error(`nsfwjs weight shard ${path} is not a base64 string`);
           buffers.push(Buffer.from(base64, 'base64'));
         }
@@ -53,7 +53,7 @@ function modelHandler(): io.IOHandler {
 }
 
 function packageVersion(name: string): string {
-  const pkg = JSON.parse(readFileSync(join(dirname(require.resolve(name)), '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+  const pkg = JSON.parse(readFileSync(join(dirname(nodeRequire.resolve(name)), '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
   return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 
@@ -66,7 +66,7 @@ let engine: Promise<SafetyEngine> | null = null;
 export function loadSafetyEngine(): Promise<SafetyEngine> {
   engine ??= (async () => {
     const { tf } = await loadHumanEngine();
-    const nsfw = require('nsfwjs') as NsfwModule;
+    const nsfw = nodeRequire('nsfwjs') as NsfwModule;
     const model = new nsfw.NSFWJS(modelHandler(), { size: 224 });
     await model.load();
     if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);

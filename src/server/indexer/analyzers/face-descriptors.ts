@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as TfjsCore from '@tensorflow/tfjs-core';
 
-const require = createRequire(import.meta.url);
+const nodeRequire = createRequire(import.meta.url);
 
 /**
  * The part of @vladmandic/face-api this module uses, checked at load time. Its bundled type declarations carry their
@@ -63,7 +63,7 @@ export interface DescribedFace extends FaceBox {
  */
 export async function loadFaceDescriber(tf: typeof TfjsCore, packageDir: (name: string) => string): Promise<FaceDescriber> {
   const dir = packageDir('@vladmandic/face-api');
-  const mod: unknown = require(join(dir, 'dist', 'face-api.node-wasm.js'));
+  const mod: unknown = nodeRequire(join(dir, 'dist', 'face-api.node-wasm.js'));
   if (!isFaceApiModule(mod)) throw new Error('face-api.node-wasm.js lacks the exports the indexer uses');
   if (mod.tf.engine() !== tf.engine()) throw new Error('face-api loaded a second copy of @tensorflow/tfjs-core; it must share the indexer\'s');
   const modelDir = join(dir, 'model');

@@ -8,7 +8,7 @@ import type { Config, Human } from '@vladmandic/human';
 import { z } from 'zod';
 import { describeFaces, loadFaceDescriber, type DescribedFace, type FaceDescriber } from './face-descriptors';
 
-const require = createRequire(import.meta.url);
+const nodeRequire = createRequire(import.meta.url);
 
 /** tfjs-core as a CommonJS module: the same instance human.node-wasm.js requires, so tensors cross between them. */
 export type Tfjs = typeof TfjsCore;
@@ -44,7 +44,7 @@ function allowFileFetch(): void {
 
 /** A package's folder, found from its entry point: human's exports map hides package.json. */
 export function packageDir(name: string): string {
-  let dir = dirname(require.resolve(name));
+  let dir = dirname(nodeRequire.resolve(name));
   while (!existsSync(join(dir, 'package.json')) || !dir.endsWith(name.split('/').pop() ?? name)) {
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`cannot find the folder of ${name}`);
@@ -107,9 +107,9 @@ let engine: Promise<HumanEngine> | null = null;
 export function loadHumanEngine(): Promise<HumanEngine> {
   engine ??= (async () => {
     allowFileFetch();
-    const mod: unknown = require(join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js'));
+    const mod: unknown = nodeRequire(join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js'));
     if (!isHumanModule(mod)) throw new Error('human.node-wasm.js has no Human export');
-    const tf = require('@tensorflow/tfjs-core') as Tfjs;
+    const tf = nodeRequire('@tensorflow/tfjs-core') as Tfjs;
     const human = new mod.Human(humanConfig());
     await human.load();
     const missing = ['centernet', 'blazeface'].filter((m) => !loadedModels(human).includes(m));

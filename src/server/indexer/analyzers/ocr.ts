@@ -4,7 +4,8 @@ import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { z } from 'zod';
 import type { Availability, FrameAnalyzer, FrameFindings, SegmentFrame } from '../types';
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the bundle of the service must not redeclare the CommonJS `require` its build shims in.
+const nodeRequire = createRequire(import.meta.url);
 
 /** Words tesseract is less sure of than this are dropped: on natural images it reads texture as "|" and "ii". */
 const MIN_WORD_CONFIDENCE = 60;
@@ -29,13 +30,13 @@ const pageSchema = z.object({
 });
 
 function packageVersion(name: string): string {
-  const pkg = z.object({ version: z.string() }).parse(require(`${name}/package.json`));
+  const pkg = z.object({ version: z.string() }).parse(nodeRequire(`${name}/package.json`));
   return pkg.version;
 }
 
 /** The bundled English model (LSTM, integer-quantised "best"); never fetched from a CDN. */
 function englishDataPath(): string {
-  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+  return join(dirname(nodeRequire.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
 /** The confident words of a page, in reading order. */

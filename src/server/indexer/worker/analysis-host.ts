@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import { AnalyzeError, type AnalyzeOptions, type AnalyzeResult } from '../analyze-video';
 import { unreachable } from '../types';
 import { fromWorkerSchema, type AnalysisWorkerData, type ToWorker } from './protocol';
-import { spawnWorker } from '../../../common/spawn-worker';
+import { spawnWorker, workerEntry } from '../../../common/spawn-worker';
 
 export interface AnalysisWorkerOptions {
   log: Logger;
-  /** The worker module. Default: analysis-worker.ts beside this file; a test may give one that misbehaves. */
+  /** The worker module. Default: analysis-worker (built, or its source beside this file); a test may give one that misbehaves. */
   entry?: URL;
   /** How long an aborted job may take to stop before the whole worker is terminated. Default 5 s. */
   abortGraceMs?: number;
@@ -35,7 +35,6 @@ interface Job {
   abortTimer?: NodeJS.Timeout;
 }
 
-const DEFAULT_ENTRY = new URL('./analysis-worker.ts', import.meta.url);
 
 /**
  * Runs analyzeVideo in a worker thread that owns the analyzers for its lifetime, so object detection (which blocks
@@ -105,7 +104,7 @@ export class AnalysisWorker {
   private current(): Worker {
     if (this.worker) return this.worker;
     const data: AnalysisWorkerData = { logLevel: this.options.log.level };
-    const worker = spawnWorker(this.options.entry ?? DEFAULT_ENTRY, {
+    const worker = spawnWorker(this.options.entry ?? workerEntry(import.meta.url, { sibling: './analysis-worker.ts' }, { outPath: 'service/analysis-worker.js' }), {
       workerData: data,
       resourceLimits: this.options.resourceLimits,
     });

