@@ -2,6 +2,7 @@ import type { Migration } from '../../../shared/sqlite-migrate';
 import { m001Settings } from './001-settings';
 import { m002Sync } from './002-sync';
 import { m003Library } from './003-library';
+import { m004ClipName } from './004-clip-name';
 
 /** Client database migrations, in order. Append only. */
-export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library];
+export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library, m004ClipName];
