@@ -6,6 +6,8 @@ import { createLogger } from '../../src/main/log';
 import { rendererBuildDir } from '../../src/main/paths';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { fixturePath } from '../fixtures/media';
+
+const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 import { tempDir } from './temp';
 
 export interface RunningUiApp {
@@ -47,5 +49,15 @@ export function makeLateTextVideo(out: string, leadSeconds: number): void {
     '-i', fixturePath('drawnTextMp4'),
     '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0[v]',
     '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', out,
+  ]);
+}
+
+/** A video of any frame size and rate with `text` drawn large in the middle (what OCR indexes), for non-16:9 footage. */
+export function makeTitledVideo(out: string, o: { width: number; height: number; fps: number; seconds: number; text: string; fontSize: number }): void {
+  execFileSync('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', `color=c=0x1c2b3a:s=${o.width}x${o.height}:d=${o.seconds}:r=${o.fps}`,
+    '-vf', `drawbox=x=0:y=0:w=iw:h=ih:color=0xd08040:t=12,drawtext=fontfile=${FONT}:text='${o.text}':fontcolor=white:fontsize=${o.fontSize}:x=(w-text_w)/2:y=(h-text_h)/2`,
+    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', out,
   ]);
 }

@@ -3,7 +3,8 @@ import { FolderOpen, GripVertical, Trash2 } from 'lucide-react';
 import { useEffect, useState, type DragEvent } from 'react';
 import type { ClipView } from '../../../shared/contract/clips';
 import { useClipActions } from '../hooks/useClipActions';
-import { fileName, timecode } from '../lib/format';
+import { fileName, smpte } from '../lib/format';
+import { returnFocusTo } from '../lib/return-focus';
 import { localMediaUrl, transportKind } from '../transport';
 import { CLIP_STATE_LABEL, clipTitle } from './ClipCard';
 import { TagEditor } from './TagEditor';
@@ -23,9 +24,11 @@ function playable(clip: ClipView): string | null {
 export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
   const { update, remove, reveal, dragOut } = useClipActions();
   const [notes, setNotes] = useState(clip.notes);
+  const [name, setName] = useState(clip.name);
   const [confirm, setConfirm] = useState(false);
   const [deleteFile, setDeleteFile] = useState(false);
   useEffect(() => setNotes(clip.notes), [clip.id, clip.notes]);
+  useEffect(() => setName(clip.name), [clip.id, clip.name]);
   const src = playable(clip);
   const ready = clip.state === 'ready' && clip.path !== null;
   const onDragStart = (e: DragEvent): void => {
@@ -75,7 +78,7 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
         </dd>
         <dt>Range</dt>
         <dd className="mono">
-          {timecode(clip.start)} – {timecode(clip.end)}
+          {smpte(clip.start, clip.fps)} – {smpte(clip.end, clip.fps)}
           {clip.handles > 0 ? ` · handles ${clip.handles}s` : ''}
           {clip.duration !== null ? ` · file ${clip.duration.toFixed(2)} s` : ''}
         </dd>
@@ -93,6 +96,19 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
           {clip.width ? ` · ${clip.width}×${clip.height ?? 0}` : ''} · {clip.format.toUpperCase()} {clip.mode === 'copy' ? '(stream copy)' : '(frame-accurate)'}
         </dd>
       </dl>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          className="input"
+          value={name}
+          maxLength={200}
+          placeholder={clip.videoName || clip.videoNo}
+          data-testid="clip-name"
+          onChange={(e) => setName(e.target.value)}
+          onBlur={() => name.trim() !== clip.name && update.mutate({ id: clip.id, name: name.trim() })}
+          onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
+        />
+      </label>
       <span className="field-label">Tags</span>
       <TagEditor tags={clip.tags} onChange={(tags) => update.mutate({ id: clip.id, tags })} />
       <label className="field">
@@ -111,8 +127,12 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
       <Dialog.Root open={confirm} onOpenChange={setConfirm}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog narrow" aria-describedby={undefined}>
-            <Dialog.Title className="dialog-title">Delete “{clipTitle(clip)}” {timecode(clip.start)}?</Dialog.Title>
+          <Dialog.Content
+            className="dialog narrow"
+            aria-describedby={undefined}
+            onCloseAutoFocus={returnFocusTo(() => document.querySelector<HTMLElement>(`[data-testid="clip-card"][data-clip-id="${clip.id}"]`))}
+          >
+            <Dialog.Title className="dialog-title">Delete “{clipTitle(clip)}” {smpte(clip.start, clip.fps)}?</Dialog.Title>
             <label className="row tight">
               <input type="checkbox" checked={deleteFile} onChange={(e) => setDeleteFile(e.target.checked)} /> Also delete the clip file from disk
             </label>
