@@ -289,6 +289,8 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
       return { stageBottom: stage?.bottom ?? 0, stageRight: stage?.right ?? 0, bottom: box.bottom, right: box.right, ratio: v.videoWidth / v.videoHeight };
     });
     expect(pane.ratio).toBeCloseTo(9 / 16, 2);
+    // The clip file is named after the clip.
+    expect(await page.getByTestId('clip-path').textContent()).toMatch(/\/Quayside vertical_0s50-2s50\.mp4 · 360×640/);
     expect(pane.bottom).toBeLessThanOrEqual(pane.stageBottom + 0.5);
     expect(pane.right).toBeLessThanOrEqual(pane.stageRight + 0.5);
 

@@ -74,7 +74,7 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
         <dd data-testid="clip-state">{clip.state === 'failed' ? `Failed: ${clip.error ?? ''}` : CLIP_STATE_LABEL[clip.state]}</dd>
         <dt>Source</dt>
         <dd className="mono" title={clip.sourcePath ?? undefined}>
-          {clip.sourcePath ? fileName(clip.sourcePath) : `library video ${clip.videoNo}`}
+          {clip.sourcePath ? fileName(clip.sourcePath) : `the library’s copy of ${clip.videoName || 'this video'}`}
         </dd>
         <dt>Range</dt>
         <dd className="mono">

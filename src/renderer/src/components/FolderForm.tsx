@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FolderPlus } from 'lucide-react';
 import { useState } from 'react';
 import { call } from '../transport';
+import { useLibraryFolders } from '../hooks/queries';
 import { useToast } from '../hooks/useToast';
 
 const list = (s: string): string[] => s.split(/[,\n]/).map((x) => x.trim()).filter(Boolean);
@@ -15,7 +16,7 @@ export function FolderForm(): React.JSX.Element {
   const [tags, setTags] = useState('');
   const [ignore, setIgnore] = useState('');
   const [polling, setPolling] = useState<'auto' | 'on' | 'off'>('auto');
-  const libraryFolders = useQuery({ queryKey: ['library-folders'], queryFn: () => call('library:folders', {}), retry: false, staleTime: 60_000 });
+  const libraryFolders = useLibraryFolders();
   const add = useMutation({
     mutationFn: () =>
       call('folders:add', {

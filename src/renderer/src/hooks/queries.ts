@@ -36,3 +36,8 @@ export function useClipCount() {
 export function useDownloads() {
   return useQuery({ queryKey: ['downloads'], queryFn: () => call('downloads:list', { limit: 200 }) });
 }
+
+/** The library service's folders (name, video count): what a watched folder can file its footage into. */
+export function useLibraryFolders() {
+  return useQuery({ queryKey: ['library-folders'], queryFn: () => call('library:folders', {}), retry: false, staleTime: 60_000 });
+}

@@ -7,15 +7,18 @@ import { THEMES, type Theme } from '../../../shared/contract/settings';
 import { FolderForm } from '../components/FolderForm';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Tip } from '../components/Tip';
-import { useFolders, useSettings } from '../hooks/queries';
+import { useFolders, useLibraryFolders, useSettings } from '../hooks/queries';
 import { call, transportKind } from '../transport';
 
 const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
+const WATCH_MODE: Record<'auto' | 'on' | 'off', string> = { auto: 'watched for changes', on: 'checked for changes every few seconds (network drive)', off: 'watched through system events only' };
 
 /** Endpoint and key, watched folders, appearance, concurrency, launch at login, window close, remote delete policy. */
 export function SettingsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const settings = useSettings();
+  const libraryFolders = useLibraryFolders();
+  const libraryFolderName = (id: number | null): string | undefined => (id === null ? undefined : (libraryFolders.data?.folders.find((x) => x.folderId === id)?.name ?? `library folder ${id}`));
   const folders = useFolders();
   const [url, setUrl] = useState('');
   const [key, setKey] = useState('');
@@ -49,7 +52,7 @@ export function SettingsPage(): React.JSX.Element {
               <div className="file-main">
                 <div className="mono">{f.path}</div>
                 <div className="muted">
-                  Library folder {f.folderId ?? f.folderName ?? 'Default'} · polling {f.polling}
+                  Files into {f.folderName ?? libraryFolderName(f.folderId) ?? 'the library’s default folder'} · {WATCH_MODE[f.polling]}
                   {f.tags.length ? ` · tags ${f.tags.join(', ')}` : ''}
                   {f.ignore.length ? ` · ignores ${f.ignore.join(', ')}` : ''}
                 </div>
