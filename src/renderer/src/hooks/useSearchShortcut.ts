@@ -8,7 +8,8 @@ export function useSearchShortcut(onSearch: () => void): void {
       const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || (t instanceof HTMLElement && t.isContentEditable);
       const slash = e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey;
       const ctrlK = (e.key === 'k' || e.key === 'K') && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
-      if (!slash && !ctrlK) return;
+      // A dialog open (saving a clip, a preview) keeps its keys.
+      if ((!slash && !ctrlK) || document.querySelector('[role="dialog"]')) return;
       e.preventDefault();
       onSearch();
     };

@@ -217,7 +217,9 @@ export function PlayerPage({
             <span className="mono muted" data-testid="in-out">
               In {marks.in === null ? '—' : tc(marks.in)} · Out {marks.out === null ? '—' : tc(marks.out)}
             </span>
-            <span className="muted kbd-hint">Space play · J K L shuttle · ← → frame · M mute · I / O in and out · S save · N / P hits</span>
+            <span className="muted kbd-hint" title="Space or K play and pause · J and L shuttle back and forward (press again for faster) · ← → or , . one frame · M mute · I and O in and out · S save a clip · N and P next and previous hit">
+              J K L · ← → frame · I O · S save
+            </span>
             <button type="button" className="button primary" onClick={openSave} data-testid="player-save-clip">
               <Scissors size={14} aria-hidden="true" /> Save clip
             </button>
