@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelNames } from '../../src/shared/contract';
 import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
 import { addFolderInPage, makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
@@ -24,6 +24,10 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     makeLateTextVideo(join(running.footageDir, 'harbour-late.mp4'), 1);
     browser = await launchChromium();
     page = await openWatchedPage(browser, errors);
+  });
+  afterEach(() => {
+    // Any console error, script error or CSP violation in a step fails it.
+    expect(errors.splice(0)).toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -99,7 +103,6 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     expect(await reveal.getAttribute('data-disabled')).toBeNull();
     await shot('13b-clip-menu');
     await page.keyboard.press('Escape');
-    expect(errors).toEqual([]);
   }, 90_000);
 
   it('exports an EDL to a path the user sees', async () => {
@@ -155,9 +158,8 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
 
   it('as the desktop shell shows it: sets what closing the window does, saved through the contract', async () => {
     // A preload-shaped window.reelsync over the web server's routes: the renderer takes it for the Electron shell.
-    const desk = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const scriptErrors: string[] = [];
-    desk.on('pageerror', (err) => scriptErrors.push(err.message));
+    const desk = await openWatchedPage(browser, scriptErrors);
     await desk.addInitScript(
       ({ names, token }) => {
         type Source = { addEventListener(e: string, h: (m: { data: string }) => void): void; removeEventListener(e: string, h: (m: { data: string }) => void): void };

@@ -24,12 +24,24 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A dark 1280x800 page whose script errors and console errors are collected into `errors`. */
+/**
+ * A dark 1280x800 page whose script errors, console errors and CSP violations are collected into `errors`: a test
+ * checks it after each step (`expect(errors.splice(0)).toEqual([])`), so any of them fails the suite.
+ */
 export async function openWatchedPage(browser: Browser, errors: string[]): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(msg.text());
+  });
+  // Chromium logs most violations to the console, but the event sees every one (report-only and in workers too).
+  await page.exposeFunction('__reportCspViolation', (text: string) => errors.push(`CSP violation: ${text}`));
+  await page.addInitScript(() => {
+    const g = globalThis as unknown as {
+      document: { addEventListener(type: string, listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void };
+      __reportCspViolation(text: string): void;
+    };
+    g.document.addEventListener('securitypolicyviolation', (e) => g.__reportCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
   });
   return page;
 }

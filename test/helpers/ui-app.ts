@@ -7,6 +7,8 @@ import { createLogger } from '../../src/main/log';
 import { rendererBuildDir } from '../../src/main/paths';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { fixturePath } from '../fixtures/media';
+
+const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 import { tempDir } from './temp';
 
 export interface RunningUiApp {
@@ -60,4 +62,14 @@ export async function addFolderInPage(page: Page, url: string, folder: string): 
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await page.locator('[data-testid="add-results"] [data-outcome="watching"]').waitFor();
   await page.keyboard.press('Escape');
+}
+
+/** A video of any frame size and rate with `text` drawn large in the middle (what OCR indexes), for non-16:9 footage. */
+export function makeTitledVideo(out: string, o: { width: number; height: number; fps: number; seconds: number; text: string; fontSize: number }): void {
+  execFileSync('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', `color=c=0x1c2b3a:s=${o.width}x${o.height}:d=${o.seconds}:r=${o.fps}`,
+    '-vf', `drawbox=x=0:y=0:w=iw:h=ih:color=0xd08040:t=12,drawtext=fontfile=${FONT}:text='${o.text}':fontcolor=white:fontsize=${o.fontSize}:x=(w-text_w)/2:y=(h-text_h)/2`,
+    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', out,
+  ]);
 }

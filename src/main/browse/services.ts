@@ -142,7 +142,7 @@ export class BrowseServices {
           : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason };
     const restartRequired = this.applied !== undefined && (this.applied.endpoint !== JSON.stringify(endpoint) || this.applied.concurrency !== concurrency);
     const remoteDeletePolicy = new DeletePolicy(this.deps.db()).get();
-    return { endpoint, cloudKeySet, uploadConcurrency: concurrency, launchAtLogin: s.launchAtLogin(), windowClose: s.windowClose(), remoteDeletePolicy, connection, restartRequired };
+    return { endpoint, cloudKeySet, uploadConcurrency: concurrency, launchAtLogin: s.launchAtLogin(), windowClose: s.windowClose(), remoteDeletePolicy, theme: s.theme(), connection, restartRequired };
   }
 
   register(r: HandlerRegistry): void {
@@ -163,6 +163,7 @@ export class BrowseServices {
       if (req.uploadConcurrency !== undefined) s.setUploadConcurrency(req.uploadConcurrency);
       if (req.launchAtLogin !== undefined) s.setLaunchAtLogin(req.launchAtLogin);
       if (req.windowClose !== undefined) s.setWindowClose(req.windowClose);
+      if (req.theme !== undefined) s.setTheme(req.theme);
       if (req.remoteDeletePolicy !== undefined) {
         new DeletePolicy(this.deps.db()).set(req.remoteDeletePolicy);
         void this.deleter?.reconcile();

@@ -139,7 +139,7 @@ async function sourceOf(d: ClipJobDeps, clip: ClipRow, signal: AbortSignal): Pro
   return { type: 'wait' };
 }
 
-/** "<video name>_<start>-<end>.<format>", sanitised; the caller's name when given. */
+/** "<clip name or video name>_<start>-<end>.<format>", sanitised; the caller's file name when given. */
 function outName(clip: ClipRow, source: string): string {
   const ext = `.${clip.format}`;
   if (clip.out_name) {
@@ -147,7 +147,7 @@ function outName(clip: ClipRow, source: string): string {
     return extname(given).toLowerCase() === ext ? given : `${given}${ext}`;
   }
   const base = clip.video_name || basename(source);
-  const stem = base.slice(0, base.length - extname(base).length) || clip.video_no;
+  const stem = clip.name || base.slice(0, base.length - extname(base).length) || clip.video_no;
   const t = (s: number): string => s.toFixed(2).replace('.', 's');
   return sanitizeFileName(`${stem}_${t(clip.start_s)}-${t(clip.end_s)}${ext}`, `clip-${clip.id}${ext}`);
 }

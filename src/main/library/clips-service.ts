@@ -30,6 +30,7 @@ export class ClipsService {
     const row = this.d.store.create({
       videoNo: req.videoNo,
       videoName: req.videoName ?? '',
+      name: req.name ?? '',
       start: req.start,
       end: req.end,
       handles: req.handles,
@@ -66,7 +67,7 @@ export class ClipsService {
     return this.d.store.search(text, limit);
   }
 
-  update(id: number, fields: { tags?: string[]; notes?: string }): ClipRow {
+  update(id: number, fields: { name?: string; tags?: string[]; notes?: string }): ClipRow {
     const row = this.d.store.update(id, fields);
     if (!row) throw new AppError('not_found', `no clip ${id}`);
     this.notify(row);
@@ -133,6 +134,7 @@ export function clipView(row: ClipRow): ClipView {
     id: row.id,
     videoNo: row.video_no,
     videoName: row.video_name,
+    name: row.name,
     sourcePath: row.source_path,
     start: row.start_s,
     end: row.end_s,

@@ -45,7 +45,7 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
     return { clips: rows.map(clipView), total };
   });
   r.handle('clips:search', ({ text, limit }) => ({ clips: lib().clips.search(text, limit).map(clipView) }));
-  r.handle('clips:update', ({ id, tags, notes }) => clipView(lib().clips.update(id, { tags, notes })));
+  r.handle('clips:update', ({ id, name, tags, notes }) => clipView(lib().clips.update(id, { name, tags, notes })));
   r.handle('clips:delete', async ({ id, deleteFile }) => ({ deleted: await lib().clips.delete(id, deleteFile) }));
   r.handle('clips:thumbnail', async ({ id }) => ({ dataUrl: await lib().clips.thumbnail(id) }));
   r.handle('clips:export', async ({ format, ids, file, fileGrant, onExists }) => {

@@ -70,3 +70,19 @@ describe('window close setting', () => {
     expect(new AppSettings(db, databaseVault).trayHintShown()).toBe(true);
   });
 });
+
+describe('theme setting', () => {
+  it('follows the system by default, stores light or dark through the contract, refuses anything else', async () => {
+    const s = new AppSettings(db, databaseVault);
+    expect(s.theme()).toBe('system');
+    new SettingsStore(db).set('ui.theme', 'sepia');
+    expect(s.theme()).toBe('system');
+    const events = new EventBus();
+    const registry = new HandlerRegistry(createLogger('test'));
+    new BrowseServices({ dataDir: dir, db: () => db, client: () => undefined, watchedPaths: () => [], vault: databaseVault, events, logger: createLogger('test') }).register(registry);
+    expect(await registry.invoke('settings:set', { theme: 'sepia' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await registry.invoke('settings:set', { theme: 'light' })).toMatchObject({ ok: true, value: { theme: 'light' } });
+    expect(new AppSettings(db, databaseVault).theme()).toBe('light');
+    expect(() => s.setTheme('sepia' as never)).toThrow(/Invalid option/);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_WINDOW_CLOSE, endpointSchema, WINDOW_CLOSE_ACTIONS, type Endpoint, type WindowCloseAction } from '../../shared/contract/settings';
+import { DEFAULT_THEME, DEFAULT_WINDOW_CLOSE, endpointSchema, THEMES, WINDOW_CLOSE_ACTIONS, type Endpoint, type Theme, type WindowCloseAction } from '../../shared/contract/settings';
 import { normalizeLibraryBaseUrl, parseLibraryBaseUrl } from '../../shared/library-url';
 import type { Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';
@@ -14,6 +14,7 @@ const KEYS = {
   concurrency: 'ui.upload.concurrency',
   launchAtLogin: 'ui.launch-at-login',
   windowClose: 'ui.window-close',
+  theme: 'ui.theme',
   /** The "still syncing in the tray" notification was shown once. */
   trayHintShown: 'ui.tray-hint-shown',
 } as const;
@@ -21,6 +22,7 @@ const KEYS = {
 export const DEFAULT_UPLOAD_CONCURRENCY = 2;
 
 const windowCloseSchema = z.enum(WINDOW_CLOSE_ACTIONS);
+const themeSchema = z.enum(THEMES);
 
 /** Typed, validated app settings over the client database's key/value table; keys go through the vault. */
 export class AppSettings {
@@ -112,6 +114,16 @@ export class AppSettings {
 
   setWindowClose(action: WindowCloseAction): void {
     this.store.set(KEYS.windowClose, windowCloseSchema.parse(action));
+  }
+
+  /** Light, dark or the system's; a missing or unknown stored value reads as the system's. */
+  theme(): Theme {
+    const parsed = themeSchema.safeParse(this.store.get(KEYS.theme));
+    return parsed.success ? parsed.data : DEFAULT_THEME;
+  }
+
+  setTheme(theme: Theme): void {
+    this.store.set(KEYS.theme, themeSchema.parse(theme));
   }
 
   trayHintShown(): boolean {

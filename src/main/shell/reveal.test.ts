@@ -26,7 +26,7 @@ function seed(dataDir: string): void {
   const db = openDatabase(join(dataDir, 'reelsync.db'));
   const clips = new ClipsStore(db);
   const clip: NewClip = {
-    videoNo: 'V1', videoName: 'harbour.mp4', start: 1, end: 3, handles: 0, mode: 'copy', format: 'mp4', outDir: join(dataDir, 'clips'), outName: null,
+    videoNo: 'V1', videoName: 'harbour.mp4', name: '', start: 1, end: 3, handles: 0, mode: 'copy', format: 'mp4', outDir: join(dataDir, 'clips'), outName: null,
     query: 'harbour', searchType: null, text: '', score: null, video: null, keyframe: null, tags: [], notes: '',
   };
   ids.clip = clips.create(clip).id;

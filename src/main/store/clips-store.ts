@@ -8,6 +8,8 @@ export const clipRowSchema = z.object({
   id: z.number().int(),
   video_no: z.string(),
   video_name: z.string(),
+  /** The editor's name for the clip; '' when none was given. */
+  name: z.string(),
   source_path: z.string().nullable(),
   download_id: z.number().int().nullable(),
   start_s: z.number(),
@@ -44,6 +46,7 @@ export type ClipState = ClipRow['state'];
 export interface NewClip {
   videoNo: string;
   videoName: string;
+  name: string;
   start: number;
   end: number;
   handles: number;
@@ -68,12 +71,12 @@ export class ClipsStore {
   create(c: NewClip, now = Date.now()): ClipRow {
     const row = this.db
       .prepare(
-        `INSERT INTO clips (video_no, video_name, start_s, end_s, handles_s, mode, format, out_dir, out_name, state, query, search_type, text, score,
+        `INSERT INTO clips (video_no, video_name, name, start_s, end_s, handles_s, mode, format, out_dir, out_name, state, query, search_type, text, score,
            video_bucket, video_blob, keyframe_bucket, keyframe_blob, tags, notes, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       )
       .get(
-        c.videoNo, c.videoName, c.start, c.end, c.handles, c.mode, c.format, c.outDir, c.outName, c.query, c.searchType, c.text, c.score,
+        c.videoNo, c.videoName, c.name.trim(), c.start, c.end, c.handles, c.mode, c.format, c.outDir, c.outName, c.query, c.searchType, c.text, c.score,
         c.video?.bucket ?? null, c.video?.blob ?? null, c.keyframe?.bucket ?? null, c.keyframe?.blob ?? null, JSON.stringify(uniqueTags(c.tags)), c.notes, now, now,
       );
     return clipRowSchema.parse(row);
@@ -123,10 +126,10 @@ export class ClipsStore {
       .map((r) => clipRowSchema.parse(r));
   }
 
-  update(id: number, fields: { tags?: string[]; notes?: string }): ClipRow | undefined {
+  update(id: number, fields: { name?: string; tags?: string[]; notes?: string }): ClipRow | undefined {
     const row = this.db
-      .prepare('UPDATE clips SET tags = COALESCE(?, tags), notes = COALESCE(?, notes), updated_at = ? WHERE id = ? RETURNING *')
-      .get(fields.tags ? JSON.stringify(uniqueTags(fields.tags)) : null, fields.notes ?? null, Date.now(), id);
+      .prepare('UPDATE clips SET name = COALESCE(?, name), tags = COALESCE(?, tags), notes = COALESCE(?, notes), updated_at = ? WHERE id = ? RETURNING *')
+      .get(fields.name?.trim() ?? null, fields.tags ? JSON.stringify(uniqueTags(fields.tags)) : null, fields.notes ?? null, Date.now(), id);
     return row ? clipRowSchema.parse(row) : undefined;
   }
 

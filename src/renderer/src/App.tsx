@@ -1,5 +1,5 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { SearchHit } from '../../shared/contract/library';
 import { Sidebar, type PageId } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
@@ -7,6 +7,8 @@ import { DropOverlay } from './components/DropOverlay';
 import { ServiceBanner } from './components/ServiceBanner';
 import { Toaster } from './components/Toaster';
 import { useLibraryEvents } from './hooks/useLibraryEvents';
+import { useSearchShortcut } from './hooks/useSearchShortcut';
+import { useTheme } from './hooks/useTheme';
 import { useSyncEvents } from './hooks/useSyncEvents';
 import { ClipsPage } from './pages/ClipsPage';
 import { LibraryPage } from './pages/LibraryPage';
@@ -18,13 +20,22 @@ import { UploadsPage } from './pages/UploadsPage';
 function Shell(): React.JSX.Element {
   useSyncEvents();
   useLibraryEvents();
+  useTheme();
   const [page, setPage] = useState<PageId>('library');
   const [search, setSearch] = useState<SearchState>({ request: null, selected: 0 });
   const [player, setPlayer] = useState<{ hits: SearchHit[]; index: number; found: { query: string; searchType: string | null } } | null>(null);
+  const [focusSearch, setFocusSearch] = useState(0);
   const select = (id: PageId): void => {
     setPlayer(null);
     setPage(id);
   };
+  useSearchShortcut(
+    useCallback(() => {
+      setPlayer(null);
+      setPage('search');
+      setFocusSearch((n) => n + 1);
+    }, []),
+  );
   return (
     <div className="app">
       <Sidebar current={page} onSelect={select} />
@@ -44,7 +55,7 @@ function Shell(): React.JSX.Element {
         ) : (
           <>
             {page === 'library' && <LibraryPage onOpenSettings={() => select('settings')} />}
-            {page === 'search' && <SearchPage state={search} setState={setSearch} onOpen={(hits, index, found) => setPlayer({ hits, index, found })} />}
+            {page === 'search' && <SearchPage state={search} setState={setSearch} focusSearch={focusSearch} onOpen={(hits, index, found) => setPlayer({ hits, index, found })} />}
             {page === 'clips' && <ClipsPage />}
             {page === 'uploads' && <UploadsPage />}
             {page === 'settings' && <SettingsPage />}

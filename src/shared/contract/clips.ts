@@ -20,6 +20,8 @@ export const clipViewSchema = z.object({
   id: z.number().int(),
   videoNo: z.string(),
   videoName: z.string(),
+  /** The editor's name for the clip ('' when none was given: show the video's name). */
+  name: z.string(),
   /** The local original the clip was cut from (a watched file or a downloaded copy). */
   sourcePath: z.string().nullable(),
   /** The hit's range in the source, seconds; the file holds [start - handles, end + handles] clamped to the video. */
@@ -64,6 +66,7 @@ export const saveClipSchema = z
     /** File name (sanitised, never overwriting); derived from the video and range by default. */
     outName: z.string().min(1).max(255).optional(),
     videoName: z.string().max(1000).optional(),
+    name: z.string().trim().max(200).optional(),
     query: z.string().max(1000).default(''),
     searchType: z.string().max(20).optional(),
     text: z.string().max(20_000).default(''),
@@ -142,13 +145,13 @@ export const clipsChannels = {
       .strict(),
     res: z.object({ clips: z.array(clipViewSchema), total: z.number().int() }),
   },
-  /** Local full-text search over the clips' caption/transcript text, notes, tags, query and video name. */
+  /** Local full-text search over the clips' name, caption/transcript text, notes, tags, query and video name. */
   'clips:search': {
     req: z.object({ text: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(500).default(100) }).strict(),
     res: z.object({ clips: z.array(clipViewSchema) }),
   },
   'clips:update': {
-    req: z.object({ id: z.number().int().positive(), tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(), notes: z.string().max(20_000).optional() }).strict(),
+    req: z.object({ id: z.number().int().positive(), name: z.string().trim().max(200).optional(), tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(), notes: z.string().max(20_000).optional() }).strict(),
     res: clipViewSchema,
   },
   'clips:delete': {

@@ -17,6 +17,11 @@ export const WINDOW_CLOSE_ACTIONS = ['tray', 'quit'] as const;
 export type WindowCloseAction = (typeof WINDOW_CLOSE_ACTIONS)[number];
 export const DEFAULT_WINDOW_CLOSE: WindowCloseAction = 'tray';
 
+/** The app's look: follow the system, or always light or dark. */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+export const DEFAULT_THEME: Theme = 'system';
+
 export const settingsViewSchema = z.object({
   endpoint: endpointSchema,
   /** A cloud key is stored (its value never leaves main). */
@@ -26,6 +31,7 @@ export const settingsViewSchema = z.object({
   windowClose: z.enum(WINDOW_CLOSE_ACTIONS),
   /** keep: the library keeps videos whose local file was deleted; delete: they are deleted from the library too. */
   remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES),
+  theme: z.enum(THEMES),
   /** What this running app is connected to; changes to the endpoint or concurrency apply on the next start. */
   connection: z.object({
     state: z.enum(CONNECTION_STATES),
@@ -50,6 +56,7 @@ export const settingsChannels = {
         launchAtLogin: z.boolean().optional(),
         windowClose: z.enum(WINDOW_CLOSE_ACTIONS).optional(),
         remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES).optional(),
+        theme: z.enum(THEMES).optional(),
       })
       .strict(),
     res: settingsViewSchema,

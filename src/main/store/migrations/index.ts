@@ -3,6 +3,7 @@ import { m001Settings } from './001-settings';
 import { m002Sync } from './002-sync';
 import { m003Library } from './003-library';
 import { m004DownloadPartNames } from './004-download-part-names';
+import { m005ClipName } from './005-clip-name';
 
 /** Client database migrations, in order. Append only. */
-export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library, m004DownloadPartNames];
+export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library, m004DownloadPartNames, m005ClipName];

@@ -1,5 +1,6 @@
 import * as Select from '@radix-ui/react-select';
 import { Check, ChevronDown } from 'lucide-react';
+import { styleNonce } from '../lib/style-nonce';
 
 /** A labelled Radix Select over a few string options. */
 export function Choice({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }): React.JSX.Element {
@@ -15,7 +16,7 @@ export function Choice({ label, value, options, onChange }: { label: string; val
         </Select.Trigger>
         <Select.Portal>
           <Select.Content className="select-content" position="popper" sideOffset={4}>
-            <Select.Viewport>
+            <Select.Viewport nonce={styleNonce}>
               {options.map((o) => (
                 <Select.Item key={o.value} value={o.value} className="select-item">
                   <Select.ItemText>{o.label}</Select.ItemText>

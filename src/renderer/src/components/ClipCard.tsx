@@ -2,7 +2,7 @@ import * as ContextMenu from '@radix-ui/react-context-menu';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, FolderOpen, Scissors } from 'lucide-react';
 import type { ClipView } from '../../../shared/contract/clips';
-import { timecode } from '../lib/format';
+import { smpte } from '../lib/format';
 import { call } from '../transport';
 import { ProgressBar } from './ProgressBar';
 
@@ -14,8 +14,9 @@ export const CLIP_STATE_LABEL: Record<ClipView['state'], string> = {
   failed: 'Failed',
 };
 
+/** The editor's name for the clip, else the name of the video it comes from. */
 export function clipTitle(clip: ClipView): string {
-  return clip.videoName || clip.videoNo;
+  return clip.name || clip.videoName || clip.videoNo;
 }
 
 /** The clip's still, from the local disk (works offline). */
@@ -53,11 +54,12 @@ export function ClipCard({ clip, selected, actions }: { clip: ClipView; selected
       tabIndex={selected ? 0 : -1}
       data-testid="clip-card"
       data-state={clip.state}
+      data-clip-id={clip.id}
     >
       <div className="hit-frame">
         <ClipThumb clip={clip} />
         <span className="hit-time">
-          {timecode(clip.start)} – {timecode(clip.end)}
+          {smpte(clip.start, clip.fps)} – {smpte(clip.end, clip.fps)}
         </span>
         {clip.state !== 'ready' && <span className={`hit-remote state-${clip.state}`}>{CLIP_STATE_LABEL[clip.state]}</span>}
       </div>
@@ -66,7 +68,10 @@ export function ClipCard({ clip, selected, actions }: { clip: ClipView; selected
         <div className="hit-name" title={clipTitle(clip)}>
           {clipTitle(clip)}
         </div>
-        <div className="clip-query muted">{clip.query ? `“${clip.query}”` : 'saved from the player'}</div>
+        <div className="clip-query muted">
+          {clip.name ? `${clip.videoName || clip.videoNo} · ` : ''}
+          {clip.query ? `“${clip.query}”` : 'saved from the player'}
+        </div>
         {clip.tags.length > 0 && (
           <div className="tag-row">
             {clip.tags.slice(0, 4).map((t) => (

@@ -4,7 +4,8 @@ import { useEffect, useState, type DragEvent } from 'react';
 import type { ClipView } from '../../../shared/contract/clips';
 import { useClipActions } from '../hooks/useClipActions';
 import { useRevealLabel } from '../hooks/useReveal';
-import { fileName, timecode } from '../lib/format';
+import { fileName, smpte } from '../lib/format';
+import { returnFocusTo } from '../lib/return-focus';
 import { localMediaUrl, transportKind } from '../transport';
 import { CLIP_STATE_LABEL, clipTitle } from './ClipCard';
 import { TagEditor } from './TagEditor';
@@ -25,9 +26,11 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
   const { update, remove, reveal, dragOut } = useClipActions();
   const revealLabel = useRevealLabel();
   const [notes, setNotes] = useState(clip.notes);
+  const [name, setName] = useState(clip.name);
   const [confirm, setConfirm] = useState(false);
   const [deleteFile, setDeleteFile] = useState(false);
   useEffect(() => setNotes(clip.notes), [clip.id, clip.notes]);
+  useEffect(() => setName(clip.name), [clip.id, clip.name]);
   const src = playable(clip);
   const ready = clip.state === 'ready' && clip.path !== null;
   const onDragStart = (e: DragEvent): void => {
@@ -73,11 +76,11 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
         <dd data-testid="clip-state">{clip.state === 'failed' ? `Failed: ${clip.error ?? ''}` : CLIP_STATE_LABEL[clip.state]}</dd>
         <dt>Source</dt>
         <dd className="mono" title={clip.sourcePath ?? undefined}>
-          {clip.sourcePath ? fileName(clip.sourcePath) : `library video ${clip.videoNo}`}
+          {clip.sourcePath ? fileName(clip.sourcePath) : `the library’s copy of ${clip.videoName || 'this video'}`}
         </dd>
         <dt>Range</dt>
         <dd className="mono">
-          {timecode(clip.start)} – {timecode(clip.end)}
+          {smpte(clip.start, clip.fps)} – {smpte(clip.end, clip.fps)}
           {clip.handles > 0 ? ` · handles ${clip.handles}s` : ''}
           {clip.duration !== null ? ` · file ${clip.duration.toFixed(2)} s` : ''}
         </dd>
@@ -95,6 +98,19 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
           {clip.width ? ` · ${clip.width}×${clip.height ?? 0}` : ''} · {clip.format.toUpperCase()} {clip.mode === 'copy' ? '(stream copy)' : '(frame-accurate)'}
         </dd>
       </dl>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          className="input"
+          value={name}
+          maxLength={200}
+          placeholder={clip.videoName || clip.videoNo}
+          data-testid="clip-name"
+          onChange={(e) => setName(e.target.value)}
+          onBlur={() => name.trim() !== clip.name && update.mutate({ id: clip.id, name: name.trim() })}
+          onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
+        />
+      </label>
       <span className="field-label">Tags</span>
       <TagEditor tags={clip.tags} onChange={(tags) => update.mutate({ id: clip.id, tags })} />
       <label className="field">
@@ -113,8 +129,12 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
       <Dialog.Root open={confirm} onOpenChange={setConfirm}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog narrow" aria-describedby={undefined}>
-            <Dialog.Title className="dialog-title">Delete “{clipTitle(clip)}” {timecode(clip.start)}?</Dialog.Title>
+          <Dialog.Content
+            className="dialog narrow"
+            aria-describedby={undefined}
+            onCloseAutoFocus={returnFocusTo(() => document.querySelector<HTMLElement>(`[data-testid="clip-card"][data-clip-id="${clip.id}"]`))}
+          >
+            <Dialog.Title className="dialog-title">Delete “{clipTitle(clip)}” {smpte(clip.start, clip.fps)}?</Dialog.Title>
             <label className="row tight">
               <input type="checkbox" checked={deleteFile} onChange={(e) => setDeleteFile(e.target.checked)} /> Also delete the clip file from disk
             </label>

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FolderPlus } from 'lucide-react';
 import { useState } from 'react';
 import { call } from '../transport';
+import { useLibraryFolders } from '../hooks/queries';
 import { useToast } from '../hooks/useToast';
 
 const list = (s: string): string[] => s.split(/[,\n]/).map((x) => x.trim()).filter(Boolean);
@@ -15,6 +16,7 @@ export function FolderForm(): React.JSX.Element {
   const [tags, setTags] = useState('');
   const [ignore, setIgnore] = useState('');
   const [polling, setPolling] = useState<'auto' | 'on' | 'off'>('auto');
+  const libraryFolders = useLibraryFolders();
   const add = useMutation({
     mutationFn: () =>
       call('folders:add', {
@@ -46,8 +48,15 @@ export function FolderForm(): React.JSX.Element {
         <input className="input mono" name="folder-path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/Volumes/Card/DCIM or D:\Footage" required />
       </label>
       <label className="field">
-        <span className="field-label">Library folder id</span>
-        <input className="input small" inputMode="numeric" value={folderId} onChange={(e) => setFolderId(e.target.value.replace(/[^\d-]/g, ''))} placeholder="Default" />
+        <span className="field-label">File into</span>
+        <select className="input" value={folderId} onChange={(e) => setFolderId(e.target.value)} aria-label="Library folder to file the footage into" data-testid="folder-library-folder">
+          <option value="">The library's default folder</option>
+          {(libraryFolders.data?.folders ?? []).map((f) => (
+            <option key={f.folderId} value={String(f.folderId)}>
+              {f.name} ({f.videoCount} {f.videoCount === 1 ? 'video' : 'videos'})
+            </option>
+          ))}
+        </select>
       </label>
       <label className="field">
         <span className="field-label">Tags</span>

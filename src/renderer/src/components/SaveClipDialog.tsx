@@ -2,12 +2,12 @@ import * as Dialog from '@radix-ui/react-dialog';
 import * as Switch from '@radix-ui/react-switch';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Scissors } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { CLIP_FORMATS } from '../../../shared/contract/clips';
 import type { SearchHit } from '../../../shared/contract/library';
 import { useLibraryOffline } from '../hooks/queries';
-import { useToast } from '../hooks/useToast';
-import { bytes, timecode } from '../lib/format';
+import { bytes, parseTime, smpte } from '../lib/format';
+import { returnFocusTo } from '../lib/return-focus';
 import { call } from '../transport';
 import { Choice } from './Choice';
 import { OutputFolderField, type OutputFolder } from './OutputFolderField';
@@ -49,33 +49,59 @@ function SourceNote({ hit }: { hit: SearchHit }): React.JSX.Element {
   );
 }
 
-/** Save a moment as a clip file: in/out, handles, format, stream copy, tags and notes; progress shows on the Clips page. */
-export function SaveClipDialog({ target, onClose }: { target: ClipTarget | null; onClose: () => void }): React.JSX.Element {
+/** Save a moment as a clip file; a fresh form per clip (nothing carries over from the last one). Closing gives focus to `returnFocus()`. */
+export function SaveClipDialog({ target, onClose, returnFocus }: { target: ClipTarget | null; onClose: () => void; returnFocus?: () => HTMLElement | null | undefined }): React.JSX.Element {
+  return (
+    <Dialog.Root open={target !== null} onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content
+          className="dialog narrow"
+          aria-describedby={undefined}
+          data-testid="save-clip-dialog"
+          onCloseAutoFocus={returnFocusTo(returnFocus)}
+        >
+          <Dialog.Title className="dialog-title">
+            <Scissors size={14} aria-hidden="true" /> Save clip · {target?.hit.videoName ?? target?.hit.videoNo}
+          </Dialog.Title>
+          {target && <SaveClipForm key={`${target.hit.id}@${target.start}-${target.end}`} target={target} onDone={onClose} />}
+          <DialogCloseButton />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** In and out as SMPTE timecode at the video's frame rate (m:ss.d and seconds accepted too), handles, format, name, tags, notes. */
+function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => void }): React.JSX.Element {
   const qc = useQueryClient();
-  const toast = useToast();
-  const [range, setRange] = useState({ start: '0', end: '0' });
+  const { hit } = target;
+  const detail = useQuery({ queryKey: ['video', hit.videoNo], queryFn: () => call('library:video', { videoNo: hit.videoNo }), retry: false });
+  const fps = detail.data?.fps ?? null;
+  const [range, setRange] = useState<{ start: string; end: string } | null>(null);
+  const [name, setName] = useState('');
   const [handles, setHandles] = useState('0');
   const [format, setFormat] = useState<(typeof CLIP_FORMATS)[number]>('mp4');
   const [copy, setCopy] = useState(false);
   const [tags, setTags] = useState<string[]>([]);
   const [notes, setNotes] = useState('');
   const [folder, setFolder] = useState<OutputFolder>({ kind: 'default' });
-  useEffect(() => {
-    if (target) setRange({ start: target.start.toFixed(2), end: target.end.toFixed(2) });
-  }, [target]);
-  const start = Number(range.start);
-  const end = Number(range.end);
-  const valid = Number.isFinite(start) && Number.isFinite(end) && start >= 0 && end > start;
+  // The fields show timecode once the frame rate is known (or known to be unknown); until edited they follow it.
+  const shown = range ?? { start: smpte(target.start, fps), end: smpte(target.end, fps) };
+  const start = range ? parseTime(range.start, fps) : target.start;
+  const end = range ? parseTime(range.end, fps) : target.end;
+  const handleSeconds = parseTime(handles, fps);
+  const valid = start !== null && end !== null && end > start && handleSeconds !== null;
   const save = useMutation({
     mutationFn: () => {
-      if (!target) throw new Error('nothing to save');
-      const { hit } = target;
+      if (start === null || end === null) throw new Error('In and out must be times');
       return call('clips:save', {
         videoNo: hit.videoNo,
         videoName: hit.videoName ?? undefined,
+        name: name.trim() || undefined,
         start,
         end,
-        handles: Math.max(0, Number(handles) || 0),
+        handles: Math.min(600, handleSeconds ?? 0),
         mode: copy ? 'copy' : 'accurate',
         format,
         query: target.query,
@@ -89,76 +115,74 @@ export function SaveClipDialog({ target, onClose }: { target: ClipTarget | null;
         outDirGrant: folder.kind === 'grant' ? folder.grant : undefined,
       });
     },
-    onSuccess: (clip) => {
-      setFolder({ kind: 'default' });
-      toast({ title: 'Saving the clip', body: `${clip.videoName || clip.videoNo} ${timecode(clip.start)} – ${timecode(clip.end)}: follow it on the Clips page`, tone: 'info' });
+    // The Clips page shows the clip at once; its outcome (saved or failed) is the one toast a save gives.
+    onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['clips'] });
-      onClose();
+      onDone();
     },
   });
+  const edit = (field: 'start' | 'end', value: string): void => setRange({ ...shown, [field]: value });
+  const timeHint = fps ? `HH:MM:SS:FF at ${Math.round(fps * 100) / 100} fps, or seconds` : 'm:ss.d or seconds';
   return (
-    <Dialog.Root open={target !== null} onOpenChange={(o) => !o && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog narrow" aria-describedby={undefined} data-testid="save-clip-dialog">
-          <Dialog.Title className="dialog-title">
-            <Scissors size={14} aria-hidden="true" /> Save clip · {target?.hit.videoName ?? target?.hit.videoNo}
-          </Dialog.Title>
-          <form
-            className="save-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (valid) save.mutate();
-            }}
-          >
-            <label className="field">
-              <span className="field-label">In (s)</span>
-              <input className="input small mono" inputMode="decimal" value={range.start} onChange={(e) => setRange({ ...range, start: e.target.value })} aria-label="In point in seconds" />
-            </label>
-            <label className="field">
-              <span className="field-label">Out (s)</span>
-              <input className="input small mono" inputMode="decimal" value={range.end} onChange={(e) => setRange({ ...range, end: e.target.value })} aria-label="Out point in seconds" />
-            </label>
-            <label className="field">
-              <span className="field-label">Handles (s)</span>
-              <input className="input small mono" inputMode="decimal" value={handles} onChange={(e) => setHandles(e.target.value)} aria-label="Handles in seconds" />
-            </label>
-            <Choice label="Format" value={format} options={CLIP_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))} onChange={(v) => setFormat(CLIP_FORMATS.find((f) => f === v) ?? 'mp4')} />
-            <OutputFolderField value={folder} onChange={setFolder} />
-            <label className="field row switch-field">
-              <Switch.Root className="switch" checked={copy} onCheckedChange={setCopy} aria-label="Fast stream copy">
-                <Switch.Thumb className="switch-thumb" />
-              </Switch.Root>
-              <span>
-                Stream copy <span className="muted">(fast, cuts on keyframes)</span>
-              </span>
-            </label>
-            <p className="muted full">{valid ? `${timecode(start)} – ${timecode(end)} · ${(end - start).toFixed(2)} s${Number(handles) > 0 ? ` plus ${handles} s each side` : ''}` : 'Out must come after In.'}</p>
-            <div className="field full">
-              <span className="field-label">Tags</span>
-              <TagEditor tags={tags} onChange={setTags} label="Clip tags" />
-            </div>
-            <label className="field full">
-              <span className="field-label">Notes</span>
-              <textarea className="input notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
-            </label>
-            <div className="full">{target && <SourceNote hit={target.hit} />}</div>
-            {save.isError && (
-              <p className="error-text full" role="alert">
-                {save.error.message}
-              </p>
-            )}
-            <div className="row full">
-              <span className="spacer" />
-              <Dialog.Close className="button">Cancel</Dialog.Close>
-              <button type="submit" className="button primary" disabled={!valid || save.isPending} data-testid="save-clip-submit">
-                Save clip
-              </button>
-            </div>
-          </form>
-          <DialogCloseButton />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <form
+      className="save-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (valid) save.mutate();
+      }}
+    >
+      <label className="field full">
+        <span className="field-label">Name</span>
+        <input className="input" value={name} maxLength={200} placeholder={`${hit.videoName ?? hit.videoNo} ${smpte(target.start, fps)}`} onChange={(e) => setName(e.target.value)} aria-label="Clip name" data-testid="clip-name-input" />
+      </label>
+      <label className="field">
+        <span className="field-label">In</span>
+        <input className="input timecode mono" value={shown.start} onChange={(e) => edit('start', e.target.value)} aria-label="In point" title={timeHint} aria-invalid={start === null} data-testid="clip-in" />
+      </label>
+      <label className="field">
+        <span className="field-label">Out</span>
+        <input className="input timecode mono" value={shown.end} onChange={(e) => edit('end', e.target.value)} aria-label="Out point" title={timeHint} aria-invalid={end === null} data-testid="clip-out" />
+      </label>
+      <label className="field">
+        <span className="field-label">Handles (s)</span>
+        <input className="input small mono" inputMode="decimal" value={handles} onChange={(e) => setHandles(e.target.value)} aria-label="Handles in seconds" aria-invalid={handleSeconds === null} />
+      </label>
+      <Choice label="Format" value={format} options={CLIP_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))} onChange={(v) => setFormat(CLIP_FORMATS.find((f) => f === v) ?? 'mp4')} />
+      <OutputFolderField value={folder} onChange={setFolder} />
+      <label className="field row switch-field">
+        <Switch.Root className="switch" checked={copy} onCheckedChange={setCopy} aria-label="Fast stream copy">
+          <Switch.Thumb className="switch-thumb" />
+        </Switch.Root>
+        <span>
+          Stream copy <span className="muted">(fast, cuts on keyframes)</span>
+        </span>
+      </label>
+      <p className="muted full" data-testid="clip-range-summary">
+        {valid ? `${smpte(start, fps)} – ${smpte(end, fps)} · ${(end - start).toFixed(2)} s${(handleSeconds ?? 0) > 0 ? ` plus ${handleSeconds} s each side` : ''}` : start === null || end === null ? `In and out take ${timeHint}.` : 'Out must come after In.'}
+      </p>
+      <div className="field full">
+        <span className="field-label">Tags</span>
+        <TagEditor tags={tags} onChange={setTags} label="Clip tags" />
+      </div>
+      <label className="field full">
+        <span className="field-label">Notes</span>
+        <textarea className="input notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} aria-label="Clip notes" />
+      </label>
+      <div className="full">
+        <SourceNote hit={hit} />
+      </div>
+      {save.isError && (
+        <p className="error-text full" role="alert">
+          {save.error.message}
+        </p>
+      )}
+      <div className="row full">
+        <span className="spacer" />
+        <Dialog.Close className="button">Cancel</Dialog.Close>
+        <button type="submit" className="button primary" disabled={!valid || save.isPending} data-testid="save-clip-submit">
+          Save clip
+        </button>
+      </div>
+    </form>
   );
 }

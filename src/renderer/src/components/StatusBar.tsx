@@ -50,8 +50,8 @@ export function StatusBar(): React.JSX.Element {
         </span>
       )}
       <span className="spacer" />
-      <span className="status-item" data-testid="balance-state" title="The library interface publishes no balance figure (only the datalake interface does, with its own key): Reelsync shows the balance errors the service answers with, never an invented number">
-        {s?.paused?.reason === 'insufficient-balance' ? <span className="error-text">Balance too low: uploads paused</span> : 'Balance: no shortage reported'}
+      <span className="status-item" data-testid="balance-state" title="Nothing has been refused for lack of balance. If the library refuses an upload or download for that, uploads pause and this says so.">
+        {s?.paused?.reason === 'insufficient-balance' ? <span className="error-text">Balance too low: uploads paused</span> : 'Balance OK'}
       </span>
       <span className="status-item">{conn?.state === 'connected' ? (conn.mode === 'embedded' ? 'Embedded library' : 'Cloud library') : 'No library service'}</span>
       <span>{transportKind === 'web' ? 'Web mode' : 'Desktop'}</span>

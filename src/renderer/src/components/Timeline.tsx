@@ -1,13 +1,41 @@
-/** The player's timeline: matched ranges marked, the current hit highlighted, in/out points, click to seek. */
+/** Seconds the timeline's keys move by: Left/Right a frame (Shift: a second), Page Up/Down ten seconds. */
+function keyTarget(key: string, shift: boolean, time: number, frame: number, duration: number): number | null {
+  switch (key) {
+    case 'ArrowLeft':
+    case 'ArrowDown':
+      return time - (shift ? 1 : frame);
+    case 'ArrowRight':
+    case 'ArrowUp':
+      return time + (shift ? 1 : frame);
+    case 'PageDown':
+      return time - 10;
+    case 'PageUp':
+      return time + 10;
+    case 'Home':
+      return 0;
+    case 'End':
+      return duration;
+    default:
+      return null;
+  }
+}
+
+/** The player's timeline: matched ranges marked, the current hit highlighted, in/out points; click or arrow keys to seek. */
 export function Timeline({
   duration,
   time,
+  frame,
+  label,
   ranges,
   marks,
   onSeek,
 }: {
   duration: number;
   time: number;
+  /** One frame in seconds. */
+  frame: number;
+  /** The current time as the player shows it (aria-valuetext). */
+  label: string;
   ranges: { start: number; end: number; current: boolean }[];
   marks: { in: number | null; out: number | null };
   onSeek: (t: number) => void;
@@ -23,10 +51,18 @@ export function Timeline({
       aria-valuemin={0}
       aria-valuemax={Math.round(d)}
       aria-valuenow={Math.round(time)}
+      aria-valuetext={label}
       data-testid="timeline"
       onClick={(e) => {
         const box = e.currentTarget.getBoundingClientRect();
         onSeek(((e.clientX - box.left) / box.width) * d);
+      }}
+      onKeyDown={(e) => {
+        const to = keyTarget(e.key, e.shiftKey, time, frame, d);
+        if (to === null) return;
+        e.preventDefault();
+        e.stopPropagation();
+        onSeek(Math.max(0, Math.min(d, to)));
       }}
     >
       {ranges.map((r) => (

@@ -41,3 +41,8 @@ export function useDownloads() {
 export function useDestinations() {
   return useQuery({ queryKey: ['destinations'], queryFn: () => call('destinations:roots', {}) });
 }
+
+/** The library service's folders (name, video count): what a watched folder can file its footage into. */
+export function useLibraryFolders() {
+  return useQuery({ queryKey: ['library-folders'], queryFn: () => call('library:folders', {}), retry: false, staleTime: 60_000 });
+}

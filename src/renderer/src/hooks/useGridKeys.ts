@@ -1,5 +1,17 @@
 import { useCallback, type KeyboardEvent, type RefObject } from 'react';
 
+/**
+ * Columns of the laid-out grid. The grid role sits on the scroll box and the CSS grid on its row inside, so count the
+ * cells on the first cell's line rather than read a template from either element.
+ */
+export function gridColumns(grid: HTMLElement): number {
+  const cells = grid.querySelectorAll<HTMLElement>('[role="gridcell"]');
+  const top = cells[0]?.offsetTop;
+  let n = 0;
+  while (n < cells.length && cells[n]?.offsetTop === top) n++;
+  return Math.max(1, n);
+}
+
 /** Arrow keys move the selection through a CSS grid (columns measured from the layout), Enter opens, Space previews, S saves. */
 export function useGridKeys(opts: {
   grid: RefObject<HTMLElement | null>;
@@ -16,7 +28,7 @@ export function useGridKeys(opts: {
     (e: KeyboardEvent) => {
       if (count === 0) return;
       const el = grid.current;
-      const columns = el ? getComputedStyle(el).gridTemplateColumns.split(' ').filter(Boolean).length || 1 : 1;
+      const columns = el ? gridColumns(el) : 1;
       const move = (to: number): void => {
         e.preventDefault();
         const next = Math.max(0, Math.min(count - 1, to));

@@ -1,17 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, ChevronLeft, ChevronRight, FileWarning, Scissors } from 'lucide-react';
+import { ArrowLeft, ChevronLeft, ChevronRight, FileWarning, Scissors, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { SearchHit } from '../../../shared/contract/library';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Timeline } from '../components/Timeline';
 import { Tip } from '../components/Tip';
-import { timecode } from '../lib/format';
+import { useShuttle, type Shuttle } from '../hooks/useShuttle';
+import { smpte } from '../lib/format';
+import { rememberedMuted, rememberMuted } from '../lib/player-prefs';
 import { call, localMediaUrl } from '../transport';
 
+/** Keys a text field keeps for itself. */
+function typingIn(target: EventTarget | null): boolean {
+  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || (target instanceof HTMLElement && target.isContentEditable);
+}
+
+function shuttleLabel(s: Shuttle): string {
+  return s.dir === 'stopped' ? 'Stopped' : `${s.dir === 'forward' ? '▶' : '◀'} ${s.speed}×`;
+}
+
 /**
- * Plays the local original at the matched time, marks every hit of this video on the timeline and steps between them;
- * I and O set in and out points.
+ * Plays the local original at the matched time, marks every hit of this video on the timeline and steps between them.
+ * Keys as in an NLE: Space/K play-pause, J/L shuttle, arrows and , / . a frame, M mute, I/O in and out, S save.
  */
 export function PlayerPage({
   hits,
@@ -35,6 +46,13 @@ export function PlayerPage({
   const sameVideo = hits.map((h, i) => ({ h, i })).filter(({ h }) => h.videoNo === hit?.videoNo).sort((a, b) => a.h.start - b.h.start);
   const pos = sameVideo.findIndex((x) => x.i === index);
   const localPath = detail.data?.localPath ?? hit?.localPath ?? null;
+  const fps = detail.data?.fps ?? null;
+  const frame = 1 / (fps && fps > 0 ? fps : 25);
+  const transport = useShuttle(video, frame);
+  const [muted, setMuted] = useState(rememberedMuted);
+  /** Set while the browser's autoplay policy, not the editor, mutes the video: that is not remembered. */
+  const policyMuted = useRef(false);
+  const tc = (t: number): string => smpte(t, fps);
 
   useEffect(() => {
     const v = video.current;
@@ -49,18 +67,63 @@ export function PlayerPage({
     setSaving({ hit, start, end, ...found });
   };
 
+  const toggleMute = (): void => {
+    const v = video.current;
+    const next = !(v?.muted ?? muted);
+    if (v) v.muted = next;
+    setMuted(next);
+    rememberMuted(next);
+  };
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || saving) return;
+      if (e.defaultPrevented || saving || e.metaKey || e.ctrlKey || e.altKey || typingIn(e.target)) return;
       const v = video.current;
-      if (e.key === 'i' || e.key === 'I') setMarks((m) => ({ ...m, in: v?.currentTime ?? 0 }));
-      else if (e.key === 'o' || e.key === 'O') setMarks((m) => ({ ...m, out: v?.currentTime ?? 0 }));
-      else if ((e.key === 's' || e.key === 'S') && !e.metaKey && !e.ctrlKey) {
+      const act = (f: () => void): void => {
         e.preventDefault();
-        openSave();
-      } else if (e.key === 'Escape') onBack();
-      else if (e.key === 'n' && pos >= 0 && pos < sameVideo.length - 1) onIndex(sameVideo[pos + 1]?.i ?? index);
-      else if (e.key === 'p' && pos > 0) onIndex(sameVideo[pos - 1]?.i ?? index);
+        f();
+      };
+      switch (e.key) {
+        case ' ':
+          return act(transport.toggle);
+        case 'k':
+        case 'K':
+          return act(transport.shuttle.dir === 'stopped' ? transport.toggle : transport.stop);
+        case 'j':
+        case 'J':
+          return act(transport.reverse);
+        case 'l':
+        case 'L':
+          return act(transport.forward);
+        case 'ArrowLeft':
+        case ',':
+          return act(() => transport.step(-1));
+        case 'ArrowRight':
+        case '.':
+          return act(() => transport.step(1));
+        case 'm':
+        case 'M':
+          return act(toggleMute);
+        case 'i':
+        case 'I':
+          return act(() => setMarks((m) => ({ ...m, in: v?.currentTime ?? 0 })));
+        case 'o':
+        case 'O':
+          return act(() => setMarks((m) => ({ ...m, out: v?.currentTime ?? 0 })));
+        case 's':
+        case 'S':
+          return act(openSave);
+        case 'n':
+        case 'N':
+          return act(() => pos >= 0 && pos < sameVideo.length - 1 && onIndex(sameVideo[pos + 1]?.i ?? index));
+        case 'p':
+        case 'P':
+          return act(() => pos > 0 && onIndex(sameVideo[pos - 1]?.i ?? index));
+        case 'Escape':
+          return act(onBack);
+        default:
+          return undefined;
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -70,6 +133,7 @@ export function PlayerPage({
   const duration = detail.data?.duration ?? Math.max(hit.end, ...sameVideo.map((x) => x.h.end));
   const seek = (t: number): void => {
     if (video.current) video.current.currentTime = t;
+    setTime(t);
   };
   return (
     <section className="page page-fill player-page" data-testid="player">
@@ -111,29 +175,51 @@ export function PlayerPage({
               className="player-video"
               src={localMediaUrl(localPath)}
               controls
-              autoPlay
-              muted
+              muted={muted}
               data-testid="player-video"
               onLoadedMetadata={(e) => {
-                e.currentTarget.currentTime = hit.start;
+                const v = e.currentTarget;
+                v.currentTime = hit.start;
+                // Sound autoplays only where the browser allows it; otherwise start muted, without forgetting the choice.
+                v.play().catch(() => {
+                  policyMuted.current = true;
+                  v.muted = true;
+                  void v.play().catch(() => undefined);
+                });
+              }}
+              onVolumeChange={(e) => {
+                if (e.currentTarget.muted === muted) return;
+                setMuted(e.currentTarget.muted);
+                if (policyMuted.current) policyMuted.current = false;
+                else rememberMuted(e.currentTarget.muted);
               }}
               onTimeUpdate={(e) => setTime(e.currentTarget.currentTime)}
+              onSeeked={(e) => setTime(e.currentTarget.currentTime)}
+              onPause={(e) => setTime(e.currentTarget.currentTime)}
             />
           </div>
-          <Timeline duration={duration} time={time} ranges={sameVideo.map((x) => ({ start: x.h.start, end: x.h.end, current: x.i === index }))} marks={marks} onSeek={seek} />
+          <Timeline duration={duration} time={time} frame={frame} label={tc(time)} ranges={sameVideo.map((x) => ({ start: x.h.start, end: x.h.end, current: x.i === index }))} marks={marks} onSeek={seek} />
           <div className="player-facts row">
-            <span data-testid="player-time" className="mono">
-              {timecode(time)}
+            <span data-testid="player-time" className="mono" title={fps ? `${Math.round(fps * 100) / 100} fps` : 'frame rate unknown'}>
+              {tc(time)}
             </span>
+            <span className="mono muted" data-testid="player-shuttle">
+              {shuttleLabel(transport.shuttle)}
+            </span>
+            <button type="button" className="icon-button" aria-label={muted ? 'Unmute (M)' : 'Mute (M)'} aria-pressed={muted} onClick={toggleMute} data-testid="player-mute">
+              {muted ? <VolumeX size={15} /> : <Volume2 size={15} />}
+            </button>
             <span className="muted">
-              Match {timecode(hit.start)} – {timecode(hit.end)}
+              Match {tc(hit.start)} – {tc(hit.end)}
             </span>
             {hit.text && <span className="hit-text">“{hit.text}”</span>}
             <span className="spacer" />
             <span className="mono muted" data-testid="in-out">
-              In {marks.in === null ? '—' : timecode(marks.in)} · Out {marks.out === null ? '—' : timecode(marks.out)}
+              In {marks.in === null ? '—' : tc(marks.in)} · Out {marks.out === null ? '—' : tc(marks.out)}
             </span>
-            <span className="muted kbd-hint">I / O in and out · S save clip · N / P next and previous hit</span>
+            <span className="muted kbd-hint" title="Space or K play and pause · J and L shuttle back and forward (press again for faster) · ← → or , . one frame · M mute · I and O in and out · S save a clip · N and P next and previous hit">
+              J K L · ← → frame · I O · S save
+            </span>
             <button type="button" className="button primary" onClick={openSave} data-testid="player-save-clip">
               <Scissors size={14} aria-hidden="true" /> Save clip
             </button>

@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
 import { Search as SearchIcon, SearchX, SlidersHorizontal, WifiOff, X } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared/contract/library';
 import { HitCard } from '../components/HitCard';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
@@ -11,6 +11,7 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useLibraryOffline } from '../hooks/queries';
 import { useGridKeys } from '../hooks/useGridKeys';
 import { timecode } from '../lib/format';
+import { returnFocusTo } from '../lib/return-focus';
 import { call, ContractError, localMediaUrl } from '../transport';
 
 const TYPES: { id: UiSearchType; label: string }[] = [
@@ -25,13 +26,26 @@ export interface SearchState {
 }
 
 /** One search box with the search types and filters; results as a keyboard-driven grid of keyframe cards. */
-export function SearchPage({ state, setState, onOpen }: { state: SearchState; setState: (s: SearchState) => void; onOpen: (hits: SearchHit[], index: number, found: { query: string; searchType: string | null }) => void }): React.JSX.Element {
+export function SearchPage({
+  state,
+  setState,
+  onOpen,
+  focusSearch,
+}: {
+  state: SearchState;
+  setState: (s: SearchState) => void;
+  onOpen: (hits: SearchHit[], index: number, found: { query: string; searchType: string | null }) => void;
+  /** Changes each time `/` or Ctrl+K asks for the search box. */
+  focusSearch: number;
+}): React.JSX.Element {
   const [text, setText] = useState(state.request?.query ?? '');
   const [type, setType] = useState<UiSearchType>(state.request?.type ?? 'BY_CLIP');
   const [filters, setFilters] = useState<Filters>({});
   const [showFilters, setShowFilters] = useState(false);
   const [preview, setPreview] = useState<SearchHit | null>(null);
   const grid = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const selectedCard = (): HTMLElement | undefined => grid.current?.querySelectorAll<HTMLElement>('[role="gridcell"]')[state.selected];
   const req = state.request;
   const [saving, setSaving] = useState<ClipTarget | null>(null);
   const offline = useLibraryOffline();
@@ -50,6 +64,21 @@ export function SearchPage({ state, setState, onOpen }: { state: SearchState; se
     if (!text.trim()) return;
     setState({ request: { query: text.trim(), type: t, ...filters }, selected: 0 });
   };
+  // Back from the player (or any page) to results: the card it came from has the focus; with no results, the search box.
+  const focusedOnce = useRef(false);
+  useEffect(() => {
+    if (focusedOnce.current || (hits.length === 0 && (results.isFetching || last.isFetching))) return;
+    focusedOnce.current = true;
+    if (document.activeElement === input.current) return;
+    const card = hits.length > 0 ? selectedCard() : undefined;
+    if (card) card.focus();
+    else input.current?.focus();
+  });
+  useEffect(() => {
+    if (focusSearch === 0) return;
+    input.current?.focus();
+    input.current?.select();
+  }, [focusSearch]);
   const onKeyDown = useGridKeys({
     grid,
     count: hits.length,
@@ -70,7 +99,7 @@ export function SearchPage({ state, setState, onOpen }: { state: SearchState; se
         }}
       >
         <SearchIcon size={16} aria-hidden="true" />
-        <input className="search-input" aria-label="Search the library" placeholder="Search footage: words on screen, what is said, what is seen…" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <input className="search-input" aria-label="Search the library" placeholder="Search footage: words on screen, what is said, what is seen…" value={text} onChange={(e) => setText(e.target.value)} ref={input} />
         <Tabs.Root
           value={type}
           onValueChange={(v) => {
@@ -140,11 +169,16 @@ export function SearchPage({ state, setState, onOpen }: { state: SearchState; se
           </div>
         </>
       )}
-      <SaveClipDialog target={saving} onClose={() => setSaving(null)} />
+      <SaveClipDialog target={saving} onClose={() => setSaving(null)} returnFocus={selectedCard} />
       <Dialog.Root open={preview !== null} onOpenChange={(open) => !open && setPreview(null)}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog preview-dialog" aria-describedby={undefined}>
+          <Dialog.Content
+            className="dialog preview-dialog"
+            aria-describedby={undefined}
+            data-testid="preview-dialog"
+            onCloseAutoFocus={returnFocusTo(selectedCard)}
+          >
             <Dialog.Title className="dialog-title">
               {preview?.videoName ?? preview?.videoNo} · {timecode(preview?.start ?? 0)} – {timecode(preview?.end ?? 0)}
             </Dialog.Title>

@@ -4,17 +4,23 @@ import { FolderOpen, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { Req } from '../../../shared/contract';
 import { DestinationRoots } from '../components/DestinationRoots';
+import { THEMES, type Theme } from '../../../shared/contract/settings';
 import { FolderForm } from '../components/FolderForm';
 import { ServiceStatusLine } from '../components/ServiceBanner';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Tip } from '../components/Tip';
-import { useFolders, useSettings } from '../hooks/queries';
+import { useFolders, useLibraryFolders, useSettings } from '../hooks/queries';
 import { call, transportKind } from '../transport';
 
-/** Endpoint and key, watched folders, concurrency, launch at login, window close, remote delete policy. */
+const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
+const WATCH_MODE: Record<'auto' | 'on' | 'off', string> = { auto: 'watched for changes', on: 'checked for changes every few seconds (network drive)', off: 'watched through system events only' };
+
+/** Endpoint and key, watched folders, appearance, concurrency, launch at login, window close, remote delete policy. */
 export function SettingsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const settings = useSettings();
+  const libraryFolders = useLibraryFolders();
+  const libraryFolderName = (id: number | null): string | undefined => (id === null ? undefined : (libraryFolders.data?.folders.find((x) => x.folderId === id)?.name ?? `library folder ${id}`));
   const folders = useFolders();
   const [url, setUrl] = useState('');
   const [key, setKey] = useState('');
@@ -48,7 +54,7 @@ export function SettingsPage(): React.JSX.Element {
               <div className="file-main">
                 <div className="mono">{f.path}</div>
                 <div className="muted">
-                  Library folder {f.folderId ?? f.folderName ?? 'Default'} · polling {f.polling}
+                  Files into {f.folderName ?? libraryFolderName(f.folderId) ?? 'the library’s default folder'} · {WATCH_MODE[f.polling]}
                   {f.tags.length ? ` · tags ${f.tags.join(', ')}` : ''}
                   {f.ignore.length ? ` · ignores ${f.ignore.join(', ')}` : ''}
                 </div>
@@ -80,7 +86,7 @@ export function SettingsPage(): React.JSX.Element {
           </div>
           <ServiceStatusLine />
           <div className="field">
-            <span className="field-label">Endpoint</span>
+            <span className="field-label">Library in use</span>
             <div className="row">
               <label className="row tight">
                 <input type="radio" name="endpoint" checked={s.endpoint.mode === 'embedded'} onChange={() => save.mutate({ endpoint: { mode: 'embedded' } })} /> Embedded (this computer)
@@ -127,6 +133,16 @@ export function SettingsPage(): React.JSX.Element {
               </label>
             </div>
           )}
+          <div className="field" role="radiogroup" aria-label="Appearance">
+            <span className="field-label">Appearance</span>
+            <div className="row">
+              {THEMES.map((t) => (
+                <label key={t} className="row tight">
+                  <input type="radio" name="theme" checked={s.theme === t} onChange={() => save.mutate({ theme: t })} data-testid={`theme-${t}`} /> {THEME_LABEL[t]}
+                </label>
+              ))}
+            </div>
+          </div>
           <div className="field" role="radiogroup" aria-label="When a watched file is deleted">
             <span className="field-label">When a watched file is deleted on disk</span>
             <label className="row tight">
@@ -139,11 +155,11 @@ export function SettingsPage(): React.JSX.Element {
           </div>
           <div className="field">
             <span className="field-label">Balance</span>
-            <span className="muted">The library interface has no balance endpoint, so no figure is shown. Uploads and downloads refused for balance pause the queue and say so.</span>
+            <span className="muted">Your balance is kept by the library service&apos;s account. If it refuses an upload or a download for lack of balance, Reelsync pauses the uploads and tells you here and in the status bar.</span>
           </div>
           {s.restartRequired && (
             <div className="callout" role="status">
-              Endpoint and concurrency changes apply the next time Reelsync starts.
+              A new library address or number of uploads at once applies the next time Reelsync starts.
             </div>
           )}
           {save.isError && (
