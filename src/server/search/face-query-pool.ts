@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { IMAGE_FORMATS } from './image-header';
+import { workerEntry } from '../../common/spawn-worker';
 import { WorkerPool } from './worker-pool';
 
 export const faceQueryRequestSchema = z.object({
@@ -10,14 +11,15 @@ export const faceQueryRequestSchema = z.object({
 });
 export type FaceQueryRequest = z.infer<typeof faceQueryRequestSchema>;
 
-const DEFAULT_ENTRY = new URL('./face-query-worker.ts', import.meta.url);
+/** The worker module: the TypeScript sibling from the sources, the built entry from out/. */
+const defaultEntry = (): URL => workerEntry(import.meta.url, { sibling: './face-query-worker.ts' }, { outPath: 'service/face-query-worker.js' });
 
 /**
  * Face descriptors of query photos, computed on one worker thread (started on the first photo search), so detection
  * never holds the HTTP thread. One thread: its models take a few hundred MB, and photo queries are rare.
  */
 export class FaceQueryPool extends WorkerPool<FaceQueryRequest, number[][]> {
-  constructor(log: Logger, entry: URL = DEFAULT_ENTRY) {
+  constructor(log: Logger, entry: URL = defaultEntry()) {
     super({ name: 'photo query', entry, workers: 1, workerData: null, result: z.array(z.array(z.number())), log });
   }
 
