@@ -1,6 +1,7 @@
-import { mkdirSync, renameSync, statSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
+import { ensurePrivateDirSync, ensurePrivateFileSync } from '../common/private-files';
 
 export type Logger = pino.Logger;
 
@@ -28,8 +29,9 @@ export function rotateLogFile(file: string, maxBytes = ROTATE_BYTES): void {
 export function createLogger(name = 'reelsync', options: { file?: string } = {}): Logger {
   const level = process.env.REELSYNC_LOG ?? (process.env.VITEST ? 'silent' : 'info');
   if (!options.file) return pino({ name, level }, pino.destination(2));
-  mkdirSync(join(options.file, '..'), { recursive: true });
+  ensurePrivateDirSync(join(options.file, '..'));
   rotateLogFile(options.file);
+  ensurePrivateFileSync(options.file);
   // Synchronous like stderr: the last lines before a crash are the ones a bug report needs.
   const streams = pino.multistream([
     { level: 'trace', stream: pino.destination(2) },

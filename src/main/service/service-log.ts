@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDirSync, PRIVATE_FILE } from '../../common/private-files';
 
 /** Default cap of service.log: past it, the file becomes service.log.1 (the previous .1 is dropped) and a new one starts. */
 export const SERVICE_LOG_MAX_BYTES = 10 * 1024 * 1024;
@@ -42,8 +43,8 @@ export class ServiceLog {
   }
 
   private open(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    this.fd = openSync(this.file, 'a', 0o600);
+    ensurePrivateDirSync(dirname(this.file));
+    this.fd = openSync(this.file, 'a', PRIVATE_FILE);
     this.size = statSync(this.file).size;
   }
 
