@@ -24,7 +24,8 @@ export async function makeHls(input: string, dir: string): Promise<{ name: strin
 
 /**
  * A live HLS source: from the first playlist request on, one more segment appears every `everyMs`; the playlist gets
- * its ENDLIST `holdMs` after the last one, like a broadcast that ends.
+ * its ENDLIST `holdMs` after the last one, like a broadcast that ends, or when `end()` is called (`holdMs` Infinity:
+ * only then, so a test can keep the source live until it has seen what it waits for, however slow the machine).
  */
 export async function startLiveHls(
   dir: string,
@@ -32,10 +33,12 @@ export async function startLiveHls(
   everyMs: number,
   holdMs: number,
   host = '127.0.0.1',
-): Promise<LocalServer & { ended(): boolean }> {
+): Promise<LocalServer & { ended(): boolean; end(): void }> {
   let t0 = 0;
+  let endedByCall = false;
   const visible = (): number => (t0 ? Math.min(segments.length, 1 + Math.floor((Date.now() - t0) / everyMs)) : 0);
-  const ended = (): boolean => t0 > 0 && Date.now() - t0 >= (segments.length - 1) * everyMs + holdMs;
+  // Ended once every segment is out and the hold is over (or end() was called): the broadcast never cuts itself short.
+  const ended = (): boolean => visible() === segments.length && (endedByCall || Date.now() - t0 >= (segments.length - 1) * everyMs + holdMs);
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/live.m3u8') {
@@ -59,6 +62,9 @@ export async function startLiveHls(
   return {
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     ended,
+    end: () => {
+      endedByCall = true;
+    },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -115,7 +115,8 @@ describe('live http (HLS) pull source', () => {
     const { dir, cleanup } = await tempDir('reelsync-hls-');
     const segments = await makeHls(fixturePath('phoneH264Mp4'), dir);
     expect(segments.length).toBe(3);
-    const live = await startLiveHls(dir, segments, 1500, 6000);
+    // The source stays live until the test has seen a segment indexed while it plays: no race with the indexer's speed.
+    const live = await startLiveHls(dir, segments, 1500, Infinity);
     try {
       const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'live', safety_detector: true })).json.collection_id;
       const opened = await dl.post<Stream>('/streams', { collection_id: collection, source_url: `${live.url}/live.m3u8`, fps: 2, segment_seconds: 2 });
@@ -132,6 +133,7 @@ describe('live http (HLS) pull source', () => {
       const duringEvents = (await dl.get<EventsPage>(`/streams/${id}/events`)).json;
       expect(duringEvents.live).toBe(true);
       expect(duringEvents.events.length).toBeGreaterThan(0);
+      live.end();
 
       await expect.poll(async () => (await dl.get<Stream>(`/streams/${id}`)).json.status, { timeout: 30_000 }).toBe('ended');
       const ended = (await dl.get<Stream>(`/streams/${id}`)).json;
