@@ -51,11 +51,7 @@ export function FileRow({ file, progress, actions }: { file: FileView; progress:
                 <span className="muted">{Math.round(file.indexProgress)}% indexed</span>
               </div>
             )}
-            {file.reason && file.status !== 'indexed' && (
-              <span className="reason" data-testid="file-reason">
-                {file.reason}
-              </span>
-            )}
+            {file.reason && file.status !== 'indexed' && <ReasonLine reason={file.reason} details={file.details} />}
           </div>
           <div className="file-actions">
             {canRetry && (
@@ -97,5 +93,25 @@ export function FileRow({ file, progress, actions }: { file: FileView; progress:
         </ContextMenu.Content>
       </ContextMenu.Portal>
     </ContextMenu.Root>
+  );
+}
+
+/** The plain reason on one line; the whole sentence and the raw cause (an ffmpeg message, an errno) under "Details". */
+function ReasonLine({ reason, details }: { reason: string; details: string | null }): React.JSX.Element {
+  return (
+    <span className="reason-line">
+      <span className="reason" data-testid="file-reason" title={reason}>
+        {reason}
+      </span>
+      {details && (
+        <details className="reason-details" data-testid="file-reason-details">
+          <summary>Details</summary>
+          <div className="reason-details-panel">
+            <p>{reason}</p>
+            <code className="mono">{details}</code>
+          </div>
+        </details>
+      )}
+    </span>
   );
 }
