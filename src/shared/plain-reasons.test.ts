@@ -45,7 +45,7 @@ describe('plainReason', () => {
 
   it('gives an unknown cause a generic sentence and the raw text as details', () => {
     const raw = 'SQLITE_BUSY: database is locked';
-    expect(plainReason(raw)).toEqual({ text: expect.stringMatching(/^Something went wrong with this file\./) as unknown, details: raw, cause: 'unknown' });
+    expect(plainReason(raw)).toEqual({ text: expect.stringMatching(/^Something unexpected went wrong\./) as unknown, details: raw, cause: 'unknown' });
   });
 
   it('keeps the numbers an editor needs (codec name, sizes)', () => {

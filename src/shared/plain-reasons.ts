@@ -47,7 +47,7 @@ export type ReasonCause = (typeof RULES)[number]['cause'] | 'unknown';
 
 export const KNOWN_CAUSES: readonly ReasonCause[] = RULES.map((r) => r.cause);
 
-const GENERIC = 'Something went wrong with this file. The details below say what; Retry checks it again.';
+const GENERIC = 'Something unexpected went wrong. The details say what happened.';
 
 /** The plain sentence for a raw reason, with the raw text kept as details. */
 export function plainReason(raw: string): PlainReason {

@@ -4,6 +4,7 @@ import type { FileView } from '../../../shared/contract/sync';
 import type { UploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, fileName, folderOf, rate } from '../lib/format';
 import { ProgressBar } from './ProgressBar';
+import { ReasonLine } from './ReasonLine';
 import { StatusBadge } from './StatusBadge';
 import { Tip } from './Tip';
 
@@ -93,25 +94,5 @@ export function FileRow({ file, progress, actions }: { file: FileView; progress:
         </ContextMenu.Content>
       </ContextMenu.Portal>
     </ContextMenu.Root>
-  );
-}
-
-/** The plain reason on one line; the whole sentence and the raw cause (an ffmpeg message, an errno) under "Details". */
-function ReasonLine({ reason, details }: { reason: string; details: string | null }): React.JSX.Element {
-  return (
-    <span className="reason-line">
-      <span className="reason" data-testid="file-reason" title={reason}>
-        {reason}
-      </span>
-      {details && (
-        <details className="reason-details" data-testid="file-reason-details">
-          <summary>Details</summary>
-          <div className="reason-details-panel">
-            <p>{reason}</p>
-            <code className="mono">{details}</code>
-          </div>
-        </details>
-      )}
-    </span>
   );
 }
