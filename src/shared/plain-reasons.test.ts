@@ -10,6 +10,7 @@ const RAW: Record<Exclude<ReasonCause, 'unknown'>, string> = {
   extension: 'extension .txt is not accepted (.mp4, .mov, .mkv, .webm, .avi)',
   'too-large': 'too large: 5.2 GB (the limit is 5.0 GB)',
   empty: 'empty file (0 bytes)',
+  'bad-timing': 'file is not accepted: it declares a duration of 0.001 s but its streams run 20.0 s, so its duration cannot be trusted',
   'no-video': 'no video stream found',
   'not-video': 'not a readable video (truncated or corrupt?): Invalid data found when processing input',
   missing: "ENOENT: no such file or directory, open '/footage/A001.mp4'",
@@ -52,6 +53,13 @@ describe('plainReason', () => {
     expect(plainReason(RAW.codec).text).toContain('mpeg4');
     expect(plainReason(RAW['too-large']).text).toContain('5.2 GB');
     expect(plainReason(RAW['too-large']).text).toContain('5.0 GB');
+  });
+
+  it('words the service\'s own refusals (an upload answered 4xx) like the validator\'s', () => {
+    expect(plainReason('codec mpeg4 is not supported (h264, h265, vp9)').cause).toBe('codec');
+    expect(plainReason('extension .webm is not supported').cause).toBe('extension');
+    expect(plainReason('not a readable video: moov atom not found').cause).toBe('no-index');
+    expect(plainReason('file is empty').cause).toBe('empty');
   });
 
   it('names the missing index, not the first symptom, when ffprobe lists both', () => {
