@@ -43,8 +43,8 @@ describe('sync of the fixture folder against the real service', () => {
       expect(byName.get('phone-h264.mp4')?.status).toBe('indexed');
       expect(byName.get('hevc.mov')?.status).toBe('indexed');
       expect(byName.get('vp9.mkv')?.status).toBe('indexed');
-      expect(byName.get('mpeg4-part2.avi')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('codec mpeg4') as unknown });
-      expect(byName.get('truncated.mp4')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/truncated|moov/) as unknown });
+      expect(byName.get('mpeg4-part2.avi')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('mpeg4 codec') as unknown, details: expect.stringContaining('codec mpeg4') as unknown });
+      expect(byName.get('truncated.mp4')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/incomplete/) as unknown, details: expect.stringMatching(/moov/) as unknown });
       expect(byName.get('not-a-video.mp4')?.status).toBe('skipped');
       const renamed = byName.get('day2/same-content-renamed.mp4');
       expect(renamed?.status).toBe('indexed');

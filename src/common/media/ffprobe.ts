@@ -14,6 +14,7 @@ const streamSchema = z.object({
   avg_frame_rate: z.string().optional(),
   r_frame_rate: z.string().optional(),
   duration: z.string().optional(),
+  bit_rate: z.string().optional(),
   nb_frames: z.string().optional(),
   tags: z.record(z.string(), z.string()).optional(),
   side_data_list: z.array(z.record(z.string(), z.unknown())).optional(),
@@ -36,6 +37,11 @@ export interface ProbeResult {
   container: string;
   durationSeconds: number | null;
   sizeBytes: number | null;
+  /**
+   * Bytes the streams declare (each stream's bit rate times its duration, where the container's index gives both):
+   * more than the file holds means the media was cut short after its index (an mp4 with `+faststart`, then cut).
+   */
+  declaredStreamBytes: number | null;
   video: {
     codec: string;
     width: number;
@@ -101,6 +107,7 @@ export async function ffprobe(file: string, options: { kind: InputKind; signal?:
     container: format?.format_name ?? 'unknown',
     durationSeconds: parseNumber(format?.duration) ?? parseNumber(v?.duration),
     sizeBytes: parseNumber(format?.size),
+    declaredStreamBytes: declaredBytes(streams),
     video: v?.codec_name
       ? {
           codec: v.codec_name,
@@ -115,6 +122,16 @@ export async function ffprobe(file: string, options: { kind: InputKind; signal?:
   };
 }
 
+function declaredBytes(streams: z.infer<typeof streamSchema>[]): number | null {
+  let total: number | null = null;
+  for (const s of streams) {
+    const rate = parseNumber(s.bit_rate);
+    const seconds = parseNumber(s.duration);
+    if (rate !== null && seconds !== null) total = (total ?? 0) + (rate * seconds) / 8;
+  }
+  return total === null ? null : Math.round(total);
+}
+
 function rotationOf(stream: z.infer<typeof streamSchema> | undefined): number {
   const fromTag = parseNumber(stream?.tags?.rotate);
   if (fromTag !== null) return fromTag;
@@ -124,11 +141,21 @@ function rotationOf(stream: z.infer<typeof streamSchema> | undefined): number {
   return 0;
 }
 
-/** ffprobe's complaint without stream prefixes or the file path: "moov atom not found; Invalid data found...". */
-function reasonFrom(stderr: string, file: string): string {
+/**
+ * ffprobe's or ffmpeg's complaint without stream prefixes, byte offsets or the file path: "moov atom not found;
+ * Invalid data found...".
+ */
+export function reasonFrom(stderr: string, file: string): string {
   const lines = stderr
     .split('\n')
-    .map((line) => line.replace(/^\[[^\]]+\]\s*/, '').replace(`file:${file}: `, '').replace(`${file}: `, '').trim())
+    .map((line) =>
+      line
+        .replace(/^\[[^\]]+\]\s*/, '')
+        .replace(`file:${file}: `, '')
+        .replace(`${file}: `, '')
+        .replace(/offset 0x[0-9a-f]+: /, '')
+        .trim(),
+    )
     .filter(Boolean);
   return [...new Set(lines)].slice(0, 3).join('; ');
 }

@@ -46,10 +46,15 @@ export function formatSummary(s: SyncSummary): string {
     `uploaded: ${s.uploaded.length}`,
     `already in library: ${s.alreadyInLibrary.length}`,
     `skipped: ${s.skipped.length}`,
-    ...s.skipped.map((f) => `  ${f.path}: ${f.reason ?? 'skipped'}`),
+    ...s.skipped.map((f) => `  ${f.path}: ${f.reason ?? 'skipped'}${withDetails(f)}`),
     `failed: ${s.failed.length}`,
-    ...s.failed.map((f) => `  ${f.path}: ${f.status}${f.reason ? `: ${f.reason}` : ''}`),
+    ...s.failed.map((f) => `  ${f.path}: ${f.status}${f.reason ? `: ${f.reason}` : ''}${withDetails(f)}`),
   ];
   if (s.pending.length > 0) lines.push(`not finished: ${s.pending.length}`, ...s.pending.map((f) => `  ${f.path}: ${f.status}${f.reason ? `: ${f.reason}` : ''}`));
   return `${lines.join('\n')}\n`;
+}
+
+/** A terminal has room for the raw cause next to the plain reason: " (moov atom not found)". */
+function withDetails(f: FileView): string {
+  return f.details ? ` (${f.details})` : '';
 }

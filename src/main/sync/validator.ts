@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { ffprobe, ProbeError } from '../../common/media/ffprobe';
+import { decodeTail } from '../../common/media/tail-decode';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
 
 export type Validation = { ok: true; codec: string; size: number } | { ok: false; reason: string };
@@ -16,7 +17,13 @@ export function extensionProblem(path: string): string | null {
   return `extension ${ext || '(none)'} is not accepted (${ACCEPTED_EXTENSIONS.join(', ')})`;
 }
 
-/** Everything the service would reject, checked before spending an upload: name, size, readability, codec, integrity. */
+/** Declared stream bytes may exceed the file by rounding of bit rates only; a cut file misses far more. */
+const DECLARED_SLACK = 1.02;
+
+/**
+ * Everything the service would reject, checked before spending an upload: name, size, readability, codec, integrity
+ * (the index must fit the file, and the last second must decode). Reasons are technical: plain-reasons.ts words them.
+ */
 export async function validateVideo(path: string, options: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<Validation> {
   const byName = extensionProblem(path);
   if (byName) return { ok: false, reason: byName };
@@ -42,6 +49,11 @@ export async function validateVideo(path: string, options: { signal?: AbortSigna
   const codec = probe.video.codec.toLowerCase();
   if (!ACCEPTED_CODECS.includes(codec)) return { ok: false, reason: `video codec ${codec} is not accepted (h264, h265/hevc, vp9)` };
   if (probe.durationSeconds === null || probe.durationSeconds <= 0) return { ok: false, reason: 'no duration: the file looks truncated' };
+  if (probe.declaredStreamBytes !== null && probe.declaredStreamBytes > info.size * DECLARED_SLACK) {
+    return { ok: false, reason: `partial file: the streams declare ${formatBytes(probe.declaredStreamBytes)} but the file holds ${formatBytes(info.size)}` };
+  }
+  const tail = await decodeTail(path, { kind: 'uploadVideo', signal: options.signal });
+  if (!tail.ok) return { ok: false, reason: `the last second does not decode: ${tail.detail}` };
   return { ok: true, codec, size: info.size };
 }
 

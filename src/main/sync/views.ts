@@ -1,5 +1,6 @@
 import type { FileStatus, FileView, WatchFolderView } from '../../shared/contract/sync';
 import { unreachable } from '../../shared/errors';
+import { plainReason } from '../../shared/plain-reasons';
 import type { ContentRow, FileRow, WatchFolderRow } from '../store/sync-store';
 
 /** The status the UI shows for a file: its own state, or its content's once it is linked to one. */
@@ -23,11 +24,14 @@ export function fileView(file: FileRow, content: ContentRow | undefined, firstFi
   const status = fileStatus(file, content);
   const duplicateOf =
     content?.found_existing === true ? `library:${content.video_no ?? ''}` : firstFileId !== undefined && firstFileId !== file.id ? `file:${firstFileId}` : null;
+  const raw = file.state === 'linked' ? (content?.reason ?? null) : file.reason;
+  const plain = raw === null ? null : plainReason(raw);
   return {
     id: file.id,
     path: file.path,
     status,
-    reason: file.state === 'linked' ? (content?.reason ?? null) : file.reason,
+    reason: plain?.text ?? null,
+    details: plain?.details ?? null,
     paused: file.paused,
     size: file.size,
     hash: file.hash,

@@ -22,7 +22,10 @@ export const fileViewSchema = z.object({
   id: z.number().int(),
   path: z.string(),
   status: z.enum(FILE_STATUSES),
+  /** In plain words (src/shared/plain-reasons.ts). */
   reason: z.string().nullable(),
+  /** The raw text behind `reason` (an ffmpeg message, an errno), for the "Details" disclosure. */
+  details: z.string().nullable(),
   paused: z.boolean(),
   size: z.number().int(),
   hash: z.string().nullable(),

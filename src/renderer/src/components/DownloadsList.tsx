@@ -9,6 +9,7 @@ import { call } from '../transport';
 import { ProgressBar } from './ProgressBar';
 import { EmptyState, ErrorState, LoadingState } from './States';
 import { Tip } from './Tip';
+import { PlainError } from './ReasonLine';
 
 const BADGE: Record<DownloadView['state'], string> = {
   queued: 'badge-idle',
@@ -58,7 +59,7 @@ function DownloadRow({ d, live }: { d: DownloadView; live: LiveDownload | undefi
           </div>
         )}
         {state === 'done' && <span className="muted">{bytes(got)}</span>}
-        {(state === 'failed' || state === 'gone') && d.error && <span className="reason">{d.error}</span>}
+        {(state === 'failed' || state === 'gone') && d.error && <PlainError raw={d.error} />}
       </div>
       <div className="file-actions">
         {active && (

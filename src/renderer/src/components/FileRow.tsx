@@ -4,6 +4,7 @@ import type { FileView } from '../../../shared/contract/sync';
 import type { UploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, fileName, folderOf, rate } from '../lib/format';
 import { ProgressBar } from './ProgressBar';
+import { ReasonLine } from './ReasonLine';
 import { StatusBadge } from './StatusBadge';
 import { Tip } from './Tip';
 
@@ -51,11 +52,7 @@ export function FileRow({ file, progress, actions }: { file: FileView; progress:
                 <span className="muted">{Math.round(file.indexProgress)}% indexed</span>
               </div>
             )}
-            {file.reason && file.status !== 'indexed' && (
-              <span className="reason" data-testid="file-reason">
-                {file.reason}
-              </span>
-            )}
+            {file.reason && file.status !== 'indexed' && <ReasonLine reason={file.reason} details={file.details} />}
           </div>
           <div className="file-actions">
             {canRetry && (

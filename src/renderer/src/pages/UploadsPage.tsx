@@ -10,10 +10,10 @@ import { useUploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, rate } from '../lib/format';
 import { call } from '../transport';
 
-const ACTIVE = new Set<FileView['status']>(['waiting', 'queued', 'uploading', 'indexing', 'failed', 'index_failed', 'cancelled']);
-const ORDER: FileView['status'][] = ['uploading', 'indexing', 'queued', 'waiting', 'failed', 'index_failed', 'cancelled'];
+const ACTIVE = new Set<FileView['status']>(['waiting', 'queued', 'uploading', 'indexing', 'failed', 'index_failed', 'cancelled', 'skipped']);
+const ORDER: FileView['status'][] = ['uploading', 'indexing', 'queued', 'waiting', 'failed', 'index_failed', 'cancelled', 'skipped'];
 
-/** The upload queue: per-file and total progress, speed, ETA; pause/resume of the whole queue; cancel/retry per file. */
+/** The upload queue: per-file and total progress, speed, ETA; pause/resume of the whole queue; cancel/retry per file; files refused, with why. */
 export function UploadsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const status = useSyncStatus();
@@ -22,8 +22,13 @@ export function UploadsPage(): React.JSX.Element {
   const files = useQuery({
     queryKey: ['sync', 'files', 'queue'],
     queryFn: async () => {
-      const [pending, linked] = await Promise.all([call('sync:files', { page: 1, size: 500, state: 'pending' }), call('sync:files', { page: 1, size: 500, state: 'linked' })]);
-      return [...pending.files, ...linked.files].filter((f) => ACTIVE.has(f.status)).sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || a.id - b.id);
+      // Skipped files too: a file that will never upload must say why where uploads are watched.
+      const states = ['pending', 'linked', 'skipped'] as const;
+      const pages = await Promise.all(states.map((state) => call('sync:files', { page: 1, size: 500, state })));
+      return pages
+        .flatMap((p) => p.files)
+        .filter((f) => ACTIVE.has(f.status))
+        .sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || a.id - b.id);
     },
     retry: false,
   });
