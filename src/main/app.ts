@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './log';
 import { MetadataReader } from './media/exif';
 import { openDatabase, type Db } from './store/database';
 import { SyncStore } from './store/sync-store';
+import { UploadHistoryStore } from './store/upload-history-store';
 import { SyncEngine } from './sync/engine';
 import { databaseVault, type KeyVault } from './settings/key-vault';
 import type { EmbeddedLaunch } from './service/embedded';
@@ -173,6 +174,7 @@ export class ReelsyncApp {
     const r = this.registry;
     r.handle('sync:status', () => this.engine().status());
     r.handle('sync:files', ({ page, size, state }) => ({ ...this.engine().files(page, size, state), page, size }));
+    r.handle('uploads:history', ({ page, size }) => ({ ...new UploadHistoryStore(this.database).page(page, size), page, size }));
     r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
     r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));
     r.handle('sync:retry', ({ fileId }) => ({ requeued: this.engine().retry(fileId) }));

@@ -10,6 +10,7 @@ import type { Db } from '../store/database';
 import { JobsStore } from '../store/jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { SyncStore, type FileState, type PollingMode } from '../store/sync-store';
+import { UploadHistoryStore } from '../store/upload-history-store';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
 import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
@@ -56,6 +57,7 @@ const SCAN_KEY = 'sync.scan.counter';
 export class SyncEngine {
   readonly store: SyncStore;
   readonly jobs: JobsStore;
+  readonly history: UploadHistoryStore;
   readonly queue: JobQueue;
   private readonly settings: SettingsStore;
   private readonly recorder: FileRecorder;
@@ -68,10 +70,12 @@ export class SyncEngine {
     this.config = { ...DEFAULT_SYNC_CONFIG, ...o.config };
     this.store = new SyncStore(o.db);
     this.jobs = new JobsStore(o.db);
+    this.history = new UploadHistoryStore(o.db);
     this.settings = new SettingsStore(o.db);
     const deps: SyncDeps = {
       store: this.store,
       jobs: this.jobs,
+      history: this.history,
       client: o.client,
       metadata: o.metadata,
       logger: o.logger,
