@@ -62,4 +62,23 @@ describe('upload history against the real service', () => {
       await t.stop();
     }
   });
+
+  it('watches a single video file on its own: it is uploaded, its neighbours are not', async () => {
+    const shoot = join(dir, 'shoot');
+    await mkdir(shoot, { recursive: true });
+    const one = await copyFixture('vp9Mkv', shoot);
+    await copyFixture('phoneH264Mp4', shoot, 'neighbour.mp4');
+    const t = await startEngine(join(dir, 'client-single'), service.baseUrl, service.key);
+    try {
+      const watch = await t.engine.addFolder({ path: one });
+      expect(watch.path).toBe(one);
+      expect(await t.engine.scan([watch.id])).toMatchObject({ files: 1, new: 1, errors: 0 });
+      await t.engine.waitForIdle();
+      expect(t.engine.files(1, 10).files.map((f) => [f.path, f.status])).toEqual([[one, 'indexed']]);
+      expect(t.engine.history.page(1, 10).entries.map((e) => [e.path, e.result])).toEqual([[one, 'uploaded']]);
+      await expect(t.engine.addFolder({ path: join(shoot, 'missing.mp4') })).rejects.toThrow(/not a folder or a file/);
+    } finally {
+      await t.stop();
+    }
+  });
 });

@@ -20,6 +20,7 @@ import { JobQueue } from './queue';
 import { FileRecorder, type RecordCounts } from './recorder';
 import { scanTree } from './scanner';
 import { uploadHandler } from './upload';
+import { extensionProblem } from './validator';
 import { fileView, watchFolderView } from './views';
 import { FolderWatcher } from './watcher';
 
@@ -110,11 +111,13 @@ export class SyncEngine {
     await this.queue.stop();
   }
 
-  // ---- folders
+  // ---- folders (a watch "folder" may also be one video file, watched on its own)
   async addFolder(input: AddFolderInput): Promise<WatchFolderView> {
     const path = resolve(input.path);
     const info = await stat(path).catch(() => null);
-    if (!info?.isDirectory()) throw new AppError('bad_request', `not a folder: ${path}`);
+    if (!info || (!info.isDirectory() && !info.isFile())) throw new AppError('bad_request', `not a folder or a file: ${path}`);
+    const byName = info.isFile() ? extensionProblem(path) : null;
+    if (byName) throw new AppError('bad_request', `not a video file: ${byName}`);
     const row = this.store.addWatchFolder({
       path,
       folderId: input.folderId ?? null,
