@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../common/private-files';
 import { AppError, describeError } from '../shared/errors';
@@ -189,6 +190,10 @@ export class ReelsyncApp {
       return folder;
     });
     r.handle('folders:remove', async ({ id }) => ({ removed: await this.engine().removeFolder(id) }));
+    r.handle('folders:choose', async () => {
+      if (!this.chooser) throw new AppError('bad_request', 'a browser has no folder picker: type or paste the folder’s full path');
+      return { path: await this.chooser.chooseFolder({ title: 'Watch a folder', defaultPath: homedir() }) };
+    });
     r.handle('folders:list', () => ({ folders: this.engine().folders() }));
   }
 }

@@ -62,16 +62,54 @@ describe.skipIf(skipBrowserTests)('uploads history and failed counts in headless
     await shot('uploads-failed');
   });
 
-  it('lists a finished upload with its size, time and speed once a good file is added', async () => {
-    const good = await copyFixture('phoneH264Mp4', running.footageDir);
-    const added = await running.app.registry.invoke('folders:add', { path: running.footageDir });
-    expect(added.ok).toBe(true);
-    const history = page.locator(`[data-testid="history-row"][data-path="${good}"]`);
-    await history.waitFor({ timeout: 60_000 });
-    expect(await history.getAttribute('data-result')).toBe('uploaded');
-    expect(await history.locator('.history-figures').textContent()).toMatch(/^[\d.]+ (KB|MB) in [\d.]+ s · [\d.]+ (B|KB|MB|GB)\/s$/);
-    // The denominator does not move as files settle: two files, one failed.
-    await expect.poll(() => page.getByTestId('queue-progress').textContent(), { timeout: 60_000, interval: 500 }).toMatch(/^\d\/2 searchable · 1 failed/);
+  it('adds a folder, a single video and refuses a relative path in the one "Add footage" dialog, then lists the finished uploads', async () => {
+    const inFolder = await copyFixture('phoneH264Mp4', running.footageDir);
+    const loneDir = join(running.footageDir, '..', 'loose');
+    await mkdir(loneDir, { recursive: true });
+    const lone = await copyFixture('vp9Mkv', loneDir);
+    await copyFixture('hevcMov', loneDir, 'neighbour-not-added.mov');
+
+    // In a browser a dropped folder carries no path: the overlay says so while dragging.
+    const files = await page.evaluateHandle(() => {
+      const g = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: string[], name: string) => unknown };
+      const dt = new g.DataTransfer();
+      dt.items.add(new g.File(['x'], 'Day 1'));
+      return dt;
+    });
+    await page.dispatchEvent('main, body', 'dragenter', { dataTransfer: files });
+    expect(await page.getByTestId('drop-overlay').textContent()).toContain('A browser does not say where a dropped folder lives');
+    // The drop opens "Add footage" to type the path instead (the dialog every other way in uses).
+    await page.dispatchEvent('main, body', 'drop', { dataTransfer: files });
+    await page.getByTestId('drop-overlay').waitFor({ state: 'detached' });
+    await page.getByTestId('add-paths-dialog').waitFor();
+    await page.getByLabel('Paths to add').fill([running.footageDir, lone, 'footage/day2'].join('\n'));
+    await page.getByPlaceholder('shoot-42, drone').fill('day-one');
+    await shot('add-footage-dialog');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const results = page.getByTestId('add-results');
+    await results.waitFor();
+    expect(await results.locator('[data-outcome="watching"]').count()).toBe(2);
+    expect(await results.locator('[data-outcome="rejected"]').textContent()).toContain('not a full path');
+    await shot('add-footage-results');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('nav-uploads').click();
+    for (const path of [inFolder, lone]) {
+      const history = page.locator(`[data-testid="history-row"][data-path="${path}"]`);
+      await history.waitFor({ timeout: 60_000 });
+      expect(await history.getAttribute('data-result')).toBe('uploaded');
+      expect(await history.locator('.history-figures').textContent()).toMatch(/^[\d.]+ (KB|MB) in [\d.]+ s · [\d.]+ (B|KB|MB|GB)\/s$/);
+    }
+    // Only the file added on its own was taken from its folder; the denominator stays put as files settle.
+    await expect.poll(() => page.getByTestId('queue-progress').textContent(), { timeout: 60_000, interval: 500 }).toMatch(/^\d\/3 searchable · 1 failed/);
     await shot('uploads-history');
+
+    // Settings opens the same dialog, and lists the single file among the watched paths with its tag.
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('folder-list').getByText(lone).waitFor();
+    expect(await page.getByTestId('folder-list').textContent()).toContain('tags day-one');
+    await page.getByTestId('settings-add-footage').click();
+    await page.getByTestId('add-paths-dialog').waitFor();
+    await page.keyboard.press('Escape');
   });
 });

@@ -109,6 +109,8 @@ export const syncChannels = {
     req: z.object({ page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(200).default(50) }).strict(),
     res: z.object({ entries: z.array(uploadHistoryEntrySchema), total: z.number().int(), failed: z.number().int(), page: z.number().int(), size: z.number().int() }),
   },
+  /** The native folder picker (desktop app): the chosen folder, or null when cancelled; `bad_request` in web mode. */
+  'folders:choose': { req: z.object({}).strict(), res: z.object({ path: z.string().nullable() }) },
   'folders:remove': { req: z.object({ id: z.number().int().positive() }).strict(), res: z.object({ removed: z.boolean() }) },
   'folders:list': { req: z.object({}).strict(), res: z.object({ folders: z.array(watchFolderViewSchema) }) },
 } as const;
