@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../common/private-files';
 import { AppError, describeError } from '../shared/errors';
@@ -15,6 +16,7 @@ import { createLogger, type Logger } from './log';
 import { MetadataReader } from './media/exif';
 import { openDatabase, type Db } from './store/database';
 import { SyncStore } from './store/sync-store';
+import { UploadHistoryStore } from './store/upload-history-store';
 import { SyncEngine } from './sync/engine';
 import { databaseVault, type KeyVault } from './settings/key-vault';
 import type { EmbeddedLaunch } from './service/embedded';
@@ -173,6 +175,7 @@ export class ReelsyncApp {
     const r = this.registry;
     r.handle('sync:status', () => this.engine().status());
     r.handle('sync:files', ({ page, size, state }) => ({ ...this.engine().files(page, size, state), page, size }));
+    r.handle('uploads:history', ({ page, size }) => ({ ...new UploadHistoryStore(this.database).page(page, size), page, size }));
     r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
     r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));
     r.handle('sync:retry', ({ fileId }) => ({ requeued: this.engine().retry(fileId) }));
@@ -187,6 +190,10 @@ export class ReelsyncApp {
       return folder;
     });
     r.handle('folders:remove', async ({ id }) => ({ removed: await this.engine().removeFolder(id) }));
+    r.handle('folders:choose', async () => {
+      if (!this.chooser) throw new AppError('bad_request', 'a browser has no folder picker: type or paste the folder’s full path');
+      return { path: await this.chooser.chooseFolder({ title: 'Watch a folder', defaultPath: homedir() }) };
+    });
     r.handle('folders:list', () => ({ folders: this.engine().folders() }));
   }
 }

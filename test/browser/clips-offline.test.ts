@@ -34,7 +34,7 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
     await running?.stop();
   });
 
-  it('adds a folder by typed path and answers a dropped loose file with the folder to watch', async () => {
+  it('adds a folder by typed path and watches a dropped loose file on its own', async () => {
     await addFolderInPage(page, running.web.url, running.footageDir);
 
     const loose = join(running.dataDir, '..', 'loose.mp4');
@@ -47,9 +47,9 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
       return d;
     }, `file://${loose}`);
     await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
-    const refused = page.locator('[data-testid="add-results"] [data-outcome="rejected"]');
-    await refused.waitFor();
-    expect(await refused.textContent()).toContain('Reelsync syncs folders');
+    const watched = page.locator('[data-testid="add-results"] [data-outcome="watching"]');
+    await watched.waitFor();
+    expect(await watched.textContent()).toContain('watched on its own');
     await shot('10-add-paths-dropped');
     await page.keyboard.press('Escape');
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
-import { makeTitledVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
+import { addFromSettings, makeTitledVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
 
@@ -62,9 +62,7 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
 
   it('watches a folder of 4:3 and 9:16 footage and indexes it', async () => {
     await page.goto(running.web.url);
-    await page.getByTestId('nav-settings').click();
-    await page.locator('input[name="folder-path"]').fill(running.footageDir);
-    await page.getByRole('button', { name: 'Watch folder' }).click();
+    await addFromSettings(page, running.footageDir);
     await page.getByTestId('nav-library').click();
     for (const s of Object.values(SOURCES)) {
       const row = page.locator(`[data-testid="file-row"][data-path$="${s.file}"]`);
@@ -309,7 +307,7 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     await page.getByTestId('nav-settings').click();
     const theme = () => page.evaluate(() => {
       const g = globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } }; body: unknown; querySelector(s: string): unknown }; getComputedStyle(e: unknown): { colorScheme: string; backgroundColor: string } };
-      return { attr: g.document.documentElement.dataset.theme ?? 'system', body: g.getComputedStyle(g.document.body).backgroundColor, select: g.getComputedStyle(g.document.querySelector('select')).colorScheme };
+      return { attr: g.document.documentElement.dataset.theme ?? 'system', body: g.getComputedStyle(g.document.body).backgroundColor, select: g.getComputedStyle(g.document.querySelector('select, input')).colorScheme };
     });
     expect(await page.getByTestId('theme-system').isChecked()).toBe(true);
     await page.getByTestId('theme-light').click();

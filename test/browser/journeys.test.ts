@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
 import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
-import { makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
+import { addFromSettings, makeLateTextVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
 const LEAD = 3;
@@ -54,9 +54,7 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
     await page.getByTestId('paused-notice').waitFor();
     expect(await page.getByTestId('sync-state').textContent()).toContain('paused (by you)');
 
-    await page.getByTestId('nav-settings').click();
-    await page.locator('input[name="folder-path"]').fill(running.footageDir);
-    await page.getByRole('button', { name: 'Watch folder' }).click();
+    await addFromSettings(page, running.footageDir);
     await page.getByTestId('folder-list').getByText(running.footageDir).waitFor();
     await shot('02-settings-folder');
 

@@ -58,10 +58,22 @@ export async function addFolderInPage(page: Page, url: string, folder: string): 
   await page.goto(url);
   await page.getByTestId('library-empty').waitFor();
   await page.getByTestId('add-footage').click();
-  await page.getByLabel('Paths to add').fill(folder);
+  await addInOpenDialog(page, folder);
+}
+
+/** In the open "Add footage" dialog: type the path, add it, and close the dialog once it is watched. */
+async function addInOpenDialog(page: Page, path: string): Promise<void> {
+  await page.getByLabel('Paths to add').fill(path);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await page.locator('[data-testid="add-results"] [data-outcome="watching"]').waitFor();
   await page.keyboard.press('Escape');
+}
+
+/** From Settings: "Add folder or file…", type the path, add it, and close the dialog once it is watched. */
+export async function addFromSettings(page: Page, path: string): Promise<void> {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('settings-add-footage').click();
+  await addInOpenDialog(page, path);
 }
 
 /** A video of any frame size and rate with `text` drawn large in the middle (what OCR indexes), for non-16:9 footage. */

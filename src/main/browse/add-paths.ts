@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
-import type { AddPathResult } from '../../shared/contract/desktop';
+import { isAbsolute, resolve, sep } from 'node:path';
+import type { AddPathOptions, AddPathResult } from '../../shared/contract/desktop';
 import type { WatchFolderView } from '../../shared/contract/sync';
 import { describeError } from '../../shared/errors';
 import { extensionProblem } from '../sync/validator';
 
 export interface Watcher {
   folders(): WatchFolderView[];
-  addFolder(input: { path: string; tags: string[]; ignore: string[]; polling: 'auto' }): Promise<WatchFolderView>;
+  addFolder(input: AddPathOptions & { path: string }): Promise<WatchFolderView>;
   /** Watches and scans the given watch folders (behind the caller: the rows show up as they are recorded). */
   scanSoon(ids: number[]): void;
 }
@@ -17,15 +17,34 @@ function inside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(root);
 }
 
+/** Relative paths are refused, not resolved: neither the web page nor the desktop window has a current folder the user knows. */
+export const RELATIVE_PATH_DETAIL =
+  'not a full path: Reelsync has no current folder to resolve it against. Give the full path, starting with / (or a drive letter such as D:\\ on Windows)';
+
+const DEFAULT_OPTIONS: Required<Pick<AddPathOptions, 'tags' | 'ignore' | 'polling'>> = { tags: [], ignore: [], polling: 'auto' };
+
 /**
- * Paths dropped on the window or typed into the drop zone: folders become watch folders (and are scanned), files
- * inside a watched folder are rescanned, anything else is refused with the reason. The sync engine syncs folders, so a
- * loose file outside every watched folder is refused with the folder to watch instead (never silently widened).
+ * Paths dropped on the window, picked or typed in "Add footage": folders become watch folders (and are scanned), a
+ * video file outside every watched folder is watched on its own (its folder is not widened to), paths inside a
+ * watched folder are rescanned, anything else is refused with the reason. `options` apply to what is newly watched.
  */
-export async function addPaths(paths: string[], watcher: Watcher): Promise<AddPathResult[]> {
+export async function addPaths(paths: string[], watcher: Watcher, options: AddPathOptions = {}): Promise<AddPathResult[]> {
   const results: AddPathResult[] = [];
   const rescan = new Set<number>();
+  const watch = async (path: string, detail: string): Promise<void> => {
+    try {
+      const folder = await watcher.addFolder({ ...DEFAULT_OPTIONS, ...options, path });
+      rescan.add(folder.id);
+      results.push({ path, outcome: 'watching', detail, watchId: folder.id });
+    } catch (err) {
+      results.push({ path, outcome: 'rejected', detail: describeError(err), watchId: null });
+    }
+  };
   for (const raw of paths) {
+    if (!isAbsolute(raw)) {
+      results.push({ path: raw, outcome: 'rejected', detail: RELATIVE_PATH_DETAIL, watchId: null });
+      continue;
+    }
     const path = resolve(raw);
     const info = await stat(path).catch((err: unknown) => describeError(err));
     if (typeof info === 'string') {
@@ -39,13 +58,7 @@ export async function addPaths(paths: string[], watcher: Watcher): Promise<AddPa
         results.push({ path, outcome: 'already-watched', detail: `already inside the watched folder ${covering.path}; rescanned`, watchId: covering.id });
         continue;
       }
-      try {
-        const folder = await watcher.addFolder({ path, tags: [], ignore: [], polling: 'auto' });
-        rescan.add(folder.id);
-        results.push({ path, outcome: 'watching', detail: 'watched: its videos are queued as they are found', watchId: folder.id });
-      } catch (err) {
-        results.push({ path, outcome: 'rejected', detail: describeError(err), watchId: null });
-      }
+      await watch(path, 'watched: its videos are queued as they are found');
       continue;
     }
     if (!info.isFile()) {
@@ -62,7 +75,7 @@ export async function addPaths(paths: string[], watcher: Watcher): Promise<AddPa
       results.push({ path, outcome: 'already-watched', detail: `in the watched folder ${covering.path}: queued by its rescan`, watchId: covering.id });
       continue;
     }
-    results.push({ path, outcome: 'rejected', detail: `Reelsync syncs folders: watch ${dirname(path)} to sync this file`, watchId: null });
+    await watch(path, 'watched on its own (not its folder): queued now');
   }
   if (rescan.size > 0) watcher.scanSoon([...rescan]);
   return results;

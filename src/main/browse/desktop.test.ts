@@ -36,7 +36,7 @@ function fakeWatcher(existing: string[] = []): Watcher & { added: string[]; scan
 }
 
 describe('sync:add-paths', () => {
-  it('watches new folders, rescans paths already watched, and refuses the rest with the reason', async () => {
+  it('watches new folders and loose video files, rescans paths already watched, and refuses the rest with the reason', async () => {
     const watched = join(dir, 'watched');
     const fresh = join(dir, 'Day 2');
     await mkdir(join(watched, 'sub'), { recursive: true });
@@ -45,20 +45,23 @@ describe('sync:add-paths', () => {
     await writeFile(join(dir, 'loose.mov'), 'x');
     await writeFile(join(dir, 'notes.txt'), 'x');
     const w = fakeWatcher([watched]);
-    const results = await addPaths([fresh, join(watched, 'sub'), join(watched, 'sub', 'a.mp4'), join(dir, 'loose.mov'), join(dir, 'notes.txt'), join(dir, 'nope')], w);
+    const paths = [fresh, join(watched, 'sub'), join(watched, 'sub', 'a.mp4'), join(dir, 'loose.mov'), join(dir, 'notes.txt'), join(dir, 'nope'), 'footage/day1'];
+    const results = await addPaths(paths, w);
     expect(results.map((r) => [r.outcome, r.watchId])).toEqual([
       ['watching', 2],
       ['already-watched', 1],
       ['already-watched', 1],
+      ['watching', 3],
       ['rejected', null],
       ['rejected', null],
       ['rejected', null],
     ]);
-    expect(results[3]?.detail).toBe(`Reelsync syncs folders: watch ${dir} to sync this file`);
+    expect(results[3]?.detail).toBe('watched on its own (not its folder): queued now');
     expect(results[4]?.detail).toMatch(/extension \.txt is not accepted/);
     expect(results[5]?.detail).toMatch(/cannot read it/);
-    expect(w.added).toEqual([fresh]);
-    expect(w.scans).toEqual([[2, 1]]);
+    expect(results[6]).toMatchObject({ path: 'footage/day1', detail: expect.stringMatching(/^not a full path: .* Give the full path/) as unknown });
+    expect(w.added).toEqual([fresh, join(dir, 'loose.mov')]);
+    expect(w.scans).toEqual([[2, 1, 3]]);
     // A sibling whose name starts like the watched folder is not inside it.
     const sibling = `${watched}-old`;
     await mkdir(sibling);

@@ -27,7 +27,7 @@ export interface DesktopDeps {
 
 /** sync:add-paths, clips:drag-out, clips:reveal and files:reveal. */
 export function registerDesktopHandlers(r: HandlerRegistry, d: DesktopDeps): void {
-  r.handle('sync:add-paths', async ({ paths }) => ({ results: await addPaths(paths, d.watcher()) }));
+  r.handle('sync:add-paths', async ({ paths, options }) => ({ results: await addPaths(paths, d.watcher(), options) }));
 
   const clipFile = (id: number): { file: string; thumb: string | null } => {
     const clip = d.clips().get(id);

@@ -94,3 +94,16 @@ describe('destinations from the native dialogs (electron mocked)', () => {
     expect(roots).toMatchObject({ ok: true, value: { dialog: true } });
   });
 });
+
+describe('the folder picker for watching (electron mocked)', () => {
+  it('answers the folder the native dialog returned, or null on Cancel; without a dialog it says to type the path', async () => {
+    answer = join(dir, 'Shoot');
+    expect(await call('folders:choose', {})).toEqual({ ok: true, value: { path: answer } });
+    expect(dialog.showOpenDialog).toHaveBeenLastCalledWith(expect.objectContaining({ properties: expect.arrayContaining(['openDirectory']) as unknown }));
+    answer = null;
+    expect(await call('folders:choose', {})).toEqual({ ok: true, value: { path: null } });
+    app.chooser = undefined;
+    const web = await call('folders:choose', {});
+    expect(web.ok ? null : web.error.message).toMatch(/no folder picker: type or paste/);
+  });
+});

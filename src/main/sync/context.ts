@@ -3,6 +3,7 @@ import type { Logger } from '../log';
 import type { MetadataReader } from '../media/exif';
 import type { JobsStore } from '../store/jobs-store';
 import type { SyncStore } from '../store/sync-store';
+import type { UploadHistoryStore } from '../store/upload-history-store';
 import type { PauseReason } from './queue';
 
 export interface SyncConfig {
@@ -35,6 +36,7 @@ export interface SyncNotifier {
 export interface SyncDeps {
   store: SyncStore;
   jobs: JobsStore;
+  history: UploadHistoryStore;
   client: LibraryClient;
   metadata: MetadataReader;
   logger: Logger;

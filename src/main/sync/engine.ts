@@ -10,6 +10,7 @@ import type { Db } from '../store/database';
 import { JobsStore } from '../store/jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { SyncStore, type FileState, type PollingMode } from '../store/sync-store';
+import { UploadHistoryStore } from '../store/upload-history-store';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
 import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
@@ -19,6 +20,7 @@ import { JobQueue } from './queue';
 import { FileRecorder, type RecordCounts } from './recorder';
 import { scanTree } from './scanner';
 import { uploadHandler } from './upload';
+import { extensionProblem } from './validator';
 import { fileView, watchFolderView } from './views';
 import { FolderWatcher } from './watcher';
 
@@ -56,6 +58,7 @@ const SCAN_KEY = 'sync.scan.counter';
 export class SyncEngine {
   readonly store: SyncStore;
   readonly jobs: JobsStore;
+  readonly history: UploadHistoryStore;
   readonly queue: JobQueue;
   private readonly settings: SettingsStore;
   private readonly recorder: FileRecorder;
@@ -68,10 +71,12 @@ export class SyncEngine {
     this.config = { ...DEFAULT_SYNC_CONFIG, ...o.config };
     this.store = new SyncStore(o.db);
     this.jobs = new JobsStore(o.db);
+    this.history = new UploadHistoryStore(o.db);
     this.settings = new SettingsStore(o.db);
     const deps: SyncDeps = {
       store: this.store,
       jobs: this.jobs,
+      history: this.history,
       client: o.client,
       metadata: o.metadata,
       logger: o.logger,
@@ -106,11 +111,13 @@ export class SyncEngine {
     await this.queue.stop();
   }
 
-  // ---- folders
+  // ---- folders (a watch "folder" may also be one video file, watched on its own)
   async addFolder(input: AddFolderInput): Promise<WatchFolderView> {
     const path = resolve(input.path);
     const info = await stat(path).catch(() => null);
-    if (!info?.isDirectory()) throw new AppError('bad_request', `not a folder: ${path}`);
+    if (!info || (!info.isDirectory() && !info.isFile())) throw new AppError('bad_request', `not a folder or a file: ${path}`);
+    const byName = info.isFile() ? extensionProblem(path) : null;
+    if (byName) throw new AppError('bad_request', `not a video file: ${byName}`);
     const row = this.store.addWatchFolder({
       path,
       folderId: input.folderId ?? null,

@@ -57,6 +57,11 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
   };
 
   const rootInfo = statSync(root);
+  if (rootInfo.isFile()) {
+    // A single file watched on its own (added by itself, not with its folder).
+    await options.onBatch([{ path: root, size: rootInfo.size, mtimeMs: rootInfo.mtimeMs }]);
+    return { files: 1, directories: 0, errors: 0 };
+  }
   visited.add(`${rootInfo.dev}:${rootInfo.ino}`);
 
   while (pending.length > 0) {

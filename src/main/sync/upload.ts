@@ -5,6 +5,7 @@ import type { JobRow } from '../store/jobs-store';
 import type { FileRow } from '../store/sync-store';
 import { hashTag, type SyncDeps } from './context';
 import type { JobHandler, Outcome } from './queue';
+import type { UploadResult } from '../../shared/contract/sync';
 
 /** An API failure as a queue outcome; balance and key problems pause the whole queue (every upload would fail). */
 export function outcomeOf(err: unknown, deps: Pick<SyncDeps, 'pauseQueue'>): Outcome {
@@ -41,6 +42,11 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
       const content = store.content(hash);
       if (!content || content.state === 'cancelled') return { type: 'finished' };
       const jlog = log.child({ hash, jobId: job.id });
+      const started = Date.now();
+      let path = store.filesWithHash(hash)[0]?.path ?? '';
+      let sent = 0;
+      const finished = (result: UploadResult, extra: { error?: string; videoNo?: string } = {}): void =>
+        deps.history.record({ hash, path, bytes: sent, ms: Date.now() - started, result, ...extra });
       if (content.video_no) {
         deps.jobs.enqueue('poll', hash, 0);
         return { type: 'finished' };
@@ -52,6 +58,7 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           if (existing) {
             jlog.info({ videoNo: existing.videoNo }, 'found the video already in the library');
             store.setContentVideo(hash, existing.videoNo, true);
+            finished('found', { videoNo: existing.videoNo });
             deps.jobs.enqueue('poll', hash, 0);
             deps.notify.contentChanged(hash);
             return { type: 'finished' };
@@ -60,9 +67,11 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
         const source = await pickSource(store.filesWithHash(hash));
         if (!source) {
           store.setContentState(hash, 'failed', 'no local file with this content is left to upload');
+          finished('failed', { error: 'no local file with this content is left to upload' });
           deps.notify.contentChanged(hash);
           return { type: 'fatal', error: 'no local copy' };
         }
+        path = source.path;
         const folderId = content.folder_id ?? (await resolveFolder(deps, source.watch_id, signal));
         store.setContentState(hash, 'uploading');
         deps.notify.contentChanged(hash);
@@ -81,10 +90,15 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           {
             signal,
             sha256: hash,
-            onProgress: (p) => deps.notify.progress({ fileId: source.id, path: source.path, hash, ...p }),
+            onProgress: (p) => {
+              sent = p.bytes;
+              deps.notify.progress({ fileId: source.id, path: source.path, hash, ...p });
+            },
           },
         );
+        sent = source.size;
         store.transaction(() => {
+          finished('uploaded', { videoNo: video.videoNo });
           store.setContentVideo(hash, video.videoNo, false);
           deps.jobs.enqueue('poll', hash, Date.now() + deps.config.pollMinMs);
         });
@@ -98,7 +112,9 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
         const reason = err instanceof Error ? err.message : String(err);
         if (outcome.type === 'fatal') store.setContentState(hash, 'failed', reason);
         else store.setContentState(hash, 'queued', reason);
+        const final = outcome.type === 'fatal' || (outcome.type === 'retry' && job.attempts >= 10);
         if (outcome.type === 'retry' && job.attempts >= 10) store.setContentState(hash, 'failed', reason);
+        finished(final ? 'failed' : 'retrying', { error: reason });
         deps.notify.contentChanged(hash);
         return outcome;
       }

@@ -22,6 +22,25 @@ export const addPathResultSchema = z.object({
 });
 export type AddPathResult = z.infer<typeof addPathResultSchema>;
 
+/** Where newly watched paths file their footage and what they skip (folders already watched keep theirs). */
+export const addPathOptionsSchema = z
+  .object({
+    folderId: z.number().int().optional(),
+    tags: z.array(z.string().min(1).max(100)).max(19).optional(),
+    ignore: z.array(z.string().min(1).max(500)).max(200).optional(),
+    polling: z.enum(['auto', 'on', 'off']).optional(),
+  })
+  .strict();
+export type AddPathOptions = z.infer<typeof addPathOptionsSchema>;
+
+/** Typed, dropped or picked path text: relative ones are answered per path (refused, with the reason), not here. */
+const pathText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), { message: 'a path cannot contain NUL' });
+
 export const DESTINATION_PURPOSES = ['export', 'clips', 'downloads'] as const;
 const destinationRoots = z.object({
   /** Folders the channels may write into by path (real paths): the data folder's clips, exports, downloads, plus Settings'. */
@@ -38,7 +57,7 @@ const desktopAnswer = z.object({ done: z.boolean(), detail: z.string() });
 export const desktopChannels = {
   /** Folders (and files inside watched folders) dropped or typed: validated, then watched and queued. */
   'sync:add-paths': {
-    req: z.object({ paths: z.array(absolutePath).min(1).max(200) }).strict(),
+    req: z.object({ paths: z.array(pathText).min(1).max(200), options: addPathOptionsSchema.default({}) }).strict(),
     res: z.object({ results: z.array(addPathResultSchema) }),
   },
   /** Starts an OS drag of the clip file (Electron's webContents.startDrag); the web mode cannot, and says so. */

@@ -57,6 +57,23 @@ export const syncStatusSchema = z.object({
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 
+/** How a finished upload attempt ended; 'found': the library already held the content, nothing was sent. */
+export const UPLOAD_RESULTS = ['uploaded', 'found', 'retrying', 'failed'] as const;
+export type UploadResult = (typeof UPLOAD_RESULTS)[number];
+
+export const uploadHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  hash: z.string(),
+  bytes: z.number().int(),
+  ms: z.number().int(),
+  result: z.enum(UPLOAD_RESULTS),
+  error: z.string().nullable(),
+  videoNo: z.string().nullable(),
+  finishedAt: z.number().int(),
+});
+export type UploadHistoryEntry = z.infer<typeof uploadHistoryEntrySchema>;
+
 const fileTarget = z.object({ fileId: z.number().int().positive().optional() }).strict();
 
 /** Sync engine channels: status, paged files, queue control, watch folders. */
@@ -90,6 +107,13 @@ export const syncChannels = {
       .strict(),
     res: watchFolderViewSchema,
   },
+  /** Finished upload attempts, newest first; `failed` counts the attempts that ended for good. */
+  'uploads:history': {
+    req: z.object({ page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(200).default(50) }).strict(),
+    res: z.object({ entries: z.array(uploadHistoryEntrySchema), total: z.number().int(), failed: z.number().int(), page: z.number().int(), size: z.number().int() }),
+  },
+  /** The native folder picker (desktop app): the chosen folder, or null when cancelled; `bad_request` in web mode. */
+  'folders:choose': { req: z.object({}).strict(), res: z.object({ path: z.string().nullable() }) },
   'folders:remove': { req: z.object({ id: z.number().int().positive() }).strict(), res: z.object({ removed: z.boolean() }) },
   'folders:list': { req: z.object({}).strict(), res: z.object({ folders: z.array(watchFolderViewSchema) }) },
 } as const;

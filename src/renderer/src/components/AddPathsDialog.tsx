@@ -1,29 +1,50 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FolderPlus } from 'lucide-react';
+import { FolderOpen, FolderPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { AddPathResult } from '../../../shared/contract/desktop';
-import { folderOf } from '../lib/format';
-import { pathsFromText } from '../lib/dropped-paths';
+import { typedPaths } from '../lib/dropped-paths';
 import { call, transportKind } from '../transport';
 import { DialogCloseButton } from './DialogCloseButton';
+import { NO_WATCH_OPTIONS, WatchOptionsFields, watchOptions, type WatchOptionsText } from './WatchOptionsFields';
 
 const BADGE: Record<AddPathResult['outcome'], string> = { watching: 'badge-ok', 'already-watched': 'badge-idle', rejected: 'badge-bad' };
 
-/** Folders and files to sync, dropped or typed: each answered with what happened to it (watched, already there, refused and why). */
+export const ADD_PATHS_HELP =
+  transportKind === 'web'
+    ? 'Type or paste full paths, one per line. A browser does not tell a page where a dropped file or folder lives, so drop paths as text (a file manager’s “copy path”) instead.'
+    : 'Choose a folder, drop folders or videos on the window, or type full paths, one per line.';
+
+/**
+ * The one way to add footage (Library, Settings, drops): folders become watched folders, a video file is watched on its
+ * own; each path is answered with what happened to it (watched, already there, refused and why).
+ */
 export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean; onOpenChange: (o: boolean) => void; dropped: string[] }): React.JSX.Element {
   const qc = useQueryClient();
   const [text, setText] = useState('');
+  const [options, setOptions] = useState<WatchOptionsText>(NO_WATCH_OPTIONS);
   const add = useMutation({
-    mutationFn: (paths: string[]) => call('sync:add-paths', { paths }),
+    mutationFn: (paths: string[]) => call('sync:add-paths', { paths, options: watchOptions(options) }),
+    onSuccess: (r) => {
+      if (r.results.every((x) => x.outcome !== 'rejected')) setText('');
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: ['sync'] }),
+  });
+  const pick = useMutation({
+    mutationFn: () => call('folders:choose', {}),
+    onSuccess: (r) => {
+      if (r.path) add.mutate([r.path]);
+    },
   });
   const { mutate, reset } = add;
   useEffect(() => {
     if (open && dropped.length) mutate(dropped);
-    if (!open) reset();
+    if (!open) {
+      reset();
+      setOptions(NO_WATCH_OPTIONS);
+    }
   }, [open, dropped, mutate, reset]);
-  const typed = pathsFromText(text);
+  const typed = typedPaths(text);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -32,9 +53,7 @@ export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean;
           <Dialog.Title className="dialog-title">
             <FolderPlus size={14} aria-hidden="true" /> Add footage
           </Dialog.Title>
-          <p className="muted">
-            Folders become watched folders and their videos are queued. {transportKind === 'web' ? 'A browser does not tell a page where a dropped file lives, so drop paths as text (from a file manager’s “copy path”) or type them, one per line.' : 'Drop folders on the window, or type their paths.'}
-          </p>
+          <p className="muted">Folders are watched and their videos queued; a video file is watched on its own. {ADD_PATHS_HELP}</p>
           <form
             className="field"
             onSubmit={(e) => {
@@ -43,17 +62,23 @@ export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean;
             }}
           >
             <textarea className="input mono notes" rows={3} placeholder="/Volumes/Shoot/Day 1" value={text} onChange={(e) => setText(e.target.value)} aria-label="Paths to add" />
+            <WatchOptionsFields value={options} onChange={setOptions} />
             <div className="row">
-              <span className="muted">{typed.length ? `${typed.length} path${typed.length === 1 ? '' : 's'}` : 'absolute paths only'}</span>
+              <span className="muted">{typed.length ? `${typed.length} path${typed.length === 1 ? '' : 's'}` : 'full paths only: a relative path has nothing to be relative to'}</span>
               <span className="spacer" />
+              {transportKind !== 'web' && (
+                <button type="button" className="button" disabled={pick.isPending || add.isPending} onClick={() => pick.mutate()}>
+                  <FolderOpen size={14} aria-hidden="true" /> Choose folder…
+                </button>
+              )}
               <button type="submit" className="button primary" disabled={!typed.length || add.isPending}>
                 Add
               </button>
             </div>
           </form>
-          {add.isError && (
+          {(add.isError || pick.isError) && (
             <p className="error-text" role="alert">
-              {add.error.message}
+              {(add.error ?? pick.error)?.message}
             </p>
           )}
           {add.data && (
@@ -67,11 +92,6 @@ export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean;
                     </div>
                     <div className="file-sub muted">{r.detail}</div>
                   </div>
-                  {r.outcome === 'rejected' && r.detail.startsWith('Reelsync syncs folders') && (
-                    <button type="button" className="button" onClick={() => add.mutate([folderOf(r.path)])}>
-                      Watch folder
-                    </button>
-                  )}
                 </li>
               ))}
             </ul>

@@ -1,6 +1,5 @@
 import { FolderPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useToast } from '../hooks/useToast';
 import { pathsFromText } from '../lib/dropped-paths';
 import { transportKind } from '../transport';
 import { AddPathsDialog } from './AddPathsDialog';
@@ -9,13 +8,12 @@ const carriesText = (dt: DataTransfer | null): boolean => !!dt && (dt.types.incl
 const carriesFiles = (dt: DataTransfer | null): boolean => !!dt && dt.types.includes('Files');
 
 /**
- * Drops on the window. Paths as text (or file:// URIs) are validated and queued by main. Dropped files: in Electron the
- * page leaves them alone and the shell takes the file:// navigation they cause; in a browser they carry no path, so
- * the user is told to drop or type the path instead.
+ * Drops on the window. Paths as text (or file:// URIs) are validated and queued by main. Dropped files and folders: in
+ * Electron the page leaves them alone and the shell takes the file:// navigation they cause; in a browser they carry
+ * no path, so the overlay says so while dragging and the drop opens "Add footage" to type or paste the path.
  */
 export function DropOverlay(): React.JSX.Element {
-  const toast = useToast();
-  const [over, setOver] = useState(false);
+  const [over, setOver] = useState<'paths' | 'no-path' | null>(null);
   const [dropped, setDropped] = useState<string[]>([]);
   const [open, setOpen] = useState(false);
   useEffect(() => {
@@ -24,27 +22,25 @@ export function DropOverlay(): React.JSX.Element {
     const enter = (e: DragEvent): void => {
       if (!carriesText(e.dataTransfer) && !carriesFiles(e.dataTransfer)) return;
       depth++;
-      setOver(true);
+      setOver(transportKind === 'web' && !carriesText(e.dataTransfer) ? 'no-path' : 'paths');
     };
     const leave = (): void => {
       depth = Math.max(0, depth - 1);
-      if (depth === 0) setOver(false);
+      if (depth === 0) setOver(null);
     };
     const overHandler = (e: DragEvent): void => {
       if (handled(e.dataTransfer)) e.preventDefault();
     };
     const drop = (e: DragEvent): void => {
       depth = 0;
-      setOver(false);
+      setOver(null);
       const dt = e.dataTransfer;
       if (!handled(dt) || !dt) return;
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
       e.preventDefault();
       const paths = pathsFromText(dt.getData('text/uri-list') || dt.getData('text/plain'));
-      if (paths.length) {
-        setDropped(paths);
-        setOpen(true);
-      } else toast({ title: 'No path came with that drop', body: 'A browser does not reveal where a dropped file lives. Drop the path as text, or type it in “Add footage”.', tone: 'info' });
+      setDropped(paths);
+      setOpen(true);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -56,13 +52,13 @@ export function DropOverlay(): React.JSX.Element {
       window.removeEventListener('dragover', overHandler);
       window.removeEventListener('drop', drop);
     };
-  }, [toast]);
+  }, []);
   return (
     <>
       {over && (
-        <div className="drop-overlay" aria-hidden="true">
+        <div className="drop-overlay" data-testid="drop-overlay" aria-hidden="true">
           <FolderPlus size={36} strokeWidth={1.25} />
-          Drop folders to watch and sync them
+          {over === 'paths' ? 'Drop folders or videos to watch and sync them' : 'A browser does not say where a dropped folder lives: drop it to type or paste its path instead'}
         </div>
       )}
       <AddPathsDialog

@@ -1,21 +1,18 @@
 import { FolderSync, Library, Scissors, Search, Settings, UploadCloud, type LucideIcon } from 'lucide-react';
 import { useClipCount, useSyncStatus } from '../hooks/queries';
+import { queueCounts } from '../lib/queue-counts';
 
 export type PageId = 'library' | 'search' | 'uploads' | 'clips' | 'settings';
-
-function count(by: Record<string, number> | undefined, ...keys: string[]): number | undefined {
-  if (!by) return undefined;
-  return keys.reduce((n, k) => n + (by[k] ?? 0), 0);
-}
 
 export function Sidebar({ current, onSelect }: { current: PageId; onSelect: (id: PageId) => void }): React.JSX.Element {
   const status = useSyncStatus();
   const by = status.data?.byStatus;
   const clips = useClipCount();
+  const q = by ? queueCounts(by) : undefined;
   const items: { id: PageId; label: string; icon: LucideIcon; count: number | undefined; hint: string }[] = [
-    { id: 'library', label: 'Library', icon: Library, count: by ? Object.entries(by).reduce((n, [k, v]) => (k === 'deleted' ? n : n + v), 0) : undefined, hint: 'files in watched folders' },
-    { id: 'search', label: 'Search', icon: Search, count: count(by, 'indexed'), hint: 'searchable files' },
-    { id: 'uploads', label: 'Uploads', icon: UploadCloud, count: count(by, 'waiting', 'queued', 'uploading', 'indexing', 'failed'), hint: 'files still in the queue' },
+    { id: 'library', label: 'Library', icon: Library, count: q?.total, hint: 'files in watched folders' },
+    { id: 'search', label: 'Search', icon: Search, count: q?.indexed, hint: 'searchable files' },
+    { id: 'uploads', label: 'Uploads', icon: UploadCloud, count: q ? q.busy + q.failed : undefined, hint: q?.failed ? `files still in the queue, ${q.failed} of them failed` : 'files still in the queue' },
     { id: 'clips', label: 'Clips', icon: Scissors, count: clips.data, hint: 'saved clips' },
     { id: 'settings', label: 'Settings', icon: Settings, count: status.data?.folders, hint: 'watched folders' },
   ];
@@ -40,6 +37,11 @@ export function Sidebar({ current, onSelect }: { current: PageId; onSelect: (id:
               {n !== undefined && (
                 <span className="nav-count" title={`${n} ${hint}`} data-testid={`count-${id}`}>
                   {n.toLocaleString()}
+                </span>
+              )}
+              {id === 'uploads' && q !== undefined && q.failed > 0 && (
+                <span className="nav-count nav-failed" title={`${q.failed} failed: open Uploads to see why and retry`} data-testid="count-uploads-failed">
+                  {q.failed.toLocaleString()} failed
                 </span>
               )}
             </button>

@@ -2,6 +2,7 @@ import { Circle, Pause, RefreshCw, WifiOff } from 'lucide-react';
 import { useAppInfo, useLibraryOffline, useSettings, useSyncStatus } from '../hooks/queries';
 import { useUploadProgress } from '../hooks/useSyncEvents';
 import { rate } from '../lib/format';
+import { queueCounts } from '../lib/queue-counts';
 import { transportKind } from '../transport';
 import { ProgressBar } from './ProgressBar';
 
@@ -14,10 +15,7 @@ export function StatusBar(): React.JSX.Element {
   const progress = useUploadProgress();
   const online = info.isSuccess && !info.isError;
   const s = status.data;
-  const by = s?.byStatus ?? {};
-  const busy = (by.waiting ?? 0) + (by.queued ?? 0) + (by.uploading ?? 0) + (by.indexing ?? 0);
-  const done = by.indexed ?? 0;
-  const total = busy + done + (by.failed ?? 0) + (by.index_failed ?? 0);
+  const { busy, failed, indexed: done, skipped, total } = queueCounts(s?.byStatus);
   const speed = [...progress.values()].reduce((n, p) => n + p.rate, 0);
   const conn = settings.data?.connection;
   const syncState = !online
@@ -45,8 +43,16 @@ export function StatusBar(): React.JSX.Element {
       </span>
       {total > 0 && (
         <span className="status-item status-queue" data-testid="queue-progress">
-          <ProgressBar value={(done / total) * 100} label="Queue progress" tone="ok" />
-          {done}/{total} searchable{speed > 0 ? ` · ${rate(speed)}` : ''}
+          <ProgressBar value={((total - busy) / total) * 100} label="Queue progress" tone={failed > 0 ? 'warn' : 'ok'} />
+          {done}/{total} searchable
+          {failed > 0 && (
+            <span className="error-text" data-testid="status-failed">
+              {' '}
+              · {failed} failed
+            </span>
+          )}
+          {skipped > 0 ? ` · ${skipped} skipped` : ''}
+          {speed > 0 ? ` · ${rate(speed)}` : ''}
         </span>
       )}
       <span className="spacer" />

@@ -1,11 +1,11 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FolderOpen, Trash2 } from 'lucide-react';
+import { FolderOpen, FolderPlus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { Req } from '../../../shared/contract';
 import { DestinationRoots } from '../components/DestinationRoots';
 import { THEMES, type Theme } from '../../../shared/contract/settings';
-import { FolderForm } from '../components/FolderForm';
+import { AddPathsDialog } from '../components/AddPathsDialog';
 import { ServiceStatusLine } from '../components/ServiceBanner';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Tip } from '../components/Tip';
@@ -13,6 +13,7 @@ import { useFolders, useLibraryFolders, useSettings } from '../hooks/queries';
 import { call, transportKind } from '../transport';
 
 const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
+const NO_DROP: string[] = [];
 const WATCH_MODE: Record<'auto' | 'on' | 'off', string> = { auto: 'watched for changes', on: 'checked for changes every few seconds (network drive)', off: 'watched through system events only' };
 
 /** Endpoint and key, watched folders, appearance, concurrency, launch at login, window close, remote delete policy. */
@@ -22,6 +23,7 @@ export function SettingsPage(): React.JSX.Element {
   const libraryFolders = useLibraryFolders();
   const libraryFolderName = (id: number | null): string | undefined => (id === null ? undefined : (libraryFolders.data?.folders.find((x) => x.folderId === id)?.name ?? `library folder ${id}`));
   const folders = useFolders();
+  const [adding, setAdding] = useState(false);
   const [url, setUrl] = useState('');
   const [key, setKey] = useState('');
   const save = useMutation({
@@ -68,7 +70,14 @@ export function SettingsPage(): React.JSX.Element {
           ))}
         </ul>
       )}
-      {!folders.isError && <FolderForm />}
+      {!folders.isError && (
+        <div className="row">
+          <button type="button" className="button primary" onClick={() => setAdding(true)} data-testid="settings-add-footage">
+            <FolderPlus size={14} aria-hidden="true" /> Add folder or file…
+          </button>
+          <AddPathsDialog open={adding} onOpenChange={setAdding} dropped={NO_DROP} />
+        </div>
+      )}
 
       <h2 className="section-title">Output folders</h2>
       <DestinationRoots />

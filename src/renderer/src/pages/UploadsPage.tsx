@@ -4,6 +4,7 @@ import type { FileView } from '../../../shared/contract/sync';
 import { FileRow } from '../components/FileRow';
 import { ProgressBar } from '../components/ProgressBar';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { UploadHistory } from '../components/UploadHistory';
 import { useSyncStatus } from '../hooks/queries';
 import { useFileActions } from '../hooks/useFileActions';
 import { useUploadProgress } from '../hooks/useSyncEvents';
@@ -13,7 +14,7 @@ import { call } from '../transport';
 const ACTIVE = new Set<FileView['status']>(['waiting', 'queued', 'uploading', 'indexing', 'failed', 'index_failed', 'cancelled', 'skipped']);
 const ORDER: FileView['status'][] = ['uploading', 'indexing', 'queued', 'waiting', 'failed', 'index_failed', 'cancelled', 'skipped'];
 
-/** The upload queue: per-file and total progress, speed, ETA; pause/resume of the whole queue; cancel/retry per file; files refused, with why. */
+/** The upload queue (per-file and total progress, speed, ETA; pause/resume; cancel/retry per file), files refused with why, and the finished transfers. */
 export function UploadsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const status = useSyncStatus();
@@ -99,6 +100,7 @@ export function UploadsPage(): React.JSX.Element {
           ))}
         </div>
       )}
+      <UploadHistory />
     </section>
   );
 }
