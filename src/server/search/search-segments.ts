@@ -57,8 +57,14 @@ interface Row {
 }
 
 const NAME_WEIGHT = 0.5;
-/** Strength's share that is match density (query words / words of the matched text): it separates hits of equal bm25. */
-const DENSITY_WEIGHT = 0.25;
+/**
+ * The strength of a row whose bm25 says nothing (FTS5 floors the idf of a word in half the rows or more: every such row
+ * would tie) is this x its match density (query words / words of the matched text), so a short exact match still
+ * ranks above a long text that mentions the word once. Elsewhere bm25 alone ranks: it already weighs the same things.
+ */
+const DENSITY_WEIGHT = 0.1;
+/** bm25 strengths below this are a floored idf's, not a real difference. */
+const NO_BM25 = 1e-4;
 
 /**
  * The most matching rows one ranking scores (ranked-match.ts): a search over words found in more of the account's
@@ -73,8 +79,9 @@ const bm25 = (table: string): string => `bm25(${table}, 3.0, 2.0, 3.0, 2.5, 1.0)
  * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
  * score = 0.7 x coverage + 0.3 x strength, where coverage is the share of query terms/phrases present in what the
  * segment shows and says (captions, transcript, on-screen text, labels; names of file, folder, camera and tags count
- * half) and strength is 0.75 x bm25 squashed by 1 - e^(rank/4) + 0.25 x the share of the matched text's words that
- * match. Hits on the names alone come after every other hit (belowContent). bm25 runs on the account's own index (segment-index.ts), so
+ * half) and strength is bm25 squashed by 1 - e^(rank/4), or, where bm25 is nothing (a word in half the rows or more),
+ * 0.1 x the share of the matched text's words that match. Hits on the names alone come after every other hit
+ * (belowContent). bm25 runs on the account's own index (segment-index.ts), so
  * its statistics and therefore every score depend on the caller's segments only.
  */
 export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, filter: SegmentFilter, limit: number): SegmentHit[] {
@@ -99,7 +106,8 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
     const nameOnly = content === 0 && names > 0;
     const words = matched(nameOnly ? r.names : text);
     const density = words.total ? words.hits / words.total : 0;
-    const strength = (1 - DENSITY_WEIGHT) * (1 - Math.exp(r.rank / 4)) + DENSITY_WEIGHT * density;
+    const bm25Strength = 1 - Math.exp(r.rank / 4);
+    const strength = bm25Strength < NO_BM25 ? DENSITY_WEIGHT * density : bm25Strength;
     const score = Math.round((0.7 * Math.max(content, names) + 0.3 * strength) * 10_000) / 10_000;
     const hit: SegmentHit = {
       segmentId: r.id,
