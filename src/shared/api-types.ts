@@ -100,6 +100,8 @@ export const clipItemSchema = z.object({
   video_blob: z.string().optional(),
   keyframe_bucket: z.string().optional(),
   keyframe_blob: z.string().optional(),
+  /** Reelsync's service only (the cloud has no such field): why the segment matched, e.g. "on screen: 'SCENE 12'". */
+  matched: z.string().optional(),
 });
 export type ClipItem = z.infer<typeof clipItemSchema>;
 
@@ -111,6 +113,10 @@ export const captionItemSchema = z.object({
   start_time: z.number(),
   end_time: z.number(),
   score: z.number(),
+  /** Reelsync's service only (the cloud has none of these): why it matched, and the segment's keyframe. */
+  matched: z.string().optional(),
+  keyframe_bucket: z.string().optional(),
+  keyframe_blob: z.string().optional(),
 });
 export type CaptionItem = z.infer<typeof captionItemSchema>;
 

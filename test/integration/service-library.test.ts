@@ -166,7 +166,8 @@ describe('POST /search', () => {
     const res = await search<CaptionItem[]>({ search_param: 'harbour lights', search_type: 'BY_CAPTION' });
     expect(res.json.code).toBe('0000');
     const item = res.json.data![0]!;
-    expect(Object.keys(item).sort()).toEqual(['end_time', 'score', 'start_time', 'text', 'user_id', 'vector', 'video_no']);
+    // The contract's fields, plus Reelsync's own: the keyframe and why it matched (a cloud client ignores them).
+    expect(Object.keys(item).sort()).toEqual(['end_time', 'keyframe_blob', 'keyframe_bucket', 'matched', 'score', 'start_time', 'text', 'user_id', 'vector', 'video_no']);
     expect(item.vector.length).toBeGreaterThan(0);
     expect(item.user_id).toMatch(/^[0-9a-f]{32}$/);
     expect(item.score).toBeGreaterThan(0);

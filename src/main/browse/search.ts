@@ -45,7 +45,9 @@ export async function runSearch(client: LibraryClient, originals: LocalOriginals
         end: item.end_time,
         score: item.score,
         text: item.text,
-        keyframe: null,
+        // Our service adds the segment's keyframe and why it matched; the cloud's caption items have neither.
+        keyframe: item.keyframe_bucket && item.keyframe_blob ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob } : null,
+        ...(item.matched ? { why: item.matched } : {}),
       };
     }
     const start = Number(item.startTime);
@@ -59,6 +61,7 @@ export async function runSearch(client: LibraryClient, originals: LocalOriginals
       score: item.score,
       text: item.audio_ts ?? null,
       keyframe: item.keyframe_bucket && item.keyframe_blob ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob } : null,
+      ...(item.matched ? { why: item.matched } : {}),
     };
   });
   const paths = originals.pathsOf(hits.map((h) => h.videoNo));

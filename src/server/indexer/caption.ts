@@ -14,6 +14,17 @@ const MAX_QUOTED_TEXT = 80;
 const MAX_QUOTED_SPEECH = 140;
 const MAX_NAMED_THINGS = 4;
 
+/**
+ * The caption of a segment in which nothing was recognised. It is shown to people but is never content: its words
+ * ("people", "objects", "text", "speech") must not make an empty shot match a search (see `captionContent`).
+ */
+export const NOTHING_RECOGNISED = 'No people, objects, text or speech recognised.';
+
+/** What a caption says about the segment, for indexing and matching: empty when it only says nothing was found. */
+export function captionContent(caption: string): string {
+  return caption === NOTHING_RECOGNISED ? '' : caption;
+}
+
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 const SAME_PLURAL = new Set(['sheep', 'skis', 'scissors', 'broccoli']);
 const IRREGULAR: Record<string, string> = { person: 'people', knife: 'knives', mouse: 'mice' };
@@ -32,7 +43,7 @@ export function buildCaption(input: CaptionInput): string {
   if (text) parts.push(`on-screen text "${truncate(text, MAX_QUOTED_TEXT)}"`);
   const speech = clean(input.transcript);
   if (speech) parts.push(`speech: "${truncate(speech, MAX_QUOTED_SPEECH)}"`);
-  if (parts.length === 0) return 'No people, objects, text or speech recognised.';
+  if (parts.length === 0) return NOTHING_RECOGNISED;
   const sentence = parts.join('; ');
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }

@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context';
 import type { AnalyzeResult } from '../indexer/analyze-video';
 import type { VideoRow } from '../library/videos';
 import { descriptorToBlob } from '../indexer/analyzers/face-match';
+import { captionContent } from '../indexer/caption';
 import { lexicalVector } from '../search/query-text';
 import { indexSegment, unindexVideo } from '../search/segment-index';
 
@@ -34,13 +35,15 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
     const insertFace = db.prepare('INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, ?, ?)');
     result.segments.forEach((seg, i) => {
       const labelText = seg.labels.map((l) => l.label).join(' ');
-      const vector = Buffer.from(lexicalVector(seg.caption).buffer);
+      // The "nothing recognised" caption is shown, never indexed: its words are not what the segment shows.
+      const caption = captionContent(seg.caption);
+      const vector = Buffer.from(lexicalVector(caption).buffer);
       const id = Number(
         insertSegment.run(row.id, seg.index, seg.start, seg.end, keyframeBlobs[i] ?? null, seg.caption, seg.transcript, seg.ocrText, JSON.stringify(seg.labels), vector)
           .lastInsertRowid,
       );
-      indexSegment(db, row.account_id, id, { caption: seg.caption, transcript: seg.transcript, ocrText: seg.ocrText, labels: labelText, names });
-      insertTrigram.run(id, [seg.caption, seg.transcript, seg.ocrText, labelText, names].join(' '));
+      indexSegment(db, row.account_id, id, { caption, transcript: seg.transcript, ocrText: seg.ocrText, labels: labelText, names });
+      insertTrigram.run(id, [caption, seg.transcript, seg.ocrText, labelText, names].join(' '));
       for (const face of seg.faces) insertFace.run(row.id, seg.index, descriptorToBlob(face.descriptor), face.model, JSON.stringify(face.box), face.score);
     });
     const insertWord = db.prepare('INSERT INTO transcript_words (video_id, idx, word, start_time, end_time) VALUES (?, ?, ?, ?, ?)');

@@ -132,3 +132,32 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length && i < b.length; i++) dot += a[i]! * b[i]!;
   return dot;
 }
+
+/**
+ * The words of a text that match the query (its terms by stem, their one-word expansions, and whole phrases), each
+ * once in the text's order, and how many of the text's words match: what a hit shows as why it matched, and the
+ * density that separates hits of equal coverage.
+ */
+export function matchedWordsOf(q: ParsedQuery): (text: string) => { words: string[]; hits: number; total: number } {
+  const stems = new Set(q.terms.flatMap((t) => [stem(t), ...(q.expansions.get(t) ?? []).filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!))]));
+  const phrases = [...q.phrases, ...[...q.expansions.values()].flat().filter((alt) => alt.length > 1)].map((p) => p.join(' '));
+  return (text) => {
+    const tokens = tokenize(text);
+    const found = new Set<string>();
+    let hits = 0;
+    for (const w of tokens) {
+      if (stems.has(stem(w))) {
+        found.add(w);
+        hits++;
+      }
+    }
+    const joined = ` ${tokens.join(' ')} `;
+    for (const p of phrases) {
+      if (joined.includes(` ${p} `)) {
+        found.add(p);
+        hits += p.split(' ').length;
+      }
+    }
+    return { words: [...found], hits: Math.min(hits, tokens.length), total: tokens.length };
+  };
+}

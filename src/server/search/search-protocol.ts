@@ -36,6 +36,7 @@ export const hitSchema = z.object({
   // A Buffer crosses a thread as a plain Uint8Array.
   captionVector: z.custom<Uint8Array>((v) => v instanceof Uint8Array, "captionVector must be bytes").nullable(),
   score: z.number(),
+  matched: z.string(),
 }) satisfies z.ZodType<SegmentHit>;
 
 export const searchWorkerDataSchema = z.object({ dbFile: z.string().min(1) });

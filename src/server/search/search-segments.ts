@@ -1,7 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../storage/db';
 import { Where } from '../storage/where';
-import { coverageOf, ftsPhrases, type ParsedQuery } from './query-text';
+import { captionContent } from '../indexer/caption';
+import { matchReason } from './match-reason';
+import { coverageOf, ftsPhrases, matchedWordsOf, type ParsedQuery } from './query-text';
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import { hasSegmentIndex, segmentTable } from './segment-index';
 
@@ -28,6 +30,8 @@ export interface SegmentHit {
   transcript: string;
   captionVector: Uint8Array | null;
   score: number;
+  /** Why it matched, for a person (match-reason.ts): "on screen: 'SCENE 12'", "seen: car", "file name"... */
+  matched: string;
 }
 
 export type SearchField = 'all' | 'transcript' | 'caption';
@@ -46,13 +50,21 @@ interface Row {
   caption: string;
   transcript: string;
   ocr_text: string;
-  labels: string;
   caption_vector: Buffer | null;
   names: string;
+  label_text: string;
   rank: number;
 }
 
 const NAME_WEIGHT = 0.5;
+/**
+ * The strength of a row whose bm25 says nothing (FTS5 floors the idf of a word in half the rows or more: every such row
+ * would tie) is this x its match density (query words / words of the matched text), so a short exact match still
+ * ranks above a long text that mentions the word once. Elsewhere bm25 alone ranks: it already weighs the same things.
+ */
+const DENSITY_WEIGHT = 0.1;
+/** bm25 strengths below this are a floored idf's, not a real difference. */
+const NO_BM25 = 1e-4;
 
 /**
  * The most matching rows one ranking scores (ranked-match.ts): a search over words found in more of the account's
@@ -67,7 +79,9 @@ const bm25 = (table: string): string => `bm25(${table}, 3.0, 2.0, 3.0, 2.5, 1.0)
  * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
  * score = 0.7 x coverage + 0.3 x strength, where coverage is the share of query terms/phrases present in what the
  * segment shows and says (captions, transcript, on-screen text, labels; names of file, folder, camera and tags count
- * half) and strength is bm25 squashed by 1 - e^(rank/4). bm25 runs on the account's own index (segment-index.ts), so
+ * half) and strength is bm25 squashed by 1 - e^(rank/4), or, where bm25 is nothing (a word in half the rows or more),
+ * 0.1 x the share of the matched text's words that match. Hits on the names alone come after every other hit
+ * (belowContent). bm25 runs on the account's own index (segment-index.ts), so
  * its statistics and therefore every score depend on the caller's segments only.
  */
 export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, filter: SegmentFilter, limit: number): SegmentHit[] {
@@ -80,15 +94,22 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
   const wanted = Math.min(5000, limit * 2);
   const rows = readRows(db, topRankedMatches(segmentSource(db, table, filterOf(filter)), phrases, scope, wanted), table);
   const covered = coverageOf(query);
-  const hits: SegmentHit[] = [];
+  const matched = matchedWordsOf(query);
+  const ranked: { hit: SegmentHit; nameOnly: boolean }[] = [];
   for (const r of rows) {
     if (filter.near && r.latitude !== null && r.longitude !== null && haversineKm(filter.near, r) > filter.near.radiusKm) continue;
-    const text = field === 'transcript' ? r.transcript : field === 'caption' ? r.caption : [r.caption, r.transcript, r.ocr_text, r.labels].join(' ');
+    const caption = captionContent(r.caption);
+    const text = field === 'transcript' ? r.transcript : field === 'caption' ? caption : [caption, r.transcript, r.ocr_text, r.label_text].join(' ');
+    const content = covered(text);
     // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
-    const found = field === 'all' ? Math.max(covered(text), NAME_WEIGHT * covered(r.names)) : covered(text);
-    const strength = 1 - Math.exp(r.rank / 4);
-    const score = Math.round((0.7 * found + 0.3 * strength) * 10_000) / 10_000;
-    hits.push({
+    const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
+    const nameOnly = content === 0 && names > 0;
+    const words = matched(nameOnly ? r.names : text);
+    const density = words.total ? words.hits / words.total : 0;
+    const bm25Strength = 1 - Math.exp(r.rank / 4);
+    const strength = bm25Strength < NO_BM25 ? DENSITY_WEIGHT * density : bm25Strength;
+    const score = Math.round((0.7 * Math.max(content, names) + 0.3 * strength) * 10_000) / 10_000;
+    const hit: SegmentHit = {
       segmentId: r.id,
       videoNo: r.video_no,
       videoName: r.video_name,
@@ -101,9 +122,23 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
       transcript: r.transcript,
       captionVector: r.caption_vector,
       score: Math.min(1, Math.max(0, score)),
-    });
+      matched: matchReason(matched, { ocrText: r.ocr_text, transcript: r.transcript, caption, labels: r.label_text, names: r.names }, field),
+    };
+    ranked.push({ hit, nameOnly });
   }
-  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  return belowContent(ranked, limit);
+}
+
+/**
+ * Best first, every hit on what a segment shows or says before any hit on its names alone (file, folder, camera,
+ * tags), and a names-only hit's score held under the lowest content hit's, so the order is the score order too.
+ */
+function belowContent(ranked: { hit: SegmentHit; nameOnly: boolean }[], limit: number): SegmentHit[] {
+  const top = ranked.sort((a, b) => Number(a.nameOnly) - Number(b.nameOnly) || b.hit.score - a.hit.score).slice(0, limit);
+  const content = top.filter((r) => !r.nameOnly);
+  const floor = content.length ? content[content.length - 1]!.hit.score : 1;
+  for (const r of top) if (r.nameOnly && r.hit.score >= floor) r.hit.score = Math.max(0, Math.round((floor - 0.0001) * 10_000) / 10_000);
+  return top.map((r) => r.hit);
 }
 
 function filterOf(filter: SegmentFilter): Where {
@@ -168,8 +203,8 @@ function readRows(db: Db, ranked: RankedRow[], table: string): Row[] {
   const found = cached(
     db,
     `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
-            s.caption, s.transcript, s.ocr_text, s.labels, s.caption_vector, (SELECT names FROM ${table} f WHERE f.rowid = s.id) AS names
-     FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id`,
+            s.caption, s.transcript, s.ocr_text, s.caption_vector, f.names, f.labels AS label_text
+     FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id JOIN ${table} f ON f.rowid = s.id`,
   ).all(JSON.stringify(ranked.map((r) => r.id))) as Row[];
   const byId = new Map(found.map((r) => [r.id, r]));
   const rows: Row[] = [];

@@ -16,6 +16,8 @@ export const searchHitSchema = z.object({
   /** Transcript or caption line of the hit, when the service has one. */
   text: z.string().nullable(),
   keyframe: z.object({ bucket: z.string(), blob: z.string() }).nullable(),
+  /** Why it matched ("on screen: 'SCENE 12'", "seen: car", "file name"), when the service says (Reelsync's does, the cloud not). */
+  why: z.string().optional(),
   /** A local original of this video on this computer, when one exists. */
   localPath: z.string().nullable(),
 });

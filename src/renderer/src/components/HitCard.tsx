@@ -42,6 +42,11 @@ export function HitCard({ hit, selected, actions }: { hit: SearchHit; selected: 
             <div className="score" title={`score ${hit.score.toFixed(2)}`}>
               <span className="score-fill" style={{ width: `${Math.round(hit.score * 100)}%` }} />
             </div>
+            {hit.why && (
+              <div className="hit-why" data-testid="hit-why" title={hit.why}>
+                {hit.why}
+              </div>
+            )}
             {hit.text && <div className="hit-text">{hit.text}</div>}
           </div>
         </button>

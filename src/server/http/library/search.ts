@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { FILTERING_LEVELS, PRICES_MICRO_USD, SEARCH_LIMITS, type CaptionItem, type ClipItem } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
+import { captionContent } from '../../indexer/caption';
 import { cosine, lexicalVector } from '../../search/query-text';
 import type { SegmentFilter, SegmentHit } from '../../search/search-segments';
 import { badRequest, rateLimited, success } from '../envelope';
@@ -101,6 +102,7 @@ function clipItem(h: SegmentHit, withKeyframe: boolean): ClipItem {
     endTime: String(h.end),
     score: h.score,
   };
+  if (h.matched) item.matched = h.matched;
   if (h.transcript) item.audio_ts = h.transcript;
   if (h.videoBlob) {
     item.video_bucket = h.bucket;
@@ -114,9 +116,9 @@ function clipItem(h: SegmentHit, withKeyframe: boolean): ClipItem {
 }
 
 function captionItem(h: SegmentHit, queryVector: Float32Array, accountId: number): CaptionItem {
-  const stored = h.captionVector ? new Float32Array(h.captionVector.buffer, h.captionVector.byteOffset, h.captionVector.byteLength / 4) : lexicalVector(h.caption);
+  const stored = h.captionVector ? new Float32Array(h.captionVector.buffer, h.captionVector.byteOffset, h.captionVector.byteLength / 4) : lexicalVector(captionContent(h.caption));
   const similarity = Math.max(0, Math.min(1, cosine(queryVector, stored)));
-  return {
+  const item: CaptionItem = {
     video_no: h.videoNo,
     text: h.caption,
     vector: Array.from(stored, (x) => Math.round(x * 1e6) / 1e6),
@@ -125,4 +127,10 @@ function captionItem(h: SegmentHit, queryVector: Float32Array, accountId: number
     end_time: h.end,
     score: Math.round(similarity * 10_000) / 10_000,
   };
+  if (h.matched) item.matched = h.matched;
+  if (h.keyframeBlob) {
+    item.keyframe_bucket = h.bucket;
+    item.keyframe_blob = h.keyframeBlob;
+  }
+  return item;
 }

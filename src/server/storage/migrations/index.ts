@@ -4,6 +4,7 @@ import { m002SearchIndex } from './002-search-index';
 import { m003Datalake } from './003-datalake';
 import { m004FaceModel } from './004-face-model';
 import { m005SearchPartitions } from './005-search-partitions';
+import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 
 /** Service database migrations, in order. Append only. */
-export const serviceMigrations: readonly Migration[] = [m001Core, m002SearchIndex, m003Datalake, m004FaceModel, m005SearchPartitions];
+export const serviceMigrations: readonly Migration[] = [m001Core, m002SearchIndex, m003Datalake, m004FaceModel, m005SearchPartitions, m006UnindexEmptyCaptions];

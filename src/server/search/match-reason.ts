@@ -1,0 +1,69 @@
+import type { SearchField } from './search-segments';
+
+/** What a segment holds, as matched: `caption` is its content (never the "nothing recognised" sentence). */
+export interface MatchTexts {
+  ocrText: string;
+  transcript: string;
+  caption: string;
+  labels: string;
+  names: string;
+}
+
+export type WordMatcher = (text: string) => { words: string[] };
+
+const MAX_SCREEN_TEXT = 40;
+const SPEECH_BEFORE = 3;
+const SPEECH_AFTER = 5;
+const MAX_SEEN = 4;
+
+/**
+ * Why a segment matched, in the searched fields, for a person: `on screen: 'SCENE 12' · speech: '…the red car…' ·
+ * seen: car` (`caption: car` for a caption search), or `file name` when only the names of file, folder, camera or tags
+ * matched. Empty when nothing did.
+ */
+export function matchReason(match: WordMatcher, texts: MatchTexts, field: SearchField): string {
+  const reasons: string[] = [];
+  const explained = new Set<string>();
+  if (field === 'all') {
+    const screen = oneLine(texts.ocrText);
+    const words = match(screen).words;
+    if (words.length) reasons.push(`on screen: '${shorten(screen, MAX_SCREEN_TEXT)}'`);
+    for (const w of words) explained.add(w);
+  }
+  if (field !== 'caption') {
+    const spoken = speechAround(match, texts.transcript);
+    if (spoken) reasons.push(`speech: '${spoken}'`);
+    for (const w of match(texts.transcript).words) explained.add(w);
+  }
+  if (field === 'caption') {
+    const words = match(texts.caption).words.slice(0, MAX_SEEN);
+    if (words.length) reasons.push(`caption: ${words.join(', ')}`);
+  } else if (field === 'all') {
+    // The caption repeats the on-screen text and the speech: what it adds is what was seen.
+    const seen = [...new Set([...match(texts.labels).words, ...match(texts.caption).words])].filter((w) => !explained.has(w)).slice(0, MAX_SEEN);
+    if (seen.length) reasons.push(`seen: ${seen.join(', ')}`);
+  }
+  if (reasons.length === 0 && field === 'all' && match(texts.names).words.length) reasons.push('file name');
+  return reasons.join(' · ');
+}
+
+/** A few words of speech around the first that matches, with ellipses where the transcript goes on. */
+function speechAround(match: WordMatcher, transcript: string): string {
+  const words = oneLine(transcript).split(' ').filter(Boolean);
+  const at = words.findIndex((w) => match(w).words.length > 0);
+  if (at < 0) {
+    // A phrase spans words: show the transcript's start when only a phrase matched.
+    return match(transcript).words.length ? shorten(words.join(' '), MAX_SCREEN_TEXT) : '';
+  }
+  const from = Math.max(0, at - SPEECH_BEFORE);
+  const to = Math.min(words.length, at + SPEECH_AFTER + 1);
+  return `${from > 0 ? '…' : ''}${words.slice(from, to).join(' ')}${to < words.length ? '…' : ''}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/'/g, '’').trim();
+}
+
+function shorten(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
