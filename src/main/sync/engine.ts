@@ -9,7 +9,7 @@ import type { MetadataReader } from '../media/exif';
 import type { Db } from '../store/database';
 import { JobsStore } from '../store/jobs-store';
 import { SettingsStore } from '../store/settings-store';
-import { SyncStore, type FileState, type PollingMode } from '../store/sync-store';
+import { SyncStore, type FilesQuery, type PollingMode } from '../store/sync-store';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
 import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
@@ -192,9 +192,13 @@ export class SyncEngine {
     return syncStatusOf(this.o.db);
   }
 
-  files(page: number, size: number, state?: FileState): { files: FileView[]; total: number } {
-    const { rows, total } = this.store.filesPage(page, size, state);
+  files(page: number, size: number, query: FilesQuery = {}): { files: FileView[]; total: number } {
+    const { rows, total } = this.store.filesPage(page, size, query);
     return { files: rows.map((f) => this.view(f.id)).filter((v): v is FileView => v !== undefined), total };
+  }
+
+  codecs(): string[] {
+    return this.store.fileCodecs();
   }
 
   view(id: number): FileView | undefined {

@@ -4,7 +4,9 @@ import { extname } from 'node:path';
 import { ffprobe, ProbeError } from '../../common/media/ffprobe';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
 
-export type Validation = { ok: true; codec: string; size: number } | { ok: false; reason: string };
+export type Validation =
+  | { ok: true; codec: string; size: number; duration: number; width: number; height: number; fps: number | null }
+  | { ok: false; reason: string };
 
 const ACCEPTED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
 const ACCEPTED_EXTENSIONS: readonly string[] = UPLOAD_LIMITS.extensions;
@@ -42,7 +44,10 @@ export async function validateVideo(path: string, options: { signal?: AbortSigna
   const codec = probe.video.codec.toLowerCase();
   if (!ACCEPTED_CODECS.includes(codec)) return { ok: false, reason: `video codec ${codec} is not accepted (h264, h265/hevc, vp9)` };
   if (probe.durationSeconds === null || probe.durationSeconds <= 0) return { ok: false, reason: 'no duration: the file looks truncated' };
-  return { ok: true, codec, size: info.size };
+  const { fps, rotation } = probe.video;
+  // What the editor sees: a phone clip recorded sideways with a 90° rotation plays portrait.
+  const [width, height] = rotation % 180 === 0 ? [probe.video.width, probe.video.height] : [probe.video.height, probe.video.width];
+  return { ok: true, codec, size: info.size, duration: probe.durationSeconds, width, height, fps };
 }
 
 export function formatBytes(n: number): string {
