@@ -270,6 +270,11 @@ export class SyncStore {
     return { rows, total };
   }
 
+  /** Linked files never probed for their facts (linked before client migration 6). */
+  linkedFilesWithoutMedia(): number[] {
+    return (this.db.prepare(`SELECT id FROM files WHERE state = 'linked' AND codec IS NULL ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+  }
+
   /** The codecs present, for the filter menu. */
   fileCodecs(): string[] {
     return (this.db.prepare('SELECT DISTINCT codec FROM files WHERE codec IS NOT NULL ORDER BY codec').all() as { codec: string }[]).map((r) => r.codec);

@@ -10,6 +10,7 @@ import type { Db } from '../store/database';
 import { JobsStore } from '../store/jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { SyncStore, type FilesQuery, type PollingMode } from '../store/sync-store';
+import { backfillMedia } from './media-backfill';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
 import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
@@ -62,6 +63,8 @@ export class SyncEngine {
   private readonly watchers = new Map<number, FolderWatcher>();
   private readonly log: Logger;
   private readonly config: SyncConfig;
+  private readonly stopping = new AbortController();
+  private backfill: Promise<number> | undefined;
 
   constructor(private readonly o: SyncEngineOptions) {
     this.log = o.logger.child({ module: 'sync' });
@@ -98,12 +101,21 @@ export class SyncEngine {
 
   async start(): Promise<void> {
     await this.queue.start();
+    this.backfill ??= backfillMedia({
+      store: this.store,
+      metadata: this.o.metadata,
+      logger: this.o.logger,
+      signal: this.stopping.signal,
+      onFile: (id) => this.emitFile(id),
+    });
   }
 
   async stop(): Promise<void> {
+    this.stopping.abort();
     await Promise.all([...this.watchers.values()].map((w) => w.stop()));
     this.watchers.clear();
     await this.queue.stop();
+    await this.backfill;
   }
 
   // ---- folders

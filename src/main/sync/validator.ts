@@ -44,10 +44,12 @@ export async function validateVideo(path: string, options: { signal?: AbortSigna
   const codec = probe.video.codec.toLowerCase();
   if (!ACCEPTED_CODECS.includes(codec)) return { ok: false, reason: `video codec ${codec} is not accepted (h264, h265/hevc, vp9)` };
   if (probe.durationSeconds === null || probe.durationSeconds <= 0) return { ok: false, reason: 'no duration: the file looks truncated' };
-  const { fps, rotation } = probe.video;
-  // What the editor sees: a phone clip recorded sideways with a 90° rotation plays portrait.
-  const [width, height] = rotation % 180 === 0 ? [probe.video.width, probe.video.height] : [probe.video.height, probe.video.width];
-  return { ok: true, codec, size: info.size, duration: probe.durationSeconds, width, height, fps };
+  return { ok: true, codec, size: info.size, duration: probe.durationSeconds, ...displaySize(probe.video), fps: probe.video.fps };
+}
+
+/** What the editor sees: a phone clip recorded sideways with a 90° rotation plays portrait. */
+export function displaySize(v: { width: number; height: number; rotation: number }): { width: number; height: number } {
+  return v.rotation % 180 === 0 ? { width: v.width, height: v.height } : { width: v.height, height: v.width };
 }
 
 export function formatBytes(n: number): string {
