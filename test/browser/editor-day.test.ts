@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
+import { launchChromium, openWatchedPage, screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
 import { addFromSettings, makeTitledVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
@@ -19,13 +19,7 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
   let browser: Browser;
   let page: Page;
   const errors: string[] = [];
-  const shot = async (name: string): Promise<void> => {
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: join(artifacts, `${name}-dark.png`) });
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: join(artifacts, `${name}-light.png`) });
-    await page.emulateMedia({ colorScheme: 'dark' });
-  };
+  const shot = (name: string): Promise<void> => screenshotBothThemes(page, join(artifacts, name));
   const video = () => page.getByTestId('player-video');
   const playerTime = async () => (await page.getByTestId('player-time').textContent()) ?? '';
   /** Pauses (K from playing) and waits until the shown timecode is the paused frame's. */

@@ -45,3 +45,12 @@ export async function openWatchedPage(browser: Browser, errors: string[]): Promi
   });
   return page;
 }
+
+/** `${base}-dark.png` and `${base}-light.png` of the page as it stands, leaving it dark. */
+export async function screenshotBothThemes(page: Page, base: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `${base}-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: `${base}-light.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+}

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { FileSort } from '../../shared/contract/sync';
+import { unreachable } from '../../shared/errors';
 import type { Db } from './database';
 
 const jsonStrings = z.string().transform((s) => z.array(z.string()).parse(JSON.parse(s)));
@@ -36,8 +38,62 @@ export const fileRowSchema = z.object({
   paused: z.number().int().transform((v) => v !== 0),
   seen_scan: z.number().int(),
   updated_at: z.number().int(),
+  duration: z.number().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  fps: z.number().nullable(),
+  codec: z.string().nullable(),
+  camera: z.string().nullable(),
+  taken_at: z.string().nullable(),
 });
 export type FileRow = z.output<typeof fileRowSchema>;
+
+/** What validation and the capture metadata tell about a file's picture. */
+export interface FileMedia {
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  codec: string | null;
+  camera: string | null;
+  takenAt: string | null;
+}
+
+/** Each sortable column maps to one fixed SQL expression (never interpolated from input). */
+function sortExpression(sort: FileSort): string {
+  switch (sort) {
+    case 'added':
+      return 'id';
+    case 'name':
+      // The name after the last separator: strip everything up to it with rtrim's character-set trick.
+      return "lower(replace(path, rtrim(path, replace(replace(path, '\\', '/'), '/', '')), ''))";
+    case 'duration':
+      return 'duration';
+    case 'resolution':
+      return 'width * height';
+    case 'fps':
+      return 'fps';
+    case 'codec':
+      return 'codec';
+    case 'camera':
+      return 'lower(camera)';
+    case 'taken':
+      return 'taken_at';
+    case 'size':
+      return 'size';
+    case 'status':
+      return 'state';
+    default:
+      throw unreachable(sort);
+  }
+}
+
+export interface FilesQuery {
+  state?: FileState;
+  codec?: string;
+  sort?: FileSort;
+  desc?: boolean;
+}
 
 export const CONTENT_STATES = ['queued', 'uploading', 'indexing', 'indexed', 'index_failed', 'failed', 'cancelled'] as const;
 export type ContentState = (typeof CONTENT_STATES)[number];
@@ -185,15 +241,43 @@ export class SyncStore {
       .map((r) => fileRowSchema.parse(r));
   }
 
-  filesPage(page: number, size: number, state?: FileState): { rows: FileRow[]; total: number } {
-    const where = state ? 'WHERE state = ?' : '';
-    const args = state ? [state] : [];
+  setFileMedia(id: number, m: FileMedia): void {
+    this.db
+      .prepare('UPDATE files SET duration = ?, width = ?, height = ?, fps = ?, codec = ?, camera = ?, taken_at = ? WHERE id = ?')
+      .run(m.duration, m.width, m.height, m.fps, m.codec, m.camera, m.takenAt, id);
+  }
+
+  /** One page of files, filtered and sorted in SQL; files without the sorted fact come last either way, then by id. */
+  filesPage(page: number, size: number, query: FilesQuery = {}): { rows: FileRow[]; total: number } {
+    const conditions: string[] = [];
+    const args: (string | number)[] = [];
+    if (query.state) {
+      conditions.push('state = ?');
+      args.push(query.state);
+    }
+    if (query.codec) {
+      conditions.push('codec = ?');
+      args.push(query.codec);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const key = sortExpression(query.sort ?? 'added');
+    const order = `(${key}) IS NULL, ${key} ${query.desc ? 'DESC' : 'ASC'}, id ${query.desc ? 'DESC' : 'ASC'}`;
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM files ${where}`).get(...args) as { n: number }).n;
     const rows = this.db
-      .prepare(`SELECT * FROM files ${where} ORDER BY id LIMIT ? OFFSET ?`)
+      .prepare(`SELECT * FROM files ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .all(...args, size, (page - 1) * size)
       .map((r) => fileRowSchema.parse(r));
     return { rows, total };
+  }
+
+  /** Linked files never probed for their facts (linked before client migration 6). */
+  linkedFilesWithoutMedia(): number[] {
+    return (this.db.prepare(`SELECT id FROM files WHERE state = 'linked' AND codec IS NULL ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+  }
+
+  /** The codecs present, for the filter menu. */
+  fileCodecs(): string[] {
+    return (this.db.prepare('SELECT DISTINCT codec FROM files WHERE codec IS NOT NULL ORDER BY codec').all() as { codec: string }[]).map((r) => r.codec);
   }
 
   fileCounts(): Record<FileState, number> {

@@ -9,8 +9,9 @@ import type { MetadataReader } from '../media/exif';
 import type { Db } from '../store/database';
 import { JobsStore } from '../store/jobs-store';
 import { SettingsStore } from '../store/settings-store';
-import { SyncStore, type FileState, type PollingMode } from '../store/sync-store';
+import { SyncStore, type FileState, type FilesQuery, type PollingMode } from '../store/sync-store';
 import { UploadHistoryStore } from '../store/upload-history-store';
+import { backfillMedia } from './media-backfill';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
 import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
@@ -65,6 +66,8 @@ export class SyncEngine {
   private readonly watchers = new Map<number, FolderWatcher>();
   private readonly log: Logger;
   private readonly config: SyncConfig;
+  private readonly stopping = new AbortController();
+  private backfill: Promise<number> | undefined;
 
   constructor(private readonly o: SyncEngineOptions) {
     this.log = o.logger.child({ module: 'sync' });
@@ -103,12 +106,21 @@ export class SyncEngine {
 
   async start(): Promise<void> {
     await this.queue.start();
+    this.backfill ??= backfillMedia({
+      store: this.store,
+      metadata: this.o.metadata,
+      logger: this.o.logger,
+      signal: this.stopping.signal,
+      onFile: (id) => this.emitFile(id),
+    });
   }
 
   async stop(): Promise<void> {
+    this.stopping.abort();
     await Promise.all([...this.watchers.values()].map((w) => w.stop()));
     this.watchers.clear();
     await this.queue.stop();
+    await this.backfill;
   }
 
   // ---- folders (a watch "folder" may also be one video file, watched on its own)
@@ -199,9 +211,13 @@ export class SyncEngine {
     return syncStatusOf(this.o.db);
   }
 
-  files(page: number, size: number, state?: FileState): { files: FileView[]; total: number } {
-    const { rows, total } = this.store.filesPage(page, size, state);
+  files(page: number, size: number, query: FilesQuery = {}): { files: FileView[]; total: number } {
+    const { rows, total } = this.store.filesPage(page, size, query);
     return { files: rows.map((f) => this.view(f.id)).filter((v): v is FileView => v !== undefined), total };
+  }
+
+  codecs(): string[] {
+    return this.store.fileCodecs();
   }
 
   view(id: number): FileView | undefined {

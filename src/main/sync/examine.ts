@@ -61,10 +61,20 @@ export function examineHandler(deps: SyncDeps): JobHandler {
       }
       const previous = file.hash;
       const meta = toUploadMeta(await deps.metadata.read(file.path));
+      const media = {
+        duration: validation.duration,
+        width: validation.width,
+        height: validation.height,
+        fps: validation.fps,
+        codec: validation.codec,
+        camera: meta.camera_model ?? null,
+        takenAt: meta.datetime_taken ?? null,
+      };
       const watch = store.watchFolder(file.watch_id);
       const created = store.transaction(() => {
         const isNew = store.createContent({ hash, size: info.size, folderId: watch?.folder_id ?? null, tags: watch?.tags ?? [], meta });
         store.setFileHash(id, hash, info.size, info.mtimeMs);
+        store.setFileMedia(id, media);
         store.setFileState(id, 'linked', null);
         if (previous && previous !== hash) store.supersede(previous, hash);
         if (isNew) deps.jobs.enqueue('upload', hash, 0);

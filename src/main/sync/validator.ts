@@ -5,7 +5,9 @@ import { ffprobe, ProbeError } from '../../common/media/ffprobe';
 import { decodeTail } from '../../common/media/tail-decode';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
 
-export type Validation = { ok: true; codec: string; size: number } | { ok: false; reason: string };
+export type Validation =
+  | { ok: true; codec: string; size: number; duration: number; width: number; height: number; fps: number | null }
+  | { ok: false; reason: string };
 
 const ACCEPTED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
 const ACCEPTED_EXTENSIONS: readonly string[] = UPLOAD_LIMITS.extensions;
@@ -54,7 +56,12 @@ export async function validateVideo(path: string, options: { signal?: AbortSigna
   }
   const tail = await decodeTail(path, { kind: 'uploadVideo', signal: options.signal });
   if (!tail.ok) return { ok: false, reason: `the last second does not decode: ${tail.detail}` };
-  return { ok: true, codec, size: info.size };
+  return { ok: true, codec, size: info.size, duration: probe.durationSeconds, ...displaySize(probe.video), fps: probe.video.fps };
+}
+
+/** What the editor sees: a phone clip recorded sideways with a 90° rotation plays portrait. */
+export function displaySize(v: { width: number; height: number; rotation: number }): { width: number; height: number } {
+  return v.rotation % 180 === 0 ? { width: v.width, height: v.height } : { width: v.height, height: v.width };
 }
 
 export function formatBytes(n: number): string {

@@ -38,6 +38,13 @@ export function fileView(file: FileRow, content: ContentRow | undefined, firstFi
     videoNo: file.state === 'linked' ? (content?.video_no ?? null) : null,
     duplicateOf,
     indexProgress: content?.progress ?? 0,
+    duration: file.duration,
+    width: file.width,
+    height: file.height,
+    fps: file.fps,
+    codec: file.codec,
+    camera: file.camera,
+    takenAt: file.taken_at,
   };
 }
 

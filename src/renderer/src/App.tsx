@@ -54,7 +54,7 @@ function Shell(): React.JSX.Element {
           />
         ) : (
           <>
-            {page === 'library' && <LibraryPage onOpenSettings={() => select('settings')} />}
+            {page === 'library' && <LibraryPage onOpenSettings={() => select('settings')} onOpen={(hit) => setPlayer({ hits: [hit], index: 0, found: { query: '', searchType: null } })} />}
             {page === 'search' && <SearchPage state={search} setState={setSearch} focusSearch={focusSearch} onOpen={(hits, index, found) => setPlayer({ hits, index, found })} />}
             {page === 'clips' && <ClipsPage />}
             {page === 'uploads' && <UploadsPage />}

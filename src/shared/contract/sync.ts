@@ -33,6 +33,15 @@ export const fileViewSchema = z.object({
   /** The library already held this content (found by its hash tag) or another local file carried it. */
   duplicateOf: z.string().nullable(),
   indexProgress: z.number(),
+  /** Read at validation; null before it (or when the file was rejected before probing). Seconds. */
+  duration: z.number().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  fps: z.number().nullable(),
+  codec: z.string().nullable(),
+  camera: z.string().nullable(),
+  /** As the camera wrote it (ISO 8601 when it did). */
+  takenAt: z.string().nullable(),
 });
 export type FileView = z.infer<typeof fileViewSchema>;
 
@@ -46,6 +55,10 @@ export const watchFolderViewSchema = z.object({
   polling: z.enum(['auto', 'on', 'off']),
 });
 export type WatchFolderView = z.infer<typeof watchFolderViewSchema>;
+
+/** Columns the library sorts by (server side, in SQL). */
+export const FILE_SORTS = ['added', 'name', 'duration', 'resolution', 'fps', 'codec', 'camera', 'taken', 'size', 'status'] as const;
+export type FileSort = (typeof FILE_SORTS)[number];
 
 const counts = z.record(z.string(), z.number().int());
 export const syncStatusSchema = z.object({
@@ -85,10 +98,15 @@ export const syncChannels = {
         page: z.number().int().min(1).default(1),
         size: z.number().int().min(1).max(500).default(100),
         state: z.enum(['pending', 'skipped', 'linked', 'deleted']).optional(),
+        codec: z.string().min(1).max(40).optional(),
+        sort: z.enum(FILE_SORTS).default('added'),
+        desc: z.boolean().default(false),
       })
       .strict(),
     res: z.object({ files: z.array(fileViewSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
   },
+  /** The video codecs among the files, for the library's filter. */
+  'sync:codecs': { req: z.object({}).strict(), res: z.object({ codecs: z.array(z.string()) }) },
   /** Without fileId: the whole queue. */
   'sync:pause': { req: fileTarget, res: z.object({ paused: z.boolean() }) },
   'sync:resume': { req: fileTarget, res: z.object({ resumed: z.boolean() }) },

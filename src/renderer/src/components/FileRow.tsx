@@ -19,11 +19,90 @@ export interface FileActions {
   revealLabel: string;
 }
 
-/** One file: name, folder, status with its progress or reason, the actions that apply to its state; right-click reveals it. */
-export function FileRow({ file, progress, actions }: { file: FileView; progress: UploadProgress | undefined; actions: FileActions }): React.JSX.Element {
+/** The status badge with upload/index progress or the reason. */
+export function FileStatusCell({ file, progress }: { file: FileView; progress: UploadProgress | undefined }): React.JSX.Element {
+  return (
+    <div className="file-status">
+      <StatusBadge status={file.status} />
+      {file.paused && <span className="badge badge-idle">Paused</span>}
+      {file.status === 'uploading' && (
+        <div className="inline-progress" data-testid="upload-progress">
+          <ProgressBar value={progress ? (progress.bytes / Math.max(1, progress.total)) * 100 : null} label={`Uploading ${fileName(file.path)}`} />
+          <span className="muted">{progress ? `${Math.round((progress.bytes / Math.max(1, progress.total)) * 100)}% · ${rate(progress.rate)} · ${eta(progress.etaSeconds)}` : 'starting…'}</span>
+        </div>
+      )}
+      {file.status === 'indexing' && (
+        <div className="inline-progress" data-testid="index-progress">
+          <ProgressBar value={file.indexProgress} label={`Indexing ${fileName(file.path)}`} tone="ok" />
+          <span className="muted">{Math.round(file.indexProgress)}% indexed</span>
+        </div>
+      )}
+      {file.reason && file.status !== 'indexed' && <ReasonLine reason={file.reason} details={file.details} />}
+    </div>
+  );
+}
+
+/** Retry, pause, resume, cancel: the ones that apply to the file's state. */
+export function FileActionButtons({ file, actions }: { file: FileView; actions: FileActions }): React.JSX.Element {
   const canRetry = file.status === 'failed' || file.status === 'index_failed' || file.status === 'cancelled' || file.status === 'skipped';
   const canPause = !file.paused && (file.status === 'queued' || file.status === 'uploading' || file.status === 'waiting');
   const canCancel = file.status === 'queued' || file.status === 'uploading' || file.status === 'waiting';
+  return (
+    <div className="file-actions">
+      {canRetry && (
+        <Tip text={file.status === 'skipped' ? 'Check this file again' : 'Retry'}>
+          <button type="button" className="icon-button" aria-label={`Retry ${fileName(file.path)}`} onClick={() => actions.retry(file.id)}>
+            <RotateCcw size={14} />
+          </button>
+        </Tip>
+      )}
+      {canPause && (
+        <Tip text="Pause this file">
+          <button type="button" className="icon-button" aria-label={`Pause ${fileName(file.path)}`} onClick={() => actions.pause(file.id)}>
+            <Pause size={14} />
+          </button>
+        </Tip>
+      )}
+      {file.paused && (
+        <Tip text="Resume this file">
+          <button type="button" className="icon-button" aria-label={`Resume ${fileName(file.path)}`} onClick={() => actions.resume(file.id)}>
+            <Play size={14} />
+          </button>
+        </Tip>
+      )}
+      {canCancel && (
+        <Tip text="Cancel the upload">
+          <button type="button" className="icon-button" aria-label={`Cancel ${fileName(file.path)}`} onClick={() => actions.cancel(file.id)}>
+            <X size={14} />
+          </button>
+        </Tip>
+      )}
+    </div>
+  );
+}
+
+/** A file row's context menu. */
+export function FileMenu({ children }: { children: React.ReactNode }): React.JSX.Element {
+  return (
+    <ContextMenu.Portal>
+      <ContextMenu.Content className="menu" data-testid="file-menu">
+        {children}
+      </ContextMenu.Content>
+    </ContextMenu.Portal>
+  );
+}
+
+/** The context menu's "Show in Folder" (the platform's words). */
+export function RevealItem({ file, actions }: { file: FileView; actions: FileActions }): React.JSX.Element {
+  return (
+    <ContextMenu.Item className="menu-item" onSelect={() => actions.reveal(file.id)}>
+      <FolderOpen size={13} aria-hidden="true" /> {actions.revealLabel}
+    </ContextMenu.Item>
+  );
+}
+
+/** One file: name, folder, status with its progress or reason, the actions that apply to its state; right-click reveals it. */
+export function FileRow({ file, progress, actions }: { file: FileView; progress: UploadProgress | undefined; actions: FileActions }): React.JSX.Element {
   return (
     <ContextMenu.Root>
       <ContextMenu.Trigger asChild>
@@ -37,62 +116,13 @@ export function FileRow({ file, progress, actions }: { file: FileView; progress:
               {file.duplicateOf ? ' · already in the library' : ''}
             </div>
           </div>
-          <div className="file-status">
-            <StatusBadge status={file.status} />
-            {file.paused && <span className="badge badge-idle">Paused</span>}
-            {file.status === 'uploading' && (
-              <div className="inline-progress" data-testid="upload-progress">
-                <ProgressBar value={progress ? (progress.bytes / Math.max(1, progress.total)) * 100 : null} label={`Uploading ${fileName(file.path)}`} />
-                <span className="muted">{progress ? `${Math.round((progress.bytes / Math.max(1, progress.total)) * 100)}% · ${rate(progress.rate)} · ${eta(progress.etaSeconds)}` : 'starting…'}</span>
-              </div>
-            )}
-            {file.status === 'indexing' && (
-              <div className="inline-progress" data-testid="index-progress">
-                <ProgressBar value={file.indexProgress} label={`Indexing ${fileName(file.path)}`} tone="ok" />
-                <span className="muted">{Math.round(file.indexProgress)}% indexed</span>
-              </div>
-            )}
-            {file.reason && file.status !== 'indexed' && <ReasonLine reason={file.reason} details={file.details} />}
-          </div>
-          <div className="file-actions">
-            {canRetry && (
-              <Tip text={file.status === 'skipped' ? 'Check this file again' : 'Retry'}>
-                <button type="button" className="icon-button" aria-label={`Retry ${fileName(file.path)}`} onClick={() => actions.retry(file.id)}>
-                  <RotateCcw size={14} />
-                </button>
-              </Tip>
-            )}
-            {canPause && (
-              <Tip text="Pause this file">
-                <button type="button" className="icon-button" aria-label={`Pause ${fileName(file.path)}`} onClick={() => actions.pause(file.id)}>
-                  <Pause size={14} />
-                </button>
-              </Tip>
-            )}
-            {file.paused && (
-              <Tip text="Resume this file">
-                <button type="button" className="icon-button" aria-label={`Resume ${fileName(file.path)}`} onClick={() => actions.resume(file.id)}>
-                  <Play size={14} />
-                </button>
-              </Tip>
-            )}
-            {canCancel && (
-              <Tip text="Cancel the upload">
-                <button type="button" className="icon-button" aria-label={`Cancel ${fileName(file.path)}`} onClick={() => actions.cancel(file.id)}>
-                  <X size={14} />
-                </button>
-              </Tip>
-            )}
-          </div>
+          <FileStatusCell file={file} progress={progress} />
+          <FileActionButtons file={file} actions={actions} />
         </div>
       </ContextMenu.Trigger>
-      <ContextMenu.Portal>
-        <ContextMenu.Content className="menu" data-testid="file-menu">
-          <ContextMenu.Item className="menu-item" onSelect={() => actions.reveal(file.id)}>
-            <FolderOpen size={13} aria-hidden="true" /> {actions.revealLabel}
-          </ContextMenu.Item>
-        </ContextMenu.Content>
-      </ContextMenu.Portal>
+      <FileMenu>
+        <RevealItem file={file} actions={actions} />
+      </FileMenu>
     </ContextMenu.Root>
   );
 }

@@ -1,8 +1,16 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import type { FileView } from '../../../shared/contract/sync';
+import type { FileSort, FileView } from '../../../shared/contract/sync';
 import { call } from '../transport';
 
 export type FileStateFilter = 'pending' | 'skipped' | 'linked' | 'deleted' | undefined;
+
+/** What the list shows: filtered and sorted by main in SQL, so paging stays correct. */
+export interface FilesQuery {
+  state: FileStateFilter;
+  codec?: string;
+  sort?: FileSort;
+  desc?: boolean;
+}
 
 const PAGE = 200;
 
@@ -10,10 +18,12 @@ const PAGE = 200;
  * Files of the sync engine, paged on demand: only the pages the virtualised list shows are fetched, so 50k rows cost
  * a few requests, not one huge answer.
  */
-export function usePagedFiles(state: FileStateFilter, visible: { start: number; end: number }) {
+export function usePagedFiles(query: FilesQuery, visible: { start: number; end: number }) {
+  const req = { state: query.state, codec: query.codec, sort: query.sort ?? 'added', desc: query.desc ?? false };
+  const key = ['sync', 'files', req.state ?? 'all', req.codec ?? 'any', req.sort, req.desc ? 'desc' : 'asc'];
   const first = useQuery({
-    queryKey: ['sync', 'files', state ?? 'all', 1],
-    queryFn: () => call('sync:files', { page: 1, size: PAGE, state }),
+    queryKey: [...key, 1],
+    queryFn: () => call('sync:files', { page: 1, size: PAGE, ...req }),
     retry: false,
   });
   const total = first.data?.total ?? 0;
@@ -21,8 +31,8 @@ export function usePagedFiles(state: FileStateFilter, visible: { start: number; 
   for (let p = Math.floor(visible.start / PAGE) + 1; p <= Math.floor(Math.max(visible.end, 0) / PAGE) + 1; p++) if (p > 1 && (p - 1) * PAGE < total) pages.push(p);
   const rest = useQueries({
     queries: pages.map((page) => ({
-      queryKey: ['sync', 'files', state ?? 'all', page],
-      queryFn: () => call('sync:files', { page, size: PAGE, state }),
+      queryKey: [...key, page],
+      queryFn: () => call('sync:files', { page, size: PAGE, ...req }),
       retry: false,
     })),
   });

@@ -1,14 +1,23 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Film, FolderOpen, FolderPlus } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { AddPathsDialog } from '../components/AddPathsDialog';
-import { FileRow } from '../components/FileRow';
+import type { SearchHit } from '../../../shared/contract/library';
+import type { FileSort, FileView } from '../../../shared/contract/sync';
+import { Choice } from '../components/Choice';
+import { LibraryHeader } from '../components/LibraryHeader';
+import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useFolders, useSyncStatus } from '../hooks/queries';
 import { useFileActions } from '../hooks/useFileActions';
 import { usePagedFiles, type FileStateFilter } from '../hooks/usePagedFiles';
 import { useUploadProgress } from '../hooks/useSyncEvents';
+import { useToast } from '../hooks/useToast';
+import { fileName } from '../lib/format';
+import { codecLabel } from '../lib/media-facts';
+import { call } from '../transport';
 
 const FILTERS: { id: string; label: string; state: FileStateFilter }[] = [
   { id: 'all', label: 'All', state: undefined },
@@ -18,21 +27,51 @@ const FILTERS: { id: string; label: string; state: FileStateFilter }[] = [
   { id: 'deleted', label: 'Deleted locally', state: 'deleted' },
 ];
 
-const ROW_HEIGHT = 56;
+const ROW_HEIGHT = 64;
+const ANY_CODEC = 'any';
+
+/** The player takes search hits: a whole file is one hit from its start to its end. */
+function wholeFileHit(file: FileView): SearchHit {
+  return {
+    id: `${file.videoNo ?? ''}@0-${file.duration ?? 0}`,
+    videoNo: file.videoNo ?? '',
+    videoName: fileName(file.path),
+    start: 0,
+    end: file.duration ?? 0,
+    score: 1,
+    text: null,
+    keyframe: null,
+    localPath: file.path,
+  };
+}
 const NONE: string[] = [];
 
-/** Watched folders and every file with its status, in a virtualised list. */
-export function LibraryPage({ onOpenSettings }: { onOpenSettings: () => void }): React.JSX.Element {
+/** Watched folders and every file with its picture, facts and status, sorted and filtered in SQL, in a virtualised list. */
+export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => void; onOpen: (hit: SearchHit) => void }): React.JSX.Element {
   const [adding, setAdding] = useState(false);
   const [filter, setFilter] = useState('all');
+  const [order, setOrder] = useState<{ sort: FileSort; desc: boolean }>({ sort: 'added', desc: false });
+  const [codec, setCodec] = useState(ANY_CODEC);
+  const codecs = useQuery({ queryKey: ['sync', 'codecs'], queryFn: () => call('sync:codecs', {}), retry: false });
+  const toast = useToast();
   const state = FILTERS.find((f) => f.id === filter)?.state;
   const folders = useFolders();
   const status = useSyncStatus();
   const scroller = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState({ start: 0, end: 50 });
-  const files = usePagedFiles(state, visible);
+  const files = usePagedFiles({ state, codec: codec === ANY_CODEC ? undefined : codec, ...order }, visible);
   const progress = useUploadProgress();
-  const actions = useFileActions();
+  const fileActions = useFileActions();
+  const actions: LibraryRowActions = {
+    ...fileActions,
+    open: (file) => onOpen(wholeFileHit(file)),
+    copyPath: (path) => {
+      navigator.clipboard.writeText(path).then(
+        () => toast({ title: 'Path copied', body: path }),
+        () => toast({ title: 'Could not reach the clipboard', body: path, tone: 'bad' }),
+      );
+    },
+  };
   const virtualizer = useVirtualizer({
     count: files.total,
     getScrollElement: () => scroller.current,
@@ -78,6 +117,7 @@ export function LibraryPage({ onOpenSettings }: { onOpenSettings: () => void }):
           ))}
         </ul>
       )}
+      <div className="library-bar">
       <Tabs.Root value={filter} onValueChange={setFilter}>
         <Tabs.List className="tabs" aria-label="Filter files">
           {FILTERS.map((f) => (
@@ -88,6 +128,15 @@ export function LibraryPage({ onOpenSettings }: { onOpenSettings: () => void }):
           ))}
         </Tabs.List>
       </Tabs.Root>
+      <div className="library-tools row">
+        <Choice
+          label="Codec"
+          value={codec}
+          options={[{ value: ANY_CODEC, label: 'Any codec' }, ...(codecs.data?.codecs ?? []).map((c) => ({ value: c, label: codecLabel(c) }))]}
+          onChange={setCodec}
+        />
+      </div>
+      </div>
       {files.first.isLoading && <LoadingState label="Reading the library…" />}
       {files.first.isError && <ErrorState title="Could not list files" error={files.first.error} />}
       {files.first.isSuccess && files.total === 0 && (
@@ -105,13 +154,14 @@ export function LibraryPage({ onOpenSettings }: { onOpenSettings: () => void }):
         )
       )}
       {files.total > 0 && (
-        <div ref={scroller} className="virtual-list" data-testid="file-list">
+        <div ref={scroller} className="virtual-list library-list" data-testid="file-list" role="table" aria-label="Library files">
+          <LibraryHeader sort={order.sort} desc={order.desc} onSort={(sort, desc) => setOrder({ sort, desc })} />
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const file = files.row(item.index);
               return (
                 <div key={item.key} className="virtual-row" style={{ height: item.size, transform: `translateY(${item.start}px)` }}>
-                  {file ? <FileRow file={file} progress={progress.get(file.id)} actions={actions} /> : <div className="file-row skeleton" aria-hidden="true" />}
+                  {file ? <LibraryRow file={file} progress={progress.get(file.id)} actions={actions} /> : <div className="file-row skeleton" aria-hidden="true" />}
                 </div>
               );
             })}

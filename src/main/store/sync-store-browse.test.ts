@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/temp';
+import { openDatabase, type Db } from './database';
+import { SyncStore, type FileMedia } from './sync-store';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let db: Db;
+let store: SyncStore;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  db = openDatabase(join(dir, 'client.db'));
+  store = new SyncStore(db);
+});
+afterEach(async () => {
+  db.close();
+  await cleanup();
+});
+
+const media = (m: Partial<FileMedia>): FileMedia => ({ duration: null, width: null, height: null, fps: null, codec: null, camera: null, takenAt: null, ...m });
+
+describe('library browsing: media facts sorted and filtered in SQL', () => {
+  it('sorts by duration, resolution and name (unknown facts last), filters by codec, and pages the result', () => {
+    const w = store.addWatchFolder({ path: '/footage', folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' });
+    const add = (name: string, m: Partial<FileMedia> | null): number => {
+      const { id } = store.recordFile(w.id, `/footage/${name}`, 100, 1, 1);
+      if (m) store.setFileMedia(id, media(m));
+      return id;
+    };
+    add('b-long.mp4', { duration: 30, width: 1920, height: 1080, codec: 'h264', camera: 'iPhone 15 Pro' });
+    add('A-short.mov', { duration: 2, width: 640, height: 360, codec: 'hevc' });
+    add('c-mid.mkv', { duration: 10, width: 3840, height: 2160, codec: 'vp9' });
+    add('d-unprobed.mp4', null);
+    const names = (rows: { path: string }[]): string[] => rows.map((r) => r.path.slice('/footage/'.length));
+
+    expect(names(store.filesPage(1, 10, { sort: 'duration' }).rows)).toEqual(['A-short.mov', 'c-mid.mkv', 'b-long.mp4', 'd-unprobed.mp4']);
+    expect(names(store.filesPage(1, 10, { sort: 'duration', desc: true }).rows)).toEqual(['b-long.mp4', 'c-mid.mkv', 'A-short.mov', 'd-unprobed.mp4']);
+    expect(names(store.filesPage(1, 10, { sort: 'resolution', desc: true }).rows)).toEqual(['c-mid.mkv', 'b-long.mp4', 'A-short.mov', 'd-unprobed.mp4']);
+    expect(names(store.filesPage(1, 10, { sort: 'name' }).rows)).toEqual(['A-short.mov', 'b-long.mp4', 'c-mid.mkv', 'd-unprobed.mp4']);
+    const h264 = store.filesPage(1, 10, { codec: 'h264' });
+    expect(names(h264.rows)).toEqual(['b-long.mp4']);
+    expect(h264.total).toBe(1);
+    expect(names(store.filesPage(2, 2, { sort: 'duration' }).rows)).toEqual(['b-long.mp4', 'd-unprobed.mp4']);
+    expect(store.fileCodecs()).toEqual(['h264', 'hevc', 'vp9']);
+    expect(store.file(1)?.camera).toBe('iPhone 15 Pro');
+  });
+
+  it('sorts names after the last separator of Windows paths too', () => {
+    const w = store.addWatchFolder({ path: 'C:\\footage', folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' });
+    store.recordFile(w.id, 'C:\\footage\\zz\\a.mp4', 1, 1, 1);
+    store.recordFile(w.id, 'C:\\footage\\aa\\b.mp4', 1, 1, 1);
+    expect(store.filesPage(1, 10, { sort: 'name' }).rows.map((r) => r.path)).toEqual(['C:\\footage\\zz\\a.mp4', 'C:\\footage\\aa\\b.mp4']);
+  });
+});

@@ -1,0 +1,83 @@
+import * as ContextMenu from '@radix-ui/react-context-menu';
+import { Clipboard, Play } from 'lucide-react';
+import type { FileView } from '../../../shared/contract/sync';
+import type { UploadProgress } from '../hooks/useSyncEvents';
+import { bytes, fileName, folderOf } from '../lib/format';
+import { codecLabel, durationLabel, fpsLabel, resolutionLabel, takenLabel, textOrNone } from '../lib/media-facts';
+import { FileActionButtons, FileMenu, FileStatusCell, RevealItem, type FileActions } from './FileRow';
+import { PosterThumb } from './PosterThumb';
+
+export interface LibraryRowActions extends FileActions {
+  /** Opens the player on an indexed file. */
+  open(file: FileView): void;
+  copyPath(path: string): void;
+}
+
+/** Whether the player can open this file: it needs the library's video (the player reads its details from it). */
+export function canOpen(file: FileView): boolean {
+  return file.videoNo !== null && file.status !== 'deleted';
+}
+
+/**
+ * One file of the library browser: its picture, the facts an editor sorts by, its status and actions. Click or Enter
+ * opens the player; right-click offers open, reveal and copy path.
+ */
+export function LibraryRow({ file, progress, actions }: { file: FileView; progress: UploadProgress | undefined; actions: LibraryRowActions }): React.JSX.Element {
+  const openable = canOpen(file);
+  const open = (): void => {
+    if (openable) actions.open(file);
+  };
+  return (
+    <ContextMenu.Root>
+      <ContextMenu.Trigger asChild>
+        <div
+          className={`file-row library-row${openable ? ' openable' : ''}`}
+          data-testid="file-row"
+          data-path={file.path}
+          data-status={file.status}
+          data-codec={file.codec ?? ''}
+          tabIndex={0}
+          aria-label={`${fileName(file.path)}${openable ? ', press Enter to play' : ''}`}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && e.target === e.currentTarget) {
+              e.preventDefault();
+              open();
+            }
+          }}
+          onClick={(e) => {
+            if (!(e.target instanceof Element && e.target.closest('button'))) open();
+          }}
+        >
+          <PosterThumb path={file.path} duration={file.duration} playable={file.status !== 'deleted' && file.codec !== null} />
+          <div className="file-main">
+            <div className="file-name" title={file.path}>
+              {fileName(file.path)}
+            </div>
+            <div className="file-sub muted">
+              {folderOf(file.path)}
+              {file.duplicateOf ? ' · already in the library' : ''}
+            </div>
+          </div>
+          <span className="fact num" data-testid="fact-duration">{durationLabel(file.duration)}</span>
+          <span className="fact num">{resolutionLabel(file.width, file.height)}</span>
+          <span className="fact num">{fpsLabel(file.fps)}</span>
+          <span className="fact" data-testid="fact-codec">{codecLabel(file.codec)}</span>
+          <span className="fact ellipsis" title={file.camera ?? undefined}>{textOrNone(file.camera)}</span>
+          <span className="fact">{takenLabel(file.takenAt)}</span>
+          <span className="fact num">{bytes(file.size)}</span>
+          <FileStatusCell file={file} progress={progress} />
+          <FileActionButtons file={file} actions={actions} />
+        </div>
+      </ContextMenu.Trigger>
+      <FileMenu>
+        <ContextMenu.Item className="menu-item" disabled={!openable} onSelect={open}>
+          <Play size={13} aria-hidden="true" /> Play
+        </ContextMenu.Item>
+        <RevealItem file={file} actions={actions} />
+        <ContextMenu.Item className="menu-item" onSelect={() => actions.copyPath(file.path)}>
+          <Clipboard size={13} aria-hidden="true" /> Copy path
+        </ContextMenu.Item>
+      </FileMenu>
+    </ContextMenu.Root>
+  );
+}

@@ -1,0 +1,103 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturePath } from '../fixtures/media';
+import { launchChromium, openWatchedPage, screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
+import { addFolderInPage, startUiApp, type RunningUiApp } from '../helpers/ui-app';
+
+const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
+
+/**
+ * The library as an editor browses it (issue 17 item 2): each file's picture and facts read at validation (duration,
+ * resolution, fps, codec, camera), sorted and filtered by main in SQL, Enter plays, right-click offers the file's actions.
+ */
+describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded service)', () => {
+  let running: RunningUiApp;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+  const rows = () => page.locator('[data-testid="file-row"]');
+  const names = async (): Promise<string[]> => {
+    const out: string[] = [];
+    for (const r of await rows().all()) out.push((await r.getAttribute('data-path'))?.split('/').pop() ?? '');
+    return out;
+  };
+  const withCodec = async (): Promise<number> => {
+    let n = 0;
+    for (const r of await rows().all()) if (await r.getAttribute('data-codec')) n++;
+    return n;
+  };
+  /** The decoded picture's width: 0 until the browser has decoded the media. */
+  const videoWidth = (l: Locator): Promise<number> => l.evaluate((v) => (v as unknown as { videoWidth: number }).videoWidth);
+  const row = (name: string) => page.locator(`[data-testid="file-row"][data-path$="/${name}"]`);
+  const shot = (name: string): Promise<void> => screenshotBothThemes(page, join(artifacts, name));
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    running = await startUiApp();
+    browser = await launchChromium();
+    page = await openWatchedPage(browser, errors);
+    await page.setViewportSize({ width: 1440, height: 820 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+  });
+
+  it('shows each file with its picture and facts, sorts by duration and filters by codec in main, plays on Enter, and offers a context menu', async () => {
+    await addFolderInPage(page, running.web.url, running.footageDir);
+    copyFileSync(fixturePath('phoneH264Mp4'), join(running.footageDir, 'phone.mp4'));
+    copyFileSync(fixturePath('hevcMov'), join(running.footageDir, 'hevc.mov'));
+    copyFileSync(fixturePath('vp9Mkv'), join(running.footageDir, 'bars.mkv'));
+    copyFileSync(fixturePath('drawnTextMp4'), join(running.footageDir, 'title.mp4'));
+
+    // Facts arrive with validation: wait until every row has its codec.
+    await expect.poll(withCodec, { timeout: 60_000, interval: 500 }).toBe(4);
+    expect(await row('phone.mp4').getByTestId('fact-duration').textContent()).toBe('0:03');
+    expect(await row('phone.mp4').textContent()).toContain('640×360');
+    expect(await row('phone.mp4').textContent()).toContain('iPhone 15 Pro');
+    expect(await row('title.mp4').textContent()).toContain('1280×720');
+    expect(await row('hevc.mov').getByTestId('fact-codec').textContent()).toBe('HEVC');
+
+    // The poster is the file's own picture, decoded from the local original.
+    const decoded = (name: string): Promise<number> => videoWidth(row(name).getByTestId('poster'));
+    await expect.poll(() => decoded('bars.mkv'), { timeout: 15_000 }).toBe(640);
+    await expect.poll(() => decoded('title.mp4'), { timeout: 15_000 }).toBe(1280);
+
+    await page.getByTestId('sort-duration').click();
+    await expect.poll(async () => (await names()).slice(2)).toEqual(['phone.mp4', 'title.mp4']);
+    expect(await page.getByTestId('sort-duration').getAttribute('aria-sort')).toBe('ascending');
+    await page.getByTestId('sort-duration').click();
+    await expect.poll(async () => (await names()).slice(0, 2)).toEqual(['title.mp4', 'phone.mp4']);
+    expect(await page.getByTestId('sort-duration').getAttribute('aria-sort')).toBe('descending');
+    await shot('17-library-browser');
+
+    await page.getByRole('combobox', { name: 'Codec' }).click();
+    await page.getByRole('option', { name: 'H264' }).click();
+    await expect.poll(names).toEqual(['title.mp4', 'phone.mp4']);
+    await page.getByRole('combobox', { name: 'Codec' }).click();
+    await page.getByRole('option', { name: 'VP9' }).click();
+    await expect.poll(names).toEqual(['bars.mkv']);
+    await page.getByRole('combobox', { name: 'Codec' }).click();
+    await page.getByRole('option', { name: 'Any codec' }).click();
+    await expect.poll(async () => (await names()).length).toBe(4);
+
+    await row('title.mp4').click({ button: 'right' });
+    const menu = page.getByTestId('file-menu');
+    await menu.waitFor();
+    expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Play', 'Show in Folder', 'Copy path']);
+    await shot('17-library-menu');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+
+    // Enter plays once the library holds the video (the player reads its details from the service).
+    await expect.poll(() => row('title.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 }).toBe('indexed');
+    await row('title.mp4').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('player-video').waitFor();
+    await expect.poll(() => videoWidth(page.getByTestId('player-video')), { timeout: 15_000 }).toBe(1280);
+    expect(await page.locator('.player-title').textContent()).toBe('title.mp4');
+    expect(errors).toEqual([]);
+  }, 240_000);
+});
