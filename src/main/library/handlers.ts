@@ -48,9 +48,9 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
   r.handle('clips:update', ({ id, name, tags, notes }) => clipView(lib().clips.update(id, { name, tags, notes })));
   r.handle('clips:delete', async ({ id, deleteFile }) => ({ deleted: await lib().clips.delete(id, deleteFile) }));
   r.handle('clips:thumbnail', async ({ id }) => ({ dataUrl: await lib().clips.thumbnail(id) }));
-  r.handle('clips:export', async ({ format, ids, file, fileGrant, onExists }) => {
+  r.handle('clips:export', async ({ format, frameRate, ids, file, fileGrant, onExists }) => {
     const l = lib();
-    const { content, count } = l.clips.render(format, ids);
+    const { content, count } = await l.clips.render(format, ids, frameRate);
     const written = file !== undefined || fileGrant !== undefined ? await l.destinations.writeFile({ path: file, grant: fileGrant }, format, content, onExists) : null;
     return { content, file: written, count };
   });

@@ -4,6 +4,8 @@ import { m002Sync } from './002-sync';
 import { m003Library } from './003-library';
 import { m004DownloadPartNames } from './004-download-part-names';
 import { m005ClipName } from './005-clip-name';
+import { m008ClipMedia } from './008-clip-media';
+import { m006Reserved, m007Reserved } from './branch-reserved';
 
 /** Client database migrations, in order. Append only. */
-export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library, m004DownloadPartNames, m005ClipName];
+export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library, m004DownloadPartNames, m005ClipName, m006Reserved, m007Reserved, m008ClipMedia];
