@@ -16,7 +16,8 @@ export type ExportFormat = 'csv' | 'edl' | 'fcpxml';
 export interface ClipsServiceDeps {
   store: ClipsStore;
   jobs: JobsStore;
-  defaultDir: string;
+  /** Where a clip goes when the request names no folder (Settings' clips folder). */
+  defaultDir: () => string;
   wake: () => void;
   abort: (target: string) => void;
   emit: (id: number, clip: ClipView | null) => void;
@@ -38,7 +39,7 @@ export class ClipsService {
       handles: req.handles,
       mode: req.mode,
       format: req.format,
-      outDir: resolve(req.outDir ?? this.d.defaultDir),
+      outDir: resolve(req.outDir ?? this.d.defaultDir()),
       outName: req.outName ?? null,
       query: req.query,
       searchType: req.searchType ?? null,

@@ -70,11 +70,16 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
     const t = await lib().thumbnails.get(bucket, blob, { cacheOnly });
     return t.ok ? { dataUrl: `data:${t.contentType};base64,${t.bytes.toString('base64')}`, cached: t.cached } : { dataUrl: null, cached: false };
   });
-  const roots = async (l: LibraryFeature) => ({ roots: await l.destinations.roots(), dialog: l.destinations.hasDialog() });
+  const roots = async (l: LibraryFeature) => ({ roots: await l.destinations.roots(), dialog: l.destinations.hasDialog(), clipsDir: l.destinations.clipsDir() });
   r.handle('destinations:roots', () => roots(lib()));
   r.handle('destinations:set-roots', async ({ paths }) => {
     const l = lib();
     await l.destinations.setRoots(paths);
+    return roots(l);
+  });
+  r.handle('destinations:set-clips-dir', async ({ path }) => {
+    const l = lib();
+    await l.destinations.setClipsDir(path);
     return roots(l);
   });
   r.handle('destinations:choose', async ({ purpose, suggestedName }) => ({ chosen: await lib().destinations.choose(purpose, suggestedName) }));
