@@ -139,10 +139,10 @@ describe('clips library', () => {
     const csvFile = join(dir, 'clips.csv');
     const edlFile = join(dir, 'clips.edl');
     const xmlFile = join(dir, 'clips.fcpxml');
-    await writeFile(csvFile, c.render('csv', [clip.id]).content);
-    const edl = c.render('edl', [clip.id]);
+    await writeFile(csvFile, (await c.render('csv', [clip.id])).content);
+    const edl = await c.render('edl', [clip.id]);
     await writeFile(edlFile, edl.content);
-    await writeFile(xmlFile, c.render('fcpxml', [clip.id]).content);
+    await writeFile(xmlFile, (await c.render('fcpxml', [clip.id])).content);
     const py = `
 import csv, json, sys, xml.etree.ElementTree as ET
 rows = list(csv.DictReader(open(sys.argv[1], encoding='utf-8-sig', newline='')))
@@ -175,8 +175,8 @@ print(json.dumps({'rows': rows, 'version': root.get('version'), 'clips': [dict(c
     expect(parsed.assets[0]).toBe(pathToFileURL(clip.path ?? '').href);
     const events = edl.content.split('\r\n').filter((l) => /^\d{3} /.test(l));
     expect(events).toHaveLength(1);
-    const m = /^(\d{3}) {2}(\S+)\s+V\s+C\s+(\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d)$/.exec(events[0] ?? '');
-    expect(m?.slice(1)).toEqual(['001', 'AX', '00:00:02:00', '00:00:03:00', '01:00:00:00', '01:00:01:00']);
+    const m = /^(\d{3}) {2}(\S+)\s+(AA\/V|V)\s+C\s+(\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d)$/.exec(events[0] ?? '');
+    expect(m?.slice(1)).toEqual(['001', 'AX', 'AA/V', '00:00:02:00', '00:00:03:00', '01:00:00:00', '01:00:01:00']);
     expect(edl.content).toContain('* FROM CLIP NAME: counter.mp4');
     expect(edl.content.startsWith('TITLE: ')).toBe(true);
   });

@@ -137,7 +137,7 @@ describe('writes the user allowed', () => {
     await mkdir(shared);
     const roots = await rpc('destinations:set-roots', { paths: [shared] });
     expect(roots.ok && (roots.value.roots as { path: string }[]).map((r) => r.path)).toContain(shared);
-    const written = await rpc('clips:export', { format: 'edl', file: join(shared, 'cut.edl') });
+    const written = await rpc('clips:export', { format: 'edl', frameRate: '25', file: join(shared, 'cut.edl') });
     expect(written.ok && written.value.file).toBe(join(shared, 'cut.edl'));
     expect(await readFile(join(shared, 'cut.edl'), 'utf8')).toMatch(/^TITLE: /);
     const clip = await rpc('clips:save', { videoNo: 'V-1', start: 0, end: 1, outDir: join(shared, 'clips') });

@@ -85,6 +85,7 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
           fps: result.video?.fps ?? null,
           width: result.video?.width ?? null,
           height: result.video?.height ?? null,
+          hasAudio: result.audio !== null,
           thumbnailPath,
         });
         log.info({ clipId: id, out, from: range.from, duration: range.duration, mode: clip.mode }, 'clip cut');

@@ -1,12 +1,14 @@
 import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import type { ClipView, saveClipSchema } from '../../shared/contract/clips';
+import { ffprobe } from '../../common/media/ffprobe';
+import type { ClipView, ExportFrameRate, saveClipSchema } from '../../shared/contract/clips';
 import { AppError, unreachable } from '../../shared/errors';
 import type { ClipRow, ClipsStore } from '../store/clips-store';
 import type { JobsStore } from '../store/jobs-store';
 import { clipsCsv, clipsEdl } from './export/csv-edl';
 import { clipsFcpxml } from './export/fcpxml';
+import { listRate } from './export/list-rate';
 
 export type SaveClip = z.output<typeof saveClipSchema>;
 export type ExportFormat = 'csv' | 'edl' | 'fcpxml';
@@ -14,7 +16,8 @@ export type ExportFormat = 'csv' | 'edl' | 'fcpxml';
 export interface ClipsServiceDeps {
   store: ClipsStore;
   jobs: JobsStore;
-  defaultDir: string;
+  /** Where a clip goes when the request names no folder (Settings' clips folder). */
+  defaultDir: () => string;
   wake: () => void;
   abort: (target: string) => void;
   emit: (id: number, clip: ClipView | null) => void;
@@ -36,7 +39,7 @@ export class ClipsService {
       handles: req.handles,
       mode: req.mode,
       format: req.format,
-      outDir: resolve(req.outDir ?? this.d.defaultDir),
+      outDir: resolve(req.outDir ?? this.d.defaultDir()),
       outName: req.outName ?? null,
       query: req.query,
       searchType: req.searchType ?? null,
@@ -85,24 +88,36 @@ export class ClipsService {
     return true;
   }
 
-  /** The marker list of the given clips (all when omitted); where it may be written is the destination policy's call. */
-  render(format: ExportFormat, ids: number[] | undefined): { content: string; count: number } {
-    const rows = this.d.store.byIds(ids);
+  /**
+   * The marker list of the given clips (all when omitted) at one frame rate (EDL, FCPXML); where it may be written is
+   * the destination policy's call. Clips cut before their sound was recorded are probed first.
+   */
+  async render(format: ExportFormat, ids: number[] | undefined, frameRate: ExportFrameRate = 'auto'): Promise<{ content: string; count: number }> {
+    const rows = await Promise.all(this.d.store.byIds(ids).map((r) => this.withMedia(r)));
     let content: string;
     switch (format) {
       case 'csv':
         content = clipsCsv(rows);
         break;
       case 'edl':
-        content = clipsEdl(rows);
+        content = clipsEdl(rows, listRate(rows, frameRate));
         break;
       case 'fcpxml':
-        content = clipsFcpxml(rows);
+        content = clipsFcpxml(rows, listRate(rows, frameRate));
         break;
       default:
         throw unreachable(format);
     }
     return { content, count: rows.length };
+  }
+
+  /** A ready clip whose sound is not known yet (cut before it was recorded) with its file probed; as is otherwise. */
+  private async withMedia(row: ClipRow): Promise<ClipRow> {
+    if (row.state !== 'ready' || row.has_audio !== null || !row.path) return row;
+    const probe = await ffprobe(row.path, { kind: 'storedVideo' }).catch(() => null);
+    if (!probe) return row;
+    const media = { fps: probe.video?.fps ?? row.fps, width: probe.video?.width ?? row.width, height: probe.video?.height ?? row.height, hasAudio: probe.audio !== null };
+    return this.d.store.setMedia(row.id, media) ?? row;
   }
 
   /** The clip's thumbnail as a data URL (it lives on local disk: works offline). */
@@ -148,6 +163,7 @@ export function clipView(row: ClipRow): ClipView {
     fps: row.fps,
     width: row.width,
     height: row.height,
+    hasAudio: row.has_audio,
     query: row.query,
     searchType: row.search_type,
     text: row.text,

@@ -91,7 +91,7 @@ export class LibraryFeature {
     this.clips = new ClipsService({
       store: clipsStore,
       jobs,
-      defaultDir: this.folders.clips,
+      defaultDir: () => this.destinations.clipsDir(),
       wake: () => this.queue.pump(),
       abort: abort('clip'),
       emit: (id, clip) => o.events.emit('clips:changed', { id, clip }),

@@ -48,9 +48,9 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
   r.handle('clips:update', ({ id, name, tags, notes }) => clipView(lib().clips.update(id, { name, tags, notes })));
   r.handle('clips:delete', async ({ id, deleteFile }) => ({ deleted: await lib().clips.delete(id, deleteFile) }));
   r.handle('clips:thumbnail', async ({ id }) => ({ dataUrl: await lib().clips.thumbnail(id) }));
-  r.handle('clips:export', async ({ format, ids, file, fileGrant, onExists }) => {
+  r.handle('clips:export', async ({ format, frameRate, ids, file, fileGrant, onExists }) => {
     const l = lib();
-    const { content, count } = l.clips.render(format, ids);
+    const { content, count } = await l.clips.render(format, ids, frameRate);
     const written = file !== undefined || fileGrant !== undefined ? await l.destinations.writeFile({ path: file, grant: fileGrant }, format, content, onExists) : null;
     return { content, file: written, count };
   });
@@ -70,11 +70,16 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
     const t = await lib().thumbnails.get(bucket, blob, { cacheOnly });
     return t.ok ? { dataUrl: `data:${t.contentType};base64,${t.bytes.toString('base64')}`, cached: t.cached } : { dataUrl: null, cached: false };
   });
-  const roots = async (l: LibraryFeature) => ({ roots: await l.destinations.roots(), dialog: l.destinations.hasDialog() });
+  const roots = async (l: LibraryFeature) => ({ roots: await l.destinations.roots(), dialog: l.destinations.hasDialog(), clipsDir: l.destinations.clipsDir() });
   r.handle('destinations:roots', () => roots(lib()));
   r.handle('destinations:set-roots', async ({ paths }) => {
     const l = lib();
     await l.destinations.setRoots(paths);
+    return roots(l);
+  });
+  r.handle('destinations:set-clips-dir', async ({ path }) => {
+    const l = lib();
+    await l.destinations.setClipsDir(path);
     return roots(l);
   });
   r.handle('destinations:choose', async ({ purpose, suggestedName }) => ({ chosen: await lib().destinations.choose(purpose, suggestedName) }));

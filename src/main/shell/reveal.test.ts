@@ -31,7 +31,7 @@ function seed(dataDir: string): void {
   };
   ids.clip = clips.create(clip).id;
   clips.setOutput(ids.clip, clipFile);
-  clips.ready(ids.clip, { duration: 2, fps: 25, width: 64, height: 36, thumbnailPath: null });
+  clips.ready(ids.clip, { duration: 2, fps: 25, width: 64, height: 36, hasAudio: false, thumbnailPath: null });
   ids.queuedClip = clips.create(clip).id;
   const sync = new SyncStore(db);
   const watch = sync.addWatchFolder({ path: footage, folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' });

@@ -26,6 +26,12 @@ export const clipRowSchema = z.object({
   fps: z.number().nullable(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  /** The clip file has an audio stream (probed after the cut); null when not known yet. */
+  has_audio: z
+    .number()
+    .int()
+    .nullable()
+    .transform((n) => (n === null ? null : n === 1)),
   query: z.string(),
   search_type: z.string().nullable(),
   text: z.string(),
@@ -62,6 +68,14 @@ export interface NewClip {
   keyframe: { bucket: string; blob: string } | null;
   tags: string[];
   notes: string;
+}
+
+/** What a probe of the cut file tells about it. */
+export interface ClipMedia {
+  fps: number | null;
+  width: number | null;
+  height: number | null;
+  hasAudio: boolean;
 }
 
 /** Typed queries over `clips` and its FTS index. */
@@ -152,13 +166,21 @@ export class ClipsStore {
     this.db.prepare('UPDATE clips SET path = ?, updated_at = ? WHERE id = ?').run(path, Date.now(), id);
   }
 
-  ready(id: number, f: { duration: number | null; fps: number | null; width: number | null; height: number | null; thumbnailPath: string | null }): ClipRow {
+  ready(id: number, f: ClipMedia & { duration: number | null; thumbnailPath: string | null }): ClipRow {
     const row = this.db
       .prepare(
-        `UPDATE clips SET state = 'ready', error = NULL, duration_s = ?, fps = ?, width = ?, height = ?, thumbnail_path = ?, updated_at = ? WHERE id = ? RETURNING *`,
+        `UPDATE clips SET state = 'ready', error = NULL, duration_s = ?, fps = ?, width = ?, height = ?, has_audio = ?, thumbnail_path = ?, updated_at = ? WHERE id = ? RETURNING *`,
       )
-      .get(f.duration, f.fps, f.width, f.height, f.thumbnailPath, Date.now(), id);
+      .get(f.duration, f.fps, f.width, f.height, f.hasAudio ? 1 : 0, f.thumbnailPath, Date.now(), id);
     return clipRowSchema.parse(row);
+  }
+
+  /** The media facts of a clip file probed again (clips cut before they were stored). */
+  setMedia(id: number, f: ClipMedia): ClipRow | undefined {
+    const row = this.db
+      .prepare('UPDATE clips SET fps = ?, width = ?, height = ?, has_audio = ?, updated_at = ? WHERE id = ? RETURNING *')
+      .get(f.fps, f.width, f.height, f.hasAudio ? 1 : 0, Date.now(), id);
+    return row ? clipRowSchema.parse(row) : undefined;
   }
 
   delete(id: number): ClipRow | undefined {

@@ -9,7 +9,7 @@ import type { MetadataReader } from '../media/exif';
 import type { Db } from '../store/database';
 import { JobsStore } from '../store/jobs-store';
 import { SettingsStore } from '../store/settings-store';
-import { SyncStore, type FileState, type FilesQuery, type PollingMode } from '../store/sync-store';
+import { SyncStore, type FilesQuery, type PollingMode } from '../store/sync-store';
 import { UploadHistoryStore } from '../store/upload-history-store';
 import { backfillMedia } from './media-backfill';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';

@@ -5,6 +5,9 @@ export const CLIP_MODES = ['accurate', 'copy'] as const;
 export const CLIP_FORMATS = ['mp4', 'mov', 'mkv'] as const;
 export const CLIP_STATES = ['queued', 'downloading', 'cutting', 'ready', 'failed'] as const;
 export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml'] as const;
+/** A marker list's frame rate (EDL timecodes, FCPXML sequence): 'auto' takes the most common rate of the clips. */
+export const EXPORT_FRAME_RATES = ['auto', '23.976', '24', '25', '29.97', '29.97-df', '30', '50', '59.94', '59.94-df', '60'] as const;
+export type ExportFrameRate = (typeof EXPORT_FRAME_RATES)[number];
 export const DOWNLOAD_VIEW_KINDS = ['video', 'keyframe', 'image'] as const;
 export const DOWNLOAD_VIEW_STATES = ['queued', 'downloading', 'done', 'failed', 'gone', 'cancelled'] as const;
 
@@ -38,6 +41,8 @@ export const clipViewSchema = z.object({
   fps: z.number().nullable(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  /** The clip file has sound (probed after the cut); null until known. */
+  hasAudio: z.boolean().nullable(),
   query: z.string(),
   searchType: z.string().nullable(),
   /** Caption or transcript text of the hit: what the local search matches. */
@@ -163,12 +168,15 @@ export const clipsChannels = {
   /**
    * A marker list of the given clips (all when omitted): CSV, CMX3600 EDL or FCPXML. Written when a destination is given:
    * `file` inside an allowed root (named *.<format>), or `fileGrant` from the save dialog. An existing file answers
-   * `file_exists` unless onExists says `rename` (a new name) or `replace` (only with a grant).
+   * `file_exists` unless onExists says `rename` (a new name) or `replace` (only with a grant). `bad_request` when
+   * the list's frame rate cannot be known (no project rate given and no clip with a known rate).
    */
   'clips:export': {
     req: z
       .object({
         format: z.enum(EXPORT_FORMATS),
+        /** EDL and FCPXML: one frame rate for the whole list (the project's); every timecode is converted to it. */
+        frameRate: z.enum(EXPORT_FRAME_RATES).default('auto'),
         ids: z.array(z.number().int().positive()).max(10_000).optional(),
         file: z.string().min(1).max(4096).optional(),
         fileGrant: grantId.optional(),

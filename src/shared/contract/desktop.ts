@@ -47,6 +47,8 @@ const destinationRoots = z.object({
   roots: z.array(z.object({ path: z.string(), builtin: z.boolean() })),
   /** A native dialog can grant any other destination (the desktop app); the web mode has none. */
   dialog: z.boolean(),
+  /** The folder new clips are saved into by default (Settings), inside one of the roots. */
+  clipsDir: z.string(),
 });
 
 const clipTarget = z.object({ id: z.number().int().positive() }).strict();
@@ -66,6 +68,8 @@ export const desktopChannels = {
   'destinations:roots': { req: z.object({}).strict(), res: destinationRoots },
   /** Replaces the folders configured in Settings; each must exist and be no system, hidden or data folder. */
   'destinations:set-roots': { req: z.object({ paths: z.array(absolutePath).max(50) }).strict(), res: destinationRoots },
+  /** Sets the default clips folder: a path inside one of the roots (created when missing), or null for the built-in one. */
+  'destinations:set-clips-dir': { req: z.object({ path: absolutePath.nullable() }).strict(), res: destinationRoots },
   /**
    * Runs the native save dialog (export) or folder picker (clips, downloads) in main; the answer is a one-time grant
    * the writing channel accepts. Null when the user cancelled; `bad_request` in web mode (no dialog).

@@ -30,6 +30,7 @@ export interface DestinationRoot {
 }
 
 const ROOTS_KEY = 'destinations.roots';
+const CLIPS_DIR_KEY = 'destinations.clips-dir';
 const storedRoots = z.array(z.string().min(1).max(4096)).max(50);
 
 /**
@@ -77,6 +78,24 @@ export class DestinationPolicy {
     return this.roots();
   }
 
+  /**
+   * The folder new clips are saved into when the request names none: the one set in Settings while it still lies
+   * inside an allowed root (a root removed in Settings takes it away), else the built-in one.
+   */
+  clipsDir(): string {
+    const set = this.d.store.get(CLIPS_DIR_KEY);
+    const roots = [...Object.values(this.d.builtin), ...this.configuredRoots()];
+    const inside = (root: string): boolean => set === root || set?.startsWith(root.endsWith(path.sep) ? root : root + path.sep) === true;
+    return set && roots.some(inside) ? set : this.d.builtin.clips;
+  }
+
+  /** Sets the default clips folder (inside an allowed root, created when missing); null goes back to the built-in one. */
+  async setClipsDir(p: string | null): Promise<string> {
+    if (p === null) this.d.store.delete(CLIPS_DIR_KEY);
+    else this.d.store.set(CLIPS_DIR_KEY, await this.folder({ path: p }));
+    return this.clipsDir();
+  }
+
   /** Runs the native dialog for `purpose` and grants what the user chose (once); null when cancelled. */
   async choose(purpose: DestinationPurpose, suggestedName: string | undefined): Promise<{ grant: string; path: string } | null> {
     const chooser = this.d.chooser();
@@ -89,7 +108,7 @@ export class DestinationPolicy {
       }
       case 'clips':
       case 'downloads': {
-        const chosen = await chooser.chooseFolder({ title: purpose === 'clips' ? 'Save clips to' : 'Download to', defaultPath: this.d.builtin[purpose] });
+        const chosen = await chooser.chooseFolder({ title: purpose === 'clips' ? 'Save clips to' : 'Download to', defaultPath: purpose === 'clips' ? this.clipsDir() : this.d.builtin.downloads });
         return chosen ? { grant: this.grants.issue('folder', chosen), path: chosen } : null;
       }
       default:

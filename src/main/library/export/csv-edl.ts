@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { ClipRow } from '../../store/clips-store';
-import { framesOf, rateOf, timecode } from './timecode';
+import { framesOf, oneHour, rateLabel, rateOf, sameRate, timecode, type Rate } from './timecode';
 
 const CSV_COLUMNS = [
   'id', 'video_no', 'video_name', 'source_path', 'clip_path', 'start_seconds', 'end_seconds', 'start_tc', 'end_tc', 'duration_seconds',
@@ -45,23 +45,30 @@ function comment(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '').trim().slice(0, 200);
 }
 
+/** CMX3600 channel field: picture and stereo sound, or picture only. */
+function channels(c: ClipRow): string {
+  return c.has_audio ? 'AA/V' : 'V';
+}
+
 /**
- * CMX3600 EDL: one cut event per clip, the source timecode being the hit's [start, end] in its video (non-drop-frame,
- * at the first clip's rate), record timecode laid end to end from 01:00:00:00. The source is named on a
- * "* FROM CLIP NAME:" line (reel "AX"), the query, tags and notes on "* COMMENT:" lines.
+ * CMX3600 EDL at one frame rate (`rate`, the project's or the clips' most common): every source timecode is the hit's
+ * [start, end] in its video converted to that rate, record timecode laid end to end from 01:00:00:00, drop frame when
+ * the rate says so. Clips with sound get an AA/V event (picture and both audio channels), silent ones V. The source is
+ * named on a "* FROM CLIP NAME:" line (reel "AX"); a clip of another rate says so on a comment line, as do the query,
+ * tags and notes.
  */
-export function clipsEdl(clips: ClipRow[], title = 'Reelsync clips'): string {
-  const rate = rateOf(clips.find((c) => c.fps !== null)?.fps ?? null);
-  const out = [`TITLE: ${comment(title).toUpperCase() || 'REELSYNC CLIPS'}`, 'FCM: NON-DROP FRAME', ''];
-  let record = 3600 * rate.base; // 01:00:00:00
+export function clipsEdl(clips: ClipRow[], rate: Rate, title = 'Reelsync clips'): string {
+  const out = [`TITLE: ${comment(title).toUpperCase() || 'REELSYNC CLIPS'}`, `FCM: ${rate.drop ? 'DROP FRAME' : 'NON-DROP FRAME'}`, ''];
+  let record = oneHour(rate);
   clips.forEach((c, i) => {
     const srcIn = framesOf(c.start_s, rate);
     const srcOut = Math.max(srcIn + 1, framesOf(c.end_s, rate));
     const length = srcOut - srcIn;
     const event = String(i + 1).padStart(3, '0');
-    out.push(`${event}  AX       V     C        ${timecode(srcIn, rate)} ${timecode(srcOut, rate)} ${timecode(record, rate)} ${timecode(record + length, rate)}`);
-    out.push(`* FROM CLIP NAME: ${comment(c.video_name || c.video_no)}`);
+    out.push(`${event}  AX       ${channels(c).padEnd(6)}C        ${timecode(srcIn, rate)} ${timecode(srcOut, rate)} ${timecode(record, rate)} ${timecode(record + length, rate)}`);
+    out.push(`* FROM CLIP NAME: ${comment(c.name || c.video_name || c.video_no)}`);
     if (c.source_path) out.push(`* SOURCE FILE: ${comment(basename(c.source_path))}`);
+    if (c.fps !== null && !sameRate(rateOf(c.fps), rate)) out.push(`* COMMENT: SOURCE ${rateLabel(rateOf(c.fps))} FPS, TIMECODES CONVERTED TO ${rateLabel(rate)}`);
     if (c.query) out.push(`* COMMENT: QUERY ${comment(c.query)}`);
     if (c.tags.length) out.push(`* COMMENT: TAGS ${comment(c.tags.join(', '))}`);
     if (c.notes) out.push(`* COMMENT: ${comment(c.notes)}`);

@@ -1,18 +1,38 @@
+import type { ExportFrameRate } from '../../../shared/contract/clips';
+
 /** Frame rates as exact rationals: 29.97 is 30000/1001, 23.976 is 24000/1001, integers stay integers. */
 export interface Rate {
   /** Frames per second = num / den. */
   num: number;
   den: number;
-  /** Integer timebase of non-drop-frame timecode (30 for 29.97). */
+  /** Integer timebase of the timecode (30 for 29.97). */
   base: number;
+  /** Drop-frame timecode (29.97 and 59.94 only): frame numbers 0 and 1 (0-3 at 59.94) skipped each minute but every tenth. */
+  drop: boolean;
 }
 
 export function rateOf(fps: number | null): Rate {
   const f = fps && Number.isFinite(fps) && fps > 0 ? fps : 25;
   const base = Math.max(1, Math.round(f));
-  if (Math.abs(f - base) < 0.005) return { num: base, den: 1, base };
-  if (Math.abs(f - (base * 1000) / 1001) < 0.01) return { num: base * 1000, den: 1001, base };
-  return { num: Math.round(f * 1000), den: 1000, base };
+  if (Math.abs(f - base) < 0.005) return { num: base, den: 1, base, drop: false };
+  if (Math.abs(f - (base * 1000) / 1001) < 0.01) return { num: base * 1000, den: 1001, base, drop: false };
+  return { num: Math.round(f * 1000), den: 1000, base, drop: false };
+}
+
+/** The rate a project setting names. */
+export function projectRate(setting: Exclude<ExportFrameRate, 'auto'>): Rate {
+  const drop = setting.endsWith('-df');
+  return { ...rateOf(Number(setting.replace('-df', ''))), drop };
+}
+
+export function sameRate(a: Rate, b: Rate): boolean {
+  return a.num * b.den === b.num * a.den;
+}
+
+/** "25", "29.97 DF": a rate as an editor reads it. */
+export function rateLabel(rate: Rate): string {
+  const fps = Math.round((rate.num / rate.den) * 1000) / 1000;
+  return `${fps}${rate.drop ? ' DF' : ''}`;
 }
 
 /** Seconds -> whole frames at `rate` (nearest frame). */
@@ -20,15 +40,37 @@ export function framesOf(seconds: number, rate: Rate): number {
   return Math.round((seconds * rate.num) / rate.den);
 }
 
-/** Whole frames -> non-drop-frame timecode HH:MM:SS:FF at the rate's integer timebase. */
+/** Frames dropped from the count each minute (but every tenth) in drop-frame timecode: 2 at 29.97, 4 at 59.94. */
+function droppedPerMinute(rate: Rate): number {
+  return rate.drop ? Math.round(rate.base / 15) : 0;
+}
+
+/**
+ * Whole frames -> timecode HH:MM:SS:FF at the rate's integer timebase; drop-frame timecode is written HH:MM:SS;FF and
+ * skips the labels ;00 and ;01 (;00-;03 at 59.94) of each minute not divisible by ten, so it keeps to the clock.
+ */
 export function timecode(frames: number, rate: Rate): string {
-  const f = Math.max(0, Math.round(frames));
+  let f = Math.max(0, Math.round(frames));
+  const drop = droppedPerMinute(rate);
+  if (drop > 0) {
+    const perTenMinutes = rate.base * 600 - drop * 9;
+    const perMinute = rate.base * 60 - drop;
+    const tens = Math.floor(f / perTenMinutes);
+    const rest = f % perTenMinutes;
+    f += drop * 9 * tens + (rest > drop ? drop * Math.floor((rest - drop) / perMinute) : 0);
+  }
   const ff = f % rate.base;
   const totalSeconds = Math.floor(f / rate.base);
   const ss = totalSeconds % 60;
   const mm = Math.floor(totalSeconds / 60) % 60;
   const hh = Math.floor(totalSeconds / 3600);
-  return [hh, mm, ss, ff].map((n) => String(n).padStart(2, '0')).join(':');
+  const [h, m, s, fr] = [hh, mm, ss, ff].map((n) => String(n).padStart(2, '0'));
+  return `${h}:${m}:${s}${drop > 0 ? ';' : ':'}${fr}`;
+}
+
+/** The frame count of the timecode 01:00:00:00 (01:00:00;00 in drop frame: 107892 at 29.97). */
+export function oneHour(rate: Rate): number {
+  return rate.base * 3600 - droppedPerMinute(rate) * 54;
 }
 
 /** FCPXML rational time of whole frames: "N/Ds" (frames x frame duration), "0s" for zero. */

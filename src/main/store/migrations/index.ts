@@ -6,6 +6,16 @@ import { m004DownloadPartNames } from './004-download-part-names';
 import { m005ClipName } from './005-clip-name';
 import { m006UploadHistory } from './006-upload-history';
 import { m007FileMedia } from './007-file-media';
+import { m008ClipMedia } from './008-clip-media';
 
 /** Client database migrations, in order. Append only. */
-export const clientMigrations: readonly Migration[] = [m001Settings, m002Sync, m003Library, m004DownloadPartNames, m005ClipName, m006UploadHistory, m007FileMedia];
+export const clientMigrations: readonly Migration[] = [
+  m001Settings,
+  m002Sync,
+  m003Library,
+  m004DownloadPartNames,
+  m005ClipName,
+  m006UploadHistory,
+  m007FileMedia,
+  m008ClipMedia,
+];

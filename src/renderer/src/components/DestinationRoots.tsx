@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FolderOutput, Trash2 } from 'lucide-react';
-import { useState } from 'react';
 import { useDestinations } from '../hooks/queries';
 import { call } from '../transport';
+import { PathForm } from './PathForm';
 import { ErrorState } from './States';
 import { Tip } from './Tip';
 
@@ -10,12 +10,10 @@ import { Tip } from './Tip';
 export function DestinationRoots(): React.JSX.Element {
   const qc = useQueryClient();
   const destinations = useDestinations();
-  const [path, setPath] = useState('');
   const configured = destinations.data?.roots.filter((r) => !r.builtin).map((r) => r.path) ?? [];
   const set = useMutation({
     mutationFn: (paths: string[]) => call('destinations:set-roots', { paths }),
     onSuccess: (view) => {
-      setPath('');
       qc.setQueryData(['destinations'], view);
     },
   });
@@ -40,26 +38,15 @@ export function DestinationRoots(): React.JSX.Element {
           </li>
         ))}
       </ul>
-      <form
-        className="folder-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (path.trim()) set.mutate([...configured, path.trim()]);
-        }}
-      >
-        <label className="field wide">
-          <span className="field-label">Output folder path</span>
-          <input className="input mono" name="destination-path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/Volumes/Edits/markers" required />
-        </label>
-        <button type="submit" className="button" disabled={set.isPending}>
-          Allow folder
-        </button>
-        {set.isError && (
-          <p className="error-text" role="alert">
-            {set.error.message}
-          </p>
-        )}
-      </form>
+      <PathForm
+        label="Output folder path"
+        name="destination-path"
+        placeholder="/Volumes/Edits/markers"
+        button="Allow folder"
+        pending={set.isPending}
+        error={set.error}
+        submit={(p) => set.mutateAsync([...configured, p])}
+      />
       <p className="muted">
         Exports, clips and downloads are written only inside these folders{destinations.data?.dialog ? ', or where you choose in a dialog' : ''}. System, hidden and home folders themselves are refused.
       </p>

@@ -3,7 +3,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import { EXPORT_FORMATS } from '../../../shared/contract/clips';
+import { EXPORT_FORMATS, EXPORT_FRAME_RATES, type ExportFrameRate } from '../../../shared/contract/clips';
 import { useDestinations } from '../hooks/queries';
 import { call, ContractError } from '../transport';
 import { DialogCloseButton } from './DialogCloseButton';
@@ -24,6 +24,11 @@ function defaultFile(exportsRoot: string, format: Format): string {
 
 type OnExists = 'refuse' | 'rename' | 'replace';
 
+const RATE_LABEL: Record<ExportFrameRate, string> = {
+  auto: 'Most common of the clips',
+  '23.976': '23.976', '24': '24', '25': '25', '29.97': '29.97 NDF', '29.97-df': '29.97 DF', '30': '30', '50': '50', '59.94': '59.94 NDF', '59.94-df': '59.94 DF', '60': '60',
+};
+
 /**
  * Exports marker lists (the selected clips or all). In the desktop app the file comes from the native save dialog
  * (main grants it once); in a browser the path must lie inside an allowed folder, and an existing file is never
@@ -34,13 +39,14 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
   const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<Format>('edl');
   const [file, setFile] = useState('');
+  const [frameRate, setFrameRate] = useState<ExportFrameRate>('auto');
   const [chosen, setChosen] = useState<{ grant: string; path: string } | null>(null);
   const dialog = destinations.data?.dialog ?? false;
   const exportsRoot = destinations.data?.roots.find((r) => r.builtin && /[\\/]exports$/.test(r.path))?.path ?? '';
   const target = file || (exportsRoot ? defaultFile(exportsRoot, format) : '');
   const run = useMutation({
     mutationFn: (onExists: OnExists) =>
-      chosen ? call('clips:export', { format, ids, fileGrant: chosen.grant, onExists: 'replace' }) : call('clips:export', { format, ids, file: target, onExists }),
+      chosen ? call('clips:export', { format, frameRate, ids, fileGrant: chosen.grant, onExists: 'replace' }) : call('clips:export', { format, frameRate, ids, file: target, onExists }),
     onSuccess: () => setChosen(null),
   });
   const choose = useMutation({
@@ -85,6 +91,27 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
             </Tabs.List>
           </Tabs.Root>
           <p className="muted">{HINT[format]}</p>
+          {format !== 'csv' && (
+            <label className="field">
+              <span className="field-label">Project frame rate</span>
+              <select
+                className="input"
+                value={frameRate}
+                onChange={(e) => {
+                  setFrameRate(EXPORT_FRAME_RATES.find((r) => r === e.target.value) ?? 'auto');
+                  run.reset();
+                }}
+                data-testid="export-rate"
+              >
+                {EXPORT_FRAME_RATES.map((r) => (
+                  <option key={r} value={r}>
+                    {RATE_LABEL[r]}
+                  </option>
+                ))}
+              </select>
+              <span className="muted">Every timecode is converted to this rate, so the list imports into a timeline of the same rate.</span>
+            </label>
+          )}
           {dialog ? (
             <div className="field">
               <span className="field-label">Save to</span>

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FolderOpen, FolderPlus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { Req } from '../../../shared/contract';
+import { ClipsFolderField } from '../components/ClipsFolderField';
 import { DestinationRoots } from '../components/DestinationRoots';
 import { THEMES, type Theme } from '../../../shared/contract/settings';
 import { AddPathsDialog } from '../components/AddPathsDialog';
@@ -81,6 +82,9 @@ export function SettingsPage(): React.JSX.Element {
 
       <h2 className="section-title">Output folders</h2>
       <DestinationRoots />
+
+      <h2 className="section-title">Clips folder</h2>
+      <ClipsFolderField />
 
       <h2 className="section-title">Library service</h2>
       {settings.isLoading && <LoadingState label="Reading settings…" />}
