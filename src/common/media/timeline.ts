@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { mediaInput, type InputKind } from './media-input';
+import { ffprobePath } from './tools';
 
 /** What demuxing a stream (reading every packet, decoding none) shows of its length. */
 export interface StreamTimeline {
@@ -29,7 +30,7 @@ export async function measureTimeline(file: string, kind: InputKind, signal?: Ab
     '-of', 'compact',
     ...mediaInput(kind, file),
   ];
-  const child = spawn('ffprobe', args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
+  const child = spawn(ffprobePath(), args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
   const exited = new Promise<number | null>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { mediaInput } from '../../common/media/media-input';
 import { unreachable } from '../../shared/errors';
 import type { ClipRow } from '../store/clips-store';
+import { ffmpegPath } from '../../common/media/tools';
 
 const run = promisify(execFile);
 
@@ -51,7 +52,7 @@ export function cutArgs(source: string, out: string, range: CutRange, mode: CutM
 
 export async function cut(source: string, out: string, range: CutRange, mode: CutMode, format: CutFormat, signal?: AbortSignal): Promise<void> {
   try {
-    await run('ffmpeg', cutArgs(source, out, range, mode, format), { signal, maxBuffer: 4 * 1024 * 1024 });
+    await run(ffmpegPath(), cutArgs(source, out, range, mode, format), { signal, maxBuffer: 4 * 1024 * 1024 });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();
     throw new Error(`ffmpeg could not cut ${source}${stderr ? `: ${stderr.split('\n').slice(-3).join('; ')}` : ''}`, { cause: err });
@@ -61,7 +62,7 @@ export async function cut(source: string, out: string, range: CutRange, mode: Cu
 /** A JPEG still of `source` at `at` seconds, `width` wide. */
 export async function still(source: string, at: number, out: string, width = 320, signal?: AbortSignal): Promise<void> {
   await run(
-    'ffmpeg',
+    ffmpegPath(),
     ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...mediaInput('storedVideo', source, ['-ss', secs(Math.max(0, at))]), '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '4', '-f', 'image2', out],
     { signal, maxBuffer: 1024 * 1024 },
   );

@@ -7,6 +7,7 @@ import { startPullRelay, type PullRelay } from '../security/pull-relay';
 import type { Datalake } from './datalake';
 import { newVideoId, startIngest } from './start-ingest';
 import type { StreamRow } from './streams';
+import { ffmpegPath } from '../../common/media/tools';
 
 export const STREAM_JOB = 'dl-stream';
 const payloadSchema = z.object({ streamId: z.string() });
@@ -43,7 +44,7 @@ export function streamHandler(dl: Datalake): JobHandler {
     // After a restart the pull starts again at the live edge; offsets carry on from what was already cut.
     const base = stream.next_offset;
     const child = spawn(
-      'ffmpeg',
+      ffmpegPath(),
       ['-hide_banner', '-nostats', '-loglevel', 'error', '-rw_timeout', '15000000',
         // crypto only wraps an http segment of an AES-128 playlist (its nested URL is checked against this list too).
         '-protocol_whitelist', 'http,tcp,crypto', '-format_whitelist', PULL_FORMATS,

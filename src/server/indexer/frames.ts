@@ -1,13 +1,14 @@
 import { mediaInput } from '../../common/media/media-input';
 import { runTool } from './process';
 import { scaleFilter } from './scene-cuts';
+import { ffmpegPath, ffprobePath } from '../../common/media/tools';
 
 const QUIET = ['-hide_banner', '-nostats', '-loglevel', 'error', '-y'];
 
 /** One frame at `time` (accurate seek: decodes from the keyframe before it), scaled like the cut keyframes. */
 export async function extractFrameAt(videoPath: string, time: number, out: string, signal?: AbortSignal): Promise<void> {
   await runTool(
-    'ffmpeg',
+    ffmpegPath(),
     [...QUIET, ...mediaInput('storedVideo', videoPath, ['-ss', time.toFixed(3)]), '-an', '-sn', '-dn', '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '4', out],
     { signal },
   );
@@ -37,18 +38,18 @@ export async function extractFramesWithRgb(videoPath: string, shots: FrameShot[]
     '-map', `[j${i}]`, '-frames:v', '1', '-q:v', '4', s.jpegOut,
     '-map', `[r${i}]`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', s.rgbOut,
   ]);
-  await runTool('ffmpeg', [...QUIET, ...inputs, '-filter_complex', graph, ...outputs], { signal });
+  await runTool(ffmpegPath(), [...QUIET, ...inputs, '-filter_complex', graph, ...outputs], { signal });
 }
 
 /** A small poster JPEG made from an existing keyframe. */
 export async function makePoster(keyframePath: string, out: string, signal?: AbortSignal): Promise<void> {
-  await runTool('ffmpeg', [...QUIET, ...mediaInput('image', keyframePath), '-vf', scaleFilter(320), '-frames:v', '1', '-q:v', '5', out], { signal });
+  await runTool(ffmpegPath(), [...QUIET, ...mediaInput('image', keyframePath), '-vf', scaleFilter(320), '-frames:v', '1', '-q:v', '5', out], { signal });
 }
 
 /** Width and height of an image, read by ffprobe. */
 export async function imageSize(file: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
   const { stdout } = await runTool(
-    'ffprobe',
+    ffprobePath(),
     ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', ...mediaInput('image', file)],
     { signal },
   );
@@ -59,7 +60,7 @@ export async function imageSize(file: string, signal?: AbortSignal): Promise<{ w
 
 /** Decodes a JPEG to packed RGB24 bytes; checks the size against what the caller expects. */
 export async function decodeRgb(file: string, width: number, height: number, signal?: AbortSignal): Promise<Uint8Array> {
-  const { stdout } = await runTool('ffmpeg', [...QUIET, ...mediaInput('image', file), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { signal });
+  const { stdout } = await runTool(ffmpegPath(), [...QUIET, ...mediaInput('image', file), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { signal });
   if (stdout.length !== width * height * 3) {
     throw new Error(`decoded ${stdout.length} bytes from ${file}, expected ${width}x${height}x3`);
   }

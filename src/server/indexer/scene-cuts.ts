@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { mediaInput } from '../../common/media/media-input';
 import { runTool } from './process';
+import { ffmpegPath } from '../../common/media/tools';
 
 /** A keyframe ffmpeg selected as the start of a segment (first frame, scene change, or max length reached). */
 export interface CutFrame {
@@ -50,7 +51,7 @@ export async function detectSceneCuts(options: SceneCutOptions): Promise<CutFram
   // Commas inside filter expressions must be escaped; the small epsilon keeps 10.0 - 1e-9 from missing a cut.
   const select = `select='eq(n\\,0)+gt(scene\\,${threshold})+gte(t-prev_selected_t\\,${maxSegmentSeconds - 0.001})'`;
   const { stderr } = await runTool(
-    'ffmpeg',
+    ffmpegPath(),
     [
       '-hide_banner', '-nostats', '-loglevel', 'info',
       ...mediaInput('storedVideo', videoPath, ['-skip_frame', 'nokey']),
@@ -59,7 +60,8 @@ export async function detectSceneCuts(options: SceneCutOptions): Promise<CutFram
       // change) between consecutive frames, so without a still copy in between, a cut right after another cut
       // (slideshows, fast edits, seen keyframe to keyframe) scored 0.1 instead of 0.5.
       '-vf', `${scaleFilter(frameWidth)},split[a][b];[a][b]interleave,${select},showinfo`,
-      '-fps_mode', 'passthrough', '-q:v', '4',
+      // -vsync, not its successor -fps_mode (ffmpeg 5.1+): the ffmpeg bundled with packaged apps (@ffmpeg-installer) is 4.1.
+      '-vsync', 'passthrough', '-q:v', '4',
       '-progress', 'pipe:1',
       join(workDir, 'cut-%06d.jpg'),
     ],

@@ -7,6 +7,7 @@ import { runTool, ToolError } from '../indexer/process';
 import { IMAGE_DEMUXERS, type ImageFormat } from './image-header';
 import { KEYFRAME_WIDTH } from '../indexer/scene-cuts';
 import type { Db } from '../storage/db';
+import { ffmpegPath } from '../../common/media/tools';
 
 const MIN_FACE_SCORE = 0.5;
 
@@ -25,7 +26,7 @@ export async function queryFaceDescriptors(image: { path: string; format: ImageF
   const scaled = join(workDir, 'query.jpg');
   const imagePath = image.path;
   const input = mediaInput('image', imagePath, ['-f', IMAGE_DEMUXERS[image.format]]);
-  await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...input, '-vf', QUERY_SCALE, '-frames:v', '1', '-q:v', '3', scaled], { signal }).catch(
+  await runTool(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', ...input, '-vf', QUERY_SCALE, '-frames:v', '1', '-q:v', '3', scaled], { signal }).catch(
     (err: unknown) => {
       if (err instanceof ToolError && err.refusedFormat) throw new Error(refusalMessage('image', err.refusedFormat));
       // ffmpeg names the file it could not read: a path of this service, not the caller's business.

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mediaInput } from '../../../common/media/media-input';
+import { ffmpegPath } from '../../../common/media/tools';
 
 export interface SampledFrame {
   /** Seconds from the start of the video. */
@@ -16,7 +17,7 @@ export const SAMPLE_SIZE = 224;
 export async function* sampleFrames(videoPath: string, fps: number, signal: AbortSignal): AsyncGenerator<SampledFrame> {
   const frameBytes = SAMPLE_SIZE * SAMPLE_SIZE * 3;
   const child = spawn(
-    'ffmpeg',
+    ffmpegPath(),
     ['-hide_banner', '-nostats', '-loglevel', 'error', ...mediaInput('storedVideo', videoPath), '-an', '-sn', '-dn', '-vf', `fps=${fps},scale=${SAMPLE_SIZE}:${SAMPLE_SIZE}`,
       '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
     { stdio: ['ignore', 'pipe', 'pipe'], signal },

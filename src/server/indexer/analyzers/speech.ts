@@ -5,6 +5,7 @@ import { mediaInput } from '../../../common/media/media-input';
 import { runTool } from '../process';
 import type { Availability, AudioAnalyzer, MediaInput, TimedWord } from '../types';
 import { mergeSpotted, parsePocketsphinx } from './pocketsphinx-output';
+import { ffmpegPath } from '../../../common/media/tools';
 
 const BINARY = 'pocketsphinx_continuous';
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -62,7 +63,7 @@ export class SpeechAnalyzer implements AudioAnalyzer {
     if (!binary) throw new Error(`${BINARY} is not installed`);
     const wav = join(media.workDir, 'speech.wav');
     await runTool(
-      'ffmpeg',
+      ffmpegPath(),
       ['-hide_banner', '-nostats', '-loglevel', 'error', '-y', ...mediaInput('storedVideo', media.videoPath), '-vn', '-sn', '-dn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', wav],
       { signal },
     );

@@ -1,0 +1,26 @@
+// afterPack: the bundled ffmpeg/ffprobe must run for every user of an installed app. npm packs ffprobe as rwxr--r--
+// (its postinstall only adds u+x), and a deb installs the app as root: other users could not execute it.
+import { chmod, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AfterPackContext } from 'electron-builder';
+
+/** chmod 755 on the ffmpeg/ffprobe binaries under `resourcesDir`/app.asar.unpacked; returns the files it changed. */
+export async function makeMediaToolsExecutable(resourcesDir: string): Promise<string[]> {
+  const changed: string[] = [];
+  for (const tool of ['ffmpeg', 'ffprobe']) {
+    const scope = join(resourcesDir, 'app.asar.unpacked', 'node_modules', `@${tool}-installer`);
+    const packages = await readdir(scope).catch(() => []);
+    for (const pkg of packages.filter((name) => name.includes('-'))) {
+      for (const name of await readdir(join(scope, pkg))) {
+        if (name !== tool && name !== `${tool}.exe`) continue;
+        await chmod(join(scope, pkg, name), 0o755);
+        changed.push(join(scope, pkg, name));
+      }
+    }
+  }
+  return changed;
+}
+
+export async function afterPack(context: AfterPackContext): Promise<void> {
+  await makeMediaToolsExecutable(context.packager.getResourcesDir(context.appOutDir));
+}
