@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
-import { makeTitledVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
+import { addFromSettings, makeTitledVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
 
@@ -31,9 +31,7 @@ describe.skipIf(skipBrowserTests)('search results say why they matched (Chromium
 
   it('indexes a titled clip', async () => {
     await page.goto(running.web.url);
-    await page.getByTestId('nav-settings').click();
-    await page.locator('input[name="folder-path"]').fill(running.footageDir);
-    await page.getByRole('button', { name: 'Watch folder' }).click();
+    await addFromSettings(page, running.footageDir);
     await page.getByTestId('nav-library').click();
     const row = page.locator('[data-testid="file-row"][data-path$="scene-12.mp4"]');
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 120_000, interval: 500 }).toBe('indexed');

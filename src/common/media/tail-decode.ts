@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { reasonFrom } from './ffprobe';
 import { mediaInput, type InputKind } from './media-input';
+import { ffmpegPath } from './tools';
 
 export type TailDecode = { ok: true } | { ok: false; detail: string };
 
@@ -15,7 +16,7 @@ export function decodeTail(path: string, options: { kind: InputKind; seconds?: n
   const seconds = options.seconds ?? 1;
   const args = ['-hide_banner', '-nostdin', '-v', 'error', ...mediaInput(options.kind, path, ['-sseof', `-${seconds}`]), '-f', 'null', '-'];
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'], signal: options.signal, timeout: options.timeoutMs ?? 60_000 });
+    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe'], signal: options.signal, timeout: options.timeoutMs ?? 60_000 });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {

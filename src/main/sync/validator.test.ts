@@ -28,7 +28,7 @@ async function cut(fraction: number): Promise<string> {
 
 describe('validateVideo on an mp4 whose index comes first (+faststart)', () => {
   it('accepts the whole file', async () => {
-    expect(await validateVideo(join(dir, 'whole.mp4'))).toEqual({ ok: true, codec: 'h264', size: whole.length });
+    expect(await validateVideo(join(dir, 'whole.mp4'))).toMatchObject({ ok: true, codec: 'h264', size: whole.length });
   });
 
   it('refuses it cut in half: the streams declare more bytes than the file holds', async () => {
