@@ -46,7 +46,7 @@ export function SettingsPage(): React.JSX.Element {
       {folders.isLoading && <LoadingState label="Reading folders…" />}
       {folders.data && folders.data.folders.length === 0 && (
         <EmptyState icon={FolderOpen} title="No folders yet">
-          <p>Type the path of a folder with footage below. {transportKind === 'web' ? 'In web mode folders are added by path.' : ''}</p>
+          <p>Add a folder with footage, or a single video, and Reelsync uploads what it finds and keeps watching it.</p>
         </EmptyState>
       )}
       {folders.data && folders.data.folders.length > 0 && (
