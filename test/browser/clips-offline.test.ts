@@ -196,7 +196,9 @@ describe.skipIf(skipBrowserTests)('clips and offline browsing in headless web mo
       await expect.poll(() => desk.getByTestId('window-close-tray').isChecked()).toBe(true);
       expect(await closeSetting()).toBe('tray');
       await desk.screenshot({ path: join(artifacts, '18-settings-desktop.png') });
-      expect(scriptErrors).toEqual([]);
+      // Taking the page for the desktop app, the library's posters ask for the media protocol only Electron registers:
+      // Chromium cannot load those, which says nothing about the renderer. Every other error still fails the step.
+      expect(scriptErrors.filter((e) => !e.includes('net::ERR_UNKNOWN_URL_SCHEME'))).toEqual([]);
     } finally {
       await desk.close();
     }
