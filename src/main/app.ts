@@ -176,6 +176,7 @@ export class ReelsyncApp {
     r.handle('sync:status', () => this.engine().status());
     r.handle('sync:files', ({ page, size, ...query }) => ({ ...this.engine().files(page, size, query), page, size }));
     r.handle('sync:codecs', () => ({ codecs: this.engine().codecs() }));
+    r.handle('sync:cameras', () => ({ cameras: this.engine().cameras() }));
     r.handle('uploads:history', ({ page, size }) => ({ ...new UploadHistoryStore(this.database).page(page, size), page, size }));
     r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
     r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));

@@ -83,6 +83,19 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await page.getByRole('option', { name: 'Any codec' }).click();
     await expect.poll(async () => (await names()).length).toBe(4);
 
+    // Camera: a dropdown of the cameras present; name: a part of the file name. Both combine with the codec and sort.
+    await page.getByRole('combobox', { name: 'Camera' }).click();
+    await page.getByRole('option', { name: 'iPhone 15 Pro' }).click();
+    await expect.poll(names).toEqual(['phone.mp4']);
+    await page.getByRole('combobox', { name: 'Camera' }).click();
+    await page.getByRole('option', { name: 'Any camera' }).click();
+    await page.getByLabel('Filter by name').fill('E');
+    await expect.poll(async () => (await names()).sort()).toEqual(['hevc.mov', 'phone.mp4', 'title.mp4']);
+    await page.getByLabel('Filter by name').fill('%');
+    await expect.poll(() => page.getByTestId('library-empty').textContent()).toContain('No file matches this filter.');
+    await page.getByLabel('Filter by name').fill('');
+    await expect.poll(async () => (await names()).length).toBe(4);
+
     await row('title.mp4').click({ button: 'right' });
     const menu = page.getByTestId('file-menu');
     await menu.waitFor();
