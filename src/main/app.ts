@@ -5,6 +5,7 @@ import { AppError, describeError } from '../shared/errors';
 import { LibraryClient } from './api/client';
 import { registerDesktopHandlers, type DesktopHooks } from './browse/desktop';
 import { osReveal } from './browse/os-reveal';
+import { removeFromLibrary } from './browse/remove-from-library';
 import { BrowseServices } from './browse/services';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
@@ -181,6 +182,7 @@ export class ReelsyncApp {
     r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
     r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));
     r.handle('sync:retry', ({ fileId }) => ({ requeued: this.engine().retry(fileId) }));
+    r.handle('sync:remove', ({ fileId }) => removeFromLibrary({ db: this.database, client: this.sync?.client, logger: this.log }, fileId));
     r.handle('sync:cancel', ({ fileId }) => ({ cancelled: this.engine().cancel(fileId) }));
     r.handle('folders:add', async (req) => {
       const engine = this.engine();

@@ -115,6 +115,14 @@ export const syncChannels = {
   'sync:pause': { req: fileTarget, res: z.object({ paused: z.boolean() }) },
   'sync:resume': { req: fileTarget, res: z.object({ resumed: z.boolean() }) },
   'sync:retry': { req: fileTarget, res: z.object({ requeued: z.number().int() }) },
+  /**
+   * Deletes the file's video from the library service and stops tracking every local file holding it (never touched
+   * on disk, not uploaded again). Offline: `offline`, nothing changed.
+   */
+  'sync:remove': {
+    req: z.object({ fileId: z.number().int().positive() }).strict(),
+    res: z.object({ videoNo: z.string(), untracked: z.number().int() }),
+  },
   'sync:cancel': { req: z.object({ fileId: z.number().int().positive() }).strict(), res: z.object({ cancelled: z.boolean() }) },
   'folders:add': {
     req: z

@@ -9,6 +9,8 @@ import type { FileSort, FileView } from '../../../shared/contract/sync';
 import { Choice } from '../components/Choice';
 import { LibraryHeader } from '../components/LibraryHeader';
 import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
+import { RemoveFromLibraryDialog } from '../components/RemoveFromLibraryDialog';
+import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useFolders, useSyncStatus } from '../hooks/queries';
 import { useFileActions } from '../hooks/useFileActions';
@@ -50,6 +52,8 @@ const NONE: string[] = [];
 /** Watched folders and every file with its picture, facts and status, sorted and filtered in SQL, in a virtualised list. */
 export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => void; onOpen: (hit: SearchHit) => void }): React.JSX.Element {
   const [adding, setAdding] = useState(false);
+  const [saving, setSaving] = useState<ClipTarget | null>(null);
+  const [removing, setRemoving] = useState<FileView | null>(null);
   const [filter, setFilter] = useState('all');
   const [order, setOrder] = useState<{ sort: FileSort; desc: boolean }>({ sort: 'added', desc: false });
   const [codec, setCodec] = useState(ANY_CODEC);
@@ -80,6 +84,8 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
   const actions: LibraryRowActions = {
     ...fileActions,
     open: (file) => onOpen(wholeFileHit(file)),
+    saveClip: (file) => setSaving({ hit: wholeFileHit(file), start: 0, end: file.duration ?? 0, query: '', searchType: null }),
+    remove: setRemoving,
     copyPath: (path) => {
       navigator.clipboard.writeText(path).then(
         () => toast({ title: 'Path copied', body: path }),
@@ -120,6 +126,8 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
           <FolderPlus size={14} aria-hidden="true" /> Add footage
         </button>
         <AddPathsDialog open={adding} onOpenChange={setAdding} dropped={NONE} />
+        <SaveClipDialog target={saving} onClose={() => setSaving(null)} />
+        <RemoveFromLibraryDialog file={removing} onClose={() => setRemoving(null)} />
       </header>
       {folderList.length > 0 && (
         <ul className="folder-chips" aria-label="Watched folders">
