@@ -5,6 +5,7 @@ import { AppError, describeError } from '../shared/errors';
 import { LibraryClient } from './api/client';
 import { registerDesktopHandlers, type DesktopHooks } from './browse/desktop';
 import { osReveal } from './browse/os-reveal';
+import { removeFromLibrary } from './browse/remove-from-library';
 import { BrowseServices } from './browse/services';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
@@ -176,10 +177,12 @@ export class ReelsyncApp {
     r.handle('sync:status', () => this.engine().status());
     r.handle('sync:files', ({ page, size, ...query }) => ({ ...this.engine().files(page, size, query), page, size }));
     r.handle('sync:codecs', () => ({ codecs: this.engine().codecs() }));
+    r.handle('sync:cameras', () => ({ cameras: this.engine().cameras() }));
     r.handle('uploads:history', ({ page, size }) => ({ ...new UploadHistoryStore(this.database).page(page, size), page, size }));
     r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
     r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));
     r.handle('sync:retry', ({ fileId }) => ({ requeued: this.engine().retry(fileId) }));
+    r.handle('sync:remove', ({ fileId }) => removeFromLibrary({ db: this.database, client: this.sync?.client, logger: this.log }, fileId));
     r.handle('sync:cancel', ({ fileId }) => ({ cancelled: this.engine().cancel(fileId) }));
     r.handle('folders:add', async (req) => {
       const engine = this.engine();

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,16 +83,68 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await page.getByRole('option', { name: 'Any codec' }).click();
     await expect.poll(async () => (await names()).length).toBe(4);
 
+    // Camera: a dropdown of the cameras present; name: a part of the file name. Both combine with the codec and sort.
+    await page.getByRole('combobox', { name: 'Camera' }).click();
+    await page.getByRole('option', { name: 'iPhone 15 Pro' }).click();
+    await expect.poll(names).toEqual(['phone.mp4']);
+    await page.getByRole('combobox', { name: 'Camera' }).click();
+    await page.getByRole('option', { name: 'Any camera' }).click();
+    await page.getByLabel('Filter by name').fill('E');
+    await expect.poll(async () => (await names()).sort()).toEqual(['hevc.mov', 'phone.mp4', 'title.mp4']);
+    await page.getByLabel('Filter by name').fill('%');
+    await expect.poll(() => page.getByTestId('library-empty').textContent()).toContain('No file matches this filter.');
+    await page.getByLabel('Filter by name').fill('');
+    await expect.poll(async () => (await names()).length).toBe(4);
+
     await row('title.mp4').click({ button: 'right' });
     const menu = page.getByTestId('file-menu');
     await menu.waitFor();
-    expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Play', 'Show in Folder', 'Copy path']);
+    expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Play', 'Show in Folder', 'Copy path', 'Save clip…', 'Remove from library…']);
     await shot('17-library-menu');
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
 
     // Enter plays once the library holds the video (the player reads its details from the service).
     await expect.poll(() => row('title.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 }).toBe('indexed');
+
+    // Right-click, Save clip: the whole file as in and out; the clip appears on the Clips page.
+    await row('title.mp4').click({ button: 'right' });
+    await page.getByTestId('menu-save-clip').click();
+    await page.getByTestId('save-clip-dialog').waitFor();
+    await expect.poll(() => page.getByTestId('clip-in').inputValue()).toMatch(/^00:00:00[:;]00$/);
+    expect(await page.getByTestId('clip-out').inputValue()).toMatch(/^00:00:0[34][:;]\d\d$/);
+    await page.getByTestId('clip-name-input').fill('Whole title');
+    await page.getByTestId('save-clip-submit').click();
+    await page.getByTestId('save-clip-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('nav-clips').click();
+    const card = page.getByTestId('clip-card').filter({ hasText: 'Whole title' });
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    await page.getByTestId('nav-library').click();
+
+    // Right-click, Remove: asks first; the service then no longer holds the video, the file stays on disk, untracked.
+    await expect.poll(() => row('phone.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 }).toBe('indexed');
+    const phone = (await running.app.registry.invoke('sync:files', { page: 1, size: 10 })) as { ok: true; value: { files: { path: string; videoNo: string }[] } };
+    const videoNo = phone.value.files.find((f) => f.path.endsWith('/phone.mp4'))?.videoNo ?? '';
+    expect((await running.app.registry.invoke('library:video', { videoNo })).ok).toBe(true);
+    const before = statSync(join(running.footageDir, 'phone.mp4'));
+    await row('phone.mp4').click({ button: 'right' });
+    await page.getByTestId('menu-remove').click();
+    const confirm = page.getByTestId('remove-dialog');
+    expect(await confirm.textContent()).toContain('The file on your disk is not touched');
+    await shot('17-library-remove');
+    await confirm.getByTestId('remove-confirm').click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => row('phone.mp4').getAttribute('data-status')).toBe('skipped');
+    expect(await row('phone.mp4').textContent()).toContain('Removed from the library');
+    const gone = await running.app.registry.invoke('library:video', { videoNo });
+    expect(gone.ok ? 'found' : gone.error.code).toBe('not_found');
+    expect(existsSync(join(running.footageDir, 'phone.mp4'))).toBe(true);
+    expect(statSync(join(running.footageDir, 'phone.mp4')).mtimeMs).toBe(before.mtimeMs);
+    // Not uploaded again: the queue settles with the file untracked and the service still without it.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await row('phone.mp4').getAttribute('data-status')).toBe('skipped');
+    expect((await running.app.registry.invoke('library:video', { videoNo })).ok).toBe(false);
+
     await row('title.mp4').focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('player-video').waitFor();

@@ -59,14 +59,21 @@ export interface FileMedia {
   takenAt: string | null;
 }
 
+/** The file name after the last separator, lower-cased: strip everything up to it with rtrim's character-set trick. */
+const NAME_EXPRESSION = "lower(replace(path, rtrim(path, replace(replace(path, '\\', '/'), '/', '')), ''))";
+
+/** A LIKE pattern matching `text` anywhere, its own %, _ and \ taken literally (used with ESCAPE '\'). */
+export function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** Each sortable column maps to one fixed SQL expression (never interpolated from input). */
 function sortExpression(sort: FileSort): string {
   switch (sort) {
     case 'added':
       return 'id';
     case 'name':
-      // The name after the last separator: strip everything up to it with rtrim's character-set trick.
-      return "lower(replace(path, rtrim(path, replace(replace(path, '\\', '/'), '/', '')), ''))";
+      return NAME_EXPRESSION;
     case 'duration':
       return 'duration';
     case 'resolution':
@@ -91,6 +98,9 @@ function sortExpression(sort: FileSort): string {
 export interface FilesQuery {
   state?: FileState;
   codec?: string;
+  camera?: string;
+  /** A part of the file name, matched literally (LIKE wildcards in it are escaped). */
+  name?: string;
   sort?: FileSort;
   desc?: boolean;
 }
@@ -259,6 +269,14 @@ export class SyncStore {
       conditions.push('codec = ?');
       args.push(query.codec);
     }
+    if (query.camera) {
+      conditions.push('camera = ?');
+      args.push(query.camera);
+    }
+    if (query.name) {
+      conditions.push(`${NAME_EXPRESSION} LIKE lower(?) ESCAPE '\\'`);
+      args.push(likeContaining(query.name));
+    }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
     const key = sortExpression(query.sort ?? 'added');
     const order = `(${key}) IS NULL, ${key} ${query.desc ? 'DESC' : 'ASC'}, id ${query.desc ? 'DESC' : 'ASC'}`;
@@ -278,6 +296,11 @@ export class SyncStore {
   /** The codecs present, for the filter menu. */
   fileCodecs(): string[] {
     return (this.db.prepare('SELECT DISTINCT codec FROM files WHERE codec IS NOT NULL ORDER BY codec').all() as { codec: string }[]).map((r) => r.codec);
+  }
+
+  /** The cameras present, for the filter menu. */
+  fileCameras(): string[] {
+    return (this.db.prepare('SELECT DISTINCT camera FROM files WHERE camera IS NOT NULL ORDER BY lower(camera)').all() as { camera: string }[]).map((r) => r.camera);
   }
 
   fileCounts(): Record<FileState, number> {

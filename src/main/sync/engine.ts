@@ -220,6 +220,10 @@ export class SyncEngine {
     return this.store.fileCodecs();
   }
 
+  cameras(): string[] {
+    return this.store.fileCameras();
+  }
+
   view(id: number): FileView | undefined {
     const f = this.store.file(id);
     if (!f) return undefined;

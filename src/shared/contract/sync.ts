@@ -99,6 +99,8 @@ export const syncChannels = {
         size: z.number().int().min(1).max(500).default(100),
         state: z.enum(['pending', 'skipped', 'linked', 'deleted']).optional(),
         codec: z.string().min(1).max(40).optional(),
+        camera: z.string().min(1).max(200).optional(),
+        name: z.string().min(1).max(200).optional(),
         sort: z.enum(FILE_SORTS).default('added'),
         desc: z.boolean().default(false),
       })
@@ -107,10 +109,20 @@ export const syncChannels = {
   },
   /** The video codecs among the files, for the library's filter. */
   'sync:codecs': { req: z.object({}).strict(), res: z.object({ codecs: z.array(z.string()) }) },
+  /** The cameras among the files, for the library's filter. */
+  'sync:cameras': { req: z.object({}).strict(), res: z.object({ cameras: z.array(z.string()) }) },
   /** Without fileId: the whole queue. */
   'sync:pause': { req: fileTarget, res: z.object({ paused: z.boolean() }) },
   'sync:resume': { req: fileTarget, res: z.object({ resumed: z.boolean() }) },
   'sync:retry': { req: fileTarget, res: z.object({ requeued: z.number().int() }) },
+  /**
+   * Deletes the file's video from the library service and stops tracking every local file holding it (never touched
+   * on disk, not uploaded again). Offline: `offline`, nothing changed.
+   */
+  'sync:remove': {
+    req: z.object({ fileId: z.number().int().positive() }).strict(),
+    res: z.object({ videoNo: z.string(), untracked: z.number().int() }),
+  },
   'sync:cancel': { req: z.object({ fileId: z.number().int().positive() }).strict(), res: z.object({ cancelled: z.boolean() }) },
   'folders:add': {
     req: z

@@ -1,16 +1,45 @@
 import * as ContextMenu from '@radix-ui/react-context-menu';
-import { Clipboard, Play } from 'lucide-react';
+import { Clipboard, Play, Scissors, Trash2 } from 'lucide-react';
 import type { FileView } from '../../../shared/contract/sync';
 import type { UploadProgress } from '../hooks/useSyncEvents';
 import { bytes, fileName, folderOf } from '../lib/format';
 import { codecLabel, durationLabel, fpsLabel, resolutionLabel, takenLabel, textOrNone } from '../lib/media-facts';
 import { FileActionButtons, FileMenu, FileStatusCell, RevealItem, type FileActions } from './FileRow';
 import { PosterThumb } from './PosterThumb';
+import { Tip } from './Tip';
 
 export interface LibraryRowActions extends FileActions {
   /** Opens the player on an indexed file. */
   open(file: FileView): void;
   copyPath(path: string): void;
+  /** Opens the save-clip dialog on the whole file. */
+  saveClip(file: FileView): void;
+  /** Asks, then removes the file's video from the library. */
+  remove(file: FileView): void;
+}
+
+/** Why a clip cannot be saved from this file, or null: clips are cut from the library's video. */
+export function saveClipBlocker(file: FileView): string | null {
+  if (!canOpen(file)) return 'Clips are cut from the library: this file is not in it yet.';
+  if (file.duration === null || file.duration <= 0) return 'The length of this video is not known.';
+  return null;
+}
+
+/** Why this file's video cannot be removed from the library now, or null. */
+export function removeBlocker(file: FileView): string | null {
+  if (!canOpen(file)) return 'This file is not in the library.';
+  if (file.status !== 'indexed' && file.status !== 'index_failed') return 'Wait until indexing ends.';
+  return null;
+}
+
+/** A menu item that, when disabled, says why in a tooltip. */
+function BlockableItem({ blocker, onSelect, testId, children }: { blocker: string | null; onSelect: () => void; testId: string; children: React.ReactNode }): React.JSX.Element {
+  const item = (
+    <ContextMenu.Item className="menu-item" disabled={blocker !== null} onSelect={onSelect} data-testid={testId}>
+      {children}
+    </ContextMenu.Item>
+  );
+  return blocker === null ? item : <Tip text={blocker}>{item}</Tip>;
 }
 
 /** Whether the player can open this file: it needs the library's video (the player reads its details from it). */
@@ -20,7 +49,7 @@ export function canOpen(file: FileView): boolean {
 
 /**
  * One file of the library browser: its picture, the facts an editor sorts by, its status and actions. Click or Enter
- * opens the player; right-click offers open, reveal and copy path.
+ * opens the player; right-click offers open, reveal, copy path, save clip and remove.
  */
 export function LibraryRow({ file, progress, actions }: { file: FileView; progress: UploadProgress | undefined; actions: LibraryRowActions }): React.JSX.Element {
   const openable = canOpen(file);
@@ -77,6 +106,13 @@ export function LibraryRow({ file, progress, actions }: { file: FileView; progre
         <ContextMenu.Item className="menu-item" onSelect={() => actions.copyPath(file.path)}>
           <Clipboard size={13} aria-hidden="true" /> Copy path
         </ContextMenu.Item>
+        <ContextMenu.Separator className="menu-separator" />
+        <BlockableItem blocker={saveClipBlocker(file)} onSelect={() => actions.saveClip(file)} testId="menu-save-clip">
+          <Scissors size={13} aria-hidden="true" /> Save clip…
+        </BlockableItem>
+        <BlockableItem blocker={removeBlocker(file)} onSelect={() => actions.remove(file)} testId="menu-remove">
+          <Trash2 size={13} aria-hidden="true" /> Remove from library…
+        </BlockableItem>
       </FileMenu>
     </ContextMenu.Root>
   );

@@ -8,6 +8,8 @@ export type FileStateFilter = 'pending' | 'skipped' | 'linked' | 'deleted' | und
 export interface FilesQuery {
   state: FileStateFilter;
   codec?: string;
+  camera?: string;
+  name?: string;
   sort?: FileSort;
   desc?: boolean;
 }
@@ -19,8 +21,8 @@ const PAGE = 200;
  * a few requests, not one huge answer.
  */
 export function usePagedFiles(query: FilesQuery, visible: { start: number; end: number }) {
-  const req = { state: query.state, codec: query.codec, sort: query.sort ?? 'added', desc: query.desc ?? false };
-  const key = ['sync', 'files', req.state ?? 'all', req.codec ?? 'any', req.sort, req.desc ? 'desc' : 'asc'];
+  const req = { state: query.state, codec: query.codec, camera: query.camera, name: query.name, sort: query.sort ?? 'added', desc: query.desc ?? false };
+  const key = ['sync', 'files', req.state ?? 'all', req.codec ?? 'any', req.camera ?? 'any', req.name ?? '', req.sort, req.desc ? 'desc' : 'asc'];
   const first = useQuery({
     queryKey: [...key, 1],
     queryFn: () => call('sync:files', { page: 1, size: PAGE, ...req }),

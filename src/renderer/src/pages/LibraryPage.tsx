@@ -9,6 +9,8 @@ import type { FileSort, FileView } from '../../../shared/contract/sync';
 import { Choice } from '../components/Choice';
 import { LibraryHeader } from '../components/LibraryHeader';
 import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
+import { RemoveFromLibraryDialog } from '../components/RemoveFromLibraryDialog';
+import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useFolders, useSyncStatus } from '../hooks/queries';
 import { useFileActions } from '../hooks/useFileActions';
@@ -29,6 +31,7 @@ const FILTERS: { id: string; label: string; state: FileStateFilter }[] = [
 
 const ROW_HEIGHT = 64;
 const ANY_CODEC = 'any';
+const ANY_CAMERA = 'any';
 
 /** The player takes search hits: a whole file is one hit from its start to its end. */
 function wholeFileHit(file: FileView): SearchHit {
@@ -49,22 +52,40 @@ const NONE: string[] = [];
 /** Watched folders and every file with its picture, facts and status, sorted and filtered in SQL, in a virtualised list. */
 export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => void; onOpen: (hit: SearchHit) => void }): React.JSX.Element {
   const [adding, setAdding] = useState(false);
+  const [saving, setSaving] = useState<ClipTarget | null>(null);
+  const [removing, setRemoving] = useState<FileView | null>(null);
   const [filter, setFilter] = useState('all');
   const [order, setOrder] = useState<{ sort: FileSort; desc: boolean }>({ sort: 'added', desc: false });
   const [codec, setCodec] = useState(ANY_CODEC);
   const codecs = useQuery({ queryKey: ['sync', 'codecs'], queryFn: () => call('sync:codecs', {}), retry: false });
+  const [camera, setCamera] = useState(ANY_CAMERA);
+  const cameras = useQuery({ queryKey: ['sync', 'cameras'], queryFn: () => call('sync:cameras', {}), retry: false });
+  const [name, setName] = useState('');
+  const nameFilter = name.trim().slice(0, 200);
+  const narrowed = filter !== 'all' || codec !== ANY_CODEC || camera !== ANY_CAMERA || nameFilter !== '';
   const toast = useToast();
   const state = FILTERS.find((f) => f.id === filter)?.state;
   const folders = useFolders();
   const status = useSyncStatus();
   const scroller = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState({ start: 0, end: 50 });
-  const files = usePagedFiles({ state, codec: codec === ANY_CODEC ? undefined : codec, ...order }, visible);
+  const files = usePagedFiles(
+    {
+      state,
+      codec: codec === ANY_CODEC ? undefined : codec,
+      camera: camera === ANY_CAMERA ? undefined : camera,
+      name: nameFilter === '' ? undefined : nameFilter,
+      ...order,
+    },
+    visible,
+  );
   const progress = useUploadProgress();
   const fileActions = useFileActions();
   const actions: LibraryRowActions = {
     ...fileActions,
     open: (file) => onOpen(wholeFileHit(file)),
+    saveClip: (file) => setSaving({ hit: wholeFileHit(file), start: 0, end: file.duration ?? 0, query: '', searchType: null }),
+    remove: setRemoving,
     copyPath: (path) => {
       navigator.clipboard.writeText(path).then(
         () => toast({ title: 'Path copied', body: path }),
@@ -105,6 +126,8 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
           <FolderPlus size={14} aria-hidden="true" /> Add footage
         </button>
         <AddPathsDialog open={adding} onOpenChange={setAdding} dropped={NONE} />
+        <SaveClipDialog target={saving} onClose={() => setSaving(null)} />
+        <RemoveFromLibraryDialog file={removing} onClose={() => setRemoving(null)} />
       </header>
       {folderList.length > 0 && (
         <ul className="folder-chips" aria-label="Watched folders">
@@ -129,6 +152,24 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
         </Tabs.List>
       </Tabs.Root>
       <div className="library-tools row">
+        <label className="field">
+          <span className="field-label">Name</span>
+          <input
+            type="search"
+            className="input library-name-filter"
+            placeholder="Part of the file name"
+            aria-label="Filter by name"
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <Choice
+          label="Camera"
+          value={camera}
+          options={[{ value: ANY_CAMERA, label: 'Any camera' }, ...(cameras.data?.cameras ?? []).map((c) => ({ value: c, label: c }))]}
+          onChange={setCamera}
+        />
         <Choice
           label="Codec"
           value={codec}
@@ -148,8 +189,8 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
             </button>
           </EmptyState>
         ) : (
-          <EmptyState icon={Film} title={filter === 'all' ? 'No videos found yet' : 'Nothing here'} testId="library-empty">
-            <p>{filter === 'all' ? 'The watched folders are being scanned; files appear here as they are found.' : 'No file matches this filter.'}</p>
+          <EmptyState icon={Film} title={!narrowed ? 'No videos found yet' : 'Nothing here'} testId="library-empty">
+            <p>{!narrowed ? 'The watched folders are being scanned; files appear here as they are found.' : 'No file matches this filter.'}</p>
           </EmptyState>
         )
       )}
