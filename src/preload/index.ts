@@ -1,5 +1,5 @@
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { channelNames, type ReelsyncBridge } from '../shared/contract';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import { channelNames, MAX_DROPPED_FILES, type ReelsyncBridge, type ReelsyncDesktopBridge } from '../shared/contract';
 import { eventChannel } from '../shared/ipc-names';
 
 // One fixed function per contract channel: the renderer can reach nothing else (no raw ipcRenderer).
@@ -16,6 +16,21 @@ const bridge = {
       ipcRenderer.off(eventChannel(event), wrapped);
     };
   },
-} satisfies ReelsyncBridge;
+  // Outside the channel map on purpose: only this renderer-side call can tell where a dropped File lives (see the type).
+  pathsForDroppedFiles: (files) => {
+    const list: readonly unknown[] = Array.isArray(files) ? files : [];
+    const paths: string[] = [];
+    for (const file of list.slice(0, MAX_DROPPED_FILES)) {
+      try {
+        // getPathForFile checks the type itself (it throws a TypeError for anything but a File).
+        const path = webUtils.getPathForFile(file as File);
+        if (typeof path === 'string' && path) paths.push(path);
+      } catch {
+        // not a File (the page passed something else): it has no path
+      }
+    }
+    return paths;
+  },
+} satisfies ReelsyncDesktopBridge;
 
 contextBridge.exposeInMainWorld('reelsync', bridge);

@@ -56,3 +56,17 @@ export type ReelsyncBridge = {
   call: { [C in Channel]: (req: Req<C>) => Promise<Result<Res<C>>> };
   on: <E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) => () => void;
 };
+
+/** How many dropped files the desktop bridge resolves at most per drop. */
+export const MAX_DROPPED_FILES = 1000;
+
+/**
+ * The preload's bridge: the contract plus one function outside the channel map. Where a dropped File lives on disk is
+ * known only inside the renderer process (Electron's webUtils.getPathForFile), so main cannot answer it over a
+ * channel; the paths it gives go to main through sync:add-paths like any other, and main checks them there.
+ * A browser has no such function: it never tells a page where a dropped file lives.
+ */
+export type ReelsyncDesktopBridge = ReelsyncBridge & {
+  /** The disk path of each dropped file or folder, in order; files that have none (made in the page) are left out. */
+  pathsForDroppedFiles: (files: readonly File[]) => string[];
+};

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
-import type { AddPathOptions, AddPathResult } from '../../shared/contract/desktop';
+import type { AddPathOptions, AddPathResult, PathKind } from '../../shared/contract/desktop';
 import type { WatchFolderView } from '../../shared/contract/sync';
 import { describeError } from '../../shared/errors';
 import { extensionProblem } from '../sync/validator';
@@ -31,51 +31,51 @@ const DEFAULT_OPTIONS: Required<Pick<AddPathOptions, 'tags' | 'ignore' | 'pollin
 export async function addPaths(paths: string[], watcher: Watcher, options: AddPathOptions = {}): Promise<AddPathResult[]> {
   const results: AddPathResult[] = [];
   const rescan = new Set<number>();
-  const watch = async (path: string, detail: string): Promise<void> => {
+  const watch = async (path: string, kind: PathKind, detail: string): Promise<void> => {
     try {
       const folder = await watcher.addFolder({ ...DEFAULT_OPTIONS, ...options, path });
       rescan.add(folder.id);
-      results.push({ path, outcome: 'watching', detail, watchId: folder.id });
+      results.push({ path, kind, outcome: 'watching', detail, watchId: folder.id });
     } catch (err) {
-      results.push({ path, outcome: 'rejected', detail: describeError(err), watchId: null });
+      results.push({ path, kind, outcome: 'rejected', detail: describeError(err), watchId: null });
     }
   };
   for (const raw of paths) {
     if (!isAbsolute(raw)) {
-      results.push({ path: raw, outcome: 'rejected', detail: RELATIVE_PATH_DETAIL, watchId: null });
+      results.push({ path: raw, kind: null, outcome: 'rejected', detail: RELATIVE_PATH_DETAIL, watchId: null });
       continue;
     }
     const path = resolve(raw);
     const info = await stat(path).catch((err: unknown) => describeError(err));
     if (typeof info === 'string') {
-      results.push({ path, outcome: 'rejected', detail: `cannot read it: ${info}`, watchId: null });
+      results.push({ path, kind: null, outcome: 'rejected', detail: `cannot read it: ${info}`, watchId: null });
       continue;
     }
     const covering = watcher.folders().find((f) => inside(path, f.path));
     if (info.isDirectory()) {
       if (covering) {
         rescan.add(covering.id);
-        results.push({ path, outcome: 'already-watched', detail: `already inside the watched folder ${covering.path}; rescanned`, watchId: covering.id });
+        results.push({ path, kind: 'folder', outcome: 'already-watched', detail: `already inside the watched folder ${covering.path}; rescanned`, watchId: covering.id });
         continue;
       }
-      await watch(path, 'watched: its videos are queued as they are found');
+      await watch(path, 'folder', 'watched: its videos are queued as they are found');
       continue;
     }
     if (!info.isFile()) {
-      results.push({ path, outcome: 'rejected', detail: 'neither a file nor a folder', watchId: null });
+      results.push({ path, kind: null, outcome: 'rejected', detail: 'neither a file nor a folder', watchId: null });
       continue;
     }
     const problem = extensionProblem(path);
     if (problem) {
-      results.push({ path, outcome: 'rejected', detail: problem, watchId: null });
+      results.push({ path, kind: 'file', outcome: 'rejected', detail: problem, watchId: null });
       continue;
     }
     if (covering) {
       rescan.add(covering.id);
-      results.push({ path, outcome: 'already-watched', detail: `in the watched folder ${covering.path}: queued by its rescan`, watchId: covering.id });
+      results.push({ path, kind: 'file', outcome: 'already-watched', detail: `in the watched folder ${covering.path}: queued by its rescan`, watchId: covering.id });
       continue;
     }
-    await watch(path, 'watched on its own (not its folder): queued now');
+    await watch(path, 'file', 'watched on its own (not its folder): queued now');
   }
   if (rescan.size > 0) watcher.scanSoon([...rescan]);
   return results;

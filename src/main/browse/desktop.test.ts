@@ -47,14 +47,14 @@ describe('sync:add-paths', () => {
     const w = fakeWatcher([watched]);
     const paths = [fresh, join(watched, 'sub'), join(watched, 'sub', 'a.mp4'), join(dir, 'loose.mov'), join(dir, 'notes.txt'), join(dir, 'nope'), 'footage/day1'];
     const results = await addPaths(paths, w);
-    expect(results.map((r) => [r.outcome, r.watchId])).toEqual([
-      ['watching', 2],
-      ['already-watched', 1],
-      ['already-watched', 1],
-      ['watching', 3],
-      ['rejected', null],
-      ['rejected', null],
-      ['rejected', null],
+    expect(results.map((r) => [r.outcome, r.watchId, r.kind])).toEqual([
+      ['watching', 2, 'folder'],
+      ['already-watched', 1, 'folder'],
+      ['already-watched', 1, 'file'],
+      ['watching', 3, 'file'],
+      ['rejected', null, 'file'],
+      ['rejected', null, null],
+      ['rejected', null, null],
     ]);
     expect(results[3]?.detail).toBe('watched on its own (not its folder): queued now');
     expect(results[4]?.detail).toMatch(/extension \.txt is not accepted/);

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, net, Notification, protocol, safeStorage, screen, session, shell, Tray, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, nativeTheme, net, Notification, protocol, safeStorage, screen, session, shell, Tray, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channels } from '../../shared/contract';
@@ -20,6 +20,7 @@ import { createUpdates, installAppMenu } from './app-menu';
 import { nativeChooser } from './dialogs';
 import { dropSummary, interceptFileDrops } from './drop';
 import { registerIpc } from './ipc';
+import { followThemeSetting } from './native-theme';
 import { handleMediaRequest, MEDIA_SCHEME } from './media-protocol';
 import { SyncNotifier, type Note } from './notifier';
 import { installCleanQuit } from './quit';
@@ -208,6 +209,7 @@ void app.whenReady().then(async () => {
   registerIpc(ipcMain, core.registry, APP_ORIGIN);
   applyLoginItem();
   await core.start();
+  followThemeSetting(nativeTheme, core.browse.settings().theme(), core.events);
   createWindow();
   installAppMenu({ dataDir, window: () => mainWindow, addPaths: addPathsAndTell, log: core.log }, updates);
   instance.ready();

@@ -142,7 +142,7 @@ describe('drops and drags', () => {
   it('turns a file:// navigation from a drop into sync:add-paths and cancels it; other navigations are left alone', async () => {
     let handler: ((e: { preventDefault: () => void }, url: string) => void) | undefined;
     const contents = { on: (_n: string, fn: typeof handler) => (handler = fn) };
-    const add = vi.fn((paths: string[]) => Promise.resolve(paths.map((path) => ({ path, outcome: 'watching' as const, detail: 'watched', watchId: 1 }))));
+    const add = vi.fn((paths: string[]) => Promise.resolve(paths.map((path) => ({ path, kind: 'folder' as const, outcome: 'watching' as const, detail: 'watched', watchId: 1 }))));
     const told: { title: string; body: string }[] = [];
     interceptFileDrops(contents as never, add, (n) => told.push(n));
     const prevent = vi.fn();
@@ -153,7 +153,17 @@ describe('drops and drags', () => {
     expect(told).toEqual([{ title: 'Footage added', body: '1 folder now watched' }]);
     handler?.({ preventDefault: prevent }, 'reelsync://app/index.html');
     expect(prevent).toHaveBeenCalledTimes(1);
-    expect(dropSummary([{ path: '/x.txt', outcome: 'rejected', detail: 'extension .txt is not accepted', watchId: null }])).toEqual({ title: 'Nothing was added', body: '/x.txt: extension .txt is not accepted' });
+    expect(dropSummary([{ path: '/x.txt', kind: 'file', outcome: 'rejected', detail: 'extension .txt is not accepted', watchId: null }])).toEqual({ title: 'Nothing was added', body: '/x.txt: extension .txt is not accepted' });
+  });
+
+  it('words the drop note by what was added: a single file is a file, not a folder', () => {
+    const r = (path: string, kind: 'folder' | 'file' | null, outcome: 'watching' | 'already-watched' | 'rejected') => ({ path, kind, outcome, detail: 'why', watchId: null });
+    expect(dropSummary([r('/a.mp4', 'file', 'watching')])).toEqual({ title: 'Footage added', body: '1 file now watched' });
+    expect(dropSummary([r('/d1', 'folder', 'watching'), r('/d2', 'folder', 'watching'), r('/b.mov', 'file', 'watching')])).toEqual({ title: 'Footage added', body: '2 folders and 1 file now watched' });
+    expect(dropSummary([r('/w/c.mp4', 'file', 'already-watched'), r('/w/e.mp4', 'file', 'already-watched'), r('/gone', null, 'rejected')])).toEqual({
+      title: 'Footage added',
+      body: '2 files already watched (rescanned)\n/gone: why',
+    });
   });
 
   it('starts an OS drag of the clip file with its still, or the fallback icon', () => {

@@ -1,15 +1,20 @@
-import type { Channel, Req, Res, ReelsyncBridge } from '../../shared/contract';
+import type { Channel, Req, Res, ReelsyncBridge, ReelsyncDesktopBridge } from '../../shared/contract';
 import { createWebBridge, webMediaUrl } from './web-bridge';
 
 declare global {
   interface Window {
-    reelsync?: ReelsyncBridge;
+    reelsync?: ReelsyncDesktopBridge;
   }
 }
 
 /** The preload's bridge inside Electron, the HTTP+SSE shim in a plain browser. */
 export const bridge: ReelsyncBridge = window.reelsync ?? createWebBridge();
 export const transportKind: 'electron' | 'web' = window.reelsync ? 'electron' : 'web';
+
+/** Where dropped files and folders live on disk: the desktop preload knows, a browser never says (so none). */
+export function pathsForDroppedFiles(files: readonly File[]): string[] {
+  return window.reelsync?.pathsForDroppedFiles(files) ?? [];
+}
 
 export class ContractError extends Error {
   constructor(

@@ -12,8 +12,13 @@ const absolutePath = z
   .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), { message: 'an absolute path is required' })
   .refine((p) => !p.includes('\0'), { message: 'a path cannot contain NUL' });
 
+export const PATH_KINDS = ['folder', 'file'] as const;
+export type PathKind = (typeof PATH_KINDS)[number];
+
 export const addPathResultSchema = z.object({
   path: z.string(),
+  /** What the path turned out to be on disk; null when it could not be read (or was not a full path). */
+  kind: z.enum(PATH_KINDS).nullable(),
   outcome: z.enum(ADD_PATH_OUTCOMES),
   /** Why a path was refused, or what happened to it. */
   detail: z.string(),

@@ -1,16 +1,18 @@
 import { FolderPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { pathsFromText } from '../lib/dropped-paths';
-import { transportKind } from '../transport';
+import { droppedPaths } from '../lib/dropped-paths';
+import { pathsForDroppedFiles, transportKind } from '../transport';
 import { AddPathsDialog } from './AddPathsDialog';
 
 const carriesText = (dt: DataTransfer | null): boolean => !!dt && (dt.types.includes('text/uri-list') || dt.types.includes('text/plain'));
 const carriesFiles = (dt: DataTransfer | null): boolean => !!dt && dt.types.includes('Files');
 
 /**
- * Drops on the window. Paths as text (or file:// URIs) are validated and queued by main. Dropped files and folders: in
- * Electron the page leaves them alone and the shell takes the file:// navigation they cause; in a browser they carry
- * no path, so the overlay says so while dragging and the drop opens "Add footage" to type or paste the path.
+ * Drops on the window open "Add footage" with every path they name, which goes to main through sync:add-paths (main
+ * checks each one). In Electron the preload tells where each dropped file or folder lives, so a drop of many items adds
+ * them all; should it give no path, the drop is left alone and the shell takes the file:// navigation it causes (one
+ * item). In a browser a dropped file carries no path, so the overlay says so and the drop opens "Add footage" to type
+ * or paste the path; paths dropped as text (or file:// URIs) work in both.
  */
 export function DropOverlay(): React.JSX.Element {
   const [over, setOver] = useState<'paths' | 'no-path' | null>(null);
@@ -18,7 +20,7 @@ export function DropOverlay(): React.JSX.Element {
   const [open, setOpen] = useState(false);
   useEffect(() => {
     let depth = 0;
-    const handled = (dt: DataTransfer | null): boolean => carriesText(dt) || (transportKind === 'web' && carriesFiles(dt));
+    const handled = (dt: DataTransfer | null): boolean => carriesText(dt) || carriesFiles(dt);
     const enter = (e: DragEvent): void => {
       if (!carriesText(e.dataTransfer) && !carriesFiles(e.dataTransfer)) return;
       depth++;
@@ -37,8 +39,10 @@ export function DropOverlay(): React.JSX.Element {
       const dt = e.dataTransfer;
       if (!handled(dt) || !dt) return;
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+      const paths = droppedPaths(pathsForDroppedFiles([...dt.files]), dt.getData('text/uri-list') || dt.getData('text/plain'));
+      // Electron with no path for the dropped files: let the shell's navigation fallback take it.
+      if (transportKind === 'electron' && !paths.length && carriesFiles(dt) && !carriesText(dt)) return;
       e.preventDefault();
-      const paths = pathsFromText(dt.getData('text/uri-list') || dt.getData('text/plain'));
       setDropped(paths);
       setOpen(true);
     };

@@ -27,3 +27,8 @@ export function pathsFromText(text: string): string[] {
 export function typedPaths(text: string): string[] {
   return lines(text);
 }
+
+/** Everything one drop names: the dropped files' own paths (desktop only) first, then paths carried as text, once each. */
+export function droppedPaths(filePaths: readonly string[], text: string): string[] {
+  return [...new Set([...filePaths.filter(isAbsolutePath), ...pathsFromText(text)])];
+}
