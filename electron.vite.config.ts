@@ -41,7 +41,11 @@ export default defineConfig({
       target: 'node20',
       rollupOptions: {
         input: Object.fromEntries(Object.entries(nodeEntries).map(([name, file]) => [name, resolve(file)])),
-        output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', comments: KEEP_LEGAL_COMMENTS },
+        output: {
+          entryFileNames: '[name].js',
+          chunkFileNames: 'chunks/[name]-[hash].js',
+          comments: KEEP_LEGAL_COMMENTS,
+        },
         experimental: NO_MODULE_MARKERS,
       },
     },
@@ -63,7 +67,11 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
-      rollupOptions: { input: { index: resolve('src/renderer/index.html') }, output: { comments: KEEP_LEGAL_COMMENTS }, experimental: NO_MODULE_MARKERS },
+      rollupOptions: {
+        input: { index: resolve('src/renderer/index.html') },
+        output: { comments: KEEP_LEGAL_COMMENTS },
+        experimental: NO_MODULE_MARKERS,
+      },
     },
   },
 });

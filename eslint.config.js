@@ -43,8 +43,14 @@ export default tseslint.config(
         {
           paths: electronOnlyInShell.paths,
           patterns: [
-            { group: ['**/main/**', '**/server/**', '**/preload/**'], message: 'The renderer talks to main only through the contract.' },
-            { group: ['node:*', 'fs', 'path', 'child_process', 'os', 'better-sqlite3'], message: 'No node modules in the renderer.' },
+            {
+              group: ['**/main/**', '**/server/**', '**/preload/**'],
+              message: 'The renderer talks to main only through the contract.',
+            },
+            {
+              group: ['node:*', 'fs', 'path', 'child_process', 'os', 'better-sqlite3'],
+              message: 'No node modules in the renderer.',
+            },
           ],
         },
       ],
@@ -58,8 +64,14 @@ export default tseslint.config(
         {
           paths: electronOnlyInShell.paths,
           patterns: [
-            { group: ['**/main/**', '**/server/**', '**/renderer/**', '**/preload/**'], message: 'src/shared imports only src/shared.' },
-            { group: ['node:*', 'better-sqlite3', 'react'], message: 'src/shared stays free of node, electron and DOM code.' },
+            {
+              group: ['**/main/**', '**/server/**', '**/renderer/**', '**/preload/**'],
+              message: 'src/shared imports only src/shared.',
+            },
+            {
+              group: ['node:*', 'better-sqlite3', 'react'],
+              message: 'src/shared stays free of node, electron and DOM code.',
+            },
           ],
         },
       ],
@@ -72,7 +84,13 @@ export default tseslint.config(
         'error',
         {
           paths: electronOnlyInShell.paths,
-          patterns: [{ group: ['**/main/**', '**/server/**', '**/renderer/**', '**/preload/**'], message: 'src/common is node code shared by client and service: it imports only src/common and src/shared.' }],
+          patterns: [
+            {
+              group: ['**/main/**', '**/server/**', '**/renderer/**', '**/preload/**'],
+              message:
+                'src/common is node code shared by client and service: it imports only src/common and src/shared.',
+            },
+          ],
         },
       ],
     },
@@ -84,7 +102,12 @@ export default tseslint.config(
         'error',
         {
           paths: electronOnlyInShell.paths,
-          patterns: [{ group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'The service never imports client code.' }],
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+              message: 'The service never imports client code.',
+            },
+          ],
         },
       ],
     },
@@ -97,7 +120,9 @@ export default tseslint.config(
         'error',
         {
           paths: electronOnlyInShell.paths,
-          patterns: [{ group: ['**/server/**', '**/renderer/**'], message: 'The client reaches the service over HTTP only.' }],
+          patterns: [
+            { group: ['**/server/**', '**/renderer/**'], message: 'The client reaches the service over HTTP only.' },
+          ],
         },
       ],
     },

@@ -18,15 +18,45 @@ export async function bigVideo(minBytes: number): Promise<string> {
   const piece = join(BENCH_DIR, 'noise-piece.mp4');
   if (!existsSync(piece)) {
     await run('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', 'nullsrc=s=1280x720:r=30,geq=lum=random(1)*255:cb=128:cr=128', '-t', '10',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', piece,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'nullsrc=s=1280x720:r=30,geq=lum=random(1)*255:cb=128:cr=128',
+      '-t',
+      '10',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-qp',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+      piece,
     ]);
   }
   const copies = Math.ceil(minBytes / (await stat(piece)).size);
   const list = join(BENCH_DIR, 'concat.txt');
   await writeFile(list, Array.from({ length: copies }, () => `file '${piece}'`).join('\n'));
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', out]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-c',
+    'copy',
+    out,
+  ]);
   await rm(list, { force: true });
   return out;
 }

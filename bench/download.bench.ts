@@ -25,18 +25,38 @@ const metadata = z.object({ data: z.object({ video_bucket: z.string(), video_blo
 
 const bench: Benchmark = {
   name: 'download',
-  description: 'a 1 GB video downloaded from the service by the download manager (queue row, Range-resumable part file, progress) vs `curl -o` of the same URL; client peak RSS',
+  description:
+    'a 1 GB video downloaded from the service by the download manager (queue row, Range-resumable part file, progress) vs `curl -o` of the same URL; client peak RSS',
   async run() {
     const file = await bigVideo(SIZE);
     const bytes = (await stat(file)).size;
     const work = join(BENCH_DIR, 'download');
     await rm(work, { recursive: true, force: true });
     await mkdir(work, { recursive: true });
-    const service = await startService({ config: { indexer: { paused: true }, limits: { downloadPerMinute: 10_000 } }, credits: 1000 });
+    const service = await startService({
+      config: { indexer: { paused: true }, limits: { downloadPerMinute: 10_000 } },
+      credits: 1000,
+    });
     try {
-      const { stdout } = await run('curl', ['-sS', '-H', `Authorization: ${service.key}`, '-F', `file=@${file};type=video/mp4`, `${service.baseUrl}/upload`], { maxBuffer: 1024 * 1024 });
+      const { stdout } = await run(
+        'curl',
+        [
+          '-sS',
+          '-H',
+          `Authorization: ${service.key}`,
+          '-F',
+          `file=@${file};type=video/mp4`,
+          `${service.baseUrl}/upload`,
+        ],
+        { maxBuffer: 1024 * 1024 },
+      );
       const videoNo = uploaded.parse(JSON.parse(stdout)).data.videoNo;
-      const metaOut = await run('curl', ['-sS', '-H', `Authorization: ${service.key}`, `${service.baseUrl}/get_metadata?video_no=${videoNo}`]);
+      const metaOut = await run('curl', [
+        '-sS',
+        '-H',
+        `Authorization: ${service.key}`,
+        `${service.baseUrl}/get_metadata?video_no=${videoNo}`,
+      ]);
       const meta = metadata.parse(JSON.parse(metaOut.stdout)).data;
       const url = `${service.baseUrl}/download?bucket=${encodeURIComponent(meta.video_bucket)}&blob=${meta.video_blob.split('/').map(encodeURIComponent).join('/')}`;
       const expected = await sha256(file);
@@ -56,7 +76,12 @@ const bench: Benchmark = {
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 1024 / 1024)), 20);
       let ourFile = '';
       const oursOnce = async (): Promise<void> => {
-        const row = await lib.feature.downloads.start({ kind: 'video', bucket: meta.video_bucket, blob: meta.video_blob, destDir: join(work, 'ours') });
+        const row = await lib.feature.downloads.start({
+          kind: 'video',
+          bucket: meta.video_bucket,
+          blob: meta.video_blob,
+          destDir: join(work, 'ours'),
+        });
         const done = await lib.feature.downloads.settled(row.id);
         if (done.state !== 'done' || !done.path) throw new Error(`download ${done.state}: ${done.error ?? ''}`);
         ourFile = done.path;

@@ -63,7 +63,9 @@ export function compare(what: string, ours: Measurement, baseline: Measurement, 
 function rate(m: Measurement): string {
   if (!m.amount) return '';
   const perSecond = m.amount / m.seconds;
-  return m.unit === 'bytes' ? `${(perSecond / 1024 / 1024).toFixed(1)} MiB/s` : `${perSecond.toFixed(1)} ${m.unit ?? ''}/s`;
+  return m.unit === 'bytes'
+    ? `${(perSecond / 1024 / 1024).toFixed(1)} MiB/s`
+    : `${perSecond.toFixed(1)} ${m.unit ?? ''}/s`;
 }
 
 export function formatComparison(c: Comparison): string {

@@ -13,7 +13,10 @@ const bench: Benchmark = {
     let theirs = '';
     await sha256File(file); // warm the page cache for both
     const oursSeconds = await timeBest(3, async () => (ours = await sha256File(file)));
-    const baseSeconds = await timeBest(3, async () => (theirs = (await command('openssl', ['dgst', '-sha256', '-r', file])).split(' ')[0] ?? ''));
+    const baseSeconds = await timeBest(
+      3,
+      async () => (theirs = (await command('openssl', ['dgst', '-sha256', '-r', file])).split(' ')[0] ?? ''),
+    );
     if (ours !== theirs) throw new Error(`digests differ: ${ours} vs ${theirs}`);
     return [
       compare(

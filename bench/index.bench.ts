@@ -35,11 +35,31 @@ const bench: Benchmark = {
       await Promise.all(analyzers.map((a) => a.close()));
       const rss = peakRssMb();
 
-      const baseSeconds = await timeBest(3, () => command('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-skip_frame', 'nokey', '-i', clip, '-f', 'null', '-']));
+      const baseSeconds = await timeBest(3, () =>
+        command('ffmpeg', [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-skip_frame',
+          'nokey',
+          '-i',
+          clip,
+          '-f',
+          'null',
+          '-',
+        ]),
+      );
 
       const summary = (r: AnalyzeResult | null): string =>
-        r ? `${r.segments.length} segments, OCR "${r.segments.map((s) => s.ocrText).filter(Boolean).join(' | ')}"` : 'no result';
-      process.stdout.write(`  warm run: ${summary(warm)}\n  missing engines: ${JSON.stringify((warm as AnalyzeResult | null)?.missingEngines ?? [])}\n`);
+        r
+          ? `${r.segments.length} segments, OCR "${r.segments
+              .map((s) => s.ocrText)
+              .filter(Boolean)
+              .join(' | ')}"`
+          : 'no result';
+      process.stdout.write(
+        `  warm run: ${summary(warm)}\n  missing engines: ${JSON.stringify((warm as AnalyzeResult | null)?.missingEngines ?? [])}\n`,
+      );
       process.stdout.write(`  cold run: ${summary(cold)}\n`);
 
       const baseline = { label: 'ffmpeg -skip_frame nokey', seconds: baseSeconds, amount: DURATION, unit: 'video-s' };

@@ -15,17 +15,47 @@ const SERVICE_KILLS_INDEX = 4;
 const FILES = 8;
 const CLI = join(import.meta.dirname, '../src/main/cli.ts');
 
-interface Run { code: number | null; killed: boolean; out: string; ms: number }
+interface Run {
+  code: number | null;
+  killed: boolean;
+  out: string;
+  ms: number;
+}
 
 /** `reelsync sync --once` in its own process; SIGKILLed after killAfterMs unless it ends first. */
-function syncOnce(service: TestService, folder: string, db: string, killAfterMs: number | null): { done: Promise<Run> } {
+function syncOnce(
+  service: TestService,
+  folder: string,
+  db: string,
+  killAfterMs: number | null,
+): { done: Promise<Run> } {
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--server', service.baseUrl, '--key', service.key, '--db', db, 'sync', folder, '--once', '--stable-ms', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      CLI,
+      '--server',
+      service.baseUrl,
+      '--key',
+      service.key,
+      '--db',
+      db,
+      'sync',
+      folder,
+      '--once',
+      '--stable-ms',
+      '0',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-5000)));
   let killed = false;
-  const timer = killAfterMs === null ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), killAfterMs);
+  const timer =
+    killAfterMs === null ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), killAfterMs);
   return {
     done: new Promise((resolve) =>
       child.on('exit', (code) => {
@@ -79,7 +109,9 @@ const bench: Benchmark = {
       }
       const t1 = Date.now();
       const afterClientKills = await syncOnce(service, folder, db, null).done;
-      lines.push(`client: ${CLIENT_KILLS} runs killed at ${Math.min(...killsAt)}-${Math.max(...killsAt)} ms (${landed} killed before finishing); final run exit ${afterClientKills.code} in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      lines.push(
+        `client: ${CLIENT_KILLS} runs killed at ${Math.min(...killsAt)}-${Math.max(...killsAt)} ms (${landed} killed before finishing); final run exit ${afterClientKills.code} in ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+      );
 
       // 2. The service killed while a sync uploads new files, then while it indexes them.
       await addFiles(folder, FILES, FILES);
@@ -92,20 +124,26 @@ const bench: Benchmark = {
         if (phase === 'index') {
           // Wait until every file is uploaded and some are still indexing.
           for (let w = 0; w < 600; w++) {
-            const listed = await api.post<{ total_count: number }>('/list_videos', { page: 1, size: 1 }).catch(() => null);
+            const listed = await api
+              .post<{ total_count: number }>('/list_videos', { page: 1, size: 1 })
+              .catch(() => null);
             if ((listed?.json.data?.total_count ?? 0) >= 2 * FILES) break;
             await sleep(200);
           }
         }
         await sleep(300 + Math.floor(Math.random() * 1500));
-        const unparsed = await api.post<{ total_count: number }>('/list_videos', { status: 'UNPARSE', page: 1, size: 1 }).catch(() => null);
+        const unparsed = await api
+          .post<{ total_count: number }>('/list_videos', { status: 'UNPARSE', page: 1, size: 1 })
+          .catch(() => null);
         await service.kill();
         kills.push(`${phase}(${unparsed?.json.data?.total_count ?? '?'} unindexed)`);
         await sleep(200);
         await service.restart();
       }
       const final = await sync.done;
-      lines.push(`service: killed ${kills.length} times: ${kills.join(', ')}; the sync finished with exit ${final.code}${final.killed ? ' (timed out!)' : ''} in ${((Date.now() - t2) / 1000).toFixed(1)} s`);
+      lines.push(
+        `service: killed ${kills.length} times: ${kills.join(', ')}; the sync finished with exit ${final.code}${final.killed ? ' (timed out!)' : ''} in ${((Date.now() - t2) / 1000).toFixed(1)} s`,
+      );
 
       // 3. Service side, by content hash: every local file exactly once, all indexed; both databases intact.
       const names = await readdir(folder);
@@ -113,17 +151,36 @@ const bench: Benchmark = {
       let missing = 0;
       let notIndexed = 0;
       for (const name of names) {
-        const hash = createHash('sha256').update(await readFile(join(folder, name))).digest('hex');
-        const found = await api.post<{ total_count: number; videos: { status: string }[] }>('/list_videos', { tag: `sha256:${hash}`, page: 1, size: 5 });
+        const hash = createHash('sha256')
+          .update(await readFile(join(folder, name)))
+          .digest('hex');
+        const found = await api.post<{ total_count: number; videos: { status: string }[] }>('/list_videos', {
+          tag: `sha256:${hash}`,
+          page: 1,
+          size: 5,
+        });
         const n = found.json.data?.total_count ?? 0;
         if (n > 1) duplicates++;
         if (n === 0) missing++;
         if (found.json.data?.videos.some((v) => v.status !== 'PARSE')) notIndexed++;
       }
-      const total = (await api.post<{ total_count: number }>('/list_videos', { page: 1, size: 1 })).json.data?.total_count ?? -1;
-      lines.push(`files ${names.length}, library videos ${total}, duplicates ${duplicates}, missing ${missing}, not indexed ${notIndexed}`);
-      lines.push(`PRAGMA integrity_check: client ${integrity(db)}, service ${integrity(join(service.dataDir, 'service.db'))}`);
-      if (duplicates || missing || notIndexed || total !== names.length || afterClientKills.code !== 0 || final.code !== 0) process.exitCode = 1;
+      const total =
+        (await api.post<{ total_count: number }>('/list_videos', { page: 1, size: 1 })).json.data?.total_count ?? -1;
+      lines.push(
+        `files ${names.length}, library videos ${total}, duplicates ${duplicates}, missing ${missing}, not indexed ${notIndexed}`,
+      );
+      lines.push(
+        `PRAGMA integrity_check: client ${integrity(db)}, service ${integrity(join(service.dataDir, 'service.db'))}`,
+      );
+      if (
+        duplicates ||
+        missing ||
+        notIndexed ||
+        total !== names.length ||
+        afterClientKills.code !== 0 ||
+        final.code !== 0
+      )
+        process.exitCode = 1;
       const result: BenchResult = { what: `SIGKILL trials: ${CLIENT_KILLS} client + ${kills.length} service`, lines };
       return [result];
     } finally {

@@ -9,11 +9,28 @@ import { command, compare, timeBest, type Benchmark } from './harness';
 const SIZE = 300 * 1000 * 1000;
 
 /** ffmpeg copying the whole input to nowhere, as the live pull does (minus the segment files). */
-const pull = (url: string): Promise<string> => command('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-protocol_whitelist', 'http,tcp', '-i', url, '-map', '0', '-c', 'copy', '-f', 'null', '-']);
+const pull = (url: string): Promise<string> =>
+  command('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-protocol_whitelist',
+    'http,tcp',
+    '-i',
+    url,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-f',
+    'null',
+    '-',
+  ]);
 
 const bench: Benchmark = {
   name: 'pull-relay',
-  description: 'ffmpeg reading a 300 MB mp4 over loopback HTTP through the live-pull relay (guarded fetch, re-served) vs straight from the server',
+  description:
+    'ffmpeg reading a 300 MB mp4 over loopback HTTP through the live-pull relay (guarded fetch, re-served) vs straight from the server',
   async run() {
     const file = await bigVideo(SIZE);
     const size = (await stat(file)).size;

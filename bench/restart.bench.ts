@@ -15,7 +15,11 @@ async function tree(): Promise<string> {
   for (let d = 0; d < FILES / 100; d++) {
     const dir = join(root, `day-${String(d).padStart(3, '0')}`);
     await mkdir(dir, { recursive: true });
-    await Promise.all(Array.from({ length: 100 }, (_, f) => writeFile(join(dir, `A${String(f).padStart(3, '0')}.MP4`), `clip ${d}/${f}`)));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, f) =>
+        writeFile(join(dir, `A${String(f).padStart(3, '0')}.MP4`), `clip ${d}/${f}`),
+      ),
+    );
   }
   await writeFile(join(root, '.complete'), '');
   return root;
@@ -37,7 +41,11 @@ const bench: Benchmark = {
     const now = Date.now();
     setup.db.transaction(() => {
       setup.db.prepare("UPDATE jobs SET state = 'cancelled'").run();
-      setup.db.prepare("UPDATE files SET state = 'linked', hash = printf('%064d', id), hashed_size = size, hashed_mtime_ms = mtime_ms").run();
+      setup.db
+        .prepare(
+          "UPDATE files SET state = 'linked', hash = printf('%064d', id), hashed_size = size, hashed_mtime_ms = mtime_ms",
+        )
+        .run();
       setup.db
         .prepare(
           `INSERT INTO contents (hash, size, state, video_no, progress, created_at, updated_at)
@@ -56,7 +64,8 @@ const bench: Benchmark = {
       await running.engine.waitForIdle();
       await running.stop();
     });
-    if (report.unchanged !== FILES || report.new + report.changed !== 0) throw new Error(`restart rescan was not a no-op: ${JSON.stringify(report)}`);
+    if (report.unchanged !== FILES || report.new + report.changed !== 0)
+      throw new Error(`restart rescan was not a no-op: ${JSON.stringify(report)}`);
     const base = await timeBest(3, () => command('find', [root, '-type', 'f', '-printf', '%s %T@\\n']));
     return [
       compare(

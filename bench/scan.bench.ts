@@ -17,7 +17,9 @@ async function tree(): Promise<string> {
   for (let d = 0; d < FILES / PER_DIR; d++) {
     const dir = join(root, `card-${String(d).padStart(3, '0')}`, 'DCIM');
     await mkdir(dir, { recursive: true });
-    await Promise.all(Array.from({ length: PER_DIR }, (_, f) => writeFile(join(dir, `C${String(f).padStart(4, '0')}.MP4`), 'x')));
+    await Promise.all(
+      Array.from({ length: PER_DIR }, (_, f) => writeFile(join(dir, `C${String(f).padStart(4, '0')}.MP4`), 'x')),
+    );
   }
   await writeFile(done, '');
   return root;

@@ -14,7 +14,8 @@ function rankOf(hits: ClipItem[], videoNo: string, start: number, end: number): 
 
 const bench: Benchmark = {
   name: 'search-quality',
-  description: 'recall@5 and MRR of BY_CLIP search over the evaluation set in test/search-eval (real indexing of generated media)',
+  description:
+    'recall@5 and MRR of BY_CLIP search over the evaluation set in test/search-eval (real indexing of generated media)',
   async run() {
     await ensureMedia();
     const media: Record<EvalMedia, string> = {
@@ -47,7 +48,10 @@ const bench: Benchmark = {
       return [
         {
           what: `search quality over ${n} queries`,
-          lines: [`recall@5 ${(hitsAt5 / n).toFixed(3)} (${hitsAt5}/${n})   MRR ${(reciprocal / n).toFixed(3)}`, ...rows],
+          lines: [
+            `recall@5 ${(hitsAt5 / n).toFixed(3)} (${hitsAt5}/${n})   MRR ${(reciprocal / n).toFixed(3)}`,
+            ...rows,
+          ],
         },
       ];
     } finally {

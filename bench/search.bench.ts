@@ -57,7 +57,7 @@ function zipf(n: number, rand: () => number): () => number {
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -76,7 +76,9 @@ function fill(db: Db, segments: number, pick: (n: number) => string, rand: () =>
     `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, blob, content_type, size, sha256, created_at)
      VALUES (?, 1, 1, ?, ?, 'PARSE', 'reelsync-1', ?, 'video/mp4', 1, 'x', ?)`,
   );
-  const insertSegment = db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insertSegment = db.prepare(
+    'INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const table = segmentTable(1);
   db.transaction(() => {
     for (let v = 0; v < segments / PER_VIDEO; v++) {
@@ -123,7 +125,11 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
     };
     const table = segmentTable(1);
     const bare = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT 100`);
-    const ftsOf = (q: string): string => q.split(' ').map((w) => `"${w}"`).join(' OR ');
+    const ftsOf = (q: string): string =>
+      q
+        .split(' ')
+        .map((w) => `"${w}"`)
+        .join(' OR ');
     // Warm both paths (page cache, WordNet index) before measuring.
     for (const q of queries.slice(0, 20)) {
       searchSegments(db, parseQuery(q, thesaurus), 'all', { accountId: 1 }, 100);
@@ -131,7 +137,9 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
     }
     for (const q of queries) time(0, () => searchSegments(db, parseQuery(q, thesaurus), 'all', { accountId: 1 }, 100));
     for (const q of queries) time(1, () => bare.all(ftsOf(q)));
-    const [ours, base, oursCpu, baseCpu] = [wall[0]!, wall[1]!, cpu[0]!, cpu[1]!].map((xs) => xs.sort((a, b) => a - b)) as [number[], number[], number[], number[]];
+    const [ours, base, oursCpu, baseCpu] = [wall[0]!, wall[1]!, cpu[0]!, cpu[1]!].map((xs) =>
+      xs.sort((a, b) => a - b),
+    ) as [number[], number[], number[], number[]];
     const p = (xs: number[], n: number): string => `${percentile(xs, n).toFixed(1)} ms`;
     return {
       what: `search latency, ${QUERIES} queries of 1-3 words, top 100, ${segments.toLocaleString('en')} segments of one account (goal: p95 < 50 ms; built in ${buildSeconds.toFixed(0)} s)`,

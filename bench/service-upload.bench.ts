@@ -17,7 +17,8 @@ async function rssMb(pid: number): Promise<number> {
 
 const bench: Benchmark = {
   name: 'service-upload',
-  description: 'the service receiving a 2 GB upload (curl -F as the client) vs `cp` of the same file; service RSS idle vs during',
+  description:
+    'the service receiving a 2 GB upload (curl -F as the client) vs `cp` of the same file; service RSS idle vs during',
   async run() {
     const file = await bigVideo(SIZE);
     const bytes = (await stat(file)).size;
@@ -33,19 +34,39 @@ const bench: Benchmark = {
       const idle = await rssMb(service.pid);
       let peak = idle;
       const sampler = setInterval(() => {
-        rssMb(service.pid).then((mb) => (peak = Math.max(peak, mb)), () => {});
+        rssMb(service.pid).then(
+          (mb) => (peak = Math.max(peak, mb)),
+          () => {},
+        );
       }, 50);
       const uploadSeconds = await timeBest(2, async () => {
-        const { stdout } = await run('curl', ['-sS', '-H', `Authorization: ${service.key}`, '-F', `file=@${file};type=video/mp4`, `${service.baseUrl}/upload`], {
-          maxBuffer: 1024 * 1024,
-        });
+        const { stdout } = await run(
+          'curl',
+          [
+            '-sS',
+            '-H',
+            `Authorization: ${service.key}`,
+            '-F',
+            `file=@${file};type=video/mp4`,
+            `${service.baseUrl}/upload`,
+          ],
+          {
+            maxBuffer: 1024 * 1024,
+          },
+        );
         if (!stdout.includes('"code":"0000"')) throw new Error(`upload failed: ${stdout}`);
       });
       clearInterval(sampler);
       return [
         compare(
           'service ingest of a 2 GB upload (multipart parse, SHA-256, write, ffprobe)',
-          { label: 'curl -F -> reelsync service', seconds: uploadSeconds, amount: bytes, unit: 'bytes', peakRssMb: peak },
+          {
+            label: 'curl -F -> reelsync service',
+            seconds: uploadSeconds,
+            amount: bytes,
+            unit: 'bytes',
+            peakRssMb: peak,
+          },
           { label: 'cp (same file, same disk)', seconds: cpSeconds, amount: bytes, unit: 'bytes', peakRssMb: idle },
           'memory flat: peak RSS during upload close to idle (baseline line shows idle RSS)',
         ),

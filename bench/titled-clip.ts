@@ -32,11 +32,25 @@ export async function benchClip(): Promise<string> {
   const concat = `${SCENES.map((_, i) => `[v${i}]`).join('')}concat=n=${SCENES.length}:v=1:a=0[out]`;
   const tmp = `${out}.part.mp4`;
   await command('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y', ...inputs,
-    '-filter_complex', `${chains};${concat}`, '-map', '[out]',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-g', '30', '-pix_fmt', 'yuv420p', tmp,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    ...inputs,
+    '-filter_complex',
+    `${chains};${concat}`,
+    '-map',
+    '[out]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-g',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    tmp,
   ]);
   await rename(tmp, out);
   return out;
 }
-

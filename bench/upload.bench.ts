@@ -12,7 +12,8 @@ const SIZE = 2 * 1024 ** 3;
 
 const bench: Benchmark = {
   name: 'upload',
-  description: 'client upload of a 2 GB video (LibraryClient: streamed multipart over undici) vs `curl -F` to the same service in the same run',
+  description:
+    'client upload of a 2 GB video (LibraryClient: streamed multipart over undici) vs `curl -F` to the same service in the same run',
   async run() {
     const file = await bigVideo(SIZE);
     const bytes = (await stat(file)).size;
@@ -27,7 +28,16 @@ const bench: Benchmark = {
       });
       clearInterval(sampler);
       const curl = await timeBest(2, async () => {
-        const { stdout } = await run('curl', ['-sS', '-H', `Authorization: ${service.key}`, '-F', `file=@${file};type=video/mp4`, '-F', 'tags[0]=bench', `${service.baseUrl}/upload`]);
+        const { stdout } = await run('curl', [
+          '-sS',
+          '-H',
+          `Authorization: ${service.key}`,
+          '-F',
+          `file=@${file};type=video/mp4`,
+          '-F',
+          'tags[0]=bench',
+          `${service.baseUrl}/upload`,
+        ]);
         if (!stdout.includes('"code":"0000"')) throw new Error(`curl upload failed: ${stdout}`);
       });
       return [

@@ -83,7 +83,17 @@ const ASAR_UNPACK = [
 ];
 
 /** app-builder-lib's default `depends` of a deb (targets/FpmTarget.js). */
-const ELECTRON_DEB_DEPENDS = ['libgtk-3-0', 'libnotify4', 'libnss3', 'libxss1', 'libxtst6', 'xdg-utils', 'libatspi2.0-0', 'libuuid1', 'libsecret-1-0'];
+const ELECTRON_DEB_DEPENDS = [
+  'libgtk-3-0',
+  'libnotify4',
+  'libnss3',
+  'libxss1',
+  'libxtst6',
+  'xdg-utils',
+  'libatspi2.0-0',
+  'libuuid1',
+  'libsecret-1-0',
+];
 
 /** The whole configuration for an environment (process.env for `npm run dist`; tests pass their own). */
 export function packagingConfig(env: NodeJS.ProcessEnv): Configuration {

@@ -7,7 +7,10 @@ type Env = NodeJS.ProcessEnv;
 
 const updateEnv = z.object({
   REELSYNC_UPDATE_URL: z
-    .url({ protocol: /^https?$/, error: 'REELSYNC_UPDATE_URL must be an http(s) URL, e.g. https://downloads.example.com/reelsync' })
+    .url({
+      protocol: /^https?$/,
+      error: 'REELSYNC_UPDATE_URL must be an http(s) URL, e.g. https://downloads.example.com/reelsync',
+    })
     .optional(),
   REELSYNC_UPDATE_CHANNEL: z
     .string()
@@ -22,7 +25,9 @@ function present(env: Env, name: string): string | undefined {
 }
 
 function parseEnv<O>(schema: z.ZodType<O>, env: Env, names: string[]): O {
-  const picked = Object.fromEntries(names.map((n): [string, string | undefined] => [n, present(env, n)]).filter(([, v]) => v !== undefined));
+  const picked = Object.fromEntries(
+    names.map((n): [string, string | undefined] => [n, present(env, n)]).filter(([, v]) => v !== undefined),
+  );
   const result = schema.safeParse(picked);
   if (!result.success) throw new Error(`packaging: ${result.error.issues.map((i) => i.message).join('; ')}`);
   return result.data;
@@ -34,13 +39,18 @@ function parseEnv<O>(schema: z.ZodType<O>, env: Env, names: string[]): O {
  * configured, no app-update.yml ships, and the app's updater stays off.
  */
 export function updatePublish(env: Env): Configuration['publish'] {
-  const { REELSYNC_UPDATE_URL: url, REELSYNC_UPDATE_CHANNEL: channel } = parseEnv(updateEnv, env, ['REELSYNC_UPDATE_URL', 'REELSYNC_UPDATE_CHANNEL']);
+  const { REELSYNC_UPDATE_URL: url, REELSYNC_UPDATE_CHANNEL: channel } = parseEnv(updateEnv, env, [
+    'REELSYNC_UPDATE_URL',
+    'REELSYNC_UPDATE_CHANNEL',
+  ]);
   if (!url) return null;
   return [{ provider: 'generic', url, channel: channel ?? 'latest' }];
 }
 
 const rebuildEnv = z.object({
-  REELSYNC_NPM_REBUILD: z.enum(['true', 'false'], { error: 'REELSYNC_NPM_REBUILD must be true or false' }).default('true'),
+  REELSYNC_NPM_REBUILD: z
+    .enum(['true', 'false'], { error: 'REELSYNC_NPM_REBUILD must be true or false' })
+    .default('true'),
 });
 
 /**
@@ -87,7 +97,9 @@ export function windowsSigning(env: Env): Pick<WindowsConfiguration, 'azureSignO
   const given = AZURE_NAMES.filter((name) => present(env, name) !== undefined);
   if (given.length === 0) return {};
   if (given.length < AZURE_NAMES.length) {
-    throw new Error(`packaging: Azure signing needs all of ${AZURE_NAMES.join(', ')}; missing ${AZURE_NAMES.filter((n) => !given.includes(n)).join(', ')}`);
+    throw new Error(
+      `packaging: Azure signing needs all of ${AZURE_NAMES.join(', ')}; missing ${AZURE_NAMES.filter((n) => !given.includes(n)).join(', ')}`,
+    );
   }
   const azure = parseEnv(azureEnv, env, AZURE_NAMES);
   return {

@@ -64,7 +64,8 @@ export function sizeTable(sizes: PackageSize[], rows: number): string {
   const packed = sizes.reduce((n, s) => n + s.packed, 0);
   const unpacked = sizes.reduce((n, s) => n + s.unpacked, 0);
   const lines = ['| package | MiB | of which unpacked |', '|---|---:|---:|'];
-  for (const s of sizes.slice(0, rows)) lines.push(`| ${s.name} | ${mib(s.packed + s.unpacked)} | ${mib(s.unpacked)} |`);
+  for (const s of sizes.slice(0, rows))
+    lines.push(`| ${s.name} | ${mib(s.packed + s.unpacked)} | ${mib(s.unpacked)} |`);
   lines.push(`| **total** (app.asar ${mib(packed)} + unpacked ${mib(unpacked)}) | **${mib(packed + unpacked)}** | |`);
   return lines.join('\n');
 }
@@ -72,7 +73,9 @@ export function sizeTable(sizes: PackageSize[], rows: number): string {
 if (process.argv[1] === import.meta.filename) {
   const resources = process.argv[2];
   if (!resources) {
-    console.error('usage: npm run package-sizes -- <packaged app resources folder, e.g. dist/linux-unpacked/resources>');
+    console.error(
+      'usage: npm run package-sizes -- <packaged app resources folder, e.g. dist/linux-unpacked/resources>',
+    );
     process.exit(2);
   }
   console.log(sizeTable(packageSizes(asarFiles(join(resources, 'app.asar'))), Number(process.argv[3] ?? 15)));

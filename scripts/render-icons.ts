@@ -19,8 +19,13 @@ export async function renderSvg(svg: string, sizes: number[]): Promise<IconPng[]
     for (const size of sizes) {
       await page.setViewportSize({ width: size, height: size });
       // setContent waits for the load event, which waits for the image.
-      await page.setContent(`<html><body style="margin:0;background:transparent"><img src="${src}" width="${size}" height="${size}" style="display:block"></body></html>`);
-      out.push({ size, png: await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } }) });
+      await page.setContent(
+        `<html><body style="margin:0;background:transparent"><img src="${src}" width="${size}" height="${size}" style="display:block"></body></html>`,
+      );
+      out.push({
+        size,
+        png: await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } }),
+      });
     }
     return out;
   } finally {
@@ -31,12 +36,15 @@ export async function renderSvg(svg: string, sizes: number[]): Promise<IconPng[]
 export async function renderIcons(buildDir: string): Promise<void> {
   const pngs = await renderSvg(await readFile(join(buildDir, 'icon.svg'), 'utf8'), ICON_SIZES);
   await mkdir(join(buildDir, 'icons'), { recursive: true });
-  for (const { size, png } of pngs.filter((p) => LINUX_SIZES.includes(p.size))) await writeFile(join(buildDir, 'icons', `${size}x${size}.png`), png);
+  for (const { size, png } of pngs.filter((p) => LINUX_SIZES.includes(p.size)))
+    await writeFile(join(buildDir, 'icons', `${size}x${size}.png`), png);
   await writeFile(join(buildDir, 'icon.icns'), encodeIcns(pngs));
   await writeFile(join(buildDir, 'icon.ico'), encodeIco(pngs));
 }
 
 if (process.argv[1] === import.meta.filename) {
   await renderIcons(join(import.meta.dirname, '..', 'build'));
-  console.log(`icons: rendered build/icon.svg at ${ICON_SIZES.join(', ')} px into build/icons/, build/icon.icns and build/icon.ico`);
+  console.log(
+    `icons: rendered build/icon.svg at ${ICON_SIZES.join(', ')} px into build/icons/, build/icon.icns and build/icon.ico`,
+  );
 }

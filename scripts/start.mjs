@@ -16,14 +16,19 @@ function electronBinary() {
   }
 }
 
-const build = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+const build = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const electron = electronBinary();
 const args = process.argv.slice(2);
 const child = electron
   ? spawn(electron, [root, ...args], { stdio: 'inherit' })
-  : (console.log('Electron is not installed here (its binary download is disabled), so Reelsync starts in headless web mode.'),
+  : (console.log(
+      'Electron is not installed here (its binary download is disabled), so Reelsync starts in headless web mode.',
+    ),
     spawn(process.execPath, [join(root, 'out', 'main', 'web.js'), ...args], { stdio: 'inherit' }));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -23,7 +23,9 @@ try {
   failed = result.numFailedTests;
   skipped = result.numPendingTests + result.numTodoTests;
   // A suite that fails to load has no failed test of its own: count it, so it cannot pass silently.
-  const brokenSuites = result.testResults.filter((s) => s.status === 'failed' && s.assertionResults.every((a) => a.status !== 'failed')).length;
+  const brokenSuites = result.testResults.filter(
+    (s) => s.status === 'failed' && s.assertionResults.every((a) => a.status !== 'failed'),
+  ).length;
   failed += brokenSuites;
 } catch {
   failed = Math.max(failed, 1);

@@ -16,14 +16,27 @@ function newestMtime(path: string): number {
 }
 
 /** What the tests run from out/: the renderer (browser tests), the preload, the embedded service and its workers, the CLIs. */
-const BUILT = ['renderer/index.html', 'preload/index.cjs', 'main/cli.js', 'main/web.js', 'main/download-worker.js', 'service/cli.js', 'service/analysis-worker.js'];
+const BUILT = [
+  'renderer/index.html',
+  'preload/index.cjs',
+  'main/cli.js',
+  'main/web.js',
+  'main/download-worker.js',
+  'service/cli.js',
+  'service/analysis-worker.js',
+];
 
 /** Builds the app when any built entry is missing or older than the sources. */
 function ensureBuild(): void {
-  const sources = Math.max(...['src', 'electron.vite.config.ts', 'package.json'].map((p) => newestMtime(join(root, p))));
+  const sources = Math.max(
+    ...['src', 'electron.vite.config.ts', 'package.json'].map((p) => newestMtime(join(root, p))),
+  );
   const fresh = BUILT.map((p) => join(root, 'out', p)).every((f) => existsSync(f) && statSync(f).mtimeMs >= sources);
   if (fresh) return;
-  execFileSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 export default async function setup(): Promise<void> {

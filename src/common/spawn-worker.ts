@@ -9,8 +9,11 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * - from the sources (dev, tests: the caller is a .ts file): the TypeScript entry beside the caller.
  */
 export function workerEntry(callerUrl: string, source: { sibling: string }, built: { outPath: string }): URL {
-  const entry = callerUrl.endsWith('.ts') ? new URL(source.sibling, callerUrl) : new URL(`../${built.outPath}`, callerUrl);
-  if (!existsSync(entry)) throw new Error(`worker entry not found: ${fileURLToPath(entry)} (is the build in out/ complete?)`);
+  const entry = callerUrl.endsWith('.ts')
+    ? new URL(source.sibling, callerUrl)
+    : new URL(`../${built.outPath}`, callerUrl);
+  if (!existsSync(entry))
+    throw new Error(`worker entry not found: ${fileURLToPath(entry)} (is the build in out/ complete?)`);
   return entry;
 }
 

@@ -89,9 +89,20 @@ export class ReelsyncApp {
     this.events.emit('app:status', { state: 'starting', at: Date.now() });
     await ensurePrivateDir(this.options.dataDir);
     this.db = openDatabase(join(this.options.dataDir, 'reelsync.db'));
-    const library = this.options.library ? this.browse.adopt(this.options.library) : this.options.connect ? await this.browse.connect() : undefined;
+    const library = this.options.library
+      ? this.browse.adopt(this.options.library)
+      : this.options.connect
+        ? await this.browse.connect()
+        : undefined;
     if (library) await this.startSync(this.db, library);
-    this.libraryFeature = new LibraryFeature({ db: this.db, dataDir: this.options.dataDir, events: this.events, logger: this.log, service: library, chooser: () => this.chooser });
+    this.libraryFeature = new LibraryFeature({
+      db: this.db,
+      dataDir: this.options.dataDir,
+      events: this.events,
+      logger: this.log,
+      service: library,
+      chooser: () => this.chooser,
+    });
     await this.libraryFeature.start();
     this.stopRemoteDelete = this.browse.startRemoteDelete();
     this.events.emit('app:status', { state: 'ready', at: Date.now() });
@@ -120,7 +131,14 @@ export class ReelsyncApp {
     const client = new LibraryClient({ baseUrl: library.baseUrl, key: library.key, logger });
     const metadata = new MetadataReader(logger);
     await metadata.start();
-    const engine = new SyncEngine({ db, client, metadata, events: this.events, logger, config: { uploadConcurrency: this.browse.settings().uploadConcurrency() } });
+    const engine = new SyncEngine({
+      db,
+      client,
+      metadata,
+      events: this.events,
+      logger,
+      config: { uploadConcurrency: this.browse.settings().uploadConcurrency() },
+    });
     await engine.start();
     this.sync = { engine, client, metadata };
     // The first scan of big trees takes a while: it runs behind the UI, recording rows as it goes.
@@ -147,14 +165,18 @@ export class ReelsyncApp {
     this.registry.handle('app:echo', ({ text }) => ({ text, receivedAt: Date.now() }));
     this.registerSyncHandlers();
     this.browse.register(this.registry);
-    registerServiceHandlers(this.registry, { state: () => this.browse.serviceState(), restart: () => this.browse.restartService() });
+    registerServiceHandlers(this.registry, {
+      state: () => this.browse.serviceState(),
+      restart: () => this.browse.restartService(),
+    });
     registerLibraryHandlers(this.registry, () => this.library);
     registerDesktopHandlers(this.registry, {
       watcher: () => {
         const engine = this.engine();
         return {
           folders: () => engine.folders(),
-          addFolder: async (input) => engine.addFolder({ ...input, path: await refuseSystemFolder(input.path, this.options.dataDir) }),
+          addFolder: async (input) =>
+            engine.addFolder({ ...input, path: await refuseSystemFolder(input.path, this.options.dataDir) }),
           scanSoon: (ids) => this.scanSoon(engine, ids),
         };
       },
@@ -169,7 +191,9 @@ export class ReelsyncApp {
     void engine
       .watch()
       .then(() => engine.scan(ids))
-      .catch((err: unknown) => this.log.error({ err: describeError(err), watchIds: ids }, 'scan of added paths failed'));
+      .catch((err: unknown) =>
+        this.log.error({ err: describeError(err), watchIds: ids }, 'scan of added paths failed'),
+      );
   }
 
   private registerSyncHandlers(): void {
@@ -178,11 +202,17 @@ export class ReelsyncApp {
     r.handle('sync:files', ({ page, size, ...query }) => ({ ...this.engine().files(page, size, query), page, size }));
     r.handle('sync:codecs', () => ({ codecs: this.engine().codecs() }));
     r.handle('sync:cameras', () => ({ cameras: this.engine().cameras() }));
-    r.handle('uploads:history', ({ page, size }) => ({ ...new UploadHistoryStore(this.database).page(page, size), page, size }));
+    r.handle('uploads:history', ({ page, size }) => ({
+      ...new UploadHistoryStore(this.database).page(page, size),
+      page,
+      size,
+    }));
     r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
     r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));
     r.handle('sync:retry', ({ fileId }) => ({ requeued: this.engine().retry(fileId) }));
-    r.handle('sync:remove', ({ fileId }) => removeFromLibrary({ db: this.database, client: this.sync?.client, logger: this.log }, fileId));
+    r.handle('sync:remove', ({ fileId }) =>
+      removeFromLibrary({ db: this.database, client: this.sync?.client, logger: this.log }, fileId),
+    );
     r.handle('sync:cancel', ({ fileId }) => ({ cancelled: this.engine().cancel(fileId) }));
     r.handle('folders:add', async (req) => {
       const engine = this.engine();
@@ -190,12 +220,15 @@ export class ReelsyncApp {
       void engine
         .watch()
         .then(() => engine.scan([folder.id]))
-        .catch((err: unknown) => this.log.error({ err: describeError(err), watchId: folder.id }, 'scan of a new folder failed'));
+        .catch((err: unknown) =>
+          this.log.error({ err: describeError(err), watchId: folder.id }, 'scan of a new folder failed'),
+        );
       return folder;
     });
     r.handle('folders:remove', async ({ id }) => ({ removed: await this.engine().removeFolder(id) }));
     r.handle('folders:choose', async () => {
-      if (!this.chooser) throw new AppError('bad_request', 'a browser has no folder picker: type or paste the folder’s full path');
+      if (!this.chooser)
+        throw new AppError('bad_request', 'a browser has no folder picker: type or paste the folder’s full path');
       return { path: await this.chooser.chooseFolder({ title: 'Watch a folder', defaultPath: homedir() }) };
     });
     r.handle('folders:list', () => ({ folders: this.engine().folders() }));

@@ -16,16 +16,21 @@ import { writePause } from './sync/queue';
 // Logs go to stderr; a command line shows warnings only unless REELSYNC_LOG asks for more.
 process.env.REELSYNC_LOG ??= 'warn';
 
-const int = (min: number, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer ${min}..${max}`);
-  return n;
-};
+const int =
+  (min: number, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer ${min}..${max}`);
+    return n;
+  };
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 const program = new Command('reelsync')
   .description('Reelsync: sync footage folders to a video library and search it')
-  .option('--server <url>', 'library address: its origin (http://host:port) or base URL (…/serve/api/v1); omit to start the embedded local service [REELSYNC_SERVER]')
+  .option(
+    '--server <url>',
+    'library address: its origin (http://host:port) or base URL (…/serve/api/v1); omit to start the embedded local service [REELSYNC_SERVER]',
+  )
   .option('--key <key>', 'library API key [REELSYNC_KEY]')
   .option('--db <file>', 'client database file [REELSYNC_DB]')
   .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage))
@@ -49,18 +54,30 @@ async function withDb(fn: (db: Db, g: GlobalOptions) => Promise<number> | number
 
 program
   .command('sync')
-  .description('sync folders: --once scans, uploads and waits for indexing, then prints a summary; otherwise keeps watching')
+  .description(
+    'sync folders: --once scans, uploads and waits for indexing, then prints a summary; otherwise keeps watching',
+  )
   .argument('<folder...>', 'folders to sync')
   .option('--once', 'scan once, wait until every file is indexed or failed, print a summary and exit')
   .option('--folder-id <n>', 'library folder id (-1: Default)', int(-1, 2 ** 31 - 1))
   .option('--tag <tag>', 'tag added to every upload (repeatable)', collect, [])
-  .addOption(new Option('--stable-ms <ms>', 'how long size and mtime must not change before a file is taken').argParser(int(0, 3_600_000)).hideHelp())
+  .addOption(
+    new Option('--stable-ms <ms>', 'how long size and mtime must not change before a file is taken')
+      .argParser(int(0, 3_600_000))
+      .hideHelp(),
+  )
   .action(async (folders: string[], o: { once?: boolean; folderId?: number; tag: string[]; stableMs?: number }) => {
     await withDb(async (db, g) => {
       const logger = createLogger('reelsync-cli');
       const conn = await connect(g, db, logger);
       try {
-        return await runSync(db, conn, logger, { folders, once: o.once ?? false, folderId: o.folderId, tags: o.tag, stableMs: o.stableMs });
+        return await runSync(db, conn, logger, {
+          folders,
+          once: o.once ?? false,
+          folderId: o.folderId,
+          tags: o.tag,
+          stableMs: o.stableMs,
+        });
       } finally {
         await conn.close();
       }
@@ -76,7 +93,9 @@ program
       const s = syncStatusOf(db);
       if (o.json) process.stdout.write(`${JSON.stringify(s)}\n`);
       else {
-        process.stdout.write(`queue: ${s.paused ? `paused (${s.paused.reason})` : 'running'}; jobs queued ${s.jobs.queued}, active ${s.jobs.active}, failed ${s.jobs.failed}\n`);
+        process.stdout.write(
+          `queue: ${s.paused ? `paused (${s.paused.reason})` : 'running'}; jobs queued ${s.jobs.queued}, active ${s.jobs.active}, failed ${s.jobs.failed}\n`,
+        );
         process.stdout.write(`folders: ${s.folders}\n`);
         for (const [status, n] of Object.entries(s.byStatus)) process.stdout.write(`  ${status.padEnd(14)} ${n}\n`);
       }
@@ -88,7 +107,11 @@ program
   .command('search')
   .description('search the library by text')
   .argument('<query>', 'natural-language query')
-  .addOption(new Option('--type <type>', 'search type').choices(SEARCH_TYPES.filter((t) => t !== 'BY_IMAGE' && t !== 'BY_VIDEO')).default('BY_CLIP'))
+  .addOption(
+    new Option('--type <type>', 'search type')
+      .choices(SEARCH_TYPES.filter((t) => t !== 'BY_IMAGE' && t !== 'BY_VIDEO'))
+      .default('BY_CLIP'),
+  )
   .option('--top-k <n>', 'number of results', int(1, 1000), 10)
   .option('--json', 'print the results as JSON')
   .action(async (query: string, o: { type: 'BY_CLIP' | 'BY_AUDIO' | 'BY_CAPTION'; topK: number; json?: boolean }) => {
@@ -103,8 +126,12 @@ program
         }
         if (results.length === 0) process.stdout.write('no results\n');
         for (const r of results) {
-          if ('videoNo' in r) process.stdout.write(`${r.score.toFixed(3)}  ${r.videoNo}  ${r.startTime}-${r.endTime}s${r.audio_ts ? `  "${r.audio_ts}"` : ''}\n`);
-          else process.stdout.write(`${r.score.toFixed(3)}  ${r.video_no}  ${r.start_time}-${r.end_time}s  "${r.text}"\n`);
+          if ('videoNo' in r)
+            process.stdout.write(
+              `${r.score.toFixed(3)}  ${r.videoNo}  ${r.startTime}-${r.endTime}s${r.audio_ts ? `  "${r.audio_ts}"` : ''}\n`,
+            );
+          else
+            process.stdout.write(`${r.score.toFixed(3)}  ${r.video_no}  ${r.start_time}-${r.end_time}s  "${r.text}"\n`);
         }
         return EXIT.ok;
       } finally {
@@ -121,7 +148,9 @@ const seconds = (value: string): number => {
 
 program
   .command('clip')
-  .description('cut [start, end] of a library video into a file: from its local original when this computer has it, else downloaded first')
+  .description(
+    'cut [start, end] of a library video into a file: from its local original when this computer has it, else downloaded first',
+  )
   .argument('<videoNo>', 'the video (videoNo of a search hit)')
   .requiredOption('--start <seconds>', 'start of the range', seconds)
   .requiredOption('--end <seconds>', 'end of the range', seconds)
@@ -129,13 +158,37 @@ program
   .option('--handles <seconds>', 'extra seconds before and after', seconds, 0)
   .option('--copy', 'stream copy: fast and lossless, but starts on the keyframe at or before --start')
   .addOption(new Option('--format <format>', 'container (default: from --out, else mp4)').choices(CLIP_FORMATS))
-  .action(async (videoNo: string, o: { start: number; end: number; out?: string; handles: number; copy?: boolean; format?: (typeof CLIP_FORMATS)[number] }) => {
-    await withDb((db, g) => runClip(db, g, createLogger('reelsync-cli'), { videoNo, start: o.start, end: o.end, out: o.out, handles: o.handles, copy: o.copy ?? false, format: o.format }));
-  });
+  .action(
+    async (
+      videoNo: string,
+      o: {
+        start: number;
+        end: number;
+        out?: string;
+        handles: number;
+        copy?: boolean;
+        format?: (typeof CLIP_FORMATS)[number];
+      },
+    ) => {
+      await withDb((db, g) =>
+        runClip(db, g, createLogger('reelsync-cli'), {
+          videoNo,
+          start: o.start,
+          end: o.end,
+          out: o.out,
+          handles: o.handles,
+          copy: o.copy ?? false,
+          format: o.format,
+        }),
+      );
+    },
+  );
 
 program
   .command('download')
-  .description('download a stored video, keyframe or image by bucket and blob (prints the cost first; resumes a partial download)')
+  .description(
+    'download a stored video, keyframe or image by bucket and blob (prints the cost first; resumes a partial download)',
+  )
   .requiredOption('--bucket <bucket>', 'storage bucket (video_bucket, keyframe_bucket or bucket of a result)')
   .requiredOption('--blob <path>', 'object path inside the bucket')
   .option('--out <dir>', 'destination folder (the downloads folder by default)')
@@ -151,12 +204,16 @@ program
 program
   .command('pause')
   .description('pause the upload queue (a running sync stops its uploads within a second)')
-  .action(async () => withDb((db) => (writePause(new SettingsStore(db), 'user'), process.stdout.write('paused\n'), EXIT.ok)));
+  .action(async () =>
+    withDb((db) => (writePause(new SettingsStore(db), 'user'), process.stdout.write('paused\n'), EXIT.ok)),
+  );
 
 program
   .command('resume')
   .description('resume the upload queue (also after an insufficient-balance pause)')
-  .action(async () => withDb((db) => (writePause(new SettingsStore(db), null), process.stdout.write('resumed\n'), EXIT.ok)));
+  .action(async () =>
+    withDb((db) => (writePause(new SettingsStore(db), null), process.stdout.write('resumed\n'), EXIT.ok)),
+  );
 
 program
   .command('retry')
@@ -166,7 +223,8 @@ program
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`reelsync: ${describeError(err)}\n`);
   if (err instanceof UsageError) process.exit(EXIT.usage);
-  if (err instanceof ApiError && (err.reason === 'unauthorized' || err.reason === 'network')) process.exit(EXIT.service);
+  if (err instanceof ApiError && (err.reason === 'unauthorized' || err.reason === 'network'))
+    process.exit(EXIT.service);
   if (err instanceof ApiError && err.reason === 'insufficient-balance') process.exit(EXIT.balance);
   process.exit(EXIT.failed);
 });

@@ -19,13 +19,19 @@ async function main(): Promise<void> {
   });
   const parsed = Args.safeParse(values);
   if (!parsed.success) {
-    process.stderr.write(`reelsync web: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
+    process.stderr.write(
+      `reelsync web: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n`,
+    );
     process.exit(2);
   }
   const dataDir = parsed.data.data ?? defaultDataDir();
   const app = new ReelsyncApp({ dataDir, mode: 'web', connect: true, vault: nodeKeyVault() });
   await app.start();
-  const web = await startStableWebServer(dataDir, { app, rendererDir: rendererBuildDir, host: parsed.data.host, port: parsed.data.port }, app.log);
+  const web = await startStableWebServer(
+    dataDir,
+    { app, rendererDir: rendererBuildDir, host: parsed.data.host, port: parsed.data.port },
+    app.log,
+  );
   process.stdout.write(`Reelsync is running in headless web mode. Open: ${web.url}\n`);
   const shutdown = (): void => {
     void web

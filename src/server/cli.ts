@@ -103,12 +103,16 @@ credits
   .requiredOption('--account <name>', 'account name')
   .requiredOption('--usd <n>', 'balance in USD', usd)
   .action((opts: { data: string; account: string; usd: number }) => {
-    withDb(resolve(opts.data), (accounts) => accounts.setBalance(accounts.ensure(opts.account).id, usdToMicro(opts.usd)));
+    withDb(resolve(opts.data), (accounts) =>
+      accounts.setBalance(accounts.ensure(opts.account).id, usdToMicro(opts.usd)),
+    );
   });
 
 program
   .command('webhook-secret')
-  .description("print the account's webhook signing secret (Standard Webhooks, whsec_...) for verifying datalake webhooks")
+  .description(
+    "print the account's webhook signing secret (Standard Webhooks, whsec_...) for verifying datalake webhooks",
+  )
   .requiredOption('--data <dir>', 'data folder')
   .requiredOption('--account <name>', 'account name')
   .action((opts: { data: string; account: string }) => {

@@ -25,7 +25,11 @@ export const configSchema = z
         /** Resumable upload sessions an account may have open (created, not finalized) at once. */
         openUploadSessions: z.number().int().positive().default(20),
         /** A resumable session that receives nothing for this long is deleted with its bytes. */
-        uploadSessionIdleMs: z.number().int().min(1000).default(24 * 60 * 60 * 1000),
+        uploadSessionIdleMs: z
+          .number()
+          .int()
+          .min(1000)
+          .default(24 * 60 * 60 * 1000),
       })
       .strict()
       .default({
@@ -48,7 +52,13 @@ export const configSchema = z
         timeLimitFloorSeconds: z.number().positive().max(86_400).default(300),
       })
       .strict()
-      .default({ concurrency: 1, maxAttempts: 3, paused: false, timeLimitPerVideoSecond: 3, timeLimitFloorSeconds: 300 }),
+      .default({
+        concurrency: 1,
+        maxAttempts: 3,
+        paused: false,
+        timeLimitPerVideoSecond: 3,
+        timeLimitFloorSeconds: 300,
+      }),
     callbacks: deliveries,
     /** Interface B's signed operation webhooks: attempts per delivery, first retry delay (doubles, with jitter). */
     webhooks: deliveries,
@@ -66,10 +76,7 @@ export const configSchema = z
      * loopback/private targets. Unset, it follows the listen address (see parseConfig): true on loopback, where the
      * embedded service serves one user whose media servers are local; false on any other address.
      */
-    network: z
-      .object({ allowPrivateTargets: z.boolean().optional() })
-      .strict()
-      .default({}),
+    network: z.object({ allowPrivateTargets: z.boolean().optional() }).strict().default({}),
     /**
      * Search: worker threads that rank (each with its own read-only connection), and the largest query image, in
      * pixels, that photo search decodes (its header is read first; a larger one is refused before any decoding).
@@ -85,14 +92,21 @@ export const configSchema = z
     http: z
       .object({
         idleTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
-        maxJsonBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+        maxJsonBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024 * 1024)
+          .default(1024 * 1024),
       })
       .strict()
       .default({ idleTimeoutMs: 60_000, maxJsonBytes: 1024 * 1024 }),
   })
   .strict();
 
-export type ServiceConfig = Omit<z.infer<typeof configSchema>, 'network'> & { network: { allowPrivateTargets: boolean } };
+export type ServiceConfig = Omit<z.infer<typeof configSchema>, 'network'> & {
+  network: { allowPrivateTargets: boolean };
+};
 
 export class ConfigError extends Error {}
 
@@ -126,7 +140,10 @@ export function parseConfig(raw: unknown, listen: ListenAddress = LOOPBACK): Ser
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue?.path.join('.') || (issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(root)');
-    const keys = issue?.code === 'unrecognized_keys' ? [issue.path.join('.'), issue.keys.join(', ')].filter(Boolean).join('.') : key;
+    const keys =
+      issue?.code === 'unrecognized_keys'
+        ? [issue.path.join('.'), issue.keys.join(', ')].filter(Boolean).join('.')
+        : key;
     throw new ConfigError(`invalid config key ${keys}: ${issue?.message ?? 'invalid'}`);
   }
   const { network, ...rest } = parsed.data;

@@ -49,7 +49,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   await mkdir(tmpDir, { recursive: true });
   const db = openServiceDb(options.dataDir);
   const { limits } = options.config;
-  const search = new SearchPool({ dbFile: serviceDbFile(options.dataDir), workers: options.config.search.workers, log: log.child({ module: 'search' }) });
+  const search = new SearchPool({
+    dbFile: serviceDbFile(options.dataDir),
+    workers: options.config.search.workers,
+    log: log.child({ module: 'search' }),
+  });
   const ctx: ServiceContext = {
     db,
     dataDir: options.dataDir,
@@ -90,8 +94,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
   }
-  ctx.jobs.register({ kind: URL_UPLOAD_JOB, concurrency: 2, baseDelayMs: 5_000, handler: urlUploadHandler(ctx), onSettled: onIndexSettled(ctx) });
-  ctx.jobs.register({ kind: 'callback', concurrency: 4, baseDelayMs: options.config.callbacks.baseDelayMs, handler: callbackHandler(ctx) });
+  ctx.jobs.register({
+    kind: URL_UPLOAD_JOB,
+    concurrency: 2,
+    baseDelayMs: 5_000,
+    handler: urlUploadHandler(ctx),
+    onSettled: onIndexSettled(ctx),
+  });
+  ctx.jobs.register({
+    kind: 'callback',
+    concurrency: 4,
+    baseDelayMs: options.config.callbacks.baseDelayMs,
+    handler: callbackHandler(ctx),
+  });
 
   const app = await buildHttpServer(ctx);
   try {

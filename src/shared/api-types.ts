@@ -150,7 +150,9 @@ export const listVideosDataSchema = z.object({
 
 export const transcriptionSchema = z.object({
   videoNo: z.string(),
-  transcriptions: z.array(z.object({ index: z.number().int(), content: z.string(), startTime: z.number(), endTime: z.number() })),
+  transcriptions: z.array(
+    z.object({ index: z.number().int(), content: z.string(), startTime: z.number(), endTime: z.number() }),
+  ),
 });
 
 export const folderSchema = z.object({
@@ -172,7 +174,14 @@ export function isValidDatetime(value: string): boolean {
   if (!m) return false;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    s < 60
+  );
 }
 
 export const UPLOAD_LIMITS = {

@@ -9,17 +9,31 @@ export type LibraryUrlResult = { ok: true; url: string } | { ok: false; error: s
  */
 export function parseLibraryBaseUrl(input: string): LibraryUrlResult {
   const text = input.trim();
-  if (!URL.canParse(text)) return { ok: false, error: `${JSON.stringify(input)} is not a URL: give the library's address, e.g. http://127.0.0.1:8080` };
+  if (!URL.canParse(text))
+    return {
+      ok: false,
+      error: `${JSON.stringify(input)} is not a URL: give the library's address, e.g. http://127.0.0.1:8080`,
+    };
   const url = new URL(text);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, error: `the library address must start with http:// or https:// (read ${url.protocol} as its scheme)` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return {
+      ok: false,
+      error: `the library address must start with http:// or https:// (read ${url.protocol} as its scheme)`,
+    };
   if (url.search || url.hash) return { ok: false, error: 'the library address takes no ?query or #fragment' };
-  if (url.username || url.password) return { ok: false, error: 'the library address takes no user name or password (the key goes in its own field)' };
+  if (url.username || url.password)
+    return { ok: false, error: 'the library address takes no user name or password (the key goes in its own field)' };
   const path = url.pathname.replace(/\/+$/, '');
   if (path.endsWith(API_BASE_PATH)) return { ok: true, url: `${url.origin}${path}` };
   const other = /\/serve\/(?:api\/v\d+|datalake\/v\d+|api|datalake)$/.exec(path);
   if (other) {
-    const what = other[0].includes('/datalake') ? `the datalake interface (${DATALAKE_BASE_PATH})` : 'another version of the library API';
-    return { ok: false, error: `${path} is ${what}: give the library's origin (http://host:port) or its base URL ending in ${API_BASE_PATH}` };
+    const what = other[0].includes('/datalake')
+      ? `the datalake interface (${DATALAKE_BASE_PATH})`
+      : 'another version of the library API';
+    return {
+      ok: false,
+      error: `${path} is ${what}: give the library's origin (http://host:port) or its base URL ending in ${API_BASE_PATH}`,
+    };
   }
   return { ok: true, url: `${url.origin}${path}${API_BASE_PATH}` };
 }

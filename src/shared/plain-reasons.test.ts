@@ -4,13 +4,16 @@ import { KNOWN_CAUSES, plainReason, type ReasonCause } from './plain-reasons';
 /** One real raw text per known cause, as the validator, ffprobe, Node, the API client or the service write it. */
 const RAW: Record<Exclude<ReasonCause, 'unknown'>, string> = {
   'cut-short': 'partial file: the streams declare 266.3 KB but the file holds 148.3 KB',
-  'no-index': 'not a readable video (truncated or corrupt?): moov atom not found; Invalid data found when processing input',
-  playlist: 'not a readable video (truncated or corrupt?): the file is an HLS playlist, not a supported video container (mp4/mov, mkv/webm or avi)',
+  'no-index':
+    'not a readable video (truncated or corrupt?): moov atom not found; Invalid data found when processing input',
+  playlist:
+    'not a readable video (truncated or corrupt?): the file is an HLS playlist, not a supported video container (mp4/mov, mkv/webm or avi)',
   codec: 'video codec mpeg4 is not accepted (h264, h265/hevc, vp9)',
   extension: 'extension .txt is not accepted (.mp4, .mov, .mkv, .webm, .avi)',
   'too-large': 'too large: 5.2 GB (the limit is 5.0 GB)',
   empty: 'empty file (0 bytes)',
-  'bad-timing': 'file is not accepted: it declares a duration of 0.001 s but its streams run 20.0 s, so its duration cannot be trusted',
+  'bad-timing':
+    'file is not accepted: it declares a duration of 0.001 s but its streams run 20.0 s, so its duration cannot be trusted',
   'no-video': 'no video stream found',
   'not-video': 'not a readable video (truncated or corrupt?): Invalid data found when processing input',
   missing: "ENOENT: no such file or directory, open '/footage/A001.mp4'",
@@ -27,7 +30,8 @@ const RAW: Record<Exclude<ReasonCause, 'unknown'>, string> = {
 };
 
 /** Words that mean nothing to an editor and must never be the sentence shown. */
-const RAW_WORDS = /ENOENT|ECONNREFUSED|EACCES|EPERM|ENOSPC|ECONNRESET|UND_ERR|moov|atom|Invalid data|partial file|ffmpeg|ffprobe|stderr|errno|0x[0-9a-f]/i;
+const RAW_WORDS =
+  /ENOENT|ECONNREFUSED|EACCES|EPERM|ENOSPC|ECONNRESET|UND_ERR|moov|atom|Invalid data|partial file|ffmpeg|ffprobe|stderr|errno|0x[0-9a-f]/i;
 
 describe('plainReason', () => {
   it.each(KNOWN_CAUSES)('words the raw cause %s in plain words and keeps the raw text as details', (cause) => {
@@ -46,7 +50,11 @@ describe('plainReason', () => {
 
   it('gives an unknown cause a generic sentence and the raw text as details', () => {
     const raw = 'SQLITE_BUSY: database is locked';
-    expect(plainReason(raw)).toEqual({ text: expect.stringMatching(/^Something unexpected went wrong\./) as unknown, details: raw, cause: 'unknown' });
+    expect(plainReason(raw)).toEqual({
+      text: expect.stringMatching(/^Something unexpected went wrong\./) as unknown,
+      details: raw,
+      cause: 'unknown',
+    });
   });
 
   it('keeps the numbers an editor needs (codec name, sizes)', () => {
@@ -55,7 +63,7 @@ describe('plainReason', () => {
     expect(plainReason(RAW['too-large']).text).toContain('5.0 GB');
   });
 
-  it('words the service\'s own refusals (an upload answered 4xx) like the validator\'s', () => {
+  it("words the service's own refusals (an upload answered 4xx) like the validator's", () => {
     expect(plainReason('codec mpeg4 is not supported (h264, h265, vp9)').cause).toBe('codec');
     expect(plainReason('extension .webm is not supported').cause).toBe('extension');
     expect(plainReason('not a readable video: moov atom not found').cause).toBe('no-index');

@@ -33,15 +33,23 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
       await expect.poll(() => video().evaluate((v: VideoLike) => v.currentTime)).toBe(seconds);
     }
   };
-  const focused = () => page.evaluate(() => {
-    const el = (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement;
-    return { testId: el?.getAttribute('data-testid') ?? null, selected: el?.getAttribute('aria-selected') ?? null, label: el?.getAttribute('aria-label') ?? null };
-  });
+  const focused = () =>
+    page.evaluate(() => {
+      const el = (
+        globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
+      ).document.activeElement;
+      return {
+        testId: el?.getAttribute('data-testid') ?? null,
+        selected: el?.getAttribute('aria-selected') ?? null,
+        label: el?.getAttribute('aria-label') ?? null,
+      };
+    });
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
     running = await startUiApp();
-    for (const s of Object.values(SOURCES)) makeTitledVideo(join(running.footageDir, s.file), { ...s, seconds: 4, text: 'HARBOUR' });
+    for (const s of Object.values(SOURCES))
+      makeTitledVideo(join(running.footageDir, s.file), { ...s, seconds: 4, text: 'HARBOUR' });
     browser = await launchChromium();
     page = await openWatchedPage(browser, errors);
   });
@@ -76,12 +84,33 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
       await card.waitFor({ timeout: 20_000 });
       await card.dblclick();
       await page.getByTestId('player').waitFor();
-      await expect.poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+      await expect
+        .poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
+        .toBeGreaterThanOrEqual(2);
       const fit = await video().evaluate((v: VideoLike) => {
         const stage = v.parentElement?.getBoundingClientRect();
         const box = v.getBoundingClientRect();
-        const g = globalThis as unknown as { innerWidth: number; innerHeight: number; getComputedStyle(e: VideoLike): { objectFit: string } };
-        return { stage, box: { left: box.left, top: box.top, right: box.right, bottom: box.bottom, width: box.width, height: box.height }, vw: g.innerWidth, vh: g.innerHeight, objectFit: g.getComputedStyle(v).objectFit, w: v.videoWidth, h: v.videoHeight };
+        const g = globalThis as unknown as {
+          innerWidth: number;
+          innerHeight: number;
+          getComputedStyle(e: VideoLike): { objectFit: string };
+        };
+        return {
+          stage,
+          box: {
+            left: box.left,
+            top: box.top,
+            right: box.right,
+            bottom: box.bottom,
+            width: box.width,
+            height: box.height,
+          },
+          vw: g.innerWidth,
+          vh: g.innerHeight,
+          objectFit: g.getComputedStyle(v).objectFit,
+          w: v.videoWidth,
+          h: v.videoHeight,
+        };
       });
       expect(fit.w / fit.h).toBeCloseTo(s.width / s.height, 2);
       // The element (which carries the native controls along its bottom) sits inside the stage and the window.
@@ -108,7 +137,9 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     const card = page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.pal.file }).first();
     await card.click();
     await page.keyboard.press('Enter');
-    await expect.poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(2);
     const shuttle = page.getByTestId('player-shuttle');
     await stopAt(1);
     expect(await video().evaluate((v: VideoLike) => v.paused)).toBe(true);
@@ -159,7 +190,12 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     expect(await video().evaluate((v: VideoLike) => v.currentTime)).toBe(stoppedAt);
 
     // M mutes and unmutes, and the choice survives a reload.
-    const remembered = () => page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('reelsync.player.muted'));
+    const remembered = () =>
+      page.evaluate(() =>
+        (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
+          'reelsync.player.muted',
+        ),
+      );
     const wasMuted = await video().evaluate((v: VideoLike) => v.muted);
     await page.keyboard.press('m');
     await expect.poll(() => video().evaluate((v: VideoLike) => v.muted)).toBe(!wasMuted);
@@ -173,7 +209,9 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     await page.getByLabel('Search the library').fill('harbour');
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.pal.file }).first().dblclick();
-    await expect.poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
     expect(await video().evaluate((v: VideoLike) => v.muted)).toBe(true);
     expect(await page.getByTestId('player-mute').getAttribute('aria-pressed')).toBe('true');
     await page.getByTestId('player-mute').click();
@@ -220,7 +258,9 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     expect(await page.getByTestId('save-clip-submit').isDisabled()).toBe(true);
     await page.getByTestId('clip-in').fill('0.5');
     await page.getByTestId('clip-out').fill('0:02.5');
-    await expect.poll(() => page.getByTestId('clip-range-summary').textContent()).toBe('00:00:00:15 – 00:00:02:15 · 2.00 s');
+    await expect
+      .poll(() => page.getByTestId('clip-range-summary').textContent())
+      .toBe('00:00:00:15 – 00:00:02:15 · 2.00 s');
     await page.getByTestId('clip-name-input').fill('Quayside vertical');
     await page.getByTestId('clip-name-input').press('Enter');
     await dialog.waitFor({ state: 'detached' });
@@ -252,7 +292,8 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     await page.getByTestId('nav-clips').click();
     const cards = page.getByTestId('clip-card');
     await expect.poll(() => cards.count()).toBe(4);
-    for (let i = 0; i < 4; i++) await expect.poll(() => cards.nth(i).getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    for (let i = 0; i < 4; i++)
+      await expect.poll(() => cards.nth(i).getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
     const names = await cards.locator('.hit-name').allTextContents();
     expect(names.sort()).toEqual(['Fourth', 'Harbour sign, PAL', 'Quayside vertical', 'Third']);
     const pal = cards.filter({ hasText: 'Harbour sign, PAL' });
@@ -261,7 +302,9 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     expect(await page.getByTestId('clip-name').inputValue()).toBe('Harbour sign, PAL');
 
     // Up/Down move by a whole row of the laid-out grid.
-    const columns = await cards.evaluateAll((els: { offsetTop: number }[]) => els.filter((e) => e.offsetTop === els[0]?.offsetTop).length);
+    const columns = await cards.evaluateAll(
+      (els: { offsetTop: number }[]) => els.filter((e) => e.offsetTop === els[0]?.offsetTop).length,
+    );
     expect(columns).toBeGreaterThan(1);
     expect(columns).toBeLessThan(4);
     await cards.first().click();
@@ -274,11 +317,19 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     // The phone clip plays letterboxed in the clip pane.
     await cards.filter({ hasText: 'Quayside vertical' }).click();
     const clipVideo = page.getByTestId('clip-video');
-    await expect.poll(() => clipVideo.evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => clipVideo.evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(2);
     const pane = await clipVideo.evaluate((v: VideoLike) => {
       const stage = v.parentElement?.getBoundingClientRect();
       const box = v.getBoundingClientRect();
-      return { stageBottom: stage?.bottom ?? 0, stageRight: stage?.right ?? 0, bottom: box.bottom, right: box.right, ratio: v.videoWidth / v.videoHeight };
+      return {
+        stageBottom: stage?.bottom ?? 0,
+        stageRight: stage?.right ?? 0,
+        bottom: box.bottom,
+        right: box.right,
+        ratio: v.videoWidth / v.videoHeight,
+      };
     });
     expect(pane.ratio).toBeCloseTo(9 / 16, 2);
     // The clip file is named after the clip.
@@ -299,10 +350,22 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
 
   it('sets the theme in Settings: light, dark or the system, native controls included, and no developer words', async () => {
     await page.getByTestId('nav-settings').click();
-    const theme = () => page.evaluate(() => {
-      const g = globalThis as unknown as { document: { documentElement: { dataset: { theme?: string } }; body: unknown; querySelector(s: string): unknown }; getComputedStyle(e: unknown): { colorScheme: string; backgroundColor: string } };
-      return { attr: g.document.documentElement.dataset.theme ?? 'system', body: g.getComputedStyle(g.document.body).backgroundColor, select: g.getComputedStyle(g.document.querySelector('select, input')).colorScheme };
-    });
+    const theme = () =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: {
+            documentElement: { dataset: { theme?: string } };
+            body: unknown;
+            querySelector(s: string): unknown;
+          };
+          getComputedStyle(e: unknown): { colorScheme: string; backgroundColor: string };
+        };
+        return {
+          attr: g.document.documentElement.dataset.theme ?? 'system',
+          body: g.getComputedStyle(g.document.body).backgroundColor,
+          select: g.getComputedStyle(g.document.querySelector('select, input')).colorScheme,
+        };
+      });
     expect(await page.getByTestId('theme-system').isChecked()).toBe(true);
     await page.getByTestId('theme-light').click();
     await expect.poll(theme).toMatchObject({ attr: 'light', body: 'rgb(244, 244, 246)' });
@@ -312,7 +375,14 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     // Native controls follow: the select's color-scheme is dark even with the system asking for light.
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await theme()).toMatchObject({ body: 'rgb(15, 16, 18)', select: 'dark' });
-    expect(await page.evaluate(() => (globalThis as unknown as { matchMedia(q: string): { matches: boolean } }).matchMedia('(prefers-color-scheme: light)').matches)).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { matchMedia(q: string): { matches: boolean } }).matchMedia(
+            '(prefers-color-scheme: light)',
+          ).matches,
+      ),
+    ).toBe(true);
     await page.screenshot({ path: join(artifacts, '26-settings-dark-on-light-system.png') });
     await page.reload();
     await page.getByTestId('nav-settings').click();

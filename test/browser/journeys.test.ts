@@ -42,7 +42,9 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
     expect(await page.getByTestId('sync-state').textContent()).toContain('idle');
     expect(page.url()).not.toContain('token=');
     await page.getByTestId('nav-settings').click();
-    await expect.poll(() => page.getByTestId('connection-detail').textContent()).toMatch(/^Connected to the embedded service at http:\/\/127\.0\.0\.1:\d+/);
+    await expect
+      .poll(() => page.getByTestId('connection-detail').textContent())
+      .toMatch(/^Connected to the embedded service at http:\/\/127\.0\.0\.1:\d+/);
     await page.getByTestId('nav-library').click();
     await shot('01-library-empty');
   });
@@ -94,7 +96,11 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
     const card = page.getByTestId('hit-card').first();
     await card.waitFor({ timeout: 20_000 });
     expect(await card.getAttribute('aria-selected')).toBe('true');
-    await expect.poll(() => card.locator('img').evaluate((img: ImageLike) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => card.locator('img').evaluate((img: ImageLike) => img.complete && img.naturalWidth > 0), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     const range = (await card.locator('.hit-time').textContent()) ?? '';
     const start = parseClock(range.split('–')[0] ?? '');
     expect(start).toBeGreaterThanOrEqual(LEAD - 1);
@@ -105,7 +111,9 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
     await page.getByTestId('player').waitFor();
     const video = page.getByTestId('player-video');
     await expect
-      .poll(() => video.evaluate((v: VideoLike) => ({ ready: v.readyState >= 1, t: v.currentTime })), { timeout: 15_000 })
+      .poll(() => video.evaluate((v: VideoLike) => ({ ready: v.readyState >= 1, t: v.currentTime })), {
+        timeout: 15_000,
+      })
       .toMatchObject({ ready: true });
     const t = await video.evaluate((v: VideoLike) => {
       v.pause();
@@ -122,7 +130,8 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
   it('serves media only from watched folders, with ranges, and only with the session token', async () => {
     const base = running.web.origin;
     const inside = join(running.footageDir, 'harbour-late.mp4');
-    const q = (path: string, token = running.web.token) => `${base}/api/media/file?path=${encodeURIComponent(path)}&token=${token}`;
+    const q = (path: string, token = running.web.token) =>
+      `${base}/api/media/file?path=${encodeURIComponent(path)}&token=${token}`;
     const ranged = await fetch(q(inside), { headers: { range: 'bytes=0-99' } });
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-range')).toMatch(/^bytes 0-99\/\d+$/);

@@ -29,7 +29,8 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     return n;
   };
   /** The decoded picture's width: 0 until the browser has decoded the media. */
-  const videoWidth = (l: Locator): Promise<number> => l.evaluate((v) => (v as unknown as { videoWidth: number }).videoWidth);
+  const videoWidth = (l: Locator): Promise<number> =>
+    l.evaluate((v) => (v as unknown as { videoWidth: number }).videoWidth);
   const row = (name: string) => page.locator(`[data-testid="file-row"][data-path$="/${name}"]`);
   const shot = (name: string): Promise<void> => screenshotBothThemes(page, join(artifacts, name));
 
@@ -99,13 +100,21 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await row('title.mp4').click({ button: 'right' });
     const menu = page.getByTestId('file-menu');
     await menu.waitFor();
-    expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Play', 'Show in Folder', 'Copy path', 'Save clip…', 'Remove from library…']);
+    expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual([
+      'Play',
+      'Show in Folder',
+      'Copy path',
+      'Save clip…',
+      'Remove from library…',
+    ]);
     await shot('17-library-menu');
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
 
     // Enter plays once the library holds the video (the player reads its details from the service).
-    await expect.poll(() => row('title.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 }).toBe('indexed');
+    await expect
+      .poll(() => row('title.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 })
+      .toBe('indexed');
 
     // Right-click, Save clip: the whole file as in and out; the clip appears on the Clips page.
     await row('title.mp4').click({ button: 'right' });
@@ -122,8 +131,13 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await page.getByTestId('nav-library').click();
 
     // Right-click, Remove: asks first; the service then no longer holds the video, the file stays on disk, untracked.
-    await expect.poll(() => row('phone.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 }).toBe('indexed');
-    const phone = (await running.app.registry.invoke('sync:files', { page: 1, size: 10 })) as { ok: true; value: { files: { path: string; videoNo: string }[] } };
+    await expect
+      .poll(() => row('phone.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 })
+      .toBe('indexed');
+    const phone = (await running.app.registry.invoke('sync:files', { page: 1, size: 10 })) as {
+      ok: true;
+      value: { files: { path: string; videoNo: string }[] };
+    };
     const videoNo = phone.value.files.find((f) => f.path.endsWith('/phone.mp4'))?.videoNo ?? '';
     expect((await running.app.registry.invoke('library:video', { videoNo })).ok).toBe(true);
     const before = statSync(join(running.footageDir, 'phone.mp4'));

@@ -17,7 +17,14 @@ describe.skipIf(skipBrowserTests)('search results say why they matched (Chromium
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
     running = await startUiApp();
-    makeTitledVideo(join(running.footageDir, 'scene-12.mp4'), { width: 1280, height: 720, fps: 25, fontSize: 96, seconds: 4, text: 'SCENE 12' });
+    makeTitledVideo(join(running.footageDir, 'scene-12.mp4'), {
+      width: 1280,
+      height: 720,
+      fps: 25,
+      fontSize: 96,
+      seconds: 4,
+      text: 'SCENE 12',
+    });
     browser = await launchChromium();
     page = await openWatchedPage(browser, errors);
   });
@@ -42,8 +49,12 @@ describe.skipIf(skipBrowserTests)('search results say why they matched (Chromium
     await page.getByLabel('Search the library').fill('scene');
     await page.getByLabel('Search the library').press('Enter');
     const card = page.getByTestId('hit-card').first();
-    await expect.poll(() => card.getByTestId('hit-why').textContent(), { timeout: 20_000 }).toBe("on screen: 'SCENE 12'");
-    await expect.poll(() => card.locator('.hit-frame img').evaluate((img: ImageLike) => img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => card.getByTestId('hit-why').textContent(), { timeout: 20_000 })
+      .toBe("on screen: 'SCENE 12'");
+    await expect
+      .poll(() => card.locator('.hit-frame img').evaluate((img: ImageLike) => img.naturalWidth), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     await page.screenshot({ path: join(artifacts, '30-search-why.png') });
   }, 60_000);
 
@@ -51,7 +62,9 @@ describe.skipIf(skipBrowserTests)('search results say why they matched (Chromium
     await page.getByRole('tab', { name: 'Captions' }).click();
     const card = page.getByTestId('hit-card').first();
     await expect.poll(() => card.getByTestId('hit-why').textContent(), { timeout: 20_000 }).toBe('caption: scene');
-    await expect.poll(() => card.locator('.hit-frame img').evaluate((img: ImageLike) => img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => card.locator('.hit-frame img').evaluate((img: ImageLike) => img.naturalWidth), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     await page.screenshot({ path: join(artifacts, '31-search-captions.png') });
   }, 60_000);
 });

@@ -27,7 +27,13 @@ describe.skipIf(skipBrowserTests)('embedded service supervision in headless web 
     let dir: string;
     ({ dir, cleanup } = await tempDir('reelsync-supervision-ui-'));
     // A long first backoff: the banner stays until the editor clicks "Restart service".
-    app = new ReelsyncApp({ dataDir: dir, mode: 'web', connect: true, logger: createLogger('test'), embedded: { tuning: { firstBackoffMs: 120_000 } } });
+    app = new ReelsyncApp({
+      dataDir: dir,
+      mode: 'web',
+      connect: true,
+      logger: createLogger('test'),
+      embedded: { tuning: { firstBackoffMs: 120_000 } },
+    });
     await app.start();
     web = await startWebServer({ app, rendererDir: rendererBuildDir });
     browser = await launchChromium();
@@ -54,7 +60,9 @@ describe.skipIf(skipBrowserTests)('embedded service supervision in headless web 
     const banner = page.getByTestId('service-banner');
     await banner.waitFor();
     expect(await banner.getAttribute('data-state')).toBe('restarting');
-    expect(await banner.textContent()).toMatch(/The library service stopped unexpectedly\..*attempt 1, next try in \d+ s/);
+    expect(await banner.textContent()).toMatch(
+      /The library service stopped unexpectedly\..*attempt 1, next try in \d+ s/,
+    );
     await expect.poll(() => page.getByTestId('connection-detail').textContent()).toContain('Not connected');
     expect(await status.textContent()).toContain('restarting');
     await shot('40-service-down-banner');
@@ -62,7 +70,9 @@ describe.skipIf(skipBrowserTests)('embedded service supervision in headless web 
     await banner.getByRole('button', { name: 'Restart service' }).click();
     await banner.waitFor({ state: 'detached', timeout: 30_000 });
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toContain('restarted 1 time');
-    await expect.poll(() => page.getByTestId('connection-detail').textContent()).toContain('Connected to the embedded service');
+    await expect
+      .poll(() => page.getByTestId('connection-detail').textContent())
+      .toContain('Connected to the embedded service');
     await shot('41-service-restarted');
 
     const after = app.browse.serviceState();

@@ -45,7 +45,9 @@ describe.skipIf(skipBrowserTests)('Settings: the clips folder (headless web mode
     await page.getByLabel('Clips folder path').fill(target);
     await page.getByTestId('clips-folder-save').click();
     await page.getByTestId('clips-folder-error').waitFor();
-    expect(await page.getByTestId('clips-folder-error').textContent()).toContain('outside the folders Reelsync may write to');
+    expect(await page.getByTestId('clips-folder-error').textContent()).toContain(
+      'outside the folders Reelsync may write to',
+    );
     expect(existsSync(target)).toBe(false);
 
     await page.getByLabel('Output folder path').fill(edits);

@@ -9,7 +9,8 @@ export const chromiumPath = CANDIDATES.find((p): p is string => !!p && existsSyn
 export const skipBrowserTests = !chromiumPath && !process.env.CI;
 
 export async function launchChromium(): Promise<Browser> {
-  if (!chromiumPath) throw new Error('Chromium not found: install Debian chromium (apt-get install chromium) or set CHROMIUM_PATH');
+  if (!chromiumPath)
+    throw new Error('Chromium not found: install Debian chromium (apt-get install chromium) or set CHROMIUM_PATH');
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -38,10 +39,24 @@ export async function openWatchedPage(browser: Browser, errors: string[]): Promi
   await page.exposeFunction('__reportCspViolation', (text: string) => errors.push(`CSP violation: ${text}`));
   await page.addInitScript(() => {
     const g = globalThis as unknown as {
-      document: { addEventListener(type: string, listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void };
+      document: {
+        addEventListener(
+          type: string,
+          listener: (e: {
+            violatedDirective: string;
+            blockedURI: string;
+            sourceFile: string;
+            lineNumber: number;
+          }) => void,
+        ): void;
+      };
       __reportCspViolation(text: string): void;
     };
-    g.document.addEventListener('securitypolicyviolation', (e) => g.__reportCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
+    g.document.addEventListener('securitypolicyviolation', (e) =>
+      g.__reportCspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+      ),
+    );
   });
   return page;
 }

@@ -10,7 +10,9 @@ export function migrationsForCrashTest(midway: () => void): Migration[] {
       up: (db) => {
         db.exec('CREATE TABLE extra (id INTEGER PRIMARY KEY) STRICT;');
         db.exec("ALTER TABLE items ADD COLUMN note TEXT NOT NULL DEFAULT '';");
-        db.exec('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO extra (id) SELECT i FROM n;');
+        db.exec(
+          'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO extra (id) SELECT i FROM n;',
+        );
         midway();
       },
     },

@@ -35,9 +35,26 @@ export interface CuttingProxy {
  */
 export async function startCuttingProxy(target: string): Promise<CuttingProxy> {
   const t = new URL(target);
-  const proxy: CuttingProxy = { origin: '', requests: [], cutAfter: [], stallAfter: [], dropRange: 0, rewriteHeaders: null, override: null, close: async () => {} };
+  const proxy: CuttingProxy = {
+    origin: '',
+    requests: [],
+    cutAfter: [],
+    stallAfter: [],
+    dropRange: 0,
+    rewriteHeaders: null,
+    override: null,
+    close: async () => {},
+  };
   const server: Server = createServer((req, res) => {
-    const record: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', range: req.headers.range, status: 0, bytes: 0, cut: false, stalled: false };
+    const record: ProxiedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      range: req.headers.range,
+      status: 0,
+      bytes: 0,
+      cut: false,
+      stalled: false,
+    };
     proxy.requests.push(record);
     const isDownload = (req.url ?? '').includes('/download');
     if (isDownload && proxy.override) {

@@ -29,8 +29,17 @@ export function datalakeClient(origin: string, key: string) {
     const raw = body instanceof FormData || Buffer.isBuffer(body);
     const res = await request(path.startsWith('http') ? path : `${base}${path}`, {
       method,
-      headers: { authorization: key, ...(body !== undefined && !raw ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : body instanceof FormData || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+      headers: {
+        authorization: key,
+        ...(body !== undefined && !raw ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body:
+        body === undefined
+          ? undefined
+          : body instanceof FormData || Buffer.isBuffer(body)
+            ? body
+            : JSON.stringify(body),
     });
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, json: (text ? JSON.parse(text) : null) as T };
@@ -59,19 +68,29 @@ export interface Operation {
 }
 
 /** Polls an operation until done (or until `until` holds), failing after the timeout. */
-export async function waitForOperation(dl: DatalakeClient, id: string, timeoutMs = 90_000, until: (op: Operation) => boolean = (op) => op.done): Promise<Operation> {
+export async function waitForOperation(
+  dl: DatalakeClient,
+  id: string,
+  timeoutMs = 90_000,
+  until: (op: Operation) => boolean = (op) => op.done,
+): Promise<Operation> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const res = await dl.get<Operation>(`/operations/${id}`);
     if (res.status !== 200) throw new Error(`GET operation ${id}: HTTP ${res.status} ${JSON.stringify(res.json)}`);
     if (until(res.json)) return res.json;
-    if (Date.now() > end) throw new Error(`operation ${id} not there after ${timeoutMs} ms: ${JSON.stringify(res.json)}`);
+    if (Date.now() > end)
+      throw new Error(`operation ${id} not there after ${timeoutMs} ms: ${JSON.stringify(res.json)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 export function webhookSecret(dataDir: string, account: string): string {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'webhook-secret', '--data', dataDir, '--account', account], { encoding: 'utf8' });
+  const res = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'webhook-secret', '--data', dataDir, '--account', account],
+    { encoding: 'utf8' },
+  );
   if (res.status !== 0) throw new Error(`webhook-secret failed: ${res.stderr}`);
   return res.stdout.trim();
 }
@@ -96,7 +115,12 @@ async function listen(server: Server, sockets: Set<Socket>): Promise<LocalServer
   };
 }
 
-const TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.mov': 'video/quicktime', '.mkv': 'video/x-matroska', '.avi': 'video/x-msvideo' };
+const TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.avi': 'video/x-msvideo',
+};
 
 /**
  * Media server on 127.0.0.1: /media/<fixture file> with its video type, /watch (an HTML "platform page"), /doc.pdf,
@@ -109,7 +133,10 @@ export async function startMediaServer(): Promise<LocalServer> {
       const file = join(MEDIA_DIR, path.slice('/media/'.length).replace(/[/\\]/g, ''));
       stat(file).then(
         (info) => {
-          res.writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', 'content-length': info.size });
+          res.writeHead(200, {
+            'content-type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream',
+            'content-length': info.size,
+          });
           createReadStream(file).pipe(res);
         },
         () => res.writeHead(404).end('missing'),
@@ -117,7 +144,9 @@ export async function startMediaServer(): Promise<LocalServer> {
       return;
     }
     if (path === '/watch') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Some video platform</title><video src="blob:x"></video>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Some video platform</title><video src="blob:x"></video>');
       return;
     }
     if (path === '/doc.pdf') {
@@ -150,7 +179,9 @@ export interface ReceivedWebhook {
  * Webhook receiver verifying Standard Webhooks signatures. Paths: /ok -> 204, /fail-once/<tag> -> 500 then 204,
  * /fail -> 500 always, /flaky -> 500 while `failing` is set, /slow -> 204 after 1.5 s.
  */
-export async function startWebhookReceiver(secret: () => string): Promise<LocalServer & { received: ReceivedWebhook[]; setFailing(on: boolean): void }> {
+export async function startWebhookReceiver(
+  secret: () => string,
+): Promise<LocalServer & { received: ReceivedWebhook[]; setFailing(on: boolean): void }> {
   const received: ReceivedWebhook[] = [];
   const seen = new Set<string>();
   let failing = true;

@@ -64,7 +64,9 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     close: async () => {},
   };
   // Spaced out: one forced fault every 4th targeted request until each kind has happened once.
-  const upfront: (FaultKind | null)[] = opts.everyKindFirst ? FAULT_KINDS.filter((k) => (opts.rates[k] ?? 0) > 0).flatMap((k) => [k, null, null, null]) : [];
+  const upfront: (FaultKind | null)[] = opts.everyKindFirst
+    ? FAULT_KINDS.filter((k) => (opts.rates[k] ?? 0) > 0).flatMap((k) => [k, null, null, null])
+    : [];
   const pick = (path: string): FaultKind | null => {
     if (!proxy.enabled || (opts.targets && !opts.targets.test(path))) return null;
     if (upfront.length > 0) return upfront.shift() ?? null;
@@ -79,11 +81,18 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
 
   const relay = (req: IncomingMessage, res: ServerResponse, mode: 'pass' | 'slow' | 'truncate' | 'reset'): void => {
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
       (up) => {
         const length = Number(up.headers['content-length'] ?? NaN);
         // Truncate: pass the headers and at most half of the body (at least one byte short), then drop the connection.
-        const budget = mode === 'truncate' ? Math.floor((Number.isFinite(length) ? length : 2048) * random() * 0.5) : Infinity;
+        const budget =
+          mode === 'truncate' ? Math.floor((Number.isFinite(length) ? length : 2048) * random() * 0.5) : Infinity;
         res.writeHead(up.statusCode ?? 502, up.headers);
         if (mode === 'truncate' && budget === 0) {
           up.destroy();
@@ -172,13 +181,27 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
         return;
       case 'error5xx':
         req.resume();
-        res.writeHead(random() < 0.5 ? 502 : 503, { 'content-type': 'text/html', connection: 'close' }).end('<html><body>Bad gateway</body></html>');
+        res
+          .writeHead(random() < 0.5 ? 502 : 503, { 'content-type': 'text/html', connection: 'close' })
+          .end('<html><body>Bad gateway</body></html>');
         return;
       case 'rateLimit':
         req.resume();
         res
-          .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(opts.retryAfterSeconds ?? 1), connection: 'close' })
-          .end(JSON.stringify({ code: '0429', msg: 'Request has exceeded the limit.', data: null, success: false, failed: true }));
+          .writeHead(429, {
+            'content-type': 'application/json',
+            'retry-after': String(opts.retryAfterSeconds ?? 1),
+            connection: 'close',
+          })
+          .end(
+            JSON.stringify({
+              code: '0429',
+              msg: 'Request has exceeded the limit.',
+              data: null,
+              success: false,
+              failed: true,
+            }),
+          );
         return;
       default: {
         const never: never = fault;

@@ -50,9 +50,25 @@ export async function runFaultScenario(o: FaultScenarioOptions): Promise<FaultSc
   const log = o.log ?? (() => {});
   const service = await startService({
     credits: 1000,
-    config: { indexer: { paused: true }, limits: { searchPerSecond: 100_000, uploadPerMinute: 100_000, downloadPerMinute: 100_000, indexQueueCap: 100_000 } },
+    config: {
+      indexer: { paused: true },
+      limits: {
+        searchPerSecond: 100_000,
+        uploadPerMinute: 100_000,
+        downloadPerMinute: 100_000,
+        indexQueueCap: 100_000,
+      },
+    },
   });
-  const proxy = await startFaultProxy({ target: service.origin, rates: o.rates, seed: o.seed, targets: o.targets, everyKindFirst: true, stallMs: 1500, slowMs: 20 });
+  const proxy = await startFaultProxy({
+    target: service.origin,
+    rates: o.rates,
+    seed: o.seed,
+    targets: o.targets,
+    everyKindFirst: true,
+    stallMs: 1500,
+    slowMs: 20,
+  });
   const viaProxy = { baseUrl: `${proxy.origin}${API_BASE_PATH}`, key: service.key };
   const direct = apiClient(service.baseUrl, service.key);
   try {
@@ -78,7 +94,10 @@ export async function runFaultScenario(o: FaultScenarioOptions): Promise<FaultSc
         if ((row.linked ?? 0) + (row.failed ?? 0) >= o.uploads || Date.now() > deadline) break;
         await new Promise((r) => setTimeout(r, 250));
       }
-      const failed = engine.db.prepare("SELECT hash, reason FROM contents WHERE state = 'failed'").all() as { hash: string; reason: string | null }[];
+      const failed = engine.db.prepare("SELECT hash, reason FROM contents WHERE state = 'failed'").all() as {
+        hash: string;
+        reason: string | null;
+      }[];
       for (const f of failed) failedUploads.push(`${hashes.get(f.hash) ?? f.hash}: ${f.reason ?? ''}`);
     } finally {
       await engine.stop();
@@ -88,27 +107,42 @@ export async function runFaultScenario(o: FaultScenarioOptions): Promise<FaultSc
     const missing: string[] = [];
     const blobs = new Map<string, { bucket: string; blob: string }>();
     for (const [hash, file] of hashes) {
-      const found = await direct.post<{ total_count: number; videos: { video_bucket: string; video_blob: string }[] }>('/list_videos', { tag: `sha256:${hash}`, page: 1, size: 10 });
+      const found = await direct.post<{ total_count: number; videos: { video_bucket: string; video_blob: string }[] }>(
+        '/list_videos',
+        { tag: `sha256:${hash}`, page: 1, size: 10 },
+      );
       const count = found.json.data?.total_count ?? 0;
       if (count > 1) duplicates.push(`${file}: ${count} videos`);
       if (count === 0) missing.push(file);
       const v = found.json.data?.videos[0];
       if (v) blobs.set(hash, { bucket: v.video_bucket, blob: v.video_blob });
     }
-    const total = (await direct.post<{ total_count: number }>('/list_videos', { page: 1, size: 1 })).json.data?.total_count ?? -1;
+    const total =
+      (await direct.post<{ total_count: number }>('/list_videos', { page: 1, size: 1 })).json.data?.total_count ?? -1;
     if (total !== o.uploads) duplicates.push(`the library holds ${total} videos for ${o.uploads} files`);
     const uploaded = blobs.size;
     log(`uploads: ${uploaded}/${o.uploads} in ${uploadMs} ms, faults so far ${JSON.stringify(proxy.counts)}`);
 
     const t1 = Date.now();
-    const lib = await startLibrary(join(o.dir, 'lib'), viaProxy, { backoff: { baseMs: 50, maxMs: 500 }, downloadAttempts: 30 });
+    const lib = await startLibrary(join(o.dir, 'lib'), viaProxy, {
+      backoff: { baseMs: 50, maxMs: 500 },
+      downloadAttempts: 30,
+    });
     const corrupt: string[] = [];
     const failedDownloads: string[] = [];
     let downloadsDone = 0;
     try {
       const picked = [...blobs.entries()].slice(0, o.downloads);
       const rows = await Promise.all(
-        picked.map(async ([hash, b]) => ({ hash, row: await lib.feature.downloads.start({ kind: 'video', bucket: b.bucket, blob: b.blob, destDir: join(o.dir, 'out', hash.slice(0, 12)) }) })),
+        picked.map(async ([hash, b]) => ({
+          hash,
+          row: await lib.feature.downloads.start({
+            kind: 'video',
+            bucket: b.bucket,
+            blob: b.blob,
+            destDir: join(o.dir, 'out', hash.slice(0, 12)),
+          }),
+        })),
       );
       for (const { hash, row } of rows) {
         const done = await lib.feature.downloads.settled(row.id);

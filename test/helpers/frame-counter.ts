@@ -15,12 +15,40 @@ export async function makeCounterVideo(dir: string, name = 'counter.mp4'): Promi
   const block = COUNTER.width / COUNTER.bits;
   const video = `color=c=black:s=${COUNTER.width}x${COUNTER.height}:r=${COUNTER.fps},format=yuv420p,geq=lum='255*mod(floor(N/pow(2\\,floor(X/${block})))\\,2)':cb=128:cr=128`;
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', video,
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', String(COUNTER.seconds),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '12', '-g', '1000', '-keyint_min', '1000', '-sc_threshold', '0', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '96k', '-shortest', out,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    video,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    String(COUNTER.seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '12',
+    '-g',
+    '1000',
+    '-keyint_min',
+    '1000',
+    '-sc_threshold',
+    '0',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '96k',
+    '-shortest',
+    out,
   ]);
   return out;
 }
@@ -29,7 +57,22 @@ export async function makeCounterVideo(dir: string, name = 'counter.mp4'): Promi
 export async function frameNumberAt(file: string, index = 0): Promise<number> {
   const { stdout } = (await run(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-i', file, '-vf', `select=eq(n\\,${index}),scale=${COUNTER.bits}:1:flags=area`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      file,
+      '-vf',
+      `select=eq(n\\,${index}),scale=${COUNTER.bits}:1:flags=area`,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-',
+    ],
     { encoding: 'buffer', maxBuffer: 1024 * 1024 },
   )) as unknown as { stdout: Buffer };
   if (stdout.length < COUNTER.bits) throw new Error(`no frame ${index} in ${file}`);
@@ -40,6 +83,17 @@ export async function frameNumberAt(file: string, index = 0): Promise<number> {
 
 /** Decoded video frames of a file (ffprobe -count_frames). */
 export async function videoFrameCount(file: string): Promise<number> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-count_frames',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   return Number(stdout.trim());
 }

@@ -12,7 +12,11 @@ export interface HitServer {
  * A plain server on host:port counting its hits. /to?u=URL answers a 302 to URL; a path in `routes` answers that body
  * with that type; anything else 200 "reached".
  */
-export async function startHitServer(host: string, port = 0, routes: Record<string, { type: string; body: () => string }> = {}): Promise<HitServer> {
+export async function startHitServer(
+  host: string,
+  port = 0,
+  routes: Record<string, { type: string; body: () => string }> = {},
+): Promise<HitServer> {
   const hits: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {

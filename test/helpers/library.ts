@@ -16,7 +16,11 @@ export interface TestLibrary {
 export async function startLibrary(
   dir: string,
   service: { baseUrl: string; key: string } | undefined,
-  options: { thumbnailCacheBytes?: number; backoff?: { baseMs: number; maxMs: number }; downloadAttempts?: number } = {},
+  options: {
+    thumbnailCacheBytes?: number;
+    backoff?: { baseMs: number; maxMs: number };
+    downloadAttempts?: number;
+  } = {},
 ): Promise<TestLibrary> {
   const db = openDatabase(join(dir, 'client.db'));
   const events = new EventBus();
@@ -48,7 +52,11 @@ export async function startLibrary(
  * Syncs `folder` with the real sync engine into `dir/client.db` until its (only) file has a videoNo, so the client
  * database knows a local original of that video. Returns the videoNo.
  */
-export async function syncOriginal(dir: string, folder: string, service: { baseUrl: string; key: string }): Promise<string> {
+export async function syncOriginal(
+  dir: string,
+  folder: string,
+  service: { baseUrl: string; key: string },
+): Promise<string> {
   const t = await startEngine(dir, service.baseUrl, service.key);
   try {
     const uploaded = new Promise<void>((resolve) => {
@@ -62,7 +70,8 @@ export async function syncOriginal(dir: string, folder: string, service: { baseU
     await t.engine.addFolder({ path: folder });
     await t.engine.scan();
     await uploaded;
-    const row = t.db.prepare('SELECT video_no FROM contents WHERE video_no IS NOT NULL').get() as { video_no: string } | undefined;
+    const row = t.db.prepare('SELECT video_no FROM contents WHERE video_no IS NOT NULL').get() as
+      { video_no: string } | undefined;
     if (!row) throw new Error('the sync engine reported an upload but no content has a videoNo');
     return row.video_no;
   } finally {

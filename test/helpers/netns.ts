@@ -18,7 +18,12 @@ export function interfaceNames(): string[] {
 interface InnerReport {
   numTotalTests: number;
   numPassedTests: number;
-  testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
 }
 
 /**
@@ -36,7 +41,8 @@ export function describeInLoopbackNamespace(name: string, testFile: string, alia
   const file = relative(root, testFile);
   if (process.env[INSIDE] === file) {
     const names = interfaceNames();
-    if (names.join(',') !== 'lo') throw new Error(`${file} must run in a loopback-only network namespace; interfaces here: ${names.join(', ')}`);
+    if (names.join(',') !== 'lo')
+      throw new Error(`${file} must run in a loopback-only network namespace; interfaces here: ${names.join(', ')}`);
     describe(name, body);
     return;
   }
@@ -44,37 +50,69 @@ export function describeInLoopbackNamespace(name: string, testFile: string, alia
   const permitted = probe.status === 0;
   const ci = process.env.CI === 'true';
   describe(name, () => {
-    it.skipIf(!permitted && !ci)('runs its tests in a network namespace where loopback is the only interface', async () => {
-      if (!permitted) throw new Error(`unshare -n is not permitted here (${(probe.stderr || probe.error?.message || '').trim()}): CI must run ${file} as root`);
-      const { dir, cleanup } = await tempDir('reelsync-netns-');
-      try {
-        const report = join(dir, 'report.json');
-        const setup = ['ip link set lo up', ...aliases.map((a) => `ip addr add ${a}/32 dev lo`), 'ip -o addr show', 'exec "$@"'].join(' && ');
-        const vitest = join(root, 'node_modules', '.bin', 'vitest');
-        const { code, stdout, stderr } = await run('unshare', ['-n', 'sh', '-c', setup, 'sh', vitest, 'run', file, '--reporter=json', `--outputFile.json=${report}`], {
-          ...process.env,
-          [INSIDE]: file,
-        });
-        const devices = new Set(stdout.split('\n').flatMap((line) => /^\d+:\s+(\S+)\s+inet6?\s/.exec(line)?.[1] ?? []));
-        if ([...devices].join(',') !== 'lo') throw new Error(`the namespace has interfaces other than lo: ${[...devices].join(', ')}\n${stdout}`);
-        const inner = JSON.parse(await readFile(report, 'utf8').catch(() => 'null')) as InnerReport | null;
-        if (!inner) throw new Error(`the namespaced run wrote no report (exit ${code}): ${stderr.slice(-4000)}`);
-        const failures = inner.testResults.flatMap((f) => [
-          ...(f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed') ? [`${f.name}: ${f.message ?? 'suite failed'}`] : []),
-          ...f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${a.fullName}: ${a.failureMessages.join('\n').slice(0, 1500)}`),
-        ]);
-        const summary = inner.testResults.flatMap((f) => f.assertionResults.map((a) => `  ${a.status === 'passed' ? 'ok  ' : a.status.padEnd(4)} ${a.fullName}`));
-        process.stdout.write(`${file} in a loopback-only namespace (${aliases.join(', ') || 'no aliases'} on lo):\n${summary.join('\n')}\n`);
-        if (failures.length > 0 || code !== 0) throw new Error(`${failures.length} failed in the namespace (exit ${code}):\n${failures.join('\n\n')}`);
-        if (inner.numPassedTests === 0) throw new Error('no test ran in the namespace');
-      } finally {
-        await cleanup();
-      }
-    }, 600_000);
+    it.skipIf(!permitted && !ci)(
+      'runs its tests in a network namespace where loopback is the only interface',
+      async () => {
+        if (!permitted)
+          throw new Error(
+            `unshare -n is not permitted here (${(probe.stderr || probe.error?.message || '').trim()}): CI must run ${file} as root`,
+          );
+        const { dir, cleanup } = await tempDir('reelsync-netns-');
+        try {
+          const report = join(dir, 'report.json');
+          const setup = [
+            'ip link set lo up',
+            ...aliases.map((a) => `ip addr add ${a}/32 dev lo`),
+            'ip -o addr show',
+            'exec "$@"',
+          ].join(' && ');
+          const vitest = join(root, 'node_modules', '.bin', 'vitest');
+          const { code, stdout, stderr } = await run(
+            'unshare',
+            ['-n', 'sh', '-c', setup, 'sh', vitest, 'run', file, '--reporter=json', `--outputFile.json=${report}`],
+            {
+              ...process.env,
+              [INSIDE]: file,
+            },
+          );
+          const devices = new Set(
+            stdout.split('\n').flatMap((line) => /^\d+:\s+(\S+)\s+inet6?\s/.exec(line)?.[1] ?? []),
+          );
+          if ([...devices].join(',') !== 'lo')
+            throw new Error(`the namespace has interfaces other than lo: ${[...devices].join(', ')}\n${stdout}`);
+          const inner = JSON.parse(await readFile(report, 'utf8').catch(() => 'null')) as InnerReport | null;
+          if (!inner) throw new Error(`the namespaced run wrote no report (exit ${code}): ${stderr.slice(-4000)}`);
+          const failures = inner.testResults.flatMap((f) => [
+            ...(f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed')
+              ? [`${f.name}: ${f.message ?? 'suite failed'}`]
+              : []),
+            ...f.assertionResults
+              .filter((a) => a.status === 'failed')
+              .map((a) => `${a.fullName}: ${a.failureMessages.join('\n').slice(0, 1500)}`),
+          ]);
+          const summary = inner.testResults.flatMap((f) =>
+            f.assertionResults.map((a) => `  ${a.status === 'passed' ? 'ok  ' : a.status.padEnd(4)} ${a.fullName}`),
+          );
+          process.stdout.write(
+            `${file} in a loopback-only namespace (${aliases.join(', ') || 'no aliases'} on lo):\n${summary.join('\n')}\n`,
+          );
+          if (failures.length > 0 || code !== 0)
+            throw new Error(`${failures.length} failed in the namespace (exit ${code}):\n${failures.join('\n\n')}`);
+          if (inner.numPassedTests === 0) throw new Error('no test ran in the namespace');
+        } finally {
+          await cleanup();
+        }
+      },
+      600_000,
+    );
   });
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -26,18 +26,32 @@ export interface RunningProcess {
 
 /** Environment for an app process: its data under `home`, quiet logs, and nothing of the caller's Reelsync settings. */
 export function appEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' };
-  for (const name of ['REELSYNC_DATA', 'REELSYNC_DB', 'REELSYNC_SERVER', 'REELSYNC_KEY', 'NODE_OPTIONS']) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn',
+  };
+  for (const name of ['REELSYNC_DATA', 'REELSYNC_DB', 'REELSYNC_SERVER', 'REELSYNC_KEY', 'NODE_OPTIONS'])
+    delete env[name];
   return env;
 }
 
 /** Starts `node <args>` and resolves once its stdout matches `ready`; rejects with its output when it exits first. */
-export async function startNode(args: string[], ready: RegExp, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunningProcess> {
+export async function startNode(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<RunningProcess> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node ${args.join(' ')} not ready after ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`node ${args.join(' ')} not ready after ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer): void => {
       output = (output + chunk.toString()).slice(-20_000);
       const m = ready.exec(output);
@@ -69,7 +83,12 @@ const RpcAnswer = z.discriminatedUnion('ok', [
 ]);
 
 /** One contract call to a headless web mode (what its browser UI sends). */
-export async function webRpc(origin: string, token: string, channel: string, body: unknown): Promise<z.infer<typeof RpcAnswer>> {
+export async function webRpc(
+  origin: string,
+  token: string,
+  channel: string,
+  body: unknown,
+): Promise<z.infer<typeof RpcAnswer>> {
   const res = await request(`${origin}/api/rpc/${channel}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-reelsync-token': token },

@@ -10,16 +10,35 @@ const run = promisify(execFile);
 export const projectRoot = join(import.meta.dirname, '..', '..');
 
 /** What a fresh checkout holds that building and packaging read (no out/, dist/, .cache/ or test/). */
-const PROJECT_FILES = ['package.json', 'package-lock.json', 'electron.vite.config.ts', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.node.json', 'tsconfig.web.json', 'src', 'bin', 'build'];
+const PROJECT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'electron.vite.config.ts',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'tsconfig.node.json',
+  'tsconfig.web.json',
+  'src',
+  'bin',
+  'build',
+];
 
 /** Runs a command in a folder and returns its stdout; its output is kept for the error when it fails. */
-export async function runIn(cwd: string, file: string, args: string[], env: NodeJS.ProcessEnv = process.env, timeout = 180_000): Promise<string> {
+export async function runIn(
+  cwd: string,
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  timeout = 180_000,
+): Promise<string> {
   try {
     const { stdout } = await run(file, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 });
     return stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${file} ${args.join(' ')} failed in ${cwd}: ${e.message}\n${(e.stdout ?? '').slice(-4000)}\n${(e.stderr ?? '').slice(-4000)}`);
+    throw new Error(
+      `${file} ${args.join(' ')} failed in ${cwd}: ${e.message}\n${(e.stdout ?? '').slice(-4000)}\n${(e.stderr ?? '').slice(-4000)}`,
+    );
   }
 }
 
@@ -40,7 +59,9 @@ export async function stageProject(dir: string): Promise<void> {
 
 /** The Electron version the project builds against (node_modules/electron, a devDependency). */
 export async function electronVersion(): Promise<string> {
-  const pkg = z.object({ version: z.string() }).parse(JSON.parse(await readFile(join(projectRoot, 'node_modules', 'electron', 'package.json'), 'utf8')));
+  const pkg = z
+    .object({ version: z.string() })
+    .parse(JSON.parse(await readFile(join(projectRoot, 'node_modules', 'electron', 'package.json'), 'utf8')));
   return pkg.version;
 }
 
@@ -54,7 +75,10 @@ export async function makeElectronStub(dir: string, version: string): Promise<vo
   await mkdir(join(dir, 'locales'), { recursive: true });
   await writeFile(join(dir, 'locales', 'en-US.pak'), '');
   await writeFile(join(dir, 'version'), version);
-  await writeFile(join(dir, 'electron'), '#!/bin/sh\necho "Electron stub: the packaged-layout test never runs Chromium" >&2\nexit 1\n');
+  await writeFile(
+    join(dir, 'electron'),
+    '#!/bin/sh\necho "Electron stub: the packaged-layout test never runs Chromium" >&2\nexit 1\n',
+  );
   await chmod(join(dir, 'electron'), 0o755);
 }
 

@@ -33,12 +33,21 @@ export function cliSync(args: string[]): string {
 }
 
 /** `serve` on a data folder and port (0: any), resolved with the origin it prints once listening, and its stderr so far. */
-export async function spawnServe(dataDir: string, port: number, configFile: string, host?: string): Promise<{ child: ChildProcess; origin: string; stderr(): string }> {
+export async function spawnServe(
+  dataDir: string,
+  port: number,
+  configFile: string,
+  host?: string,
+): Promise<{ child: ChildProcess; origin: string; stderr(): string }> {
   const hostArgs = host === undefined ? [] : ['--host', host];
-  const child = spawn(process.execPath, [SERVICE_CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile, ...hostArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
-  });
+  const child = spawn(
+    process.execPath,
+    [SERVICE_CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile, ...hostArgs],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-20_000);
@@ -62,12 +71,24 @@ export async function startService(opts: { config?: object; credits?: number } =
   const configFile = join(dir, 'config.json');
   await writeFile(configFile, JSON.stringify(opts.config ?? {}));
   const dataDir = join(dir, 'data');
-  const key = cliSync(['key', 'create', '--data', dataDir, '--account', 'test', '--interface', 'library', '--credits', String(opts.credits ?? 100)]);
+  const key = cliSync([
+    'key',
+    'create',
+    '--data',
+    dataDir,
+    '--account',
+    'test',
+    '--interface',
+    'library',
+    '--credits',
+    String(opts.credits ?? 100),
+  ]);
   const first = await spawnServe(dataDir, 0, configFile);
   const origin = first.origin;
   let child = first.child;
   const port = Number(new URL(origin).port);
-  const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+  const exited = (c: ChildProcess) =>
+    new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
   const service: TestService = {
     baseUrl: `${origin}${API_BASE_PATH}`,
     origin,
@@ -77,8 +98,19 @@ export async function startService(opts: { config?: object; credits?: number } =
       return child.pid ?? -1;
     },
     createKey: (account, o = {}) =>
-      cliSync(['key', 'create', '--data', dataDir, '--account', account, '--interface', o.kind ?? 'library', ...(o.credits !== undefined ? ['--credits', String(o.credits)] : [])]),
-    setCredits: (account, usd) => void cliSync(['credits', 'set', '--data', dataDir, '--account', account, '--usd', String(usd)]),
+      cliSync([
+        'key',
+        'create',
+        '--data',
+        dataDir,
+        '--account',
+        account,
+        '--interface',
+        o.kind ?? 'library',
+        ...(o.credits !== undefined ? ['--credits', String(o.credits)] : []),
+      ]),
+    setCredits: (account, usd) =>
+      void cliSync(['credits', 'set', '--data', dataDir, '--account', account, '--usd', String(usd)]),
     stop: async () => {
       child.kill('SIGTERM');
       await exited(child);

@@ -16,7 +16,12 @@ export interface TestEngine {
 }
 
 /** A real SyncEngine on a client database in `dir`, talking HTTP to `baseUrl`; short timings for tests. */
-export async function startEngine(dir: string, baseUrl: string, key: string, config: Partial<SyncConfig> = {}): Promise<TestEngine> {
+export async function startEngine(
+  dir: string,
+  baseUrl: string,
+  key: string,
+  config: Partial<SyncConfig> = {},
+): Promise<TestEngine> {
   const logger = createLogger('test');
   const db = openDatabase(join(dir, 'client.db'));
   const client = new LibraryClient({ baseUrl, key, logger });

@@ -45,11 +45,27 @@ export async function startUiApp(): Promise<RunningUiApp> {
 /** The drawn-text fixture after `leadSeconds` of black: the words appear only from that time on. */
 export function makeLateTextVideo(out: string, leadSeconds: number): void {
   execFileSync('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `color=black:s=1280x720:d=${leadSeconds}:r=25`,
-    '-i', fixturePath('drawnTextMp4'),
-    '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0[v]',
-    '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', out,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=black:s=1280x720:d=${leadSeconds}:r=25`,
+    '-i',
+    fixturePath('drawnTextMp4'),
+    '-filter_complex',
+    '[0:v][1:v]concat=n=2:v=1:a=0[v]',
+    '-map',
+    '[v]',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-preset',
+    'veryfast',
+    out,
   ]);
 }
 
@@ -77,11 +93,27 @@ export async function addFromSettings(page: Page, path: string): Promise<void> {
 }
 
 /** A video of any frame size and rate with `text` drawn large in the middle (what OCR indexes), for non-16:9 footage. */
-export function makeTitledVideo(out: string, o: { width: number; height: number; fps: number; seconds: number; text: string; fontSize: number }): void {
+export function makeTitledVideo(
+  out: string,
+  o: { width: number; height: number; fps: number; seconds: number; text: string; fontSize: number },
+): void {
   execFileSync('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `color=c=0x1c2b3a:s=${o.width}x${o.height}:d=${o.seconds}:r=${o.fps}`,
-    '-vf', `drawbox=x=0:y=0:w=iw:h=ih:color=0xd08040:t=12,drawtext=fontfile=${FONT}:text='${o.text}':fontcolor=white:fontsize=${o.fontSize}:x=(w-text_w)/2:y=(h-text_h)/2`,
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', out,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=0x1c2b3a:s=${o.width}x${o.height}:d=${o.seconds}:r=${o.fps}`,
+    '-vf',
+    `drawbox=x=0:y=0:w=iw:h=ih:color=0xd08040:t=12,drawtext=fontfile=${FONT}:text='${o.text}':fontcolor=white:fontsize=${o.fontSize}:x=(w-text_w)/2:y=(h-text_h)/2`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-preset',
+    'veryfast',
+    out,
   ]);
 }

@@ -39,7 +39,11 @@ export function fakeUtilityProcess(): UtilityProcessModule & { started: FakeUtil
   return {
     started,
     fork(modulePath, args, options) {
-      const child = fork(modulePath, args, { env: options.env, execArgv: ['--import', SHIM], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+      const child = fork(modulePath, args, {
+        env: options.env,
+        execArgv: ['--import', SHIM],
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      });
       const proc = new FakeUtilityProcess(child);
       started.push(proc);
       return proc;

@@ -12,7 +12,11 @@ const root = join(import.meta.dirname, '../..');
 const NODE_DIRS = ['main', 'service', 'chunks'];
 
 function builtFiles(): string[] {
-  return NODE_DIRS.flatMap((d) => readdirSync(join(root, 'out', d)).filter((f) => f.endsWith('.js')).map((f) => join(root, 'out', d, f)));
+  return NODE_DIRS.flatMap((d) =>
+    readdirSync(join(root, 'out', d))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join(root, 'out', d, f)),
+  );
 }
 
 /** The code of a bundle without its comments (the bundler keeps `// src/...` region markers and doc comments). */
@@ -27,7 +31,9 @@ function codeOf(file: string): string {
 describe('built entries (out/)', () => {
   it('run no TypeScript loader and read nothing from src/: `rg "tsx|src/server" out/` finds nothing', () => {
     const everything = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? everything(join(dir, e.name)) : [join(dir, e.name)]));
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? everything(join(dir, e.name)) : [join(dir, e.name)],
+      );
     const files = everything(join(root, 'out')).filter((f) => /\.(js|cjs|mjs|html)$/.test(f));
     expect(files.length).toBeGreaterThan(10);
     const offenders = files.flatMap((file) =>
@@ -40,7 +46,9 @@ describe('built entries (out/)', () => {
   });
 
   it('import only Node built-ins and production dependencies (electron only in the Electron shell)', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const allowed = new Set(Object.keys(pkg.dependencies));
     const bare = new Map<string, string>();
     for (const file of builtFiles()) {
@@ -57,13 +65,17 @@ describe('built entries (out/)', () => {
         bare.set(name, file);
       }
     }
-    const notProduction = [...bare].filter(([name, file]) => !allowed.has(name) && !(name === 'electron' && file.endsWith(join('main', 'index.js'))));
+    const notProduction = [...bare].filter(
+      ([name, file]) => !allowed.has(name) && !(name === 'electron' && file.endsWith(join('main', 'index.js'))),
+    );
     expect(notProduction).toEqual([]);
     expect(bare.size).toBeGreaterThan(5);
   });
 
   it('the reelsync and reelsync-service bins answer from the build', () => {
-    const service = spawnSync(process.execPath, [join(root, 'bin', 'reelsync-service.js'), '--help'], { encoding: 'utf8' });
+    const service = spawnSync(process.execPath, [join(root, 'bin', 'reelsync-service.js'), '--help'], {
+      encoding: 'utf8',
+    });
     expect(service.status).toBe(0);
     expect(service.stdout).toContain('key');
     const client = spawnSync(process.execPath, [join(root, 'bin', 'reelsync.js'), '--help'], { encoding: 'utf8' });
@@ -74,7 +86,12 @@ describe('built entries (out/)', () => {
   it('the reelsync CLI starts its embedded service (forked, logging to <db folder>/logs), and leaves no process behind', async () => {
     const { dir, cleanup } = await tempDir();
     try {
-      const run = () => spawnSync(process.execPath, [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'search', 'harbour'], { encoding: 'utf8' });
+      const run = () =>
+        spawnSync(
+          process.execPath,
+          [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'search', 'harbour'],
+          { encoding: 'utf8' },
+        );
       const first = run();
       expect(first.stderr).toBe('');
       expect(first.status).toBe(0);
@@ -82,7 +99,9 @@ describe('built entries (out/)', () => {
       // The second run finds the key the first one created over the service's IPC channel.
       expect(run().status).toBe(0);
       const log = readFileSync(join(dir, 'logs', 'service.log'), 'utf8');
-      const pids = [...log.matchAll(/\[supervisor\] ready at http:\/\/127\.0\.0\.1:\d+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      const pids = [...log.matchAll(/\[supervisor\] ready at http:\/\/127\.0\.0\.1:\d+ \(pid (\d+)\)/g)].map((m) =>
+        Number(m[1]),
+      );
       expect(pids).toHaveLength(2);
       expect(pids.filter(alive)).toEqual([]);
     } finally {
@@ -94,7 +113,11 @@ describe('built entries (out/)', () => {
     const { dir, cleanup } = await tempDir();
     try {
       mkdirSync(join(dir, 'footage'));
-      const cli = spawn(process.execPath, [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'sync', join(dir, 'footage')], { stdio: 'ignore' });
+      const cli = spawn(
+        process.execPath,
+        [join(root, 'bin', 'reelsync.js'), '--db', join(dir, 'c.db'), 'sync', join(dir, 'footage')],
+        { stdio: 'ignore' },
+      );
       const logFile = join(dir, 'logs', 'service.log');
       const readyPid = (): number | null => {
         const m = existsSync(logFile) ? /ready at \S+ \(pid (\d+)\)/.exec(readFileSync(logFile, 'utf8')) : null;

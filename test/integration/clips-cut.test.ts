@@ -12,7 +12,10 @@ import { startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 
 const run = promisify(execFile);
-const sha256 = async (file: string): Promise<string> => createHash('sha256').update(await readFile(file)).digest('hex');
+const sha256 = async (file: string): Promise<string> =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 
 let service: TestService;
 let dir: string;
@@ -39,7 +42,18 @@ afterAll(async () => {
 
 describe('clips from a local original', () => {
   test('frame-accurate by default: the file starts on the frame of --start and lasts end - start', async () => {
-    const saved = local.feature.clips.save({ videoNo, start: 2, end: 3, handles: 0, mode: 'accurate', format: 'mp4', query: 'counter', text: '', tags: [], notes: '' });
+    const saved = local.feature.clips.save({
+      videoNo,
+      start: 2,
+      end: 3,
+      handles: 0,
+      mode: 'accurate',
+      format: 'mp4',
+      query: 'counter',
+      text: '',
+      tags: [],
+      notes: '',
+    });
     const clip = await local.feature.clips.settled(saved.id);
     expect(clip.error).toBeNull();
     expect(clip.state).toBe('ready');
@@ -60,7 +74,20 @@ describe('clips from a local original', () => {
     const outDir = join(dir, 'out');
     await mkdir(outDir);
     await writeFile(join(outDir, 'take.mov'), 'precious');
-    const saved = local.feature.clips.save({ videoNo, start: 2, end: 3, handles: 0.4, mode: 'accurate', format: 'mov', outDir, outName: 'take.mov', query: '', text: '', tags: [], notes: '' });
+    const saved = local.feature.clips.save({
+      videoNo,
+      start: 2,
+      end: 3,
+      handles: 0.4,
+      mode: 'accurate',
+      format: 'mov',
+      outDir,
+      outName: 'take.mov',
+      query: '',
+      text: '',
+      tags: [],
+      notes: '',
+    });
     const clip = await local.feature.clips.settled(saved.id);
     expect(clip.state).toBe('ready');
     expect(basename(clip.path ?? '')).toBe('take (1).mov');
@@ -71,20 +98,59 @@ describe('clips from a local original', () => {
   });
 
   test('handles are clamped to the video', async () => {
-    const clip = await local.feature.clips.settled(local.feature.clips.save({ videoNo, start: 0.2, end: 7.9, handles: 5, mode: 'accurate', format: 'mkv', query: '', text: '', tags: [], notes: '' }).id);
+    const clip = await local.feature.clips.settled(
+      local.feature.clips.save({
+        videoNo,
+        start: 0.2,
+        end: 7.9,
+        handles: 5,
+        mode: 'accurate',
+        format: 'mkv',
+        query: '',
+        text: '',
+        tags: [],
+        notes: '',
+      }).id,
+    );
     expect(clip.state).toBe('ready');
     expect(await frameNumberAt(clip.path ?? '', 0)).toBe(0);
     expect(await videoFrameCount(clip.path ?? '')).toBe(COUNTER.fps * COUNTER.seconds);
   });
 
   test('stream copy is lossless but starts on the keyframe at or before the start (the only one is frame 0 here)', async () => {
-    const clip = await local.feature.clips.settled(local.feature.clips.save({ videoNo, start: 2, end: 3, handles: 0, mode: 'copy', format: 'mp4', query: '', text: '', tags: [], notes: '' }).id);
+    const clip = await local.feature.clips.settled(
+      local.feature.clips.save({
+        videoNo,
+        start: 2,
+        end: 3,
+        handles: 0,
+        mode: 'copy',
+        format: 'mp4',
+        query: '',
+        text: '',
+        tags: [],
+        notes: '',
+      }).id,
+    );
     expect(clip.state).toBe('ready');
     expect(await frameNumberAt(clip.path ?? '', 0)).toBe(0);
   });
 
   test('a range outside the video fails the clip without retrying', async () => {
-    const clip = await local.feature.clips.settled(local.feature.clips.save({ videoNo, start: 20, end: 21, handles: 0, mode: 'accurate', format: 'mp4', query: '', text: '', tags: [], notes: '' }).id);
+    const clip = await local.feature.clips.settled(
+      local.feature.clips.save({
+        videoNo,
+        start: 20,
+        end: 21,
+        handles: 0,
+        mode: 'accurate',
+        format: 'mp4',
+        query: '',
+        text: '',
+        tags: [],
+        notes: '',
+      }).id,
+    );
     expect(clip.state).toBe('failed');
     expect(clip.error).toMatch(/outside the video/);
   });
@@ -97,8 +163,17 @@ describe('clips without a local original', () => {
     try {
       const meta = await remote.feature.requireClient().getMetadata(videoNo);
       const saved = remote.feature.clips.save({
-        videoNo, start: 4, end: 5.2, handles: 0, mode: 'accurate', format: 'mp4', query: 'frames', text: '',
-        video: { bucket: meta?.video_bucket ?? '', blob: meta?.video_blob ?? '' }, tags: [], notes: '',
+        videoNo,
+        start: 4,
+        end: 5.2,
+        handles: 0,
+        mode: 'accurate',
+        format: 'mp4',
+        query: 'frames',
+        text: '',
+        video: { bucket: meta?.video_bucket ?? '', blob: meta?.video_blob ?? '' },
+        tags: [],
+        notes: '',
       });
       const clip = await remote.feature.clips.settled(saved.id);
       expect(clip.error).toBeNull();
@@ -118,8 +193,30 @@ describe('clips without a local original', () => {
 describe('clips library', () => {
   test('local full-text search over text, notes and tags (diacritics folded, prefixes), tag filter, update', async () => {
     const c = local.feature.clips;
-    const a = c.save({ videoNo, start: 1, end: 2, handles: 0, mode: 'copy', format: 'mp4', query: 'harbour', text: 'two small boats leave the harbour', tags: ['boats'], notes: '' });
-    const b = c.save({ videoNo, start: 5, end: 6, handles: 0, mode: 'copy', format: 'mp4', query: 'cafe', text: 'a waiter at the café terrace', tags: [], notes: '' });
+    const a = c.save({
+      videoNo,
+      start: 1,
+      end: 2,
+      handles: 0,
+      mode: 'copy',
+      format: 'mp4',
+      query: 'harbour',
+      text: 'two small boats leave the harbour',
+      tags: ['boats'],
+      notes: '',
+    });
+    const b = c.save({
+      videoNo,
+      start: 5,
+      end: 6,
+      handles: 0,
+      mode: 'copy',
+      format: 'mp4',
+      query: 'cafe',
+      text: 'a waiter at the café terrace',
+      tags: [],
+      notes: '',
+    });
     await Promise.all([c.settled(a.id), c.settled(b.id)]);
     expect(c.search('harb', 10).map((r) => r.id)).toEqual([a.id]);
     expect(c.search('cafe terrace', 10).map((r) => r.id)).toEqual([b.id]);
@@ -135,7 +232,21 @@ describe('clips library', () => {
 
   test('exports: CSV, CMX3600 EDL and FCPXML parse and carry the ranges', async () => {
     const c = local.feature.clips;
-    const clip = await c.settled(c.save({ videoNo, videoName: 'counter.mp4', start: 2, end: 3, handles: 0.4, mode: 'accurate', format: 'mp4', query: 'boats, "quoted"', text: 'line one\nline two', tags: ['t1'], notes: '=SUM(A1)' }).id);
+    const clip = await c.settled(
+      c.save({
+        videoNo,
+        videoName: 'counter.mp4',
+        start: 2,
+        end: 3,
+        handles: 0.4,
+        mode: 'accurate',
+        format: 'mp4',
+        query: 'boats, "quoted"',
+        text: 'line one\nline two',
+        tags: ['t1'],
+        notes: '=SUM(A1)',
+      }).id,
+    );
     const csvFile = join(dir, 'clips.csv');
     const edlFile = join(dir, 'clips.edl');
     const xmlFile = join(dir, 'clips.fcpxml');
@@ -175,7 +286,10 @@ print(json.dumps({'rows': rows, 'version': root.get('version'), 'clips': [dict(c
     expect(parsed.assets[0]).toBe(pathToFileURL(clip.path ?? '').href);
     const events = edl.content.split('\r\n').filter((l) => /^\d{3} /.test(l));
     expect(events).toHaveLength(1);
-    const m = /^(\d{3}) {2}(\S+)\s+(AA\/V|V)\s+C\s+(\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d)$/.exec(events[0] ?? '');
+    const m =
+      /^(\d{3}) {2}(\S+)\s+(AA\/V|V)\s+C\s+(\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d)$/.exec(
+        events[0] ?? '',
+      );
     expect(m?.slice(1)).toEqual(['001', 'AX', 'AA/V', '00:00:02:00', '00:00:03:00', '01:00:00:00', '01:00:01:00']);
     expect(edl.content).toContain('* FROM CLIP NAME: counter.mp4');
     expect(edl.content.startsWith('TITLE: ')).toBe(true);

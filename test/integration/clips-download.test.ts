@@ -12,7 +12,10 @@ import { startLibrary } from '../helpers/library';
 import { startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 
-const sha256 = async (file: string): Promise<string> => createHash('sha256').update(await readFile(file)).digest('hex');
+const sha256 = async (file: string): Promise<string> =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 
 let service: TestService;
 let api: ApiClient;
@@ -33,7 +36,12 @@ beforeAll(async () => {
   const videoNo = up.json.data?.videoNo ?? '';
   // A second indexed video, for more keyframes in the thumbnail cache test.
   second = (await api.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'))).json.data?.videoNo ?? '';
-  const meta = (await waitForStatus(api, videoNo, 90_000)) as { status: string; video_bucket: string; video_blob: string; size: number };
+  const meta = (await waitForStatus(api, videoNo, 90_000)) as {
+    status: string;
+    video_bucket: string;
+    video_blob: string;
+    size: number;
+  };
   expect(meta.status).toBe('PARSE');
   expect((await waitForStatus(api, second, 90_000)).status).toBe('PARSE');
   video = { videoNo, bucket: meta.video_bucket, blob: meta.video_blob, size: meta.size };
@@ -47,7 +55,10 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const downloadsOf = (blob: string) => proxy.requests.filter((r) => r.path.includes('/download') && r.path.includes(encodeURIComponent(blob.split('/').pop() ?? '')));
+const downloadsOf = (blob: string) =>
+  proxy.requests.filter(
+    (r) => r.path.includes('/download') && r.path.includes(encodeURIComponent(blob.split('/').pop() ?? '')),
+  );
 
 describe('downloads', () => {
   test('the cost is quoted from get_metadata before starting (0.12 USD/GB)', async () => {
@@ -66,7 +77,12 @@ describe('downloads', () => {
     try {
       proxy.requests.length = 0;
       proxy.cutAfter.push(40_000, 70_000);
-      const row = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(dir, 'resume-out') });
+      const row = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob: video.blob,
+        destDir: join(dir, 'resume-out'),
+      });
       const done = await lib.feature.downloads.settled(row.id);
       expect(done.error).toBeNull();
       expect(done.state).toBe('done');
@@ -90,7 +106,12 @@ describe('downloads', () => {
     const first = await startLibrary(sub, viaProxy);
     proxy.requests.length = 0;
     proxy.stallAfter.push(50_000);
-    const row = await first.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(sub, 'out') });
+    const row = await first.feature.downloads.start({
+      kind: 'video',
+      bucket: video.bucket,
+      blob: video.blob,
+      destDir: join(sub, 'out'),
+    });
     const progressed = new Promise<void>((resolve) => {
       const off = first.events.on('downloads:progress', (p) => {
         if (p.id === row.id && p.bytes >= 50_000) {
@@ -124,7 +145,12 @@ describe('downloads', () => {
     for (let id = 1; id <= 5; id++) await symlink(victim, join(out, `.reelsync-download-${id}.part`));
     const lib = await startLibrary(sub, viaProxy);
     try {
-      const row = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: out });
+      const row = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob: video.blob,
+        destDir: out,
+      });
       expect(row.part_name).toMatch(/^\.reelsync-[0-9a-f]{32}\.part$/);
       const done = await lib.feature.downloads.settled(row.id);
       expect(done.state).toBe('done');
@@ -140,7 +166,12 @@ describe('downloads', () => {
     const victim = join(sub, 'victim.txt');
     const first = await startLibrary(sub, viaProxy);
     proxy.stallAfter.push(50_000);
-    const row = await first.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(sub, 'out') });
+    const row = await first.feature.downloads.start({
+      kind: 'video',
+      bucket: video.bucket,
+      blob: video.blob,
+      destDir: join(sub, 'out'),
+    });
     await new Promise<void>((resolve) => {
       const off = first.events.on('downloads:progress', (p) => {
         if (p.id === row.id && p.bytes >= 50_000) {
@@ -181,13 +212,22 @@ describe('downloads', () => {
           }
         });
       });
-      const row = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(dir, 'norange-out') });
+      const row = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob: video.blob,
+        destDir: join(dir, 'norange-out'),
+      });
       await resumed;
       const done = await lib.feature.downloads.settled(row.id);
       expect(done.state).toBe('done');
       expect(done.restarts).toBe(1);
       expect(await sha256(done.path ?? '')).toBe(await sha256(original));
-      expect(downloadsOf(video.blob).map((r) => [r.status, r.cut])).toEqual([[206, true], [200, false], [206, false]]);
+      expect(downloadsOf(video.blob).map((r) => [r.status, r.cut])).toEqual([
+        [206, true],
+        [200, false],
+        [206, false],
+      ]);
     } finally {
       proxy.dropRange = 0;
       await lib.stop();
@@ -199,13 +239,20 @@ describe('downloads', () => {
     try {
       proxy.requests.length = 0;
       const blob = `videos/${video.videoNo}/not-there.mp4`;
-      const row = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob, destDir: join(dir, 'gone-out') });
+      const row = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob,
+        destDir: join(dir, 'gone-out'),
+      });
       const done = await lib.feature.downloads.settled(row.id);
       expect(done.state).toBe('gone');
       expect(done.error).toBe('Resource does not exist');
       await new Promise((r) => setTimeout(r, 600)); // several queue ticks and backoff periods
       expect(proxy.requests.filter((r) => r.path.includes('not-there'))).toHaveLength(1);
-      const job = lib.db.prepare(`SELECT state, attempts FROM jobs WHERE kind = 'download' AND target = ?`).get(String(row.id));
+      const job = lib.db
+        .prepare(`SELECT state, attempts FROM jobs WHERE kind = 'download' AND target = ?`)
+        .get(String(row.id));
       expect(job).toEqual({ state: 'failed', attempts: 1 });
     } finally {
       await lib.stop();
@@ -216,13 +263,33 @@ describe('downloads', () => {
     const lib = await startLibrary(join(dir, 'balance'), viaProxy);
     try {
       service.setCredits('test', 0);
-      const row = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(dir, 'balance-out') });
+      const row = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob: video.blob,
+        destDir: join(dir, 'balance-out'),
+      });
       const done = await lib.feature.downloads.settled(row.id);
       expect(done.state).toBe('failed');
       expect(done.error).toContain('Insufficient balance to download the resource');
       service.setCredits('test', 100);
-      proxy.override = { status: 200, contentType: 'application/json;charset=utf-8', body: JSON.stringify({ code: '0001', msg: 'Resource does not exist', data: null, success: false, failed: true }) };
-      const other = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(dir, 'json200-out') });
+      proxy.override = {
+        status: 200,
+        contentType: 'application/json;charset=utf-8',
+        body: JSON.stringify({
+          code: '0001',
+          msg: 'Resource does not exist',
+          data: null,
+          success: false,
+          failed: true,
+        }),
+      };
+      const other = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob: video.blob,
+        destDir: join(dir, 'json200-out'),
+      });
       const gone = await lib.feature.downloads.settled(other.id);
       expect(gone.state).toBe('gone');
       expect(await readdir(join(dir, 'json200-out'))).toEqual([]);
@@ -251,7 +318,12 @@ describe('downloads', () => {
       const ids: number[] = [];
       for (const disposition of names) {
         proxy.rewriteHeaders = (h) => ({ ...h, 'content-disposition': disposition });
-        const row = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: video.blob, destDir: join(out, String(paths.length)) });
+        const row = await lib.feature.downloads.start({
+          kind: 'video',
+          bucket: video.bucket,
+          blob: video.blob,
+          destDir: join(out, String(paths.length)),
+        });
         const done = await lib.feature.downloads.settled(row.id);
         expect(done.state).toBe('done');
         paths.push(done.path ?? '');
@@ -259,7 +331,12 @@ describe('downloads', () => {
       }
       // The same name twice in one folder: numbered, not overwritten.
       proxy.rewriteHeaders = (h) => ({ ...h, 'content-disposition': 'attachment; filename="CON.mp4"' });
-      const again = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: `${video.blob}`, destDir: out });
+      const again = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob: `${video.blob}`,
+        destDir: out,
+      });
       const placed = await lib.feature.downloads.settled(again.id);
       expect(paths.map((p) => [basename(dirname(p)), basename(p)])).toEqual([
         ['0', 'escape.mp4'],
@@ -273,12 +350,19 @@ describe('downloads', () => {
       for (const p of paths) expect(p.startsWith(`${out}/`)).toBe(true);
       expect((await readdir(root)).filter((f) => !f.startsWith('client.db') && f !== 'data')).toEqual(['a']);
       // The library's own folders (made at start, 0700) received nothing.
-      expect((await readdir(join(root, 'data'), { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory())).toEqual([]);
+      expect(
+        (await readdir(join(root, 'data'), { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory()),
+      ).toEqual([]);
       expect(await readdir(join(root, 'a'))).toEqual(['b']);
       expect(await readdir(join(root, 'a', 'b'))).toEqual(['out']);
       // A traversal in the blob itself is refused by the service and writes nothing.
       proxy.rewriteHeaders = null;
-      const traversal = await lib.feature.downloads.start({ kind: 'video', bucket: video.bucket, blob: `videos/${video.videoNo}/../../../../etc/passwd`, destDir: join(out, 'trav') });
+      const traversal = await lib.feature.downloads.start({
+        kind: 'video',
+        bucket: video.bucket,
+        blob: `videos/${video.videoNo}/../../../../etc/passwd`,
+        destDir: join(out, 'trav'),
+      });
       expect((await lib.feature.downloads.settled(traversal.id)).state).toBe('gone');
       expect(await readdir(join(out, 'trav'))).toEqual([]);
     } finally {
@@ -298,8 +382,12 @@ describe('downloads', () => {
       if (meta?.poster_blob) keyframes.push(meta.poster_blob);
     }
     expect(keyframes.length).toBeGreaterThanOrEqual(3);
-    const answers = await Promise.all(keyframes.map(async (k) => api.raw('GET', `/download?bucket=${video.bucket}&blob=${k}`)));
-    expect(answers.map((a) => [a.status, String(a.headers['content-type'])])).toEqual(keyframes.map(() => [200, 'image/jpeg']));
+    const answers = await Promise.all(
+      keyframes.map(async (k) => api.raw('GET', `/download?bucket=${video.bucket}&blob=${k}`)),
+    );
+    expect(answers.map((a) => [a.status, String(a.headers['content-type'])])).toEqual(
+      keyframes.map(() => [200, 'image/jpeg']),
+    );
     const sizes = answers.map((a) => a.body.length);
     const [k0, k1, k2] = keyframes as [string, string, string];
     const [s0, s1, s2] = sizes as [number, number, number];

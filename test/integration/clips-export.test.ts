@@ -19,8 +19,25 @@ async function footage(name: string, fps: number, silent: boolean): Promise<stri
   const out = join(dir, name);
   const audio = silent ? [] : ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'];
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=${fps}`, ...audio,
-    '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...(silent ? [] : ['-c:a', 'aac', '-shortest']), out,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=320x180:rate=${fps}`,
+    ...audio,
+    '-t',
+    '4',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    ...(silent ? [] : ['-c:a', 'aac', '-shortest']),
+    out,
   ]);
   return out;
 }
@@ -29,7 +46,19 @@ async function footage(name: string, fps: number, silent: boolean): Promise<stri
 async function cutClip(source: string, videoNo: string, start: number, end: number): Promise<ClipRow> {
   const c = local.feature.clips;
   local.feature.queue.pause('user');
-  const saved = c.save({ videoNo, videoName: videoNo, start, end, handles: 0, mode: 'accurate', format: 'mp4', query: videoNo, text: '', tags: [], notes: '' });
+  const saved = c.save({
+    videoNo,
+    videoName: videoNo,
+    start,
+    end,
+    handles: 0,
+    mode: 'accurate',
+    format: 'mp4',
+    query: videoNo,
+    text: '',
+    tags: [],
+    notes: '',
+  });
   new ClipsStore(local.db).setSource(saved.id, source, null);
   local.feature.queue.resume();
   return c.settled(saved.id);
@@ -38,7 +67,11 @@ async function cutClip(source: string, videoNo: string, start: number, end: numb
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-export-'));
   local = await startLibrary(dir, undefined);
-  const [pal, ntsc, silent] = await Promise.all([footage('pal.mp4', 25, false), footage('ntsc.mp4', 30, false), footage('silent.mp4', 30, true)]);
+  const [pal, ntsc, silent] = await Promise.all([
+    footage('pal.mp4', 25, false),
+    footage('ntsc.mp4', 30, false),
+    footage('silent.mp4', 30, true),
+  ]);
   clips.pal = await cutClip(pal, 'pal', 1, 2);
   clips.ntsc = await cutClip(ntsc, 'ntsc', 0.5, 1.7);
   clips.silent = await cutClip(silent, 'silent', 2, 3);
@@ -49,7 +82,11 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const events = (edl: string): string[][] => edl.split('\r\n').filter((l) => /^\d{3} /.test(l)).map((l) => l.split(/\s+/));
+const events = (edl: string): string[][] =>
+  edl
+    .split('\r\n')
+    .filter((l) => /^\d{3} /.test(l))
+    .map((l) => l.split(/\s+/));
 
 describe('exports of real cut clips (25 fps and 30 fps, one without sound)', () => {
   test('each cut clip was probed: its rate and whether it has sound are stored', () => {
@@ -76,14 +113,20 @@ describe('exports of real cut clips (25 fps and 30 fps, one without sound)', () 
 
   test('FCPXML parses; the sequence has the most common format; hasAudio only on the clips with sound', async () => {
     const file = join(dir, 'list.fcpxml');
-    await writeFile(file, (await local.feature.clips.render('fcpxml', [clips.pal.id, clips.ntsc.id, clips.silent.id])).content);
+    await writeFile(
+      file,
+      (await local.feature.clips.render('fcpxml', [clips.pal.id, clips.ntsc.id, clips.silent.id])).content,
+    );
     const py = `
 import json, sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 formats = {f.get('id'): dict(f.attrib) for f in root.iter('format')}
 seq = root.find('./library/event/project/sequence')
 print(json.dumps({'seq': formats[seq.get('format')], 'audio': [a.get('hasAudio') for a in root.iter('asset')]}))`;
-    const parsed = JSON.parse((await run('python3', ['-c', py, file])).stdout) as { seq: Record<string, string>; audio: (string | null)[] };
+    const parsed = JSON.parse((await run('python3', ['-c', py, file])).stdout) as {
+      seq: Record<string, string>;
+      audio: (string | null)[];
+    };
     expect(parsed.seq).toMatchObject({ frameDuration: '1/30s', width: '320', height: '180' });
     expect(parsed.audio).toEqual(['1', '1', null]);
   });

@@ -18,7 +18,12 @@ let stopped = false;
 beforeAll(async () => {
   service = await startService();
   ({ dir, cleanup } = await tempDir('reelsync-offline-'));
-  app = new ReelsyncApp({ dataDir: dir, mode: 'web', logger: createLogger('test'), library: { baseUrl: service.baseUrl, key: service.key } });
+  app = new ReelsyncApp({
+    dataDir: dir,
+    mode: 'web',
+    logger: createLogger('test'),
+    library: { baseUrl: service.baseUrl, key: service.key },
+  });
   await app.start();
 });
 
@@ -38,7 +43,11 @@ test('with the service stopped, clips, cached thumbnails and the last results st
   const api = apiClient(service.baseUrl, service.key);
   const file = await makeCounterVideo(dir, 'harbour.mp4');
   const videoNo = (await api.upload<{ videoNo: string }>(file)).json.data?.videoNo ?? '';
-  const meta = (await waitForStatus(api, videoNo, 90_000)) as { status: string; video_bucket: string; video_blob: string };
+  const meta = (await waitForStatus(api, videoNo, 90_000)) as {
+    status: string;
+    video_bucket: string;
+    video_blob: string;
+  };
   const keyframe = { bucket: meta.video_bucket, blob: `keyframes/${videoNo}/0.jpg` };
 
   // Online: save a clip (no local original: downloaded, then cut), look at a keyframe, run a search.
@@ -51,8 +60,14 @@ test('with the service stopped, clips, cached thumbnails and the last results st
     });
   });
   const saved = await call<ClipView>('clips:save', {
-    videoNo, start: 1, end: 2, query: 'boats in the harbour', text: 'two small boats leave the harbour',
-    video: { bucket: meta.video_bucket, blob: meta.video_blob }, keyframe, tags: ['harbour'],
+    videoNo,
+    start: 1,
+    end: 2,
+    query: 'boats in the harbour',
+    text: 'two small boats leave the harbour',
+    video: { bucket: meta.video_bucket, blob: meta.video_blob },
+    keyframe,
+    tags: ['harbour'],
   });
   expect(saved.state).toBe('queued');
   const clip = await ready;
@@ -60,7 +75,19 @@ test('with the service stopped, clips, cached thumbnails and the last results st
   const online = await call<{ dataUrl: string | null; cached: boolean }>('thumbnails:get', keyframe);
   expect(online.dataUrl).toMatch(/^data:image\/jpeg;base64,/);
   expect(online.cached).toBe(false);
-  const hits: SearchHit[] = [{ id: `${videoNo}@1-2`, videoNo, videoName: 'harbour.mp4', start: 1, end: 2, score: 0.8, text: 'two small boats', keyframe, localPath: null }];
+  const hits: SearchHit[] = [
+    {
+      id: `${videoNo}@1-2`,
+      videoNo,
+      videoName: 'harbour.mp4',
+      start: 1,
+      end: 2,
+      score: 0.8,
+      text: 'two small boats',
+      keyframe,
+      localPath: null,
+    },
+  ];
   app.library.searchCache.record({ query: 'boats', type: 'BY_CLIP' }, hits);
   expect((await call<{ online: boolean }>('library:connectivity', {})).online).toBe(true);
 
@@ -71,8 +98,12 @@ test('with the service stopped, clips, cached thumbnails and the last results st
   expect(await call('library:connectivity', {})).toMatchObject({ configured: true, online: false });
   const list = await call<{ clips: ClipView[]; total: number }>('clips:list', {});
   expect(list.clips.map((c) => [c.id, c.state])).toEqual([[clip.id, 'ready']]);
-  expect((await call<{ clips: ClipView[] }>('clips:search', { text: 'boats harb' })).clips.map((c) => c.id)).toEqual([clip.id]);
-  expect((await call<{ dataUrl: string | null }>('clips:thumbnail', { id: clip.id })).dataUrl).toMatch(/^data:image\/jpeg;base64,/);
+  expect((await call<{ clips: ClipView[] }>('clips:search', { text: 'boats harb' })).clips.map((c) => c.id)).toEqual([
+    clip.id,
+  ]);
+  expect((await call<{ dataUrl: string | null }>('clips:thumbnail', { id: clip.id })).dataUrl).toMatch(
+    /^data:image\/jpeg;base64,/,
+  );
   const cached = await call<{ dataUrl: string | null; cached: boolean }>('thumbnails:get', keyframe);
   expect(cached).toEqual({ dataUrl: online.dataUrl, cached: true });
   const last = await call<{ results: { query: string; hits: SearchHit[] } | null }>('search:last-results', {});

@@ -4,7 +4,14 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormData } from 'undici';
 import { FIXTURES, fixturePath } from '../fixtures/media';
-import { datalakeClient, startMediaServer, waitForOperation, type DatalakeClient, type LocalServer, type Operation } from '../helpers/datalake';
+import {
+  datalakeClient,
+  startMediaServer,
+  waitForOperation,
+  type DatalakeClient,
+  type LocalServer,
+  type Operation,
+} from '../helpers/datalake';
 import { startService, type TestService } from '../helpers/service';
 
 let service: TestService;
@@ -30,7 +37,8 @@ afterAll(async () => {
 });
 
 const ingest = (body: Record<string, unknown>) => dl.post<Operation>('/videos', { collection_id: collection, ...body });
-const balance = async (): Promise<number> => (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
+const balance = async (): Promise<number> =>
+  (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
 
 describe('authentication and collections', () => {
   it('wants a datalake key, raw in Authorization', async () => {
@@ -42,7 +50,13 @@ describe('authentication and collections', () => {
   it('creates, lists and reads collections with their flags; list limits are 1 to 100', async () => {
     const made = await dl.post('/collections', { name: 'flags', safety_detector: true, face_recognition: true });
     expect(made.status).toBe(201);
-    expect(made.json).toMatchObject({ name: 'flags', safety_detector: true, face_recognition: true, video_count: 0, state: 'active' });
+    expect(made.json).toMatchObject({
+      name: 'flags',
+      safety_detector: true,
+      face_recognition: true,
+      video_count: 0,
+      state: 'active',
+    });
     const got = await dl.get(`/collections/${String(made.json.collection_id)}`);
     expect(got.json).toEqual(made.json);
     const list = await dl.get<{ collections: unknown[]; next_cursor: string | null }>('/collections?limit=1');
@@ -50,7 +64,8 @@ describe('authentication and collections', () => {
     const next = await dl.get<{ collections: unknown[] }>(`/collections?limit=1&cursor=${list.json.next_cursor ?? ''}`);
     expect(next.json.collections).toHaveLength(1);
     expect(next.json.collections[0]).not.toEqual(list.json.collections[0]);
-    for (const limit of [0, 101]) expect((await dl.get(`/collections?limit=${limit}`)).json).toMatchObject({ error: { code: 'invalid_argument' } });
+    for (const limit of [0, 101])
+      expect((await dl.get(`/collections?limit=${limit}`)).json).toMatchObject({ error: { code: 'invalid_argument' } });
     expect((await dl.post('/collections', { name: 'x', face: true })).status).toBe(400);
   });
 });
@@ -61,11 +76,27 @@ describe('ingest by source_url', () => {
     const res = await ingest({ source_url: clip(), metadata: { shoot: 'harbour' } });
     expect(res.status).toBe(202);
     expect(res.json).toMatchObject({ kind: 'ingest', done: false, cancelled: false, error: null });
-    expect(res.json.progress).toMatchObject({ preprocess: expect.any(String) as unknown, index: 'pending', derive: 'pending' });
+    expect(res.json.progress).toMatchObject({
+      preprocess: expect.any(String) as unknown,
+      index: 'pending',
+      derive: 'pending',
+    });
     const op = await waitForOperation(dl, res.json.operation);
-    expect(op).toMatchObject({ done: true, cancelled: false, error: null, progress: { preprocess: 'done', index: 'done', derive: 'done', percent: 100 } });
+    expect(op).toMatchObject({
+      done: true,
+      cancelled: false,
+      error: null,
+      progress: { preprocess: 'done', index: 'done', derive: 'done', percent: 100 },
+    });
     const video = await dl.get(`/videos/${op.resource}`);
-    expect(video.json).toMatchObject({ video_id: op.resource, collection_id: collection, status: 'ready', searchable: true, metadata: { shoot: 'harbour' }, operation: op.operation });
+    expect(video.json).toMatchObject({
+      video_id: op.resource,
+      collection_id: collection,
+      status: 'ready',
+      searchable: true,
+      metadata: { shoot: 'harbour' },
+      operation: op.operation,
+    });
     expect(video.json.duration).toBeGreaterThan(1);
     expect(await balance()).toBeLessThan(before);
     const list = await dl.get<{ videos: { video_id: string }[] }>(`/videos?collection_id=${collection}`);
@@ -79,7 +110,10 @@ describe('ingest by source_url', () => {
       const op = await waitForOperation(dl, res.json.operation, 30_000);
       expect(op).toMatchObject({ done: true, cancelled: false, error: { code: 'source_unresolved' } });
       expect(op.progress.preprocess).toBe('failed');
-      expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({ status: 'failed', error: { code: 'source_unresolved' } });
+      expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({
+        status: 'failed',
+        error: { code: 'source_unresolved' },
+      });
     }
   });
 
@@ -91,9 +125,13 @@ describe('ingest by source_url', () => {
   });
 
   it('refuses what is not an http(s) URL and unknown collections', async () => {
-    expect((await ingest({ source_url: 'rtsp://127.0.0.1/live' })).json).toMatchObject({ error: { code: 'invalid_argument' } });
+    expect((await ingest({ source_url: 'rtsp://127.0.0.1/live' })).json).toMatchObject({
+      error: { code: 'invalid_argument' },
+    });
     expect((await ingest({ source_url: clip(), fps: 31 })).status).toBe(400);
-    expect((await dl.post('/videos', { collection_id: 'col_nope', source_url: clip() })).json).toMatchObject({ error: { code: 'not_found' } });
+    expect((await dl.post('/videos', { collection_id: 'col_nope', source_url: clip() })).json).toMatchObject({
+      error: { code: 'not_found' },
+    });
   });
 });
 
@@ -109,11 +147,18 @@ describe('idempotency', () => {
     expect(await balance()).toBe(afterFirst);
     const videos = await dl.get<{ videos: { operation: string }[] }>('/videos?limit=100');
     expect(videos.json.videos.filter((v) => v.operation === op.operation)).toHaveLength(1);
-    expect((await ingest({ source_url: `${clip()}?other`, idempotency_key: 'job-42' })).json).toMatchObject({ error: { code: 'conflict' } });
+    expect((await ingest({ source_url: `${clip()}?other`, idempotency_key: 'job-42' })).json).toMatchObject({
+      error: { code: 'conflict' },
+    });
     // Keys are per account: another account's identical key is a new ingest.
     const other = datalakeClient(service.origin, service.createKey('idem-other', { kind: 'datalake', credits: 5 }));
-    const otherCollection = (await other.post<{ collection_id: string }>('/collections', { name: 'other' })).json.collection_id;
-    const theirs = await other.post<Operation>('/videos', { collection_id: otherCollection, source_url: clip(), idempotency_key: 'job-42' });
+    const otherCollection = (await other.post<{ collection_id: string }>('/collections', { name: 'other' })).json
+      .collection_id;
+    const theirs = await other.post<Operation>('/videos', {
+      collection_id: otherCollection,
+      source_url: clip(),
+      idempotency_key: 'job-42',
+    });
     expect(theirs.status).toBe(202);
     expect(theirs.json.operation).not.toBe(first.json.operation);
     await waitForOperation(other, theirs.json.operation);
@@ -129,18 +174,34 @@ describe('ingest by multipart file', () => {
   };
 
   it('ingests a json part plus a file part', async () => {
-    const res = await dl.call<Operation>('POST', '/videos', await form({ collection_id: collection }, fixturePath('vp9Mkv'), 'video/x-matroska'));
+    const res = await dl.call<Operation>(
+      'POST',
+      '/videos',
+      await form({ collection_id: collection }, fixturePath('vp9Mkv'), 'video/x-matroska'),
+    );
     expect(res.status).toBe(202);
     const op = await waitForOperation(dl, res.json.operation);
     expect(op.error).toBeNull();
-    expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({ status: 'ready', source: { type: 'file' }, filename: 'vp9.mkv' });
+    expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({
+      status: 'ready',
+      source: { type: 'file' },
+      filename: 'vp9.mkv',
+    });
   });
 
   it('answers 415 unsupported_media for a non-video file', async () => {
-    const text = await dl.call('POST', '/videos', await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'video/mp4'));
+    const text = await dl.call(
+      'POST',
+      '/videos',
+      await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'video/mp4'),
+    );
     expect(text.status).toBe(415);
     expect(text.json).toMatchObject({ error: { code: 'unsupported_media' } });
-    const typed = await dl.call('POST', '/videos', await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'text/plain', 'notes.txt'));
+    const typed = await dl.call(
+      'POST',
+      '/videos',
+      await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'text/plain', 'notes.txt'),
+    );
     expect(typed.status).toBe(415);
   });
 });
@@ -154,10 +215,17 @@ describe('cancel', () => {
     expect(cancel.status).toBe(200);
     expect(cancel.json).toEqual({ operation: res.json.operation, cancelled: true, done: true });
     const op = (await dl.get<Operation>(`/operations/${res.json.operation}`)).json;
-    expect(op).toMatchObject({ done: true, cancelled: true, error: null, progress: { preprocess: 'cancelled', index: 'cancelled', derive: 'cancelled' } });
+    expect(op).toMatchObject({
+      done: true,
+      cancelled: true,
+      error: null,
+      progress: { preprocess: 'cancelled', index: 'cancelled', derive: 'cancelled' },
+    });
     expect((await dl.get(`/videos/${op.resource}`)).status).toBe(404);
     expect(await balance()).toBe(before);
-    expect((await dl.get<{ deliveries: unknown[] }>(`/operations/${op.operation}/deliveries`)).json.deliveries).toEqual([]);
+    expect((await dl.get<{ deliveries: unknown[] }>(`/operations/${op.operation}/deliveries`)).json.deliveries).toEqual(
+      [],
+    );
   });
 
   it('answers 409 once the index stage has started, and the ingest carries on', async () => {
@@ -183,7 +251,10 @@ describe('cancel', () => {
 
 describe('concurrent-ingest cap', () => {
   it('answers 429 rate_limited with Retry-After beyond limits.concurrentIngests', async () => {
-    const held = [await ingest({ source_url: `${media.url}/slow.mp4` }), await ingest({ source_url: `${media.url}/slow.mp4` })];
+    const held = [
+      await ingest({ source_url: `${media.url}/slow.mp4` }),
+      await ingest({ source_url: `${media.url}/slow.mp4` }),
+    ];
     for (const r of held) expect(r.status).toBe(202);
     const over = await ingest({ source_url: clip() });
     expect(over.status).toBe(429);
@@ -199,7 +270,12 @@ describe('delete', () => {
     const op = await waitForOperation(dl, (await ingest({ source_url: clip() })).json.operation);
     const del = await dl.del<Operation>(`/videos/${op.resource}`);
     expect(del.status).toBe(202);
-    expect(del.json).toMatchObject({ kind: 'video_delete', resource: op.resource, done: false, progress: { purge: expect.any(String) as unknown } });
+    expect(del.json).toMatchObject({
+      kind: 'video_delete',
+      resource: op.resource,
+      done: false,
+      progress: { purge: expect.any(String) as unknown },
+    });
     const done = await waitForOperation(dl, del.json.operation, 30_000);
     expect(done).toMatchObject({ done: true, error: null, progress: { purge: 'done', percent: 100 } });
     expect((await dl.get(`/videos/${op.resource}`)).status).toBe(404);
@@ -223,17 +299,42 @@ describe('resumable upload', () => {
 
   it('resumes after a dropped connection from the offset the upload_url reports, then finalizes into an ingest', async () => {
     const file = await readFile(fixturePath('phoneH264Mp4'));
-    const created = await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: file.length, filename: 'phone.mp4', content_type: 'video/mp4', idempotency_key: 'resumable-1' });
+    const created = await dl.post<Session>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: file.length,
+      filename: 'phone.mp4',
+      content_type: 'video/mp4',
+      idempotency_key: 'resumable-1',
+    });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ video_id: expect.any(String) as unknown, upload_url: expect.stringMatching(/^http:\/\/.+\/uploads\//) as unknown, chunk_size: expect.any(Number) as unknown, offset: 0 });
+    expect(created.json).toMatchObject({
+      video_id: expect.any(String) as unknown,
+      upload_url: expect.stringMatching(/^http:\/\/.+\/uploads\//) as unknown,
+      chunk_size: expect.any(Number) as unknown,
+      offset: 0,
+    });
     const { upload_url: url } = created.json;
-    expect((await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: file.length, filename: 'phone.mp4', idempotency_key: 'resumable-1' })).json.video_id).toBe(created.json.video_id);
+    expect(
+      (
+        await dl.post<Session>('/videos?upload=resumable', {
+          collection_id: collection,
+          size: file.length,
+          filename: 'phone.mp4',
+          idempotency_key: 'resumable-1',
+        })
+      ).json.video_id,
+    ).toBe(created.json.video_id);
 
     // Send the whole file as one chunk but cut the connection after the first half has arrived.
     const half = Math.floor(file.length / 2);
     const dropped = httpRequest(url, {
       method: 'PUT',
-      headers: { authorization: dlKey(), 'content-type': 'application/octet-stream', 'content-length': file.length, 'content-range': `bytes 0-${file.length - 1}/${file.length}` },
+      headers: {
+        authorization: dlKey(),
+        'content-type': 'application/octet-stream',
+        'content-length': file.length,
+        'content-range': `bytes 0-${file.length - 1}/${file.length}`,
+      },
     });
     dropped.on('error', () => {});
     dropped.write(file.subarray(0, half));
@@ -256,12 +357,21 @@ describe('resumable upload', () => {
     expect(fin.status).toBe(202);
     const op = await waitForOperation(dl, fin.json.operation);
     expect(op).toMatchObject({ done: true, error: null, resource: created.json.video_id });
-    expect((await dl.get(`/videos/${created.json.video_id}`)).json).toMatchObject({ status: 'ready', source: { type: 'resumable' }, size: file.length });
+    expect((await dl.get(`/videos/${created.json.video_id}`)).json).toMatchObject({
+      status: 'ready',
+      source: { type: 'resumable' },
+      size: file.length,
+    });
     expect((await dl.post<Operation>(`/videos/${created.json.video_id}:finalize`)).json.operation).toBe(op.operation);
   });
 
   it('answers 415 for a declared non-video type', async () => {
-    const res = await dl.post('/videos?upload=resumable', { collection_id: collection, size: 10, filename: 'notes.txt', content_type: 'text/plain' });
+    const res = await dl.post('/videos?upload=resumable', {
+      collection_id: collection,
+      size: 10,
+      filename: 'notes.txt',
+      content_type: 'text/plain',
+    });
     expect(res.status).toBe(415);
     expect(res.json).toMatchObject({ error: { code: 'unsupported_media' } });
   });
@@ -275,10 +385,28 @@ describe('safety events with the default threshold', () => {
   }
 
   it('runs the classifier over sampled frames of a safe clip and reports nothing; each call is billed', async () => {
-    const safe = (await dl.post<{ collection_id: string }>('/collections', { name: 'safety', safety_detector: true, face_recognition: true })).json.collection_id;
-    const op = await waitForOperation(dl, (await dl.post<Operation>('/videos', { collection_id: safe, source_url: `${media.url}/media/${FIXTURES.phoneH264Mp4.file}`, fps: 2 })).json.operation);
+    const safe = (
+      await dl.post<{ collection_id: string }>('/collections', {
+        name: 'safety',
+        safety_detector: true,
+        face_recognition: true,
+      })
+    ).json.collection_id;
+    const op = await waitForOperation(
+      dl,
+      (
+        await dl.post<Operation>('/videos', {
+          collection_id: safe,
+          source_url: `${media.url}/media/${FIXTURES.phoneH264Mp4.file}`,
+          fps: 2,
+        })
+      ).json.operation,
+    );
     expect(op.error).toBeNull();
-    const video = await dl.get<{ safety: { frames_classified: number; max_unsafe_score: number; events: number }; faces: unknown[] }>(`/videos/${op.resource}`);
+    const video = await dl.get<{
+      safety: { frames_classified: number; max_unsafe_score: number; events: number };
+      faces: unknown[];
+    }>(`/videos/${op.resource}`);
     // 3 s at 2 frames per second, each classified by nsfwjs: the scores are real and low for a test pattern.
     expect(video.json.safety.frames_classified).toBeGreaterThanOrEqual(5);
     expect(video.json.safety.max_unsafe_score).toBeGreaterThan(0);
@@ -294,21 +422,35 @@ describe('safety events with the default threshold', () => {
   it('has no safety output when the collection did not enable safety_detector', async () => {
     const op = await waitForOperation(dl, (await ingest({ source_url: clip() })).json.operation);
     expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({ safety: null, faces: null });
-    expect((await dl.get<Events>(`/videos/${op.resource}/events`)).json).toEqual({ events: [], next_cursor: null, live: false });
+    expect((await dl.get<Events>(`/videos/${op.resource}/events`)).json).toEqual({
+      events: [],
+      next_cursor: null,
+      live: false,
+    });
     expect((await dl.get('/videos/VI0/events')).status).toBe(404);
   });
 });
 
 describe('search and balance', () => {
   it('searches the datalake videos with top_k up to 200 and 5 queries per second per user', async () => {
-    const ok = await dl.post<{ results: { video_id: string; collection_id: string; start: number; end: number; score: number }[] }>('/search', { query: 'hevc', top_k: 200 });
+    const ok = await dl.post<{
+      results: { video_id: string; collection_id: string; start: number; end: number; score: number }[];
+    }>('/search', { query: 'hevc', top_k: 200 });
     expect(ok.status).toBe(200);
     // The stored name (hevc.mov) is part of every segment's index text.
     expect(ok.json.results.length).toBeGreaterThan(0);
-    expect(ok.json.results[0]).toMatchObject({ collection_id: collection, video_id: expect.any(String) as unknown, score: expect.any(Number) as unknown });
+    expect(ok.json.results[0]).toMatchObject({
+      collection_id: collection,
+      video_id: expect.any(String) as unknown,
+      score: expect.any(Number) as unknown,
+    });
     expect(ok.json.results[0]!.end).toBeGreaterThan(ok.json.results[0]!.start);
-    expect((await dl.post('/search', { query: 'x', top_k: 201 })).json).toMatchObject({ error: { code: 'invalid_argument' } });
-    const burst = await Promise.all(Array.from({ length: 8 }, () => dl.post('/search', { query: 'pattern', collection_id: collection })));
+    expect((await dl.post('/search', { query: 'x', top_k: 201 })).json).toMatchObject({
+      error: { code: 'invalid_argument' },
+    });
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, () => dl.post('/search', { query: 'pattern', collection_id: collection })),
+    );
     const limited = burst.filter((r) => r.status === 429);
     expect(limited.length).toBeGreaterThan(0);
     expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);

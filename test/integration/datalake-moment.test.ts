@@ -2,7 +2,14 @@ import { PRICES_MICRO_USD } from '../../src/shared/api-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../fixtures/media';
 import { apiClient, type ApiClient } from '../helpers/api';
-import { datalakeClient, startMediaServer, waitForOperation, type DatalakeClient, type LocalServer, type Operation } from '../helpers/datalake';
+import {
+  datalakeClient,
+  startMediaServer,
+  waitForOperation,
+  type DatalakeClient,
+  type LocalServer,
+  type Operation,
+} from '../helpers/datalake';
 import { startService, type TestService } from '../helpers/service';
 
 interface Timed {
@@ -45,8 +52,13 @@ beforeAll(async () => {
   service = await startService({ config: { safety: { threshold: 0, maxEventSeconds: 1 } } });
   dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
   api = apiClient(service.baseUrl, service.key);
-  collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'moments', safety_detector: true })).json.collection_id;
-  const started = await dl.post<Operation>('/videos', { collection_id: collection, source_url: `${media.url}/media/${FIXTURES.speechMp4.file}`, fps: 2 });
+  collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'moments', safety_detector: true }))
+    .json.collection_id;
+  const started = await dl.post<Operation>('/videos', {
+    collection_id: collection,
+    source_url: `${media.url}/media/${FIXTURES.speechMp4.file}`,
+    fps: 2,
+  });
   const op = await waitForOperation(dl, started.json.operation);
   expect(op.error).toBeNull();
   videoId = op.resource;
@@ -61,15 +73,26 @@ afterAll(async () => {
 });
 
 const moment = (query: string) => dl.get<Moment>(`/videos/${videoId}/moment${query}`);
-const overlaps = (t: Timed, start: number, end: number): boolean => t.start < end && (t.end > start || t.start >= start);
+const overlaps = (t: Timed, start: number, end: number): boolean =>
+  t.start < end && (t.end > start || t.start >= start);
 
 describe('a slice of an indexed video', () => {
   it('reads the whole video: end clamped to the duration, segments as the transcription gives them, words, events', async () => {
     const video = (await dl.get<{ duration: number }>(`/videos/${videoId}`)).json;
-    expect(full).toMatchObject({ video_id: videoId, start: 0, end: video.duration, duration: video.duration, live: false });
+    expect(full).toMatchObject({
+      video_id: videoId,
+      start: 0,
+      end: video.duration,
+      duration: video.duration,
+      live: false,
+    });
     expect(full.segments.length).toBeGreaterThan(0);
     const transcription = (await api.get<Transcription>(`/get_video_transcription?video_no=${videoId}`)).json.data;
-    expect(full.segments.filter((s) => s.transcript !== '').map((s) => ({ content: s.transcript, startTime: s.start, endTime: s.end }))).toEqual(
+    expect(
+      full.segments
+        .filter((s) => s.transcript !== '')
+        .map((s) => ({ content: s.transcript, startTime: s.start, endTime: s.end })),
+    ).toEqual(
       transcription?.transcriptions.map((t) => ({ content: t.content, startTime: t.startTime, endTime: t.endTime })),
     );
     // The words are the ones behind the segments' transcripts (the recogniser's words, not necessarily the script's).
@@ -78,7 +101,12 @@ describe('a slice of an indexed video', () => {
     for (const w of full.words) expect(transcript).toContain(w.word.toLowerCase());
     for (const w of full.words) expect(w.end).toBeGreaterThanOrEqual(w.start);
     for (const s of full.segments) {
-      for (const l of s.labels) expect(l).toEqual({ label: expect.any(String) as unknown, score: expect.any(Number) as unknown, source: expect.any(String) as unknown });
+      for (const l of s.labels)
+        expect(l).toEqual({
+          label: expect.any(String) as unknown,
+          score: expect.any(Number) as unknown,
+          source: expect.any(String) as unknown,
+        });
       expect(s.faces).toBeGreaterThanOrEqual(0);
       expect(s.keyframe?.blob).toMatch(new RegExp(`^keyframes/${videoId}/`));
     }
@@ -107,13 +135,17 @@ describe('a slice of an indexed video', () => {
   });
 
   it('points at keyframes interface A downloads, and costs what the events call costs when it carries safety events', async () => {
-    const balance = async (): Promise<number> => (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
+    const balance = async (): Promise<number> =>
+      (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
     const before = await balance();
     await moment('?start=0&end=1');
     expect(await balance()).toBe(before - PRICES_MICRO_USD.safetyEventsCall);
     const keyframe = full.segments[0]?.keyframe;
     if (!keyframe) throw new Error('no keyframe');
-    const jpeg = await api.raw('GET', `/download?bucket=${encodeURIComponent(keyframe.bucket)}&blob=${encodeURIComponent(keyframe.blob)}`);
+    const jpeg = await api.raw(
+      'GET',
+      `/download?bucket=${encodeURIComponent(keyframe.bucket)}&blob=${encodeURIComponent(keyframe.blob)}`,
+    );
     expect(jpeg.status).toBe(200);
     expect(jpeg.body.subarray(0, 2).toString('hex')).toBe('ffd8');
   });
@@ -138,12 +170,16 @@ describe('refusals', () => {
     for (const [query, message] of cases) {
       const res = await moment(query);
       expect(res.status, query).toBe(400);
-      expect(res.json, query).toMatchObject({ error: { code: 'invalid_argument', message: expect.stringMatching(message) as unknown } });
+      expect(res.json, query).toMatchObject({
+        error: { code: 'invalid_argument', message: expect.stringMatching(message) as unknown },
+      });
     }
   });
 
   it("answers 404 for an unknown video and for another account's video; wants a datalake key", async () => {
-    expect((await dl.get('/videos/VI_nope/moment?start=0&end=1')).json).toMatchObject({ error: { code: 'not_found', message: 'video not found' } });
+    expect((await dl.get('/videos/VI_nope/moment?start=0&end=1')).json).toMatchObject({
+      error: { code: 'not_found', message: 'video not found' },
+    });
     const other = datalakeClient(service.origin, service.createKey('moment-other', { kind: 'datalake', credits: 5 }));
     const theirs = await other.get(`/videos/${videoId}/moment?start=0&end=1`);
     expect(theirs.status).toBe(404);
@@ -154,12 +190,21 @@ describe('refusals', () => {
   });
 
   it('answers 409 conflict with the video status while there is no index yet', async () => {
-    const session = await dl.post<{ video_id: string }>('/videos?upload=resumable', { collection_id: collection, size: 4096, filename: 'later.mp4' });
+    const session = await dl.post<{ video_id: string }>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: 4096,
+      filename: 'later.mp4',
+    });
     const uploading = await dl.get(`/videos/${session.json.video_id}/moment?start=0&end=1`);
     expect(uploading.status).toBe(409);
-    expect(uploading.json).toMatchObject({ error: { code: 'conflict', status: 'uploading', message: expect.stringMatching(/not indexed yet/) as unknown } });
+    expect(uploading.json).toMatchObject({
+      error: { code: 'conflict', status: 'uploading', message: expect.stringMatching(/not indexed yet/) as unknown },
+    });
 
-    const started = await dl.post<Operation>('/videos', { collection_id: collection, source_url: `${media.url}/slow.mp4` });
+    const started = await dl.post<Operation>('/videos', {
+      collection_id: collection,
+      source_url: `${media.url}/slow.mp4`,
+    });
     await waitForOperation(dl, started.json.operation, 10_000, (op) => op.progress.preprocess === 'running');
     const processing = await dl.get(`/videos/${started.json.resource}/moment?start=0&end=1`);
     expect(processing.status).toBe(409);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, fixturePath } from '../fixtures/media';
-import { datalakeClient, startMediaServer, waitForOperation, type DatalakeClient, type LocalServer, type Operation } from '../helpers/datalake';
+import {
+  datalakeClient,
+  startMediaServer,
+  waitForOperation,
+  type DatalakeClient,
+  type LocalServer,
+  type Operation,
+} from '../helpers/datalake';
 import { startLiveHls, makeHls } from '../helpers/live-hls';
 import { startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
@@ -33,8 +40,14 @@ beforeAll(async () => {
   media = await startMediaServer();
   service = await startService({ config: { safety: { threshold: 0, maxEventSeconds: 1 } } });
   dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
-  const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'safety', safety_detector: true })).json.collection_id;
-  const started = await dl.post<Operation>('/videos', { collection_id: collection, source_url: `${media.url}/media/${FIXTURES.phoneH264Mp4.file}`, fps: 2 });
+  const collection = (
+    await dl.post<{ collection_id: string }>('/collections', { name: 'safety', safety_detector: true })
+  ).json.collection_id;
+  const started = await dl.post<Operation>('/videos', {
+    collection_id: collection,
+    source_url: `${media.url}/media/${FIXTURES.phoneH264Mp4.file}`,
+    fps: 2,
+  });
   videoId = started.json.resource;
   liveAtStart = (await dl.get<EventsPage>(`/videos/${videoId}/events`)).json;
   const op = await waitForOperation(dl, started.json.operation);
@@ -62,12 +75,20 @@ describe('safety events', () => {
       [2, 3],
     ]);
     for (const e of all.events) {
-      expect(e).toMatchObject({ event_type: 'safety', detector_id: 'nsfwjs-mobilenet_v2', detector_version: expect.stringContaining('nsfwjs 4.') as unknown });
+      expect(e).toMatchObject({
+        event_type: 'safety',
+        detector_id: 'nsfwjs-mobilenet_v2',
+        detector_version: expect.stringContaining('nsfwjs 4.') as unknown,
+      });
       expect(e.score).toBeGreaterThan(0);
       expect(e.score).toBeLessThan(1);
       expect(e.description).toMatch(/^(Porn|Hentai|Sexy) content likely: peak score/);
     }
-    const video = (await dl.get<{ safety: { frames_classified: number; max_unsafe_score: number; events: number } }>(`/videos/${videoId}`)).json;
+    const video = (
+      await dl.get<{ safety: { frames_classified: number; max_unsafe_score: number; events: number } }>(
+        `/videos/${videoId}`,
+      )
+    ).json;
     expect(video.safety.frames_classified).toBe(6);
     expect(video.safety.events).toBe(3);
     expect(video.safety.max_unsafe_score).toBeCloseTo(Math.max(...all.events.map((e) => e.score)), 4);
@@ -77,14 +98,17 @@ describe('safety events', () => {
     const first = (await dl.get<EventsPage>(`/videos/${videoId}/events?limit=2`)).json;
     expect(first.events).toHaveLength(2);
     expect(first.next_cursor).toEqual(expect.any(String) as unknown);
-    const second = (await dl.get<EventsPage>(`/videos/${videoId}/events?limit=2&cursor=${first.next_cursor ?? ''}`)).json;
+    const second = (await dl.get<EventsPage>(`/videos/${videoId}/events?limit=2&cursor=${first.next_cursor ?? ''}`))
+      .json;
     expect(second.events.map((e) => e.start)).toEqual([2]);
     expect(second.next_cursor).toBeNull();
     const ids = new Set([...first.events, ...second.events].map((e) => e.event_id));
     expect(ids.size).toBe(3);
     const since = (await dl.get<EventsPage>(`/videos/${videoId}/events?since=1`)).json;
     expect(since.events.map((e) => e.start)).toEqual([1, 2]);
-    expect((await dl.get(`/videos/${videoId}/events?cursor=garbage`)).json).toMatchObject({ error: { code: 'invalid_argument' } });
+    expect((await dl.get(`/videos/${videoId}/events?cursor=garbage`)).json).toMatchObject({
+      error: { code: 'invalid_argument' },
+    });
     expect((await dl.get(`/videos/${videoId}/events?limit=101`)).status).toBe(400);
   });
 
@@ -118,14 +142,24 @@ describe('live http (HLS) pull source', () => {
     // The source stays live until the test has seen a segment indexed while it plays: no race with the indexer's speed.
     const live = await startLiveHls(dir, segments, 1500, Infinity);
     try {
-      const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'live', safety_detector: true })).json.collection_id;
-      const opened = await dl.post<Stream>('/streams', { collection_id: collection, source_url: `${live.url}/live.m3u8`, fps: 2, segment_seconds: 2 });
+      const collection = (
+        await dl.post<{ collection_id: string }>('/collections', { name: 'live', safety_detector: true })
+      ).json.collection_id;
+      const opened = await dl.post<Stream>('/streams', {
+        collection_id: collection,
+        source_url: `${live.url}/live.m3u8`,
+        fps: 2,
+        segment_seconds: 2,
+      });
       expect(opened.status).toBe(201);
       expect(opened.json.status).toBe('starting');
       const id = opened.json.stream_id;
       // A segment is indexed and searchable while the source still plays (no ENDLIST yet).
       await expect
-        .poll(async () => (await dl.get<Stream>(`/streams/${id}`)).json.videos.some((v) => v.status === 'ready'), { timeout: 30_000, interval: 200 })
+        .poll(async () => (await dl.get<Stream>(`/streams/${id}`)).json.videos.some((v) => v.status === 'ready'), {
+          timeout: 30_000,
+          interval: 200,
+        })
         .toBe(true);
       const during = (await dl.get<Stream>(`/streams/${id}`)).json;
       expect(live.ended()).toBe(false);
@@ -135,15 +169,21 @@ describe('live http (HLS) pull source', () => {
       expect(duringEvents.events.length).toBeGreaterThan(0);
       live.end();
 
-      await expect.poll(async () => (await dl.get<Stream>(`/streams/${id}`)).json.status, { timeout: 30_000 }).toBe('ended');
+      await expect
+        .poll(async () => (await dl.get<Stream>(`/streams/${id}`)).json.status, { timeout: 30_000 })
+        .toBe('ended');
       const ended = (await dl.get<Stream>(`/streams/${id}`)).json;
       expect(ended.segments).toBe(2);
       expect(ended.duration).toBeCloseTo(3, 0);
       for (const v of ended.videos) {
-        const video = await dl.get<{ source: { type: string; stream_id: string; offset: number } }>(`/videos/${v.video_id}`);
+        const video = await dl.get<{ source: { type: string; stream_id: string; offset: number } }>(
+          `/videos/${v.video_id}`,
+        );
         expect(video.json.source).toMatchObject({ type: 'stream', stream_id: id });
       }
-      await expect.poll(async () => (await dl.get<EventsPage>(`/streams/${id}/events`)).json.live, { timeout: 30_000 }).toBe(false);
+      await expect
+        .poll(async () => (await dl.get<EventsPage>(`/streams/${id}/events`)).json.live, { timeout: 30_000 })
+        .toBe(false);
       // On the stream's timeline: the second segment's event starts at its offset (2 s), not at 0.
       const all = (await dl.get<EventsPage>(`/streams/${id}/events`)).json;
       const starts = all.events.map((e) => e.start);
@@ -158,7 +198,10 @@ describe('live http (HLS) pull source', () => {
 
   it('stops pulling on DELETE and stays stopped', async () => {
     const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'stop' })).json.collection_id;
-    const opened = await dl.post<Stream>('/streams', { collection_id: collection, source_url: `${media.url}/slow.mp4` });
+    const opened = await dl.post<Stream>('/streams', {
+      collection_id: collection,
+      source_url: `${media.url}/slow.mp4`,
+    });
     await new Promise((r) => setTimeout(r, 500));
     const stopped = await dl.del<Stream>(`/streams/${opened.json.stream_id}`);
     expect(stopped.json).toMatchObject({ status: 'stopped', segments: 0 });

@@ -55,7 +55,11 @@ describe('AnalysisWorker with the real analysis thread', () => {
 
   it('analyzes in its thread with progress, and keeps that thread (and its analyzers) across jobs', async () => {
     const progress: number[] = [];
-    const result = await host.analyze({ videoPath: fixturePath('drawnTextMp4'), workDir: await workDir(), onProgress: (p) => progress.push(p) });
+    const result = await host.analyze({
+      videoPath: fixturePath('drawnTextMp4'),
+      workDir: await workDir(),
+      onProgress: (p) => progress.push(p),
+    });
     expect(result.segments[0]?.ocrText).toBe(DRAWN_TEXT);
     expect(result.missingEngines).toEqual([]);
     expect(progress.length).toBeGreaterThan(3);
@@ -69,7 +73,7 @@ describe('AnalysisWorker with the real analysis thread', () => {
     expect(host.starts).toBe(1);
   });
 
-  it('forwards an abort: the job rejects with the caller\'s reason and the thread stays usable', async () => {
+  it("forwards an abort: the job rejects with the caller's reason and the thread stays usable", async () => {
     const controller = new AbortController();
     const started = Date.now();
     const run = host.analyze({
@@ -88,10 +92,14 @@ describe('AnalysisWorker with the real analysis thread', () => {
   });
 
   it('rejects what cannot cross a thread, and everything once closed', async () => {
-    await expect(host.analyze({ videoPath: fixturePath('drawnTextMp4'), workDir: scratch, analyzers: [] })).rejects.toThrow(TypeError);
+    await expect(
+      host.analyze({ videoPath: fixturePath('drawnTextMp4'), workDir: scratch, analyzers: [] }),
+    ).rejects.toThrow(TypeError);
     const closing = new AnalysisWorker({ log });
     await closing.close();
-    await expect(closing.analyze({ videoPath: fixturePath('drawnTextMp4'), workDir: scratch })).rejects.toThrow('closed');
+    await expect(closing.analyze({ videoPath: fixturePath('drawnTextMp4'), workDir: scratch })).rejects.toThrow(
+      'closed',
+    );
   });
 });
 
@@ -108,8 +116,13 @@ describe('AnalysisWorker when its thread dies or hangs', () => {
     await host.close();
   });
 
-  it('terminates a thread that does not stop within the abort grace, rejecting with the caller\'s reason', async () => {
-    const host = new AnalysisWorker({ log, entry: await fixtureWorker('hung.mjs', HUNG_WORKER), abortGraceMs: 200, closeGraceMs: 200 });
+  it("terminates a thread that does not stop within the abort grace, rejecting with the caller's reason", async () => {
+    const host = new AnalysisWorker({
+      log,
+      entry: await fixtureWorker('hung.mjs', HUNG_WORKER),
+      abortGraceMs: 200,
+      closeGraceMs: 200,
+    });
     const controller = new AbortController();
     const run = host.analyze({ videoPath: 'x.mp4', workDir: scratch, signal: controller.signal });
     const started = Date.now();
@@ -129,7 +142,12 @@ describe('the service when its analysis thread dies', () => {
     const { dir, cleanup } = await tempDir('reelsync-analysis-service-');
     cleanups.push(cleanup);
     const dying = new AnalysisWorker({ log, entry: await fixtureWorker('dying-service.mjs', DYING_WORKER) });
-    const service = await startService({ dataDir: dir, config: parseConfig({ indexer: { maxAttempts: 2 } }), log, analyze: dying.analyze });
+    const service = await startService({
+      dataDir: dir,
+      config: parseConfig({ indexer: { maxAttempts: 2 } }),
+      log,
+      analyze: dying.analyze,
+    });
     try {
       const account = service.ctx.accounts.ensure('crash');
       service.ctx.accounts.setBalance(account.id, 100_000_000);
@@ -138,7 +156,11 @@ describe('the service when its analysis thread dies', () => {
       const videoNo = upload.json.data?.videoNo ?? '';
       const meta = await waitForStatus(api, videoNo, 30_000);
       expect(meta.status).toBe('FAIL');
-      const job = service.ctx.db.prepare("SELECT state, attempts, last_error FROM jobs WHERE kind = 'index'").get() as { state: string; attempts: number; last_error: string };
+      const job = service.ctx.db.prepare("SELECT state, attempts, last_error FROM jobs WHERE kind = 'index'").get() as {
+        state: string;
+        attempts: number;
+        last_error: string;
+      };
       expect(job).toMatchObject({ state: 'dead', attempts: 2 });
       expect(job.last_error).toContain('exited with code 7');
       expect(dying.starts).toBe(2);

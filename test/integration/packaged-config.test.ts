@@ -14,7 +14,11 @@ const AZURE = {
 describe('packaging configuration', () => {
   it('names the app and targets each platform', () => {
     const config = packagingConfig({});
-    expect(config).toMatchObject({ appId: 'app.reelsync.desktop', productName: 'Reelsync', executableName: 'reelsync' });
+    expect(config).toMatchObject({
+      appId: 'app.reelsync.desktop',
+      productName: 'Reelsync',
+      executableName: 'reelsync',
+    });
     expect(config.mac).toMatchObject({
       category: 'public.app-category.video',
       target: [
@@ -40,12 +44,18 @@ describe('packaging configuration', () => {
     expect(updatePublish({ REELSYNC_UPDATE_URL: 'https://downloads.example.com/reelsync' })).toEqual([
       { provider: 'generic', url: 'https://downloads.example.com/reelsync', channel: 'latest' },
     ]);
-    expect(updatePublish({ REELSYNC_UPDATE_URL: 'https://downloads.example.com/reelsync', REELSYNC_UPDATE_CHANNEL: 'beta' })).toEqual([
-      { provider: 'generic', url: 'https://downloads.example.com/reelsync', channel: 'beta' },
-    ]);
-    expect(() => updatePublish({ REELSYNC_UPDATE_URL: 'ftp://downloads.example.com' })).toThrow(/REELSYNC_UPDATE_URL must be an http\(s\) URL/);
-    expect(() => updatePublish({ REELSYNC_UPDATE_URL: 'downloads' })).toThrow(/REELSYNC_UPDATE_URL must be an http\(s\) URL/);
-    expect(() => updatePublish({ REELSYNC_UPDATE_URL: 'https://x.example', REELSYNC_UPDATE_CHANNEL: '../beta' })).toThrow(/REELSYNC_UPDATE_CHANNEL/);
+    expect(
+      updatePublish({ REELSYNC_UPDATE_URL: 'https://downloads.example.com/reelsync', REELSYNC_UPDATE_CHANNEL: 'beta' }),
+    ).toEqual([{ provider: 'generic', url: 'https://downloads.example.com/reelsync', channel: 'beta' }]);
+    expect(() => updatePublish({ REELSYNC_UPDATE_URL: 'ftp://downloads.example.com' })).toThrow(
+      /REELSYNC_UPDATE_URL must be an http\(s\) URL/,
+    );
+    expect(() => updatePublish({ REELSYNC_UPDATE_URL: 'downloads' })).toThrow(
+      /REELSYNC_UPDATE_URL must be an http\(s\) URL/,
+    );
+    expect(() =>
+      updatePublish({ REELSYNC_UPDATE_URL: 'https://x.example', REELSYNC_UPDATE_CHANNEL: '../beta' }),
+    ).toThrow(/REELSYNC_UPDATE_CHANNEL/);
   });
 
   it('signs and notarizes macOS builds only with credentials from the environment', () => {
@@ -53,17 +63,35 @@ describe('packaging configuration', () => {
     expect(macSigning(APPLE_API)).toEqual({ identity: null, notarize: false });
     expect(macSigning({ CSC_LINK: '/certs/developer-id.p12' })).toEqual({ notarize: false });
     expect(macSigning({ CSC_LINK: '/certs/developer-id.p12', ...APPLE_API })).toEqual({ notarize: true });
-    expect(macSigning({ CSC_NAME: 'Developer ID Application: Reelsync', APPLE_ID: 'a@b.c', APPLE_APP_SPECIFIC_PASSWORD: 'x', APPLE_TEAM_ID: 'T' })).toEqual({ notarize: true });
-    expect(macSigning({ CSC_LINK: '/certs/developer-id.p12', APPLE_ID: 'a@b.c', APPLE_TEAM_ID: 'T' })).toEqual({ notarize: false });
+    expect(
+      macSigning({
+        CSC_NAME: 'Developer ID Application: Reelsync',
+        APPLE_ID: 'a@b.c',
+        APPLE_APP_SPECIFIC_PASSWORD: 'x',
+        APPLE_TEAM_ID: 'T',
+      }),
+    ).toEqual({ notarize: true });
+    expect(macSigning({ CSC_LINK: '/certs/developer-id.p12', APPLE_ID: 'a@b.c', APPLE_TEAM_ID: 'T' })).toEqual({
+      notarize: false,
+    });
     expect(packagingConfig({}).mac).toMatchObject({ identity: null, notarize: false, hardenedRuntime: true });
   });
 
   it('uses Azure Trusted Signing for Windows when all its variables are set, and says which are missing', () => {
     expect(windowsSigning({})).toEqual({});
     expect(windowsSigning(AZURE)).toEqual({
-      azureSignOptions: { endpoint: AZURE.AZURE_SIGNING_ENDPOINT, codeSigningAccountName: 'reelsync', certificateProfileName: 'public-trust', publisherName: 'Reelsync Ltd' },
+      azureSignOptions: {
+        endpoint: AZURE.AZURE_SIGNING_ENDPOINT,
+        codeSigningAccountName: 'reelsync',
+        certificateProfileName: 'public-trust',
+        publisherName: 'Reelsync Ltd',
+      },
     });
-    expect(() => windowsSigning({ AZURE_SIGNING_ENDPOINT: AZURE.AZURE_SIGNING_ENDPOINT })).toThrow(/missing AZURE_SIGNING_ACCOUNT, AZURE_SIGNING_PROFILE, AZURE_SIGNING_PUBLISHER/);
-    expect(() => windowsSigning({ ...AZURE, AZURE_SIGNING_ENDPOINT: 'http://insecure.example' })).toThrow(/AZURE_SIGNING_ENDPOINT must be an https URL/);
+    expect(() => windowsSigning({ AZURE_SIGNING_ENDPOINT: AZURE.AZURE_SIGNING_ENDPOINT })).toThrow(
+      /missing AZURE_SIGNING_ACCOUNT, AZURE_SIGNING_PROFILE, AZURE_SIGNING_PUBLISHER/,
+    );
+    expect(() => windowsSigning({ ...AZURE, AZURE_SIGNING_ENDPOINT: 'http://insecure.example' })).toThrow(
+      /AZURE_SIGNING_ENDPOINT must be an https URL/,
+    );
   });
 });

@@ -14,7 +14,7 @@ function icnsSizes(icns: Buffer): number[] {
   expect(icns.toString('ascii', 0, 4)).toBe('icns');
   expect(icns.readUInt32BE(4)).toBe(icns.length);
   const sizes: number[] = [];
-  for (let at = 8; at < icns.length; ) {
+  for (let at = 8; at < icns.length;) {
     const length = icns.readUInt32BE(at + 4);
     sizes.push(pngSize(icns.subarray(at + 8, at + length)).width);
     at += length;
@@ -37,10 +37,22 @@ function icoSizes(ico: Buffer): number[] {
 
 describe('app icons', () => {
   it('ships .icns, .ico and the Linux PNG set at every size', async () => {
-    expect(icnsSizes(await readFile(join(BUILD, 'icon.icns')))).toEqual([16, 32, 32, 64, 64, 128, 256, 256, 512, 512, 1024]);
+    expect(icnsSizes(await readFile(join(BUILD, 'icon.icns')))).toEqual([
+      16, 32, 32, 64, 64, 128, 256, 256, 512, 512, 1024,
+    ]);
     expect(icoSizes(await readFile(join(BUILD, 'icon.ico')))).toEqual(ICO_SIZES);
     const linux = (await readdir(join(BUILD, 'icons'))).sort((a, b) => parseInt(a) - parseInt(b));
-    expect(linux).toEqual(['16x16.png', '24x24.png', '32x32.png', '48x48.png', '64x64.png', '128x128.png', '256x256.png', '512x512.png', '1024x1024.png']);
+    expect(linux).toEqual([
+      '16x16.png',
+      '24x24.png',
+      '32x32.png',
+      '48x48.png',
+      '64x64.png',
+      '128x128.png',
+      '256x256.png',
+      '512x512.png',
+      '1024x1024.png',
+    ]);
     for (const file of linux) {
       const { width, height } = pngSize(await readFile(join(BUILD, 'icons', file)));
       expect(`${width}x${height}.png`).toBe(file);

@@ -33,13 +33,21 @@ beforeAll(async () => {
   const electronDist = join(tmp.dir, 'electron-dist');
   const version = await electronVersion();
   await makeElectronStub(electronDist, version);
-  appDir = await packLinuxDir({ stage, electronDist, electronVersion: version, outDir: join(tmp.dir, 'dist'), env: { REELSYNC_UPDATE_URL: UPDATE_URL } });
+  appDir = await packLinuxDir({
+    stage,
+    electronDist,
+    electronVersion: version,
+    outDir: join(tmp.dir, 'dist'),
+    env: { REELSYNC_UPDATE_URL: UPDATE_URL },
+  });
   files = asarFiles(join(appDir, 'resources', 'app.asar'));
 }, 300_000);
 
 afterAll(async () => cleanup?.());
 
-const Lockfile = z.object({ packages: z.record(z.string(), z.object({ version: z.string().optional(), dev: z.boolean().optional() })) });
+const Lockfile = z.object({
+  packages: z.record(z.string(), z.object({ version: z.string().optional(), dev: z.boolean().optional() })),
+});
 
 /** name@version of every package the lockfile installs, split into production (reached from dependencies) and dev-only. */
 async function lockedPackages(): Promise<{ production: Set<string>; devOnly: Set<string> }> {
@@ -57,13 +65,12 @@ async function lockedPackages(): Promise<{ production: Set<string>; devOnly: Set
 /** name@version of every package inside app.asar (electron-builder may hoist a nested package, so paths differ). */
 function shippedPackages(): string[] {
   const asar = join(appDir, 'resources', 'app.asar');
-  return files
-    .flatMap((f) => {
-      const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(f.path)?.[1];
-      if (!name) return [];
-      const pkg = z.object({ version: z.string() }).parse(JSON.parse(extractFile(asar, f.path).toString('utf8')));
-      return [`${name}@${pkg.version}`];
-    });
+  return files.flatMap((f) => {
+    const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(f.path)?.[1];
+    if (!name) return [];
+    const pkg = z.object({ version: z.string() }).parse(JSON.parse(extractFile(asar, f.path).toString('utf8')));
+    return [`${name}@${pkg.version}`];
+  });
 }
 
 describe('the packaged Linux app (electron-builder --linux dir)', () => {
@@ -85,14 +92,27 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
     expect(paths).toContain('out/renderer/index.html');
     expect(paths.filter((p) => /^(src|test|bench|bin|build|scripts|dist|\.cache)\//.test(p))).toEqual([]);
     // core-js/modules/es.regexp.test.js is not a test: it is the RegExp#test polyfill.
-    const testLike = (p: string) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) && !p.startsWith('node_modules/core-js/modules/');
+    const testLike = (p: string) =>
+      /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) && !p.startsWith('node_modules/core-js/modules/');
     expect(paths.filter((p) => testLike(p) || /\.(map|ts|tsx)$/.test(p))).toEqual([]);
     const { production, devOnly } = await lockedPackages();
-    for (const name of ['react', 'react-dom', 'lucide-react', 'electron', 'tsx', 'vite']) expect([...devOnly].some((p) => p.startsWith(`${name}@`)), name).toBe(true);
+    for (const name of ['react', 'react-dom', 'lucide-react', 'electron', 'tsx', 'vite'])
+      expect(
+        [...devOnly].some((p) => p.startsWith(`${name}@`)),
+        name,
+      ).toBe(true);
     const shipped = shippedPackages();
     expect(shipped.filter((p) => !production.has(p))).toEqual([]);
-    for (const name of ['fastify', 'better-sqlite3', 'zod', 'electron-updater']) expect(shipped.some((p) => p.startsWith(`${name}@`)), name).toBe(true);
-    for (const name of ['react', 'react-dom', 'lucide-react', 'electron', 'tsx', 'vite']) expect(shipped.some((p) => p.startsWith(`${name}@`)), name).toBe(false);
+    for (const name of ['fastify', 'better-sqlite3', 'zod', 'electron-updater'])
+      expect(
+        shipped.some((p) => p.startsWith(`${name}@`)),
+        name,
+      ).toBe(true);
+    for (const name of ['react', 'react-dom', 'lucide-react', 'electron', 'tsx', 'vite'])
+      expect(
+        shipped.some((p) => p.startsWith(`${name}@`)),
+        name,
+      ).toBe(false);
   });
 
   it('unpacks what runs or is read from disk: native addons, exiftool, tesseract, models', async () => {
@@ -105,20 +125,45 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
     const unpacked = (prefix: string) => files.filter((f) => f.path.startsWith(prefix)).every((f) => f.unpacked);
     expect(unpacked('node_modules/exiftool-vendored.pl/bin/exiftool')).toBe(true);
     // exiftool-vendored executes the script itself (the shebang finds perl).
-    await access(join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'exiftool-vendored.pl', 'bin', 'exiftool'), constants.X_OK);
+    await access(
+      join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'exiftool-vendored.pl', 'bin', 'exiftool'),
+      constants.X_OK,
+    );
     expect(unpacked('node_modules/@tesseract.js-data/eng/')).toBe(true);
     expect(unpacked('node_modules/@vladmandic/human/models/')).toBe(true);
     // This platform's ffmpeg and ffprobe, unpacked and executable; no other platform's binaries.
-    const toolPackages = new Set(files.flatMap((f) => /^node_modules\/(@ff(?:mpeg|probe)-installer\/[^/]+)\//.exec(f.path)?.[1] ?? []));
+    const toolPackages = new Set(
+      files.flatMap((f) => /^node_modules\/(@ff(?:mpeg|probe)-installer\/[^/]+)\//.exec(f.path)?.[1] ?? []),
+    );
     const platform = `${process.platform}-${process.arch}`;
-    expect([...toolPackages].sort()).toEqual(['@ffmpeg-installer/ffmpeg', `@ffmpeg-installer/${platform}`, '@ffprobe-installer/ffprobe', `@ffprobe-installer/${platform}`]);
+    expect([...toolPackages].sort()).toEqual([
+      '@ffmpeg-installer/ffmpeg',
+      `@ffmpeg-installer/${platform}`,
+      '@ffprobe-installer/ffprobe',
+      `@ffprobe-installer/${platform}`,
+    ]);
     for (const tool of ['ffmpeg', 'ffprobe']) {
       expect(unpacked(`node_modules/@${tool}-installer/${platform}/`), tool).toBe(true);
       // Executable by every user (build/media-tool-modes.ts): npm ships ffprobe as rwxr--r--.
-      expect((await stat(join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', `@${tool}-installer`, platform, tool))).mode & 0o777, tool).toBe(0o755);
+      expect(
+        (
+          await stat(
+            join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', `@${tool}-installer`, platform, tool),
+          )
+        ).mode & 0o777,
+        tool,
+      ).toBe(0o755);
     }
     // better-sqlite3 ships its addon and JavaScript, not its sources and build tree.
-    expect(files.filter((f) => f.path.startsWith('node_modules/better-sqlite3/') && !/^node_modules\/better-sqlite3\/(lib\/|package\.json$|LICENSE$|build\/Release\/better_sqlite3\.node$)/.test(f.path))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          f.path.startsWith('node_modules/better-sqlite3/') &&
+          !/^node_modules\/better-sqlite3\/(lib\/|package\.json$|LICENSE$|build\/Release\/better_sqlite3\.node$)/.test(
+            f.path,
+          ),
+      ),
+    ).toEqual([]);
   });
 
   it('stays under 300 MiB (app.asar + app.asar.unpacked)', () => {
@@ -162,7 +207,14 @@ describe('the packaged app run with plain Node from its extracted files (as with
     const env = { ...appEnv(home), PATH: await pathWithout(['ffmpeg', 'ffprobe']), REELSYNC_MEDIA_TOOLS: 'bundled' };
     const cli = join(app, 'out', 'service', 'cli.js');
     const data = join(home, 'service');
-    const key = (await runIn(home, process.execPath, [cli, 'key', 'create', '--data', data, '--account', 'editor', '--interface', 'library', '--credits', '10'], env)).trim();
+    const key = (
+      await runIn(
+        home,
+        process.execPath,
+        [cli, 'key', 'create', '--data', data, '--account', 'editor', '--interface', 'library', '--credits', '10'],
+        env,
+      )
+    ).trim();
     const service = await startNode([cli, 'serve', '--data', data, '--port', '0'], SERVICE_READY, env);
     try {
       const api = apiClient(`${service.ready[1]}${API_BASE_PATH}`, key);
@@ -170,7 +222,9 @@ describe('the packaged app run with plain Node from its extracted files (as with
       const videoNo = up.json.data?.videoNo ?? '';
       // Every analyzer loaded from the extracted files: tesseract's worker and cores, human, face-api, tfjs-wasm.
       expect(await waitForStatus(api, videoNo, 120_000)).toMatchObject({ status: 'PARSE', missing_engines: [] });
-      const hits = await api.post<Array<{ videoNo: string; video_bucket: string; video_blob: string }>>('/search', { search_param: TITLE_WORD });
+      const hits = await api.post<Array<{ videoNo: string; video_bucket: string; video_blob: string }>>('/search', {
+        search_param: TITLE_WORD,
+      });
       const hit = hits.json.data?.find((h) => h.videoNo === videoNo);
       expect(hit, JSON.stringify(hits.json)).toBeDefined();
       const original = await api.raw('GET', `/download?bucket=${hit?.video_bucket}&blob=${hit?.video_blob}`);
@@ -182,21 +236,31 @@ describe('the packaged app run with plain Node from its extracted files (as with
   }, 180_000);
 
   it('web mode serves the UI and runs its embedded service from the extracted app', async () => {
-    const web = await startNode([join(app, 'out', 'main', 'web.js'), '--data', join(home, 'web'), '--port', '0'], WEB_READY, appEnv(home), 90_000);
+    const web = await startNode(
+      [join(app, 'out', 'main', 'web.js'), '--data', join(home, 'web'), '--port', '0'],
+      WEB_READY,
+      appEnv(home),
+      90_000,
+    );
     try {
       const [, origin = '', token = ''] = web.ready;
       const page = await fetch(`${origin}/`);
       expect(await page.text()).toContain('<div id="root">');
       const serviceState = async () => {
         const answer = await webRpc(origin, token, 'service:status', {});
-        return answer.ok ? z.object({ state: z.string(), pid: z.number().optional() }).parse(answer.value) : { state: answer.error.message };
+        return answer.ok
+          ? z.object({ state: z.string(), pid: z.number().optional() }).parse(answer.value)
+          : { state: answer.error.message };
       };
       await expect.poll(async () => (await serviceState()).state, { timeout: 60_000 }).toBe('running');
       const { pid } = await serviceState();
       const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
       expect(commandLine).toContain(join(app, 'out', 'service', 'cli.js'));
       expect(commandLine[0]).toBe(process.execPath);
-      expect(await webRpc(origin, token, 'search:run', { query: TITLE_WORD })).toMatchObject({ ok: true, value: { hits: [] } });
+      expect(await webRpc(origin, token, 'search:run', { query: TITLE_WORD })).toMatchObject({
+        ok: true,
+        value: { hits: [] },
+      });
     } finally {
       await web.stop();
     }
@@ -211,30 +275,59 @@ describe('the built CLI and web mode after npm prune --omit=dev (the scratch cop
     db = join(home, 'data', 'reelsync.db');
     await mkdir(join(home, 'footage'), { recursive: true });
     await copyFile(fixturePath('drawnTextMp4'), join(home, 'footage', 'title.mp4'));
-    await runIn(stage, 'npm', ['prune', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
-    for (const dev of ['tsx', 'vite', 'electron', 'electron-builder', 'vitest', 'typescript', 'react']) expect(existsSync(join(stage, 'node_modules', dev)), dev).toBe(false);
+    await runIn(stage, 'npm', ['prune', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      ...process.env,
+      ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+    });
+    for (const dev of ['tsx', 'vite', 'electron', 'electron-builder', 'vitest', 'typescript', 'react'])
+      expect(existsSync(join(stage, 'node_modules', dev)), dev).toBe(false);
   }, 120_000);
 
-  const reelsync = (args: string[]) => runIn(home, process.execPath, [join(stage, 'bin', 'reelsync.js'), '--db', db, ...args], appEnv(home), 150_000);
+  const reelsync = (args: string[]) =>
+    runIn(home, process.execPath, [join(stage, 'bin', 'reelsync.js'), '--db', db, ...args], appEnv(home), 150_000);
 
   it('reelsync syncs a folder (upload, index), searches it and downloads the original', async () => {
     expect(await reelsync(['sync', '--once', join(home, 'footage')])).toMatch(/uploaded: 1\b[\s\S]*failed: 0/);
-    const hits = z.array(z.object({ videoName: z.string(), video_bucket: z.string(), video_blob: z.string() })).parse(JSON.parse(await reelsync(['search', '--json', TITLE_WORD])));
+    const hits = z
+      .array(z.object({ videoName: z.string(), video_bucket: z.string(), video_blob: z.string() }))
+      .parse(JSON.parse(await reelsync(['search', '--json', TITLE_WORD])));
     const hit = hits.find((h) => h.videoName === 'title.mp4');
     expect(hit, JSON.stringify(hits)).toBeDefined();
-    const saved = (await reelsync(['download', '--bucket', hit?.video_bucket ?? '', '--blob', hit?.video_blob ?? '', '--out', join(home, 'downloads')])).trim().split('\n').pop() ?? '';
+    const saved =
+      (
+        await reelsync([
+          'download',
+          '--bucket',
+          hit?.video_bucket ?? '',
+          '--blob',
+          hit?.video_blob ?? '',
+          '--out',
+          join(home, 'downloads'),
+        ])
+      )
+        .trim()
+        .split('\n')
+        .pop() ?? '';
     expect((await readFile(saved)).equals(await readFile(fixturePath('drawnTextMp4')))).toBe(true);
   }, 180_000);
 
   it('web mode on the same data finds the synced video', async () => {
-    const web = await startNode([join(stage, 'out', 'main', 'web.js'), '--data', join(home, 'data'), '--port', '0'], WEB_READY, appEnv(home), 90_000);
+    const web = await startNode(
+      [join(stage, 'out', 'main', 'web.js'), '--data', join(home, 'data'), '--port', '0'],
+      WEB_READY,
+      appEnv(home),
+      90_000,
+    );
     try {
       const [, origin = '', token = ''] = web.ready;
       await expect
-        .poll(async () => {
-          const answer = await webRpc(origin, token, 'search:run', { query: TITLE_WORD });
-          return answer.ok ? JSON.stringify(answer.value) : answer.error.message;
-        }, { timeout: 60_000 })
+        .poll(
+          async () => {
+            const answer = await webRpc(origin, token, 'search:run', { query: TITLE_WORD });
+            return answer.ok ? JSON.stringify(answer.value) : answer.error.message;
+          },
+          { timeout: 60_000 },
+        )
         .toContain('title.mp4');
     } finally {
       await web.stop();

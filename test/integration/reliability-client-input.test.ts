@@ -23,11 +23,18 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const sha256 = async (file: string): Promise<string> => createHash('sha256').update(await readFile(file)).digest('hex');
+const sha256 = async (file: string): Promise<string> =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 /** The indexer is paused: "indexing" is as far as an uploaded file gets. */
 const SETTLED = new Set(['indexing', 'indexed', 'skipped', 'failed', 'deleted', 'index_failed']);
 
-async function settle(t: TestEngine, count: number, timeoutMs = 60_000): Promise<Map<string, { status: string; reason: string | null; videoNo: string | null }>> {
+async function settle(
+  t: TestEngine,
+  count: number,
+  timeoutMs = 60_000,
+): Promise<Map<string, { status: string; reason: string | null; videoNo: string | null }>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const { files } = t.engine.files(1, 100);
@@ -86,7 +93,9 @@ describe('awkward files on the client', () => {
         // Same size, different bytes near the end, as the first chunks are on their way.
         if (f.path === file && f.status === 'uploading' && !rewritten) {
           rewritten = true;
-          spawnSync('dd', ['if=/dev/urandom', `of=${file}`, 'bs=1M', 'count=1', 'seek=50', 'conv=notrunc'], { stdio: 'ignore' });
+          spawnSync('dd', ['if=/dev/urandom', `of=${file}`, 'bs=1M', 'count=1', 'seek=50', 'conv=notrunc'], {
+            stdio: 'ignore',
+          });
         }
         if (f.path === vanishing && f.status === 'uploading' && !removed) {
           removed = true;
@@ -136,15 +145,42 @@ async function unreadable(service: TestService): Promise<void> {
     await mkdir(state, { recursive: true });
     await chown(state, 65534, 65534);
     await writeFile(join(state, '.keep'), '');
-    const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--server', service.baseUrl, '--key', service.key, '--db', join(state, 'c.db'), 'sync', folder, '--once', '--stable-ms', '0'], {
-      uid: 65534, gid: 65534, encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: state },
-    });
+    const res = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        '--server',
+        service.baseUrl,
+        '--key',
+        service.key,
+        '--db',
+        join(state, 'c.db'),
+        'sync',
+        folder,
+        '--once',
+        '--stable-ms',
+        '0',
+      ],
+      {
+        uid: 65534,
+        gid: 65534,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, HOME: state },
+      },
+    );
     const out = `${res.stdout}${res.stderr}`;
     expect(res.status, out).not.toBeNull();
     expect(out).not.toMatch(/Unhandled|TypeError|at .*\.ts:\d+/);
     expect(await videosTagged(await sha256(readable), service)).toBe(1);
     const db = openDatabase(join(state, 'c.db'));
-    const rows = db.prepare('SELECT path, state, reason FROM files').all() as { path: string; state: string; reason: string | null }[];
+    const rows = db.prepare('SELECT path, state, reason FROM files').all() as {
+      path: string;
+      state: string;
+      reason: string | null;
+    }[];
     db.close();
     const row = rows.find((r) => r.path === locked);
     expect(row, JSON.stringify(rows)).toMatchObject({ state: 'skipped' });

@@ -41,7 +41,18 @@ afterAll(async () => {
 
 /** The service on a data folder of our choosing (the helper picks its own). */
 async function serveAt(dataDir: string): Promise<{ origin: string; key: string; child: ChildProcess }> {
-  const key = cliSync(['key', 'create', '--data', dataDir, '--account', 'test', '--interface', 'library', '--credits', '100']);
+  const key = cliSync([
+    'key',
+    'create',
+    '--data',
+    dataDir,
+    '--account',
+    'test',
+    '--interface',
+    'library',
+    '--credits',
+    '100',
+  ]);
   const config = join(dir, 'config.json');
   await writeFile(config, JSON.stringify({ indexer: { paused: true } }));
   const { child, origin } = await spawnServe(dataDir, 0, config);
@@ -88,13 +99,26 @@ describe('disk full', () => {
       const big = await copyFixture('phoneH264Mp4', dir, 'download-me.mp4');
       await appendFile(big, randomBytes(12 * 1024 * 1024));
       const up = await api.upload<{ videoNo: string }>(big);
-      const meta = (await api.get<{ video_bucket: string; video_blob: string }>(`/get_metadata?video_no=${up.json.data?.videoNo ?? ''}`)).json.data;
+      const meta = (
+        await api.get<{ video_bucket: string; video_blob: string }>(
+          `/get_metadata?video_no=${up.json.data?.videoNo ?? ''}`,
+        )
+      ).json.data;
       const dest = join(dir, 'client-disk');
       await mkdir(dest);
       smallDisk(dest);
-      const lib = await startLibrary(join(dir, 'lib'), { baseUrl: service.baseUrl, key: service.key }, { downloadAttempts: 2 });
+      const lib = await startLibrary(
+        join(dir, 'lib'),
+        { baseUrl: service.baseUrl, key: service.key },
+        { downloadAttempts: 2 },
+      );
       try {
-        const row = await lib.feature.downloads.start({ kind: 'video', bucket: meta?.video_bucket ?? '', blob: meta?.video_blob ?? '', destDir: dest });
+        const row = await lib.feature.downloads.start({
+          kind: 'video',
+          bucket: meta?.video_bucket ?? '',
+          blob: meta?.video_blob ?? '',
+          destDir: dest,
+        });
         const done = await lib.feature.downloads.settled(row.id);
         expect(done.state).toBe('failed');
         expect(done.error).toMatch(/ENOSPC|no space|disk is full/i);

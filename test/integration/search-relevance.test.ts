@@ -12,7 +12,24 @@ const run = promisify(execFile);
 
 /** Two seconds of one flat colour: nothing for any analyzer to find. */
 async function flatClip(file: string, colour: string): Promise<string> {
-  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=${colour}:size=640x360:rate=25`, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${colour}:size=640x360:rate=25`,
+    '-t',
+    '2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    file,
+  ]);
   return file;
 }
 
@@ -33,7 +50,10 @@ beforeAll(async () => {
   videos.speech = await upload(fixturePath('speechMp4'));
   videos.empty = await upload(await flatClip(join(temp.dir, 'grey.mp4'), 'gray'));
   // Its name says everything the query asks; its picture says nothing.
-  videos.named = await upload(await flatClip(join(temp.dir, 'flat.mp4'), '0x202830'), 'harbour-lights-lighthouse-pier.mp4');
+  videos.named = await upload(
+    await flatClip(join(temp.dir, 'flat.mp4'), '0x202830'),
+    'harbour-lights-lighthouse-pier.mp4',
+  );
   for (const no of Object.values(videos)) expect((await waitForStatus(api, no, 180_000)).status).toBe('PARSE');
 }, 300_000);
 
@@ -54,9 +74,16 @@ describe('search relevance over HTTP', () => {
     expect(meta.json.data?.status).toBe('PARSE');
     for (const query of ['people walking', 'people', 'objects', 'speech recognised']) {
       const hits = await search(query);
-      expect(hits.filter((h) => h.videoNo === videos.empty || h.videoNo === videos.named), query).toEqual([]);
+      expect(
+        hits.filter((h) => h.videoNo === videos.empty || h.videoNo === videos.named),
+        query,
+      ).toEqual([]);
     }
-    const captions = await api.post<CaptionItem[]>('/search', { search_param: 'people', search_type: 'BY_CAPTION', top_k: 50 });
+    const captions = await api.post<CaptionItem[]>('/search', {
+      search_param: 'people',
+      search_type: 'BY_CAPTION',
+      top_k: 50,
+    });
     expect(captions.json.data?.filter((c) => c.video_no === videos.empty)).toEqual([]);
   });
 
@@ -88,7 +115,10 @@ describe('search relevance over HTTP', () => {
     const hit = res.json.data?.find((c) => c.video_no === videos.text);
     expect(hit?.matched).toBe('caption: harbour, lights');
     expect(hit?.keyframe_blob).toMatch(new RegExp(`^keyframes/${videos.text}/\\d+\\.jpg$`));
-    const frame = await api.raw('GET', `/download?bucket=${hit!.keyframe_bucket!}&blob=${encodeURIComponent(hit!.keyframe_blob!)}`);
+    const frame = await api.raw(
+      'GET',
+      `/download?bucket=${hit!.keyframe_bucket!}&blob=${encodeURIComponent(hit!.keyframe_blob!)}`,
+    );
     expect(frame.status).toBe(200);
     expect(frame.body.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
   });

@@ -18,7 +18,9 @@ describe('keys at rest', () => {
   it('no file of the data folder holds a key in clear; only its SHA-256 digest (the lookup is by digest)', async () => {
     // Use both keys so that any request logging or caching would have written them somewhere.
     for (const key of [service.key, dlKey]) expect(key.length).toBeGreaterThan(20);
-    const files = (await readdir(service.dataDir, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+    const files = (await readdir(service.dataDir, { recursive: true, withFileTypes: true }))
+      .filter((d) => d.isFile())
+      .map((d) => join(d.parentPath, d.name));
     expect(files.some((f) => f.endsWith('service.db'))).toBe(true);
     let digestsSeen = 0;
     for (const f of files) {

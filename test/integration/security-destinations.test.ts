@@ -48,14 +48,24 @@ const modeOf = async (p: string): Promise<number> => (await stat(p)).mode & 0o77
 
 describe('writes a web token holder cannot make', () => {
   it('clips:export refuses shell start-up files, paths outside the roots, traversal, symlinked folders and overwrites', async () => {
-    const saved = await rpc('clips:save', { videoNo: 'V-1', start: 0, end: 1, notes: '$(touch /tmp/reelsync-pwned)', tags: ['=HYPERLINK("x")'] });
+    const saved = await rpc('clips:save', {
+      videoNo: 'V-1',
+      start: 0,
+      end: 1,
+      notes: '$(touch /tmp/reelsync-pwned)',
+      tags: ['=HYPERLINK("x")'],
+    });
     expect(saved.ok).toBe(true);
-    for (const notes of ['+1+1', '-2-2', '@SUM(A1)', '\tcmd', '\rcmd']) expect((await rpc('clips:save', { videoNo: 'V-2', start: 0, end: 1, notes })).ok).toBe(true);
+    for (const notes of ['+1+1', '-2-2', '@SUM(A1)', '\tcmd', '\rcmd'])
+      expect((await rpc('clips:save', { videoNo: 'V-2', start: 0, end: 1, notes })).ok).toBe(true);
     const bashrc = join(outside, '.bashrc');
     await refused('clips:export', { format: 'csv', file: bashrc });
     await refused('clips:export', { format: 'csv', file: join(outside, 'x', '.bashrc') });
     await refused('clips:export', { format: 'csv', file: join(outside, 'markers.csv') });
-    await refused('clips:export', { format: 'csv', file: `${exportsDir()}/../../../${outside.split('/').pop() ?? ''}/m.csv` });
+    await refused('clips:export', {
+      format: 'csv',
+      file: `${exportsDir()}/../../../${outside.split('/').pop() ?? ''}/m.csv`,
+    });
     await refused('clips:export', { format: 'csv', file: join(exportsDir(), '.bashrc') });
     await refused('clips:export', { format: 'csv', file: join(exportsDir(), 'run.sh') });
     await refused('clips:export', { format: 'csv', file: 'relative.csv' });
@@ -75,8 +85,18 @@ describe('writes a web token holder cannot make', () => {
     const after = await rpc('clips:list', {});
     expect(after.ok && after.value.total).toBe(before.ok && before.value.total);
     await refused('downloads:start', { bucket: 'b', blob: 'keyframes/x.jpg', kind: 'keyframe', destDir: '/etc' });
-    await refused('downloads:start', { bucket: 'b', blob: 'keyframes/x.jpg', kind: 'keyframe', destDir: join(outside, 'dl') });
-    await refused('downloads:start', { bucket: 'b', blob: 'keyframes/x.jpg', kind: 'keyframe', destDir: join(running.dataDir, 'downloads', '..', '..') });
+    await refused('downloads:start', {
+      bucket: 'b',
+      blob: 'keyframes/x.jpg',
+      kind: 'keyframe',
+      destDir: join(outside, 'dl'),
+    });
+    await refused('downloads:start', {
+      bucket: 'b',
+      blob: 'keyframes/x.jpg',
+      kind: 'keyframe',
+      destDir: join(running.dataDir, 'downloads', '..', '..'),
+    });
     const downloads = await rpc('downloads:list', {});
     expect(downloads.ok && downloads.value.downloads).toEqual([]);
     expect(existsSync(join(outside, 'dl'))).toBe(false);
@@ -84,12 +104,25 @@ describe('writes a web token holder cannot make', () => {
 
   it('folders:add and sync:add-paths refuse system folders, the home folder, the data folder and links to them', async () => {
     await symlink('/', join(outside, 'root-link'));
-    for (const path of ['/', '/etc', '/usr/lib', '/proc', homedir(), running.dataDir, join(running.dataDir, 'clips'), join(running.dataDir, '..'), join(outside, 'root-link')]) {
+    for (const path of [
+      '/',
+      '/etc',
+      '/usr/lib',
+      '/proc',
+      homedir(),
+      running.dataDir,
+      join(running.dataDir, 'clips'),
+      join(running.dataDir, '..'),
+      join(outside, 'root-link'),
+    ]) {
       const message = await refused('folders:add', { path });
       expect(message).toMatch(/^not watched: /);
     }
     const dropped = await rpc('sync:add-paths', { paths: ['/etc', join(outside, 'root-link')] });
-    expect(dropped.ok && (dropped.value.results as { outcome: string }[]).map((r) => r.outcome)).toEqual(['rejected', 'rejected']);
+    expect(dropped.ok && (dropped.value.results as { outcome: string }[]).map((r) => r.outcome)).toEqual([
+      'rejected',
+      'rejected',
+    ]);
     const folders = await rpc('folders:list', {});
     expect(folders.ok && folders.value.folders).toEqual([]);
   });
@@ -97,7 +130,16 @@ describe('writes a web token holder cannot make', () => {
   it('destinations:set-roots refuses system, hidden, home and data folders', async () => {
     await mkdir(join(outside, '.config'), { recursive: true });
     await refused('destinations:set-roots', { paths: ['/'] }, 'bad_request');
-    for (const path of ['/etc', '/usr/local', homedir(), join(outside, '.config'), running.dataDir, '/tmp', join(outside, 'missing')]) await refused('destinations:set-roots', { paths: [path] });
+    for (const path of [
+      '/etc',
+      '/usr/local',
+      homedir(),
+      join(outside, '.config'),
+      running.dataDir,
+      '/tmp',
+      join(outside, 'missing'),
+    ])
+      await refused('destinations:set-roots', { paths: [path] });
     const roots = await rpc('destinations:roots', {});
     expect(roots.ok && (roots.value.roots as { builtin: boolean }[]).every((r) => r.builtin)).toBe(true);
     expect(roots.ok && roots.value.dialog).toBe(false);
@@ -115,7 +157,11 @@ describe('writes the user allowed', () => {
     expect(csv).toContain('"$(touch /tmp/reelsync-pwned)"');
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     for (const cell of ["'+1+1", "'-2-2", "'@SUM(A1)", "'\tcmd", "'\rcmd"]) expect(csv).toContain(`"${cell}"`);
-    for (const line of csv.replace(/^\ufeff/, '').trim().split('\r\n')) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/);
+    for (const line of csv
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n'))
+      expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/);
 
     await writeFile(file, 'mine');
     const again = await refused('clips:export', { format: 'csv', file }, 'file_exists');
@@ -142,7 +188,12 @@ describe('writes the user allowed', () => {
     expect(await readFile(join(shared, 'cut.edl'), 'utf8')).toMatch(/^TITLE: /);
     const clip = await rpc('clips:save', { videoNo: 'V-1', start: 0, end: 1, outDir: join(shared, 'clips') });
     expect(clip.ok).toBe(true);
-    const download = await rpc('downloads:start', { bucket: 'b', blob: 'keyframes/x.jpg', kind: 'keyframe', destDir: join(shared, 'stills') });
+    const download = await rpc('downloads:start', {
+      bucket: 'b',
+      blob: 'keyframes/x.jpg',
+      kind: 'keyframe',
+      destDir: join(shared, 'stills'),
+    });
     expect(download.ok && download.value.destDir).toBe(join(shared, 'stills'));
     expect((await stat(join(shared, 'stills'))).isDirectory()).toBe(true);
   });

@@ -58,10 +58,20 @@ describe('data files at rest', () => {
     await mkdir(footage);
     await copyFile(fixturePath('phoneH264Mp4'), join(footage, 'phone.mp4'));
     await call('folders:add', { path: footage });
-    await expect.poll(async () => (await call<{ byStatus: Record<string, number> }>('sync:status', {})).byStatus.indexed ?? 0, { timeout: 120_000, interval: 500 }).toBe(1);
+    await expect
+      .poll(async () => (await call<{ byStatus: Record<string, number> }>('sync:status', {})).byStatus.indexed ?? 0, {
+        timeout: 120_000,
+        interval: 500,
+      })
+      .toBe(1);
     const files = await call<{ files: { videoNo: string }[] }>('sync:files', {});
-    const detail = await call<{ original: { bucket: string; blob: string } }>('library:video', { videoNo: files.files[0]?.videoNo });
-    const download = await call<{ id: number }>('downloads:start', { bucket: detail.original.bucket, blob: detail.original.blob });
+    const detail = await call<{ original: { bucket: string; blob: string } }>('library:video', {
+      videoNo: files.files[0]?.videoNo,
+    });
+    const download = await call<{ id: number }>('downloads:start', {
+      bucket: detail.original.bucket,
+      blob: detail.original.blob,
+    });
     const done = await app.library.downloads.settled(download.id);
     expect(done.state).toBe('done');
     await call('clips:export', { format: 'csv', file: join(app.library.folders.exports, 'm.csv') });
@@ -69,7 +79,16 @@ describe('data files at rest', () => {
     const dataDir = join(dir, 'data');
     const entries = [{ path: dataDir, dir: true, mode: (await lstat(dataDir)).mode & 0o777 }, ...(await walk(dataDir))];
     const names = entries.map((e) => relative(dataDir, e.path));
-    for (const expected of ['reelsync.db', 'reelsync.db-wal', 'service', 'service/service.db', 'service/blobs', 'downloads', 'exports/m.csv']) expect(names).toContain(expected);
+    for (const expected of [
+      'reelsync.db',
+      'reelsync.db-wal',
+      'service',
+      'service/service.db',
+      'service/blobs',
+      'downloads',
+      'exports/m.csv',
+    ])
+      expect(names).toContain(expected);
     expect(names.some((n) => n.startsWith('service/blobs/') && n.endsWith('.mp4'))).toBe(true);
     expect(names.some((n) => n.startsWith('service/blobs/') && n.includes('keyframes'))).toBe(true);
     const wrong = entries

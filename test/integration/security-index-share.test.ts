@@ -53,7 +53,9 @@ async function standInAnalysis(opts: AnalyzeOptions): Promise<AnalyzeResult> {
   return {
     durationSeconds: 3,
     posterPath,
-    segments: [{ index: 0, start: 0, end: 3, keyframePath, ocrText: '', labels: [], transcript: '', caption: name, faces: [] }],
+    segments: [
+      { index: 0, start: 0, end: 3, keyframePath, ocrText: '', labels: [], transcript: '', caption: name, faces: [] },
+    ],
     words: [],
     missingEngines: [],
     analyzers: [],
@@ -64,11 +66,44 @@ async function standInAnalysis(opts: AnalyzeOptions): Promise<AnalyzeResult> {
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-index-share-'));
   const dataDir = join(dir, 'data');
-  const alphaKey = cliSync(['key', 'create', '--data', dataDir, '--account', 'alpha', '--interface', 'library', '--credits', '100']);
-  const betaKey = cliSync(['key', 'create', '--data', dataDir, '--account', 'beta', '--interface', 'library', '--credits', '100']);
+  const alphaKey = cliSync([
+    'key',
+    'create',
+    '--data',
+    dataDir,
+    '--account',
+    'alpha',
+    '--interface',
+    'library',
+    '--credits',
+    '100',
+  ]);
+  const betaKey = cliSync([
+    'key',
+    'create',
+    '--data',
+    dataDir,
+    '--account',
+    'beta',
+    '--interface',
+    'library',
+    '--credits',
+    '100',
+  ]);
   const betaLakeKey = cliSync(['key', 'create', '--data', dataDir, '--account', 'beta', '--interface', 'datalake']);
   keyframe = join(dir, 'keyframe.jpg');
-  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120', '-frames:v', '1', keyframe]);
+  await promisify(execFile)('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=160x120',
+    '-frames:v',
+    '1',
+    keyframe,
+  ]);
   service = await startService({
     dataDir,
     config: parseConfig({ indexer: LIMIT }),
@@ -85,7 +120,8 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const balance = async () => (await betaLake.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
+const balance = async () =>
+  (await betaLake.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
 
 describe('indexing is priced by what will be decoded', () => {
   it('refuses a container that declares 1 ms over 20 s, and timestamps squeezed together; charges an honest file by its length', async () => {
@@ -94,12 +130,15 @@ describe('indexing is priced by what will be decoded', () => {
     const before = await balance();
     const refused = await beta.upload(lie, {}, { contentType: 'video/x-matroska' });
     expect(refused.status).toBe(400);
-    expect(refused.json.msg).toBe('file is not accepted: it declares a duration of 0.001 s but its streams run 20.0 s, so its duration cannot be trusted');
+    expect(refused.json.msg).toBe(
+      'file is not accepted: it declares a duration of 0.001 s but its streams run 20.0 s, so its duration cannot be trusted',
+    );
     const squeezedAnswer = await beta.upload(squeezed, {}, { contentType: 'video/x-matroska' });
     expect(squeezedAnswer.status).toBe(400);
     expect(squeezedAnswer.json.msg).toMatch(/its video stream packs 600 packets into 0\.6 s .* cannot be trusted/);
 
-    const collection = (await betaLake.post<{ collection_id: string }>('/collections', { name: 'lies' })).json.collection_id;
+    const collection = (await betaLake.post<{ collection_id: string }>('/collections', { name: 'lies' })).json
+      .collection_id;
     const form = new FormData();
     form.append('json', JSON.stringify({ collection_id: collection }));
     form.append('file', new Blob([await readFile(lie)], { type: 'video/x-matroska' }), 'lie.mkv');
@@ -108,7 +147,11 @@ describe('indexing is priced by what will be decoded', () => {
     expect(ingest.json.error.message).toMatch(/declares a duration of 0\.001 s but its streams run 20\.0 s/);
     expect(await balance()).toBe(before);
 
-    const honest = await beta.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'), {}, { filename: 'b-honest.mp4' });
+    const honest = await beta.upload<{ videoNo: string }>(
+      fixturePath('phoneH264Mp4'),
+      {},
+      { filename: 'b-honest.mp4' },
+    );
     expect(honest.status).toBe(200);
     const meta = await waitForStatus(beta, honest.json.data?.videoNo ?? '', 20_000);
     expect(meta.status).toBe('PARSE');
@@ -124,7 +167,11 @@ describe('accounts share the indexer', () => {
     analyzed.length = 0;
     const alphaVideos: string[] = [];
     for (let i = 1; i <= 5; i++) {
-      const up = await alpha.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'), {}, { filename: `alpha-${i}.mp4` });
+      const up = await alpha.upload<{ videoNo: string }>(
+        fixturePath('phoneH264Mp4'),
+        {},
+        { filename: `alpha-${i}.mp4` },
+      );
       alphaVideos.push(up.json.data?.videoNo ?? '');
     }
     const b = await beta.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'), {}, { filename: 'beta-1.mp4' });
@@ -140,7 +187,11 @@ describe('an index job has a time limit', () => {
   it('fails with the limit in its reason once it runs past a multiple of the video length plus the floor', async () => {
     const before = await balance();
     const started = Date.now();
-    const up = await beta.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'), {}, { filename: 'hang-forever.mp4' });
+    const up = await beta.upload<{ videoNo: string }>(
+      fixturePath('phoneH264Mp4'),
+      {},
+      { filename: 'hang-forever.mp4' },
+    );
     const meta = await waitForStatus(beta, up.json.data?.videoNo ?? '', 30_000);
     expect(meta.status).toBe('FAIL');
     const limit = LIMIT.timeLimitPerVideoSecond * (meta.duration as number) + LIMIT.timeLimitFloorSeconds;

@@ -30,8 +30,17 @@ async function send(key: string, a: Attempt): Promise<{ status: number; text: st
   const raw = a.body instanceof FormData || Buffer.isBuffer(a.body);
   const res = await request(a.url, {
     method: a.method,
-    headers: { authorization: key, ...(a.body !== undefined && !raw ? { 'content-type': 'application/json' } : {}), ...a.headers },
-    body: a.body === undefined ? undefined : a.body instanceof FormData || Buffer.isBuffer(a.body) ? a.body : JSON.stringify(a.body),
+    headers: {
+      authorization: key,
+      ...(a.body !== undefined && !raw ? { 'content-type': 'application/json' } : {}),
+      ...a.headers,
+    },
+    body:
+      a.body === undefined
+        ? undefined
+        : a.body instanceof FormData || Buffer.isBuffer(a.body)
+          ? a.body
+          : JSON.stringify(a.body),
   });
   return { status: res.statusCode, text: await res.body.text() };
 }
@@ -79,37 +88,137 @@ describe('account isolation', () => {
     const NF = [404];
     const attemptsA: Attempt[] = [
       { what: 'get_metadata', method: 'GET', url: `${lib}/get_metadata?video_no=${o.videoNo}`, expect: [200] },
-      { what: 'get_metadata of the datalake video', method: 'GET', url: `${lib}/get_metadata?video_no=${o.dlVideoId}`, expect: [200] },
-      { what: 'transcription', method: 'GET', url: `${lib}/get_video_transcription?video_no=${o.videoNo}`, expect: [200, 404] },
+      {
+        what: 'get_metadata of the datalake video',
+        method: 'GET',
+        url: `${lib}/get_metadata?video_no=${o.dlVideoId}`,
+        expect: [200],
+      },
+      {
+        what: 'transcription',
+        method: 'GET',
+        url: `${lib}/get_video_transcription?video_no=${o.videoNo}`,
+        expect: [200, 404],
+      },
       ...['BY_CLIP', 'BY_CAPTION', 'BY_AUDIO'].flatMap((type) => [
-        { what: `search ${type}`, method: 'POST' as const, url: `${lib}/search`, body: { search_param: DRAWN_TEXT, search_type: type }, expect: [200] },
-        { what: `search ${type} in A's videos`, method: 'POST' as const, url: `${lib}/search`, body: { search_param: DRAWN_TEXT, search_type: type, video_nos: [o.videoNo, o.dlVideoId] }, expect: [200] },
-        { what: `search ${type} in A's folder`, method: 'POST' as const, url: `${lib}/search`, body: { search_param: DRAWN_TEXT, search_type: type, folder_id: o.folderId }, expect: [200, 400, 404] },
+        {
+          what: `search ${type}`,
+          method: 'POST' as const,
+          url: `${lib}/search`,
+          body: { search_param: DRAWN_TEXT, search_type: type },
+          expect: [200],
+        },
+        {
+          what: `search ${type} in A's videos`,
+          method: 'POST' as const,
+          url: `${lib}/search`,
+          body: { search_param: DRAWN_TEXT, search_type: type, video_nos: [o.videoNo, o.dlVideoId] },
+          expect: [200],
+        },
+        {
+          what: `search ${type} in A's folder`,
+          method: 'POST' as const,
+          url: `${lib}/search`,
+          body: { search_param: DRAWN_TEXT, search_type: type, folder_id: o.folderId },
+          expect: [200, 400, 404],
+        },
       ]),
-      { what: 'search_image', method: 'POST', url: `${lib}/search_image`, body: { search_param: DRAWN_TEXT, video_nos: [o.videoNo] }, expect: [200, 400] },
-      { what: 'search_audio_transcripts', method: 'GET', url: `${lib}/search_audio_transcripts?query=harbour`, expect: [200] },
+      {
+        what: 'search_image',
+        method: 'POST',
+        url: `${lib}/search_image`,
+        body: { search_param: DRAWN_TEXT, video_nos: [o.videoNo] },
+        expect: [200, 400],
+      },
+      {
+        what: 'search_audio_transcripts',
+        method: 'GET',
+        url: `${lib}/search_audio_transcripts?query=harbour`,
+        expect: [200],
+      },
       ...dlBlobs.flatMap((blob) => [
-        { what: `download ${blob}`, method: 'GET' as const, url: `${lib}/download?bucket=${o.bucket}&blob=${encodeURIComponent(blob)}`, expect: NF },
-        { what: `v2 download ${blob}`, method: 'GET' as const, url: `${v2}/download?bucket=${o.bucket}&blob=${encodeURIComponent(blob)}`, expect: NF },
-        { what: `download ${blob} in B's own bucket`, method: 'GET' as const, url: `${lib}/download?bucket=${o.bucket.replace(/\d+$/, '2')}&blob=${encodeURIComponent(blob)}`, expect: NF },
+        {
+          what: `download ${blob}`,
+          method: 'GET' as const,
+          url: `${lib}/download?bucket=${o.bucket}&blob=${encodeURIComponent(blob)}`,
+          expect: NF,
+        },
+        {
+          what: `v2 download ${blob}`,
+          method: 'GET' as const,
+          url: `${v2}/download?bucket=${o.bucket}&blob=${encodeURIComponent(blob)}`,
+          expect: NF,
+        },
+        {
+          what: `download ${blob} in B's own bucket`,
+          method: 'GET' as const,
+          url: `${lib}/download?bucket=${o.bucket.replace(/\d+$/, '2')}&blob=${encodeURIComponent(blob)}`,
+          expect: NF,
+        },
       ]),
-      { what: 'download by traversal', method: 'GET', url: `${lib}/download?bucket=reelsync-2&blob=${encodeURIComponent(`../${o.bucket}/${o.blob}`)}`, expect: NF },
+      {
+        what: 'download by traversal',
+        method: 'GET',
+        url: `${lib}/download?bucket=reelsync-2&blob=${encodeURIComponent(`../${o.bucket}/${o.blob}`)}`,
+        expect: NF,
+      },
       { what: 'POST download', method: 'POST', url: `${lib}/download`, body: { video_no: o.videoNo }, expect: NF },
-      { what: 'POST download of the datalake video', method: 'POST', url: `${lib}/download`, body: { video_no: o.dlVideoId }, expect: NF },
+      {
+        what: 'POST download of the datalake video',
+        method: 'POST',
+        url: `${lib}/download`,
+        body: { video_no: o.dlVideoId },
+        expect: NF,
+      },
       { what: 'list_videos', method: 'POST', url: `${lib}/list_videos`, body: { page: 1, size: 100 }, expect: [200] },
-      { what: 'list_videos by number', method: 'POST', url: `${lib}/list_videos`, body: { video_no: o.videoNo }, expect: [200] },
+      {
+        what: 'list_videos by number',
+        method: 'POST',
+        url: `${lib}/list_videos`,
+        body: { video_no: o.videoNo },
+        expect: [200],
+      },
       { what: 'list_videos by tag', method: 'POST', url: `${lib}/list_videos`, body: { tag: o.tag }, expect: [200] },
-      { what: "list_videos in A's folder", method: 'POST', url: `${lib}/list_videos`, body: { folder_id: o.folderId }, expect: [200, 400, 404] },
-      { what: 'delete_videos', method: 'POST', url: `${lib}/delete_videos`, body: { video_nos: [o.videoNo, o.dlVideoId] }, expect: [200] },
+      {
+        what: "list_videos in A's folder",
+        method: 'POST',
+        url: `${lib}/list_videos`,
+        body: { folder_id: o.folderId },
+        expect: [200, 400, 404],
+      },
+      {
+        what: 'delete_videos',
+        method: 'POST',
+        url: `${lib}/delete_videos`,
+        body: { video_nos: [o.videoNo, o.dlVideoId] },
+        expect: [200],
+      },
       { what: 'folders', method: 'GET', url: `${lib}/folders`, expect: [200] },
-      { what: 'rename folder', method: 'PATCH', url: `${lib}/folders/${o.folderId}`, body: { name: 'pwned' }, expect: [400, 404] },
+      {
+        what: 'rename folder',
+        method: 'PATCH',
+        url: `${lib}/folders/${o.folderId}`,
+        body: { name: 'pwned' },
+        expect: [400, 404],
+      },
       { what: 'delete folder', method: 'DELETE', url: `${lib}/folders/${o.folderId}`, expect: [400, 404] },
-      { what: "upload into A's folder", method: 'POST', url: `${lib}/upload`, body: await multipartInto({ folder_id: String(o.folderId) }), expect: [400, 404] },
+      {
+        what: "upload into A's folder",
+        method: 'POST',
+        url: `${lib}/upload`,
+        body: await multipartInto({ folder_id: String(o.folderId) }),
+        expect: [400, 404],
+      },
     ];
     const attemptsB: Attempt[] = [
       { what: 'collections', method: 'GET', url: `${dlb}/collections`, expect: [200] },
       { what: 'collection', method: 'GET', url: `${dlb}/collections/${o.collectionId}`, expect: NF },
-      { what: 'videos of A collection', method: 'GET', url: `${dlb}/videos?collection_id=${o.collectionId}`, expect: [200, 404] },
+      {
+        what: 'videos of A collection',
+        method: 'GET',
+        url: `${dlb}/videos?collection_id=${o.collectionId}`,
+        expect: [200, 404],
+      },
       { what: 'videos', method: 'GET', url: `${dlb}/videos`, expect: [200] },
       { what: 'video', method: 'GET', url: `${dlb}/videos/${o.dlVideoId}`, expect: NF },
       { what: 'library video via B', method: 'GET', url: `${dlb}/videos/${o.videoNo}`, expect: NF },
@@ -119,36 +228,105 @@ describe('account isolation', () => {
       { what: 'deliveries', method: 'GET', url: `${dlb}/operations/${o.operationId}/deliveries`, expect: NF },
       { what: 'cancel', method: 'POST', url: `${dlb}/operations/${o.slowOperationId}:cancel`, expect: NF },
       { what: 'resumable session', method: 'GET', url: o.uploadUrl, expect: NF },
-      { what: 'resumable chunk', method: 'PUT', url: o.uploadUrl, body: Buffer.alloc(1024, 9), headers: { 'content-type': 'application/octet-stream', 'content-range': 'bytes 1024-2047/4096' }, expect: NF },
+      {
+        what: 'resumable chunk',
+        method: 'PUT',
+        url: o.uploadUrl,
+        body: Buffer.alloc(1024, 9),
+        headers: { 'content-type': 'application/octet-stream', 'content-range': 'bytes 1024-2047/4096' },
+        expect: NF,
+      },
       { what: 'finalize', method: 'POST', url: `${dlb}/videos/${o.uploadId}:finalize`, expect: NF },
-      { what: 'ingest by URL into A collection', method: 'POST', url: `${dlb}/videos`, body: { collection_id: o.collectionId, source_url: `${t.media.url}/media/hevc.mov` }, expect: NF },
-      { what: 'ingest by file into A collection', method: 'POST', url: `${dlb}/videos`, body: await dlForm(), expect: NF },
-      { what: 'resumable into A collection', method: 'POST', url: `${dlb}/videos?upload=resumable`, body: { collection_id: o.collectionId, size: 10 }, expect: NF },
+      {
+        what: 'ingest by URL into A collection',
+        method: 'POST',
+        url: `${dlb}/videos`,
+        body: { collection_id: o.collectionId, source_url: `${t.media.url}/media/hevc.mov` },
+        expect: NF,
+      },
+      {
+        what: 'ingest by file into A collection',
+        method: 'POST',
+        url: `${dlb}/videos`,
+        body: await dlForm(),
+        expect: NF,
+      },
+      {
+        what: 'resumable into A collection',
+        method: 'POST',
+        url: `${dlb}/videos?upload=resumable`,
+        body: { collection_id: o.collectionId, size: 10 },
+        expect: NF,
+      },
       { what: 'streams', method: 'GET', url: `${dlb}/streams`, expect: [200] },
       { what: 'stream', method: 'GET', url: `${dlb}/streams/${o.streamId}`, expect: NF },
       { what: 'stream events', method: 'GET', url: `${dlb}/streams/${o.streamId}/events`, expect: NF },
-      { what: 'stream into A collection', method: 'POST', url: `${dlb}/streams`, body: { collection_id: o.collectionId, source_url: 'http://example.invalid/x.m3u8' }, expect: NF },
+      {
+        what: 'stream into A collection',
+        method: 'POST',
+        url: `${dlb}/streams`,
+        body: { collection_id: o.collectionId, source_url: 'http://example.invalid/x.m3u8' },
+        expect: NF,
+      },
       { what: 'search', method: 'POST', url: `${dlb}/search`, body: { query: 'harbour lights' }, expect: [200] },
-      { what: 'search in A collection', method: 'POST', url: `${dlb}/search`, body: { query: 'harbour lights', collection_id: o.collectionId }, expect: [200, 404] },
-      { what: 'search A videos', method: 'POST', url: `${dlb}/search`, body: { query: 'harbour lights', video_ids: [o.dlVideoId, o.videoNo] }, expect: [200, 404] },
+      {
+        what: 'search in A collection',
+        method: 'POST',
+        url: `${dlb}/search`,
+        body: { query: 'harbour lights', collection_id: o.collectionId },
+        expect: [200, 404],
+      },
+      {
+        what: 'search A videos',
+        method: 'POST',
+        url: `${dlb}/search`,
+        body: { query: 'harbour lights', video_ids: [o.dlVideoId, o.videoNo] },
+        expect: [200, 404],
+      },
       { what: 'delete video', method: 'DELETE', url: `${dlb}/videos/${o.dlVideoId}`, expect: NF },
       { what: 'delete stream', method: 'DELETE', url: `${dlb}/streams/${o.streamId}`, expect: NF },
       { what: 'delete collection', method: 'DELETE', url: `${dlb}/collections/${o.collectionId}`, expect: NF },
       { what: 'balance', method: 'GET', url: `${dlb}/usage/balance`, expect: [200] },
     ];
-    const secrets = [o.videoNo, o.dlVideoId, o.videoName, 'a-harbour-secret', 'a-dl-secret', o.folderName, o.tag, o.blob, o.posterBlob, o.dlVideoBlob,
-      o.collectionId, 'a-collection', o.operationId, o.slowOperationId, o.uploadId, o.streamId, 'HARBOUR', 'harbour lights', ...(o.keyframeBlob ? [o.keyframeBlob] : [])];
+    const secrets = [
+      o.videoNo,
+      o.dlVideoId,
+      o.videoName,
+      'a-harbour-secret',
+      'a-dl-secret',
+      o.folderName,
+      o.tag,
+      o.blob,
+      o.posterBlob,
+      o.dlVideoBlob,
+      o.collectionId,
+      'a-collection',
+      o.operationId,
+      o.slowOperationId,
+      o.uploadId,
+      o.streamId,
+      'HARBOUR',
+      'harbour lights',
+      ...(o.keyframeBlob ? [o.keyframeBlob] : []),
+    ];
     const leaks: string[] = [];
     const wrong: string[] = [];
-    for (const [key, attempts] of [[t.bKeys.library, attemptsA], [t.bKeys.datalake, attemptsB]] as const) {
+    for (const [key, attempts] of [
+      [t.bKeys.library, attemptsA],
+      [t.bKeys.datalake, attemptsB],
+    ] as const) {
       for (const a of attempts) {
         const res = await send(key, a);
         if (!a.expect.includes(res.status)) wrong.push(`${a.what}: HTTP ${res.status} ${res.text.slice(0, 160)}`);
         // Ids B itself sent may be echoed back in a message; anything else of A's is a leak.
-        const sent = `${a.url} ${a.body === undefined || a.body instanceof FormData || Buffer.isBuffer(a.body) ? '' : JSON.stringify(a.body)}`.toLowerCase();
-        for (const s of secrets) if (res.text.toLowerCase().includes(s.toLowerCase()) && !sent.includes(s.toLowerCase())) leaks.push(`${a.what}: answer contains ${s}`);
+        const sent =
+          `${a.url} ${a.body === undefined || a.body instanceof FormData || Buffer.isBuffer(a.body) ? '' : JSON.stringify(a.body)}`.toLowerCase();
+        for (const s of secrets)
+          if (res.text.toLowerCase().includes(s.toLowerCase()) && !sent.includes(s.toLowerCase()))
+            leaks.push(`${a.what}: answer contains ${s}`);
         // Echoed or not, a 200 must not carry A's data records.
-        if (res.status === 200 && /"(video_bucket|video_blob)":"reelsync-1/.test(res.text)) leaks.push(`${a.what}: answer carries A's storage address`);
+        if (res.status === 200 && /"(video_bucket|video_blob)":"reelsync-1/.test(res.text))
+          leaks.push(`${a.what}: answer carries A's storage address`);
       }
     }
     expect(leaks).toEqual([]);
@@ -166,6 +344,8 @@ describe('account isolation', () => {
     expect(session.offset).toBe(1024);
     const aSearch = await t.a.api.post<unknown[]>('/search', { search_param: DRAWN_TEXT, search_type: 'BY_CLIP' });
     expect(JSON.stringify(aSearch.json.data)).toContain(o.videoNo);
-    expect((await t.a.dl.post<{ cancelled: boolean }>(`/operations/${o.slowOperationId}:cancel`)).json.cancelled).toBe(true);
+    expect((await t.a.dl.post<{ cancelled: boolean }>(`/operations/${o.slowOperationId}:cancel`)).json.cancelled).toBe(
+      true,
+    );
   }, 120_000);
 });

@@ -8,7 +8,9 @@ const IDLE_MS = 800;
 let service: TestService;
 let dlKey: string;
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true }, http: { idleTimeoutMs: IDLE_MS, maxJsonBytes: 64 * 1024 } } });
+  service = await startService({
+    config: { indexer: { paused: true }, http: { idleTimeoutMs: IDLE_MS, maxJsonBytes: 64 * 1024 } },
+  });
   dlKey = service.createKey('test', { kind: 'datalake' });
 }, 60_000);
 afterAll(async () => {
@@ -16,7 +18,10 @@ afterAll(async () => {
 });
 
 /** Opens a raw socket, writes `text`, and resolves with how long the server kept it open and what it answered. */
-function stallWith(text: string, trickle?: { everyMs: number; bytes: string }): Promise<{ openMs: number; answer: string }> {
+function stallWith(
+  text: string,
+  trickle?: { everyMs: number; bytes: string },
+): Promise<{ openMs: number; answer: string }> {
   const { port } = new URL(service.origin);
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
@@ -81,7 +86,11 @@ describe('slow clients', () => {
 describe('request size limits', () => {
   const big = JSON.stringify({ page: 1, size: 5, pad: 'x'.repeat(100 * 1024) });
   it('refuses an oversized JSON body on interface A with 413 and an envelope', async () => {
-    const res = await request(`${service.baseUrl}/list_videos`, { method: 'POST', headers: { authorization: service.key, 'content-type': 'application/json' }, body: big });
+    const res = await request(`${service.baseUrl}/list_videos`, {
+      method: 'POST',
+      headers: { authorization: service.key, 'content-type': 'application/json' },
+      body: big,
+    });
     expect(res.statusCode).toBe(413);
     const env = (await res.body.json()) as Record<string, unknown>;
     expect(env).toMatchObject({ code: '0001', success: false, failed: true, data: null });
@@ -89,13 +98,19 @@ describe('request size limits', () => {
   });
 
   it('refuses an oversized JSON body on interface B with 413 payload_too_large', async () => {
-    const res = await request(`${service.origin}${DATALAKE_BASE_PATH}/collections`, { method: 'POST', headers: { authorization: dlKey, 'content-type': 'application/json' }, body: big });
+    const res = await request(`${service.origin}${DATALAKE_BASE_PATH}/collections`, {
+      method: 'POST',
+      headers: { authorization: dlKey, 'content-type': 'application/json' },
+      body: big,
+    });
     expect(res.statusCode).toBe(413);
     expect(await res.body.json()).toMatchObject({ error: { code: 'payload_too_large' } });
   });
 
   it('answers oversized headers with 431 and stays up', async () => {
-    const res = await request(`${service.baseUrl}/get_metadata?video_no=x`, { headers: { authorization: service.key, 'x-pad': 'y'.repeat(20_000) } }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    const res = await request(`${service.baseUrl}/get_metadata?video_no=x`, {
+      headers: { authorization: service.key, 'x-pad': 'y'.repeat(20_000) },
+    }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     if (res instanceof Error) expect(res.message).toMatch(/socket|closed|reset/i);
     else {
       expect(res.statusCode).toBe(431);

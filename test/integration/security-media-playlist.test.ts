@@ -27,7 +27,9 @@ beforeAll(async () => {
   bLake = datalakeClient(service.origin, service.createKey('intruder', { kind: 'datalake' }));
   bBalance = async () => (await bLake.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
   const up = await a.upload<{ videoNo: string }>(fixturePath('drawnTextMp4'), {}, { filename: 'a-private.mp4' });
-  const meta = await a.get<{ video_bucket: string; video_blob: string }>(`/get_metadata?video_no=${up.json.data?.videoNo ?? ''}`);
+  const meta = await a.get<{ video_bucket: string; video_blob: string }>(
+    `/get_metadata?video_no=${up.json.data?.videoNo ?? ''}`,
+  );
   const { video_bucket: bucket, video_blob: blob } = meta.json.data ?? { video_bucket: '', video_blob: '' };
   const missingBlob = blob.replace(/videos\/[^/]+\//, 'videos/no-such-video/');
   // Uploads wait in <data>/tmp or <data>/datalake-uploads, so ../blobs/ reaches every account's stored files.
@@ -68,7 +70,7 @@ async function expectNothingInB(balanceBefore: number): Promise<void> {
   expect(await bBalance()).toBe(balanceBefore);
 }
 
-describe('playlists that point at another account\'s stored video', () => {
+describe("playlists that point at another account's stored video", () => {
   it('POST /upload refuses them as x.mp4 with one clear answer, whether the path exists or not', async () => {
     const before = await bBalance();
     const answers: string[] = [];
@@ -79,7 +81,9 @@ describe('playlists that point at another account\'s stored video', () => {
       expect(res.status).toBe(400);
       answers.push((JSON.parse(res.body.toString()) as { msg: string }).msg);
     }
-    expect(expectOneAnswer(answers)).toMatch(/HLS playlist, not a supported video container \(mp4\/mov, mkv\/webm or avi\)/);
+    expect(expectOneAnswer(answers)).toMatch(
+      /HLS playlist, not a supported video container \(mp4\/mov, mkv\/webm or avi\)/,
+    );
     const form = new FormData();
     form.append('file', new Blob(['#EXTM3U but not quite a playlist'], { type: 'video/mp4' }), 'x.mp4');
     const garbage = await b.raw('POST', '/upload', form);
@@ -108,7 +112,8 @@ describe('playlists that point at another account\'s stored video', () => {
 
   it('the datalake refuses them by multipart, resumable upload and URL, the same way', async () => {
     const before = await bBalance();
-    const collection = (await bLake.post<{ collection_id: string }>('/collections', { name: 'b-collection' })).json.collection_id;
+    const collection = (await bLake.post<{ collection_id: string }>('/collections', { name: 'b-collection' })).json
+      .collection_id;
     const multipart: string[] = [];
     const resumable: string[] = [];
     const byUrl: string[] = [];
@@ -122,14 +127,30 @@ describe('playlists that point at another account\'s stored video', () => {
       multipart.push(res.json.error.message);
 
       const size = Buffer.byteLength(text);
-      const session = (await bLake.post<{ video_id: string; upload_url: string }>('/videos?upload=resumable', { collection_id: collection, size, filename: 'x.mp4' })).json;
-      const put = await bLake.call('PUT', session.upload_url, Buffer.from(text), { 'content-type': 'application/octet-stream', 'content-range': `bytes 0-${size - 1}/${size}` });
+      const session = (
+        await bLake.post<{ video_id: string; upload_url: string }>('/videos?upload=resumable', {
+          collection_id: collection,
+          size,
+          filename: 'x.mp4',
+        })
+      ).json;
+      const put = await bLake.call('PUT', session.upload_url, Buffer.from(text), {
+        'content-type': 'application/octet-stream',
+        'content-range': `bytes 0-${size - 1}/${size}`,
+      });
       expect(put.status).toBe(200);
-      const fin = await bLake.post<{ error: { code: string; message: string } }>(`/videos/${session.video_id}:finalize`);
+      const fin = await bLake.post<{ error: { code: string; message: string } }>(
+        `/videos/${session.video_id}:finalize`,
+      );
       expect(fin.status).toBe(415);
       resumable.push(fin.json.error.message);
 
-      const op = (await bLake.post<{ operation: string }>('/videos', { collection_id: collection, source_url: `${media.url}/p${i}.mp4` })).json;
+      const op = (
+        await bLake.post<{ operation: string }>('/videos', {
+          collection_id: collection,
+          source_url: `${media.url}/p${i}.mp4`,
+        })
+      ).json;
       const done = await waitForOperation(bLake, op.operation, 60_000);
       expect(done.error?.code).toBe('unsupported_media');
       byUrl.push(done.error?.message ?? '');

@@ -15,7 +15,9 @@ const GB3 = 3 * 1024 ** 3;
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true }, limits: { openUploadSessions: CAP, uploadSessionIdleMs: IDLE_MS } } });
+  service = await startService({
+    config: { indexer: { paused: true }, limits: { openUploadSessions: CAP, uploadSessionIdleMs: IDLE_MS } },
+  });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
@@ -29,10 +31,14 @@ interface Session {
 }
 
 /** A datalake caller of a fresh account with its own collection. */
-async function account(name: string, credits: number): Promise<{ dl: DatalakeClient; collection: string; balance: () => Promise<number> }> {
+async function account(
+  name: string,
+  credits: number,
+): Promise<{ dl: DatalakeClient; collection: string; balance: () => Promise<number> }> {
   const dl = datalakeClient(service.origin, service.createKey(name, { kind: 'datalake', credits }));
   const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'c' })).json.collection_id;
-  const balance = async (): Promise<number> => (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
+  const balance = async (): Promise<number> =>
+    (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
   return { dl, collection, balance };
 }
 
@@ -46,7 +52,13 @@ describe('resumable upload sessions are admitted, capped and expire', () => {
     const before = await balance();
     const filesBefore = (await partFiles()).length;
     const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: GB3, filename: `big-${i}.mp4` })),
+      Array.from({ length: 300 }, (_, i) =>
+        dl.post<Session>('/videos?upload=resumable', {
+          collection_id: collection,
+          size: GB3,
+          filename: `big-${i}.mp4`,
+        }),
+      ),
     );
     const created = answers.filter((a) => a.status === 201);
     const refused = answers.filter((a) => a.status !== 201);
@@ -66,21 +78,37 @@ describe('resumable upload sessions are admitted, capped and expire', () => {
   it('refuses a session the balance cannot pay for (402), counting the other open sessions', async () => {
     // 0.0015 USD: a 3 GB upload is expected to cost ~0.027 USD of indexing (priced at 8 Mbit/s), a 100 MB one 0.000834.
     const { dl, collection } = await account('poor', 0.0015);
-    const big = await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: GB3, filename: 'big.mp4' });
+    const big = await dl.post<Session>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: GB3,
+      filename: 'big.mp4',
+    });
     expect(big.status).toBe(402);
     expect(big.json.error?.code).toBe('insufficient_balance');
     expect(big.json.error?.message).toMatch(/does not cover the expected indexing price 0\.026844 USD/);
-    const small = await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: 100_000_000, filename: 'small.mp4' });
+    const small = await dl.post<Session>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: 100_000_000,
+      filename: 'small.mp4',
+    });
     expect(small.status).toBe(201);
     // Two of them would cost 0.001668 USD: more than the balance, while the first is still open.
-    const second = await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: 100_000_000, filename: 'small-2.mp4' });
+    const second = await dl.post<Session>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: 100_000_000,
+      filename: 'small-2.mp4',
+    });
     expect(second.status).toBe(402);
     expect(second.json.error?.message).toMatch(/and the 1 other open upload sessions/);
   });
 
   it('expires an idle session: its part file is deleted and its upload_url answers 404 saying why', async () => {
     const { dl, collection } = await account('idler', 10);
-    const created = await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: 4096, filename: 'idle.mp4' });
+    const created = await dl.post<Session>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: 4096,
+      filename: 'idle.mp4',
+    });
     expect(created.status).toBe(201);
     const part = join(uploadDir(), `${created.json.video_id}.bin`);
     const put = await dl.call<Session>('PUT', created.json.upload_url, Buffer.alloc(1024, 7), {
@@ -95,12 +123,24 @@ describe('resumable upload sessions are admitted, capped and expire', () => {
     expect(gone.json.error?.message).toMatch(/expires with its bytes/);
     expect((await dl.get(`/videos/${created.json.video_id}`)).status).toBe(404);
     // Its place under the cap is free again.
-    expect((await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: 4096, filename: 'next.mp4' })).status).toBe(201);
+    expect(
+      (
+        await dl.post<Session>('/videos?upload=resumable', {
+          collection_id: collection,
+          size: 4096,
+          filename: 'next.mp4',
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('at start, deletes sessions that went idle while stopped and part files no session owns', async () => {
     const { dl, collection } = await account('restarter', 10);
-    const created = await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: 4096, filename: 'r.mp4' });
+    const created = await dl.post<Session>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: 4096,
+      filename: 'r.mp4',
+    });
     const part = join(uploadDir(), `${created.json.video_id}.bin`);
     const orphan = join(uploadDir(), 'VI0000000000000000000.bin'); // as a crash between writing and recording leaves it
     await service.kill();
@@ -115,10 +155,18 @@ describe('resumable upload sessions are admitted, capped and expire', () => {
   it('still carries a normal resumable upload through to its ingest', async () => {
     const { dl, collection, balance } = await account('editor', 10);
     const file = await readFile(fixturePath('phoneH264Mp4'));
-    const created = await dl.post<Session>('/videos?upload=resumable', { collection_id: collection, size: file.length, filename: 'phone.mp4', content_type: 'video/mp4' });
+    const created = await dl.post<Session>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: file.length,
+      filename: 'phone.mp4',
+      content_type: 'video/mp4',
+    });
     expect(created.status).toBe(201);
     const half = Math.floor(file.length / 2);
-    for (const [start, end] of [[0, half], [half, file.length]] as const) {
+    for (const [start, end] of [
+      [0, half],
+      [half, file.length],
+    ] as const) {
       const res = await dl.call<Session>('PUT', created.json.upload_url, file.subarray(start, end), {
         'content-type': 'application/octet-stream',
         'content-range': `bytes ${start}-${end - 1}/${file.length}`,
@@ -128,7 +176,12 @@ describe('resumable upload sessions are admitted, capped and expire', () => {
     const before = await balance();
     const fin = await dl.post<Operation>(`/videos/${created.json.video_id}:finalize`);
     expect(fin.status).toBe(202);
-    const op = await waitForOperation(dl, fin.json.operation, 60_000, (o) => o.progress.preprocess === 'done' || o.done);
+    const op = await waitForOperation(
+      dl,
+      fin.json.operation,
+      60_000,
+      (o) => o.progress.preprocess === 'done' || o.done,
+    );
     expect(op.error).toBeNull();
     expect(await balance()).toBeLessThan(before); // charged at finalize for the probed duration
     // Finalized: no longer an open session, so the sweep leaves it alone.
@@ -141,10 +194,12 @@ describe('HEAD on download', () => {
   it('answers the headers GET would send, with no body and no charge; GET is still charged', async () => {
     const api = apiClient(service.baseUrl, service.key);
     const dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
-    const balance = async (): Promise<number> => (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
+    const balance = async (): Promise<number> =>
+      (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
     const uploaded = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'));
     const videoNo = uploaded.json.data!.videoNo;
-    const meta = (await api.get<{ video_bucket: string; video_blob: string }>(`/get_metadata?video_no=${videoNo}`)).json.data!;
+    const meta = (await api.get<{ video_bucket: string; video_blob: string }>(`/get_metadata?video_no=${videoNo}`)).json
+      .data!;
     const url = `${service.baseUrl}/download?bucket=${meta.video_bucket}&blob=${meta.video_blob}`;
     const size = (await readFile(fixturePath('phoneH264Mp4'))).length;
 
@@ -162,7 +217,10 @@ describe('HEAD on download', () => {
     expect(range.headers['content-range']).toBe(`bytes 0-99/${size}`);
     expect(range.headers['content-length']).toBe('100');
     await range.body.dump();
-    const missing = await request(`${service.baseUrl}/download?bucket=${meta.video_bucket}&blob=videos/none.mp4`, { method: 'HEAD', headers: { authorization: service.key } });
+    const missing = await request(`${service.baseUrl}/download?bucket=${meta.video_bucket}&blob=videos/none.mp4`, {
+      method: 'HEAD',
+      headers: { authorization: service.key },
+    });
     expect(missing.statusCode).toBe(404);
     await missing.body.dump();
     expect(await balance()).toBe(before);

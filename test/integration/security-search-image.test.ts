@@ -44,7 +44,9 @@ function rssMb(pid: number): number {
 function balance(dataDir: string): number {
   const db = new Database(join(dataDir, 'service.db'), { readonly: true });
   try {
-    return z.object({ balance_micro: z.number() }).parse(db.prepare("SELECT balance_micro FROM accounts WHERE name = 'test'").get()).balance_micro;
+    return z
+      .object({ balance_micro: z.number() })
+      .parse(db.prepare("SELECT balance_micro FROM accounts WHERE name = 'test'").get()).balance_micro;
   } finally {
     db.close();
   }
@@ -68,7 +70,8 @@ describe('photo search refuses images over the pixel budget before decoding (iss
     await dir?.cleanup();
   });
 
-  const searchBy = (file: string) => api.upload<Page>(file, {}, { contentType: 'image/png', path: '/search_image', filename: 'query.png' });
+  const searchBy = (file: string) =>
+    api.upload<Page>(file, {}, { contentType: 'image/png', path: '/search_image', filename: 'query.png' });
 
   it('still finds faces in a normal photo, answering other requests while it detects them', async () => {
     // The first photo search loads the detection models (seconds): on the HTTP thread nothing else would be answered.
@@ -84,7 +87,9 @@ describe('photo search refuses images over the pixel budget before decoding (iss
     expect(res.status).toBe(200);
     expect(res.json.data!.faces_in_query).toBeGreaterThan(0);
     answers.sort((a, b) => a - b);
-    console.log(`during the first photo search: ${answers.length} GET /folders answered, median ${answers[Math.floor(answers.length / 2)]?.toFixed(1)} ms`);
+    console.log(
+      `during the first photo search: ${answers.length} GET /folders answered, median ${answers[Math.floor(answers.length / 2)]?.toFixed(1)} ms`,
+    );
     expect(answers.length).toBeGreaterThanOrEqual(5);
     expect(answers[Math.floor(answers.length / 2)]).toBeLessThan(100);
   });
@@ -107,7 +112,9 @@ describe('photo search refuses images over the pixel budget before decoding (iss
       expect(ms).toBeLessThan(1000);
     }
     const grown = rssMb(service.pid) - before;
-    console.log(`three 640x65000 PNG queries refused; service RSS ${before.toFixed(0)} MB -> ${(before + grown).toFixed(0)} MB`);
+    console.log(
+      `three 640x65000 PNG queries refused; service RSS ${before.toFixed(0)} MB -> ${(before + grown).toFixed(0)} MB`,
+    );
     expect(grown).toBeLessThan(40);
     expect(balance(service.dataDir)).toBe(paid);
   });

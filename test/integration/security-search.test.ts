@@ -11,11 +11,13 @@ const WORDS = Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(97 +
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** The audit's query: 993 characters, 495 two-letter words, all of them in the victim's library. */
-const ATTACK = Array.from({ length: 495 }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ').slice(0, 993);
+const ATTACK = Array.from({ length: 495 }, (_, i) => WORDS[(i * 7) % WORDS.length])
+  .join(' ')
+  .slice(0, 993);
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const start = performance.now();
@@ -35,19 +37,27 @@ describe('search isolation and cost (issue 14 items 4 and 8)', () => {
   let victimVideo: string;
 
   beforeAll(async () => {
-    service = await startService({ config: { limits: { searchPerSecond: 1000 }, search: { workers: 2 } }, credits: 1000 });
+    service = await startService({
+      config: { limits: { searchPerSecond: 1000 }, search: { workers: 2 } },
+      credits: 1000,
+    });
     victim = apiClient(service.baseUrl, service.key);
     attacker = apiClient(service.baseUrl, service.createKey('attacker', { credits: 1000 }));
     const rand = rng(5);
-    const words = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
-    victimVideo = seedSegments(service.dataDir, 'test', BIG, () => ({ caption: words(6), transcript: words(10) })).firstVideoNo;
+    const words = (n: number): string =>
+      Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+    victimVideo = seedSegments(service.dataDir, 'test', BIG, () => ({
+      caption: words(6),
+      transcript: words(10),
+    })).firstVideoNo;
   }, 300_000);
 
   afterAll(async () => {
     await service?.stop();
   });
 
-  const search = (api: ApiClient, text: string) => api.post<ClipItem[]>('/search', { search_param: text, search_type: 'BY_CLIP', top_k: 100 });
+  const search = (api: ApiClient, text: string) =>
+    api.post<ClipItem[]>('/search', { search_param: text, search_type: 'BY_CLIP', top_k: 100 });
 
   it(`answers the 993-character attack from an empty account in < 100 ms beside ${BIG.toLocaleString('en')} segments of another`, async () => {
     const nobody = apiClient(service.baseUrl, service.createKey('newcomer', { credits: 10 }));
@@ -71,7 +81,10 @@ describe('search isolation and cost (issue 14 items 4 and 8)', () => {
   });
 
   it('answers the attack from an account with a library of its own in < 100 ms, finding only its own rows', async () => {
-    const own = seedSegments(service.dataDir, 'attacker', 200, (i) => ({ caption: `${WORDS[i % WORDS.length]} attacker clip`, transcript: '' }));
+    const own = seedSegments(service.dataDir, 'attacker', 200, (i) => ({
+      caption: `${WORDS[i % WORDS.length]} attacker clip`,
+      transcript: '',
+    }));
     const ownPrefix = own.firstVideoNo.slice(0, own.firstVideoNo.lastIndexOf('v') + 1);
     const times: number[] = [];
     const baseline: number[] = [];
@@ -84,7 +97,9 @@ describe('search isolation and cost (issue 14 items 4 and 8)', () => {
     }
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.every((h) => h.videoNo.startsWith(ownPrefix))).toBe(true);
-    console.log(`attack from an account with 200 segments: median ${median(times).toFixed(1)} ms (GET /folders meanwhile: ${median(baseline).toFixed(1)} ms)`);
+    console.log(
+      `attack from an account with 200 segments: median ${median(times).toFixed(1)} ms (GET /folders meanwhile: ${median(baseline).toFixed(1)} ms)`,
+    );
     expect(median(times)).toBeLessThan(Math.max(100, 3 * median(baseline)));
   });
 
@@ -100,7 +115,9 @@ describe('search isolation and cost (issue 14 items 4 and 8)', () => {
     void batch.then(() => (searchesDone = true));
     let answeredDuringSearches = 0;
     while (!searchesDone) {
-      const { ms, value } = await timed(() => victim.get<{ video_no: string }>(`/get_metadata?video_no=${victimVideo}`));
+      const { ms, value } = await timed(() =>
+        victim.get<{ video_no: string }>(`/get_metadata?video_no=${victimVideo}`),
+      );
       expect(value.json.data?.video_no).toBe(victimVideo);
       if (!searchesDone) answeredDuringSearches++;
       metadata.push(ms);
@@ -122,7 +139,10 @@ describe('search isolation and cost (issue 14 items 4 and 8)', () => {
     expect(before.length).toBeGreaterThan(0);
     // Not all 1: the bm25 part of the score shows.
     expect(new Set(before.map(([, , s]) => s)).size).toBeGreaterThan(1);
-    seedSegments(service.dataDir, 'test', 5_000, (i) => ({ caption: `attacker clip ${i % 3 === 0 ? 'ab' : ''}`, transcript: 'clip clip attacker' }));
+    seedSegments(service.dataDir, 'test', 5_000, (i) => ({
+      caption: `attacker clip ${i % 3 === 0 ? 'ab' : ''}`,
+      transcript: 'clip clip attacker',
+    }));
     const victimSees = (await search(victim, 'attacker clip')).json.data ?? [];
     expect(victimSees.length).toBe(100);
     expect(await scoresOf()).toEqual(before);

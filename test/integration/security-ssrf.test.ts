@@ -16,8 +16,16 @@ describe('guarded outbound agent', () => {
     try {
       const port = new URL(target.url).port;
       const strict = guardedAgent({ allowPrivateTargets: false });
-      for (const url of [target.url, `http://localhost:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://2130706433:${port}/`, `http://0x7f.1:${port}/`]) {
-        await expect(request(url, { dispatcher: strict }), url).rejects.toThrow(/refused to connect|allowPrivateTargets/);
+      for (const url of [
+        target.url,
+        `http://localhost:${port}/`,
+        `http://[::ffff:127.0.0.1]:${port}/`,
+        `http://2130706433:${port}/`,
+        `http://0x7f.1:${port}/`,
+      ]) {
+        await expect(request(url, { dispatcher: strict }), url).rejects.toThrow(
+          /refused to connect|allowPrivateTargets/,
+        );
       }
       expect(target.hits).toEqual([]);
       const open = guardedAgent({ allowPrivateTargets: true });
@@ -37,7 +45,9 @@ describe('guarded outbound agent', () => {
       const agent = guardedAgent({ allowPrivateTargets: false, maxRedirections: 3, isRefused: rule });
       const ok = await request(`${publicSide.url}/plain`, { dispatcher: agent });
       expect(await ok.body.text()).toBe('reached');
-      const redirected = request(`${publicSide.url}/to?u=${encodeURIComponent(`${privateSide.url}/secret`)}`, { dispatcher: agent });
+      const redirected = request(`${publicSide.url}/to?u=${encodeURIComponent(`${privateSide.url}/secret`)}`, {
+        dispatcher: agent,
+      });
       await expect(redirected).rejects.toThrow(/refused to connect to 127\.0\.0\.2/);
       expect(publicSide.hits.some((h) => h.startsWith('/to'))).toBe(true);
       expect(privateSide.hits).toEqual([]);
@@ -58,10 +68,18 @@ describe('guarded outbound agent', () => {
       const accounts = new Accounts(db);
       const accountId = accounts.ensure('a').id;
       const job = (url: string): JobRow => ({
-        id: 1, kind: 'callback', ref: 'VI1', payload: JSON.stringify({ url, accountId, body: { videoNo: 'VI1', status: 'PARSE' } }),
-        state: 'running', attempts: 1, max_attempts: 3, retry_after: 0, last_error: null,
+        id: 1,
+        kind: 'callback',
+        ref: 'VI1',
+        payload: JSON.stringify({ url, accountId, body: { videoNo: 'VI1', status: 'PARSE' } }),
+        state: 'running',
+        attempts: 1,
+        max_attempts: 3,
+        retry_after: 0,
+        last_error: null,
       });
-      const ctxWith = (allow: boolean): ServiceContext => ({ config: parseConfig({ network: { allowPrivateTargets: allow } }), accounts }) as ServiceContext;
+      const ctxWith = (allow: boolean): ServiceContext =>
+        ({ config: parseConfig({ network: { allowPrivateTargets: allow } }), accounts }) as ServiceContext;
       const refused = await callbackHandler(ctxWith(false))(job(`${target.url}/cb`), new AbortController().signal);
       expect(refused.kind).toBe('retry');
       expect(refused.kind === 'retry' ? refused.error : '').toMatch(/refused to connect to 127\.0\.0\.1/);

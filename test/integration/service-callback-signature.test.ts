@@ -24,7 +24,9 @@ describe('library upload callbacks', () => {
   it('are signed the Standard Webhooks way with the account secret the CLI prints', async () => {
     expect(secret).toMatch(/^whsec_/);
     const api = apiClient(service.baseUrl, service.key);
-    const uploaded = await api.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'), { callback: `${receiver.url}/ok` });
+    const uploaded = await api.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'), {
+      callback: `${receiver.url}/ok`,
+    });
     const videoNo = uploaded.json.data?.videoNo;
     expect(videoNo).toBeTruthy();
     await expect.poll(() => receiver.received.length, { timeout: 120_000, interval: 200 }).toBeGreaterThan(0);
@@ -35,7 +37,11 @@ describe('library upload callbacks', () => {
     // Another account's secret does not verify it: the signature is bound to this account.
     service.createKey('other', { kind: 'datalake' });
     const otherSecret = webhookSecret(service.dataDir, 'other');
-    const headers = { 'webhook-id': String(delivery?.headers['webhook-id']), 'webhook-timestamp': String(delivery?.headers['webhook-timestamp']), 'webhook-signature': String(delivery?.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(delivery?.headers['webhook-id']),
+      'webhook-timestamp': String(delivery?.headers['webhook-timestamp']),
+      'webhook-signature': String(delivery?.headers['webhook-signature']),
+    };
     expect(() => new Webhook(otherSecret).verify(delivery?.body ?? '', headers)).toThrow();
   }, 150_000);
 });

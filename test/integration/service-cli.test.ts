@@ -13,7 +13,7 @@ beforeAll(async () => ({ dir, cleanup } = await tempDir()));
 afterAll(async () => cleanup());
 
 describe('service command line', () => {
-  it('key create prints only a key of the interface\'s kind', () => {
+  it("key create prints only a key of the interface's kind", () => {
     const lib = cli(['key', 'create', '--data', dir, '--account', 'a', '--interface', 'library', '--credits', '5']);
     expect(lib.status).toBe(0);
     expect(lib.stdout).toMatch(/^rsl_[A-Za-z0-9_-]{32}\n$/);
@@ -38,7 +38,9 @@ describe('service command line', () => {
   });
 
   it('prints exactly "listening on http://HOST:PORT" and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data', dir, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const line = await new Promise<string>((resolve) => {
       let out = '';
       child.stdout.on('data', (c: Buffer) => {

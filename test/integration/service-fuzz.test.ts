@@ -16,13 +16,22 @@ let dlKey: string;
 let dlIds: { collection: string; upload: string };
 beforeAll(async () => {
   service = await startService({
-    config: { indexer: { paused: true }, limits: { searchPerSecond: 100_000, uploadPerMinute: 100_000, downloadPerMinute: 100_000 } },
+    config: {
+      indexer: { paused: true },
+      limits: { searchPerSecond: 100_000, uploadPerMinute: 100_000, downloadPerMinute: 100_000 },
+    },
   });
   pool = new Pool(service.origin, { connections: 8 });
   dlKey = service.createKey('test', { kind: 'datalake' });
   const dl = datalakeClient(service.origin, dlKey);
   const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'fuzz' })).json.collection_id;
-  const upload = (await dl.post<{ video_id: string }>('/videos?upload=resumable', { collection_id: collection, size: 4096, filename: 'f.mp4' })).json.video_id;
+  const upload = (
+    await dl.post<{ video_id: string }>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: 4096,
+      filename: 'f.mp4',
+    })
+  ).json.video_id;
   dlIds = { collection, upload };
 });
 afterAll(async () => {
@@ -39,8 +48,19 @@ interface Attack {
 
 const ROUTES: Attack['method'][] = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
 const PATHS = [
-  '/upload', '/get_metadata', '/get_video_transcription', '/search', '/search_image', '/search_audio_transcripts', '/download',
-  '/list_videos', '/delete_videos', '/folders', '/folders/1', '/folders/-1', '/folders/abc',
+  '/upload',
+  '/get_metadata',
+  '/get_video_transcription',
+  '/search',
+  '/search_image',
+  '/search_audio_transcripts',
+  '/download',
+  '/list_videos',
+  '/delete_videos',
+  '/folders',
+  '/folders/1',
+  '/folders/-1',
+  '/folders/abc',
 ];
 
 /** A value of the wrong shape somewhere in an otherwise plausible body. */
@@ -64,11 +84,21 @@ const jsonish = fc.oneof(
   ),
 );
 
-function multipart(fields: [string, string][], file: { name: string; type: string; data: Buffer } | null, boundary: string, broken: boolean): Buffer {
+function multipart(
+  fields: [string, string][],
+  file: { name: string; type: string; data: Buffer } | null,
+  boundary: string,
+  broken: boolean,
+): Buffer {
   const parts: Buffer[] = [];
-  for (const [name, value] of fields) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, value] of fields)
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+    );
     parts.push(file.data, Buffer.from('\r\n'));
   }
   if (!broken) parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -77,27 +107,78 @@ function multipart(fields: [string, string][], file: { name: string; type: strin
 
 function attacks(key: string, media: Buffer): fc.Arbitrary<Attack> {
   const datalake = datalakeAttacks(dlKey, key, dlIds, media);
-  const auth = fc.oneof(fc.constant(key), fc.constant(key), fc.string({ maxLength: 300 }), fc.constant(`Bearer ${key}`), fc.constant(''));
-  const path = fc.tuple(fc.constantFrom(API_BASE_PATH, API_BASE_PATH, API_V2_BASE_PATH, '/serve/api/v3', ''), fc.constantFrom(...PATHS), fc.webQueryParameters()).map(
-    ([base, p, q]) => `${base}${p}${q ? `?${q}` : ''}`,
+  const auth = fc.oneof(
+    fc.constant(key),
+    fc.constant(key),
+    fc.string({ maxLength: 300 }),
+    fc.constant(`Bearer ${key}`),
+    fc.constant(''),
   );
+  const path = fc
+    .tuple(
+      fc.constantFrom(API_BASE_PATH, API_BASE_PATH, API_V2_BASE_PATH, '/serve/api/v3', ''),
+      fc.constantFrom(...PATHS),
+      fc.webQueryParameters(),
+    )
+    .map(([base, p, q]) => `${base}${p}${q ? `?${q}` : ''}`);
   const downloadPath = fc
-    .tuple(fc.oneof(fc.string(), fc.constantFrom('reelsync-1', 'reelsync-2', '')), fc.oneof(fc.string(), fc.constantFrom('../../service.db', 'videos/%2e%2e/x', 'a\u0000b', '/etc/passwd')))
-    .map(([bucket, blob]) => `${API_BASE_PATH}/download?bucket=${encodeURIComponent(bucket)}&blob=${encodeURIComponent(blob)}`);
+    .tuple(
+      fc.oneof(fc.string(), fc.constantFrom('reelsync-1', 'reelsync-2', '')),
+      fc.oneof(fc.string(), fc.constantFrom('../../service.db', 'videos/%2e%2e/x', 'a\u0000b', '/etc/passwd')),
+    )
+    .map(
+      ([bucket, blob]) =>
+        `${API_BASE_PATH}/download?bucket=${encodeURIComponent(bucket)}&blob=${encodeURIComponent(blob)}`,
+    );
   const json = fc.record({
     method: fc.constantFrom(...ROUTES),
     path,
-    headers: fc.record({ authorization: auth, 'content-type': fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', '') }),
-    body: fc.oneof(jsonish.map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }), fc.constant('{"search_param": "a"'), fc.constant('x'.repeat(1024 * 1024 + 10))),
+    headers: fc.record({
+      authorization: auth,
+      'content-type': fc.constantFrom(
+        'application/json',
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        '',
+      ),
+    }),
+    body: fc.oneof(
+      jsonish.map((v) => JSON.stringify(v)),
+      fc.string({ maxLength: 200 }),
+      fc.constant('{"search_param": "a"'),
+      fc.constant('x'.repeat(1024 * 1024 + 10)),
+    ),
   });
   const upload = fc
     .record({
-      fields: fc.array(fc.tuple(fc.constantFrom('tags[0]', 'tags', 'folder_id', 'callback', 'datetime_taken', 'latitude', 'longitude', 'camera_model', 'unique_id', 'file', 'x"y'), fc.string({ maxLength: 400 })), { maxLength: 30 }),
+      fields: fc.array(
+        fc.tuple(
+          fc.constantFrom(
+            'tags[0]',
+            'tags',
+            'folder_id',
+            'callback',
+            'datetime_taken',
+            'latitude',
+            'longitude',
+            'camera_model',
+            'unique_id',
+            'file',
+            'x"y',
+          ),
+          fc.string({ maxLength: 400 }),
+        ),
+        { maxLength: 30 },
+      ),
       file: fc.option(
         fc.record({
           name: fc.oneof(fc.constantFrom('a.mp4', 'b.MOV', '../../x.mp4', 'c.exe', '', 'd.mkv'), fc.string()),
           type: fc.constantFrom('video/mp4', 'application/octet-stream', 'text/plain', ''),
-          data: fc.oneof(fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a)), fc.constant(media)),
+          data: fc.oneof(
+            fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a)),
+            fc.constant(media),
+          ),
         }),
       ),
       boundary: fc.constantFrom('XyZ', 'boundary-with-dashes---', 'a'),
@@ -108,14 +189,28 @@ function attacks(key: string, media: Buffer): fc.Arbitrary<Attack> {
     .map(({ fields, file, boundary, declared, broken, auth: a }) => ({
       method: 'POST' as const,
       path: `${API_BASE_PATH}/upload`,
-      headers: { authorization: a, 'content-type': declared ? `multipart/form-data; boundary=${declared}` : 'multipart/form-data' },
+      headers: {
+        authorization: a,
+        'content-type': declared ? `multipart/form-data; boundary=${declared}` : 'multipart/form-data',
+      },
       body: multipart(fields, file, boundary, broken),
     }));
-  const download = fc.record({ method: fc.constant('GET' as const), path: downloadPath, headers: fc.record({ authorization: auth, range: fc.constantFrom('', 'bytes=0-1', 'bytes=-0', 'bytes=9999999999-', 'bytes=a-b') }) });
+  const download = fc.record({
+    method: fc.constant('GET' as const),
+    path: downloadPath,
+    headers: fc.record({
+      authorization: auth,
+      range: fc.constantFrom('', 'bytes=0-1', 'bytes=-0', 'bytes=9999999999-', 'bytes=a-b'),
+    }),
+  });
   const headers = fc.record({
     method: fc.constantFrom(...ROUTES),
     path,
-    headers: fc.dictionary(fc.constantFrom('authorization', 'content-type', 'range', 'x-forwarded-for', 'accept', 'cookie', 'origin'), fc.string({ maxLength: 8000 }), { maxKeys: 5 }),
+    headers: fc.dictionary(
+      fc.constantFrom('authorization', 'content-type', 'range', 'x-forwarded-for', 'accept', 'cookie', 'origin'),
+      fc.string({ maxLength: 8000 }),
+      { maxKeys: 5 },
+    ),
   });
   // About two thirds interface A, one third interface B.
   return fc.oneof(
@@ -130,8 +225,19 @@ function attacks(key: string, media: Buffer): fc.Arbitrary<Attack> {
 async function send(a: Attack): Promise<{ status: number; contentType: string; body: Buffer } | { error: string }> {
   const headers = Object.fromEntries(Object.entries(a.headers).filter(([, v]) => v !== ''));
   try {
-    const res = await pool.request({ method: a.method, path: a.path, headers, body: a.method === 'GET' ? undefined : a.body, headersTimeout: 30_000, bodyTimeout: 30_000 });
-    return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.from(await res.body.arrayBuffer()) };
+    const res = await pool.request({
+      method: a.method,
+      path: a.path,
+      headers,
+      body: a.method === 'GET' ? undefined : a.body,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
+    return {
+      status: res.statusCode,
+      contentType: String(res.headers['content-type'] ?? ''),
+      body: Buffer.from(await res.body.arrayBuffer()),
+    };
   } catch (err) {
     // The client may refuse to send what it generated (invalid header values): not the service's doing.
     return { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
@@ -166,11 +272,13 @@ describe('service under malformed requests', () => {
           else if (oversized && /EPIPE|ECONNRESET|SocketError/.test(res.error)) clientRefused++;
           // Eight keep-alive connections on a loaded 2-core machine see the odd reset when the server closes an idle
           // socket as the next request goes out; counted and bounded below. A crash shows as the alive check failing.
-          else if (/ECONNRESET|EPIPE|other side closed/.test(res.error)) socketResets.push(`${a.method} ${a.path.slice(0, 120)}`);
+          else if (/ECONNRESET|EPIPE|other side closed/.test(res.error))
+            socketResets.push(`${a.method} ${a.path.slice(0, 120)}`);
           else problems.push(`${a.method} ${a.path.slice(0, 120)}: transport ${res.error}`);
           continue;
         }
-        if (res.status >= 500) problems.push(`${a.method} ${a.path.slice(0, 120)}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
+        if (res.status >= 500)
+          problems.push(`${a.method} ${a.path.slice(0, 120)}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
         if (a.path.startsWith(`${DATALAKE_BASE_PATH}/`)) {
           datalakeSent++;
           const problem = datalakeShapeProblem(res.status, res.contentType, res.body);
@@ -179,10 +287,18 @@ describe('service under malformed requests', () => {
         }
         if (res.contentType.startsWith('application/json')) {
           const env = JSON.parse(res.body.toString()) as Record<string, unknown>;
-          const valid = typeof env.code === 'string' && typeof env.msg === 'string' && typeof env.success === 'boolean' && typeof env.failed === 'boolean' && 'data' in env;
-          if (!valid) problems.push(`${a.method} ${a.path.slice(0, 120)}: not an envelope: ${res.body.toString().slice(0, 200)}`);
+          const valid =
+            typeof env.code === 'string' &&
+            typeof env.msg === 'string' &&
+            typeof env.success === 'boolean' &&
+            typeof env.failed === 'boolean' &&
+            'data' in env;
+          if (!valid)
+            problems.push(`${a.method} ${a.path.slice(0, 120)}: not an envelope: ${res.body.toString().slice(0, 200)}`);
         } else if (res.status !== 200 && res.status !== 206 && res.status !== 416) {
-          problems.push(`${a.method} ${a.path.slice(0, 120)}: HTTP ${res.status} with ${res.contentType || 'no content type'}`);
+          problems.push(
+            `${a.method} ${a.path.slice(0, 120)}: HTTP ${res.status} with ${res.contentType || 'no content type'}`,
+          );
         }
       }
     };
@@ -193,10 +309,18 @@ describe('service under malformed requests', () => {
     expect(socketResets.length, socketResets.join('\n')).toBeLessThan(REQUESTS / 1000);
     expect(datalakeSent).toBeGreaterThan(REQUESTS / 4);
     // Still alive and well.
-    const alive = await pool.request({ method: 'GET', path: `${API_BASE_PATH}/get_metadata?video_no=x`, headers: { authorization: service.key } });
+    const alive = await pool.request({
+      method: 'GET',
+      path: `${API_BASE_PATH}/get_metadata?video_no=x`,
+      headers: { authorization: service.key },
+    });
     expect(alive.statusCode).toBe(200);
     await alive.body.dump();
-    const aliveB = await pool.request({ method: 'GET', path: `${DATALAKE_BASE_PATH}/usage/balance`, headers: { authorization: dlKey } });
+    const aliveB = await pool.request({
+      method: 'GET',
+      path: `${DATALAKE_BASE_PATH}/usage/balance`,
+      headers: { authorization: dlKey },
+    });
     expect(aliveB.statusCode).toBe(200);
     await aliveB.body.dump();
     expect(rssAfter - rssBefore).toBeLessThan(150);

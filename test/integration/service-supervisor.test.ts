@@ -29,7 +29,8 @@ function until(states: ServiceState[], predicate: (s: ServiceState) => boolean, 
   return new Promise((resolve, reject) => {
     const tick = (): void => {
       if (states.some(predicate)) return resolve();
-      if (Date.now() > end) return reject(new Error(`state not reached; seen: ${states.map((s) => s.state).join(', ')}`));
+      if (Date.now() > end)
+        return reject(new Error(`state not reached; seen: ${states.map((s) => s.state).join(', ')}`));
       setTimeout(tick, 50);
     };
     tick();
@@ -74,10 +75,22 @@ describe('embedded service in a (stand-in) utilityProcess, from the built entry'
     await client.close();
     // What the old first run did: the service's CLI under spawnSync, blocking this thread until it ended.
     const t0 = performance.now();
-    const blocking = spawnSync(process.execPath, [SERVICE_CLI, 'key', 'create', '--data', join(dir, 'a', 'service'), '--account', 'other', '--interface', 'library']);
+    const blocking = spawnSync(process.execPath, [
+      SERVICE_CLI,
+      'key',
+      'create',
+      '--data',
+      join(dir, 'a', 'service'),
+      '--account',
+      'other',
+      '--interface',
+      'library',
+    ]);
     const blockedMs = performance.now() - t0;
     expect(blocking.status).toBe(0);
-    console.log(`first-run key: main event loop max delay ${loopDelayMaxMs.toFixed(0)} ms with the IPC key vs ${blockedMs.toFixed(0)} ms blocked by spawnSync (ratio ${(loopDelayMaxMs / blockedMs).toFixed(2)})`);
+    console.log(
+      `first-run key: main event loop max delay ${loopDelayMaxMs.toFixed(0)} ms with the IPC key vs ${blockedMs.toFixed(0)} ms blocked by spawnSync (ratio ${(loopDelayMaxMs / blockedMs).toFixed(2)})`,
+    );
     expect(loopDelayMaxMs).toBeLessThan(blockedMs);
   });
 
@@ -132,7 +145,14 @@ describe('supervision failures', () => {
   it('a service that never reports ready fails the start with a clear error, and is killed', async () => {
     const utility = fakeUtilityProcess();
     const log = new ServiceLog(join(dir, 'b', 'service.log'));
-    const supervisor = new ServiceSupervisor({ forker: utilityForker(utility), entry: NEVER_READY, dataDir: join(dir, 'b'), log, logger, tuning: { readyTimeoutMs: 1500, stopGraceMs: 300, killGraceMs: 300 } });
+    const supervisor = new ServiceSupervisor({
+      forker: utilityForker(utility),
+      entry: NEVER_READY,
+      dataDir: join(dir, 'b'),
+      log,
+      logger,
+      tuning: { readyTimeoutMs: 1500, stopGraceMs: 300, killGraceMs: 300 },
+    });
     const t0 = Date.now();
     const err = await supervisor.start().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceStartError);
@@ -146,7 +166,15 @@ describe('supervision failures', () => {
   it('a service that ignores the stop message and SIGTERM is SIGKILLed on quit', async () => {
     const utility = fakeUtilityProcess();
     const log = new ServiceLog(join(dir, 'c', 'service.log'));
-    const supervisor = new ServiceSupervisor({ forker: utilityForker(utility), entry: NEVER_READY, dataDir: join(dir, 'c'), log, logger, env: { STUBBORN: '1' }, tuning: { readyTimeoutMs: 60_000, stopGraceMs: 300, killGraceMs: 300 } });
+    const supervisor = new ServiceSupervisor({
+      forker: utilityForker(utility),
+      entry: NEVER_READY,
+      dataDir: join(dir, 'c'),
+      log,
+      logger,
+      env: { STUBBORN: '1' },
+      tuning: { readyTimeoutMs: 60_000, stopGraceMs: 300, killGraceMs: 300 },
+    });
     const starting = supervisor.start().catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 500));
     const pid = utility.started[0]?.child.pid ?? -1;

@@ -32,7 +32,11 @@ const balanceMicro = (account = 'test'): number => {
   }
 };
 
-const expectRejected = (res: { status: number; json: { code: string; msg: string; data: unknown; success: boolean; failed: boolean } }, msg: RegExp, status = 400) => {
+const expectRejected = (
+  res: { status: number; json: { code: string; msg: string; data: unknown; success: boolean; failed: boolean } },
+  msg: RegExp,
+  status = 400,
+) => {
   expect(res.json).toMatchObject({ code: '0001', data: null, success: false, failed: true });
   expect(res.json.msg).toMatch(msg);
   expect(res.status).toBe(status);
@@ -41,7 +45,11 @@ const expectRejected = (res: { status: number; json: { code: string; msg: string
 describe('POST /upload', () => {
   it('accepts an h264 mp4 and answers the uploaded video record', async () => {
     const before = Date.now();
-    const res = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), { 'tags[0]': 'beach', 'tags[1]': 'drone', tags: 'sunset' });
+    const res = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), {
+      'tags[0]': 'beach',
+      'tags[1]': 'drone',
+      tags: 'sunset',
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ code: '0000', msg: 'success', success: true, failed: false });
     const data = res.json.data!;
@@ -50,8 +58,15 @@ describe('POST /upload', () => {
     expect(typeof data.uploadTime).toBe('string');
     expect(Number(data.uploadTime)).toBeGreaterThanOrEqual(before);
     expect(Object.keys(data).sort()).toEqual(['uploadTime', 'videoName', 'videoNo', 'videoStatus']);
-    const meta = await api.get<{ tags: string[]; status: string; folder_id: number; codec: string }>(`/get_metadata?video_no=${data.videoNo}`);
-    expect(meta.json.data).toMatchObject({ status: 'UNPARSE', folder_id: -1, codec: 'h264', tags: ['beach', 'drone', 'sunset', 'api'] });
+    const meta = await api.get<{ tags: string[]; status: string; folder_id: number; codec: string }>(
+      `/get_metadata?video_no=${data.videoNo}`,
+    );
+    expect(meta.json.data).toMatchObject({
+      status: 'UNPARSE',
+      folder_id: -1,
+      codec: 'h264',
+      tags: ['beach', 'drone', 'sunset', 'api'],
+    });
   });
 
   it('accepts hevc .mov and vp9 .mkv', async () => {
@@ -60,14 +75,23 @@ describe('POST /upload', () => {
   });
 
   it('rejects a codec outside h264/h265/vp9, a truncated file and a non-video', async () => {
-    expectRejected(await api.upload(fixturePath('mpeg4Avi'), {}, { contentType: 'video/x-msvideo' }), /codec mpeg4 is not supported/);
+    expectRejected(
+      await api.upload(fixturePath('mpeg4Avi'), {}, { contentType: 'video/x-msvideo' }),
+      /codec mpeg4 is not supported/,
+    );
     expectRejected(await api.upload(fixturePath('truncatedMp4')), /not a readable video: moov atom not found/);
     expectRejected(await api.upload(fixturePath('notVideoMp4')), /not a readable video/);
   });
 
   it('checks the extension, the part type and that a file is there', async () => {
-    expectRejected(await api.upload(fixturePath('phoneH264Mp4'), {}, { filename: 'clip.webm' }), /extension \.webm is not supported/);
-    expectRejected(await api.upload(fixturePath('phoneH264Mp4'), {}, { contentType: 'application/octet-stream' }), /Content-Type must start with video\//);
+    expectRejected(
+      await api.upload(fixturePath('phoneH264Mp4'), {}, { filename: 'clip.webm' }),
+      /extension \.webm is not supported/,
+    );
+    expectRejected(
+      await api.upload(fixturePath('phoneH264Mp4'), {}, { contentType: 'application/octet-stream' }),
+      /Content-Type must start with video\//,
+    );
     const empty = join(scratch.dir, 'empty.mp4');
     await writeFile(empty, '');
     expectRejected(await api.upload(empty), /file is empty/);
@@ -76,9 +100,15 @@ describe('POST /upload', () => {
 
   it('enforces every form field rule', async () => {
     const up = (fields: Record<string, string | string[]>) => api.upload(fixturePath('phoneH264Mp4'), fields);
-    expectRejected(await up({ callback: `http://example.com/${'x'.repeat(290)}` }), /callback must be at most 299 characters/);
+    expectRejected(
+      await up({ callback: `http://example.com/${'x'.repeat(290)}` }),
+      /callback must be at most 299 characters/,
+    );
     expectRejected(await up({ callback: 'not a url' }), /callback must be an http or https URL/);
-    expectRejected(await up({ datetime_taken: '2024/05/17 14:32:10' }), /datetime_taken must be in the format yyyy-MM-dd HH:mm:ss/);
+    expectRejected(
+      await up({ datetime_taken: '2024/05/17 14:32:10' }),
+      /datetime_taken must be in the format yyyy-MM-dd HH:mm:ss/,
+    );
     expectRejected(await up({ datetime_taken: '2024-02-30 10:00:00' }), /datetime_taken/);
     expectRejected(await up({ camera_model: 'x'.repeat(201) }), /camera_model must be at most 200 characters/);
     expectRejected(await up({ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }), /at most 20 tags/);
@@ -86,18 +116,36 @@ describe('POST /upload', () => {
     expectRejected(await up({ latitude: '95', longitude: '2' }), /latitude must be between -90 and 90/);
     expectRejected(await up({ folder_id: 'abc' }), /folder_id must be an integer/);
     expectRejected(await up({ retain_original_video: 'maybe' }), /retain_original_video must be true or false/);
-    const ok = await up({ datetime_taken: '2024-05-17 14:32:10', camera_model: 'iPhone 15 Pro', latitude: '48.8584', longitude: '2.2945', retain_original_video: 'true' });
+    const ok = await up({
+      datetime_taken: '2024-05-17 14:32:10',
+      camera_model: 'iPhone 15 Pro',
+      latitude: '48.8584',
+      longitude: '2.2945',
+      retain_original_video: 'true',
+    });
     expect(ok.json.code).toBe('0000');
-    const meta = await api.get<Record<string, unknown>>(`/get_metadata?video_no=${(ok.json.data as UploadedVideo).videoNo}`);
-    expect(meta.json.data).toMatchObject({ datetime_taken: '2024-05-17 14:32:10', camera_model: 'iPhone 15 Pro', latitude: 48.8584, longitude: 2.2945 });
+    const meta = await api.get<Record<string, unknown>>(
+      `/get_metadata?video_no=${(ok.json.data as UploadedVideo).videoNo}`,
+    );
+    expect(meta.json.data).toMatchObject({
+      datetime_taken: '2024-05-17 14:32:10',
+      camera_model: 'iPhone 15 Pro',
+      latitude: 48.8584,
+      longitude: 2.2945,
+    });
   });
 
-  it('puts videos in the caller\'s folders only; unique_id names a folder created on first use', async () => {
+  it("puts videos in the caller's folders only; unique_id names a folder created on first use", async () => {
     const other = apiClient(service.baseUrl, service.createKey('folder-owner', { credits: 1 }));
     const foreign = await other.post<{ folder_id: number }>('/folders', { name: 'Theirs' });
-    expectRejected(await api.upload(fixturePath('phoneH264Mp4'), { folder_id: String(foreign.json.data!.folder_id) }), /does not belong to this account/);
+    expectRejected(
+      await api.upload(fixturePath('phoneH264Mp4'), { folder_id: String(foreign.json.data!.folder_id) }),
+      /does not belong to this account/,
+    );
     const mine = await api.post<{ folder_id: number }>('/folders', { name: 'Rushes' });
-    const inMine = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), { folder_id: String(mine.json.data!.folder_id) });
+    const inMine = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), {
+      folder_id: String(mine.json.data!.folder_id),
+    });
     expect(inMine.json.code).toBe('0000');
     const a = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), { unique_id: 'project-x' });
     const b = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'), { unique_id: 'project-x' });

@@ -26,16 +26,40 @@ afterAll(async () => {
 });
 
 /** `reelsync sync --once` in its own process; SIGKILLed after `killAfterMs` unless it ends first. */
-function runOnce(folder: string, db: string, killAfterMs: number | null): Promise<{ code: number | null; killed: boolean; out: string }> {
+function runOnce(
+  folder: string,
+  db: string,
+  killAfterMs: number | null,
+): Promise<{ code: number | null; killed: boolean; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--server', service.baseUrl, '--key', service.key, '--db', db, 'sync', folder, '--once', '--stable-ms', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        '--server',
+        service.baseUrl,
+        '--key',
+        service.key,
+        '--db',
+        db,
+        'sync',
+        folder,
+        '--once',
+        '--stable-ms',
+        '0',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     let killed = false;
-    const timer = killAfterMs === null ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), killAfterMs);
+    const timer =
+      killAfterMs === null ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), killAfterMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, killed, out });

@@ -43,8 +43,16 @@ describe('sync of the fixture folder against the real service', () => {
       expect(byName.get('phone-h264.mp4')?.status).toBe('indexed');
       expect(byName.get('hevc.mov')?.status).toBe('indexed');
       expect(byName.get('vp9.mkv')?.status).toBe('indexed');
-      expect(byName.get('mpeg4-part2.avi')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('mpeg4 codec') as unknown, details: expect.stringContaining('codec mpeg4') as unknown });
-      expect(byName.get('truncated.mp4')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/incomplete/) as unknown, details: expect.stringMatching(/moov/) as unknown });
+      expect(byName.get('mpeg4-part2.avi')).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringContaining('mpeg4 codec') as unknown,
+        details: expect.stringContaining('codec mpeg4') as unknown,
+      });
+      expect(byName.get('truncated.mp4')).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringMatching(/incomplete/) as unknown,
+        details: expect.stringMatching(/moov/) as unknown,
+      });
       expect(byName.get('not-a-video.mp4')?.status).toBe('skipped');
       const renamed = byName.get('day2/same-content-renamed.mp4');
       expect(renamed?.status).toBe('indexed');
@@ -54,7 +62,9 @@ describe('sync of the fixture folder against the real service', () => {
       const listed = await t.client.listVideos({ page: 1, size: 50 });
       expect(listed.total_count).toBe(3);
       const phone = listed.videos.find((v) => v.videoNo === byName.get('phone-h264.mp4')?.videoNo);
-      expect(phone?.tags).toEqual(expect.arrayContaining(['shoot-a', `sha256:${byName.get('phone-h264.mp4')?.hash ?? ''}`]));
+      expect(phone?.tags).toEqual(
+        expect.arrayContaining(['shoot-a', `sha256:${byName.get('phone-h264.mp4')?.hash ?? ''}`]),
+      );
       expect(phone?.camera_model).toContain(PHONE_METADATA.model);
       expect(phone?.datetime_taken).toBe('2024-05-17 14:32:10');
       expect(phone?.latitude).toBeCloseTo(PHONE_METADATA.latitude, 3);

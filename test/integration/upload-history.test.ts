@@ -41,10 +41,19 @@ describe('upload history against the real service', () => {
       expect(failed).toBe(1);
       const sent = entries.find((e) => e.path === sentPath);
       const { size } = t.engine.files(1, 10).files.find((f) => f.path === sentPath) ?? { size: -1 };
-      expect(sent).toMatchObject({ result: 'uploaded', bytes: size, error: null, videoNo: expect.any(String) as unknown });
+      expect(sent).toMatchObject({
+        result: 'uploaded',
+        bytes: size,
+        error: null,
+        videoNo: expect.any(String) as unknown,
+      });
       expect(sent?.ms).toBeGreaterThan(0);
       const bad = entries.find((e) => e.path === refusedPath);
-      expect(bad).toMatchObject({ result: 'failed', videoNo: null, error: expect.stringContaining('987654') as unknown });
+      expect(bad).toMatchObject({
+        result: 'failed',
+        videoNo: null,
+        error: expect.stringContaining('987654') as unknown,
+      });
       // The uploaded one is really in the library, under the video number the history gives.
       const listed = await t.client.listVideos({ page: 1, size: 10 });
       expect(listed.videos.map((v) => v.videoNo)).toEqual([sent?.videoNo]);

@@ -28,7 +28,12 @@ interface MediaServer {
 }
 async function startCountingServer(): Promise<MediaServer> {
   const hits: string[] = [];
-  const byPath: Record<string, FixtureName> = { '/phone.mp4': 'phoneH264Mp4', '/clip.mkv': 'vp9Mkv', '/text.mp4': 'notVideoMp4', '/old.avi': 'mpeg4Avi' };
+  const byPath: Record<string, FixtureName> = {
+    '/phone.mp4': 'phoneH264Mp4',
+    '/clip.mkv': 'vp9Mkv',
+    '/text.mp4': 'notVideoMp4',
+    '/old.avi': 'mpeg4Avi',
+  };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     hits.push(path);
@@ -36,7 +41,10 @@ async function startCountingServer(): Promise<MediaServer> {
     if (fixture) {
       const file = fixturePath(fixture);
       void stat(file).then((info) => {
-        res.writeHead(200, { 'content-type': path.endsWith('.mkv') ? 'video/x-matroska' : 'video/mp4', 'content-length': info.size });
+        res.writeHead(200, {
+          'content-type': path.endsWith('.mkv') ? 'video/x-matroska' : 'video/mp4',
+          'content-length': info.size,
+        });
         createReadStream(file).pipe(res);
       });
     } else if (path === '/watch') {
@@ -67,7 +75,11 @@ let callbackServer: Server;
 const callbacks: { videoNo: string; status: string }[] = [];
 let callbackUrl = '';
 const balance = async (on: TestService, account = 'test'): Promise<number> =>
-  (await datalakeClient(on.origin, on.createKey(account, { kind: 'datalake' })).get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
+  (
+    await datalakeClient(on.origin, on.createKey(account, { kind: 'datalake' })).get<{ balance_micro_usd: number }>(
+      '/usage/balance',
+    )
+  ).json.balance_micro_usd;
 
 beforeAll(async () => {
   media = await startCountingServer();
@@ -82,7 +94,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => callbackServer.listen(0, '127.0.0.1', () => r()));
   callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/done`;
   // The media server is on loopback: allowed here (the embedded default), refused by the second service below.
-  service = await startService({ config: { network: { allowPrivateTargets: true }, limits: { concurrentIngests: 1 } } });
+  service = await startService({
+    config: { network: { allowPrivateTargets: true }, limits: { concurrentIngests: 1 } },
+  });
   api = apiClient(service.baseUrl, service.key);
 }, 60_000);
 
@@ -97,7 +111,8 @@ const form = (fields: Record<string, string>): FormData => {
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
   return f;
 };
-const uploadUrl = (fields: Record<string, string>, client = api) => client.post<UploadedVideo>('/upload_url', form(fields));
+const uploadUrl = (fields: Record<string, string>, client = api) =>
+  client.post<UploadedVideo>('/upload_url', form(fields));
 
 describe('POST /upload_url', () => {
   it('answers as /upload at once, fetches the link, charges by duration, indexes, and calls back', async () => {
@@ -113,31 +128,57 @@ describe('POST /upload_url', () => {
       video_transcription_prompt: 'harbour boats',
     });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ code: '0000', success: true, data: { videoName: 'phone.mp4', videoStatus: 'UNPARSE' } });
+    expect(res.json).toMatchObject({
+      code: '0000',
+      success: true,
+      data: { videoName: 'phone.mp4', videoStatus: 'UNPARSE' },
+    });
     const videoNo = res.json.data!.videoNo;
     expect(videoNo).toMatch(/^VI\d+/);
     expect(res.json.data!.uploadTime).toMatch(/^\d{13}$/);
 
     const meta = await waitForStatus(api, videoNo, 120_000);
-    expect(meta).toMatchObject({ status: 'PARSE', camera_model: 'Pocket 3', datetime_taken: '2024-05-17 14:32:10', codec: 'h264' });
+    expect(meta).toMatchObject({
+      status: 'PARSE',
+      camera_model: 'Pocket 3',
+      datetime_taken: '2024-05-17 14:32:10',
+      codec: 'h264',
+    });
     expect(meta.tags).toEqual(['harbour', 'dusk', 'api']);
     const folders = (await api.get<{ folder_id: number; unique_id: string | null }[]>('/folders')).json.data!;
     expect(folders.find((f) => f.unique_id === 'from-links')?.folder_id).toBe(meta.folder_id);
-    const original = await api.raw('GET', `/download?bucket=${String(meta.video_bucket)}&blob=${String(meta.video_blob)}`);
+    const original = await api.raw(
+      'GET',
+      `/download?bucket=${String(meta.video_bucket)}&blob=${String(meta.video_blob)}`,
+    );
     expect(original.body.equals(await readFile(fixturePath('phoneH264Mp4')))).toBe(true);
     expect(await balance(service)).toBeLessThan(before);
-    await expect.poll(() => callbacks.find((c) => c.videoNo === videoNo), { timeout: 15_000 }).toEqual({ videoNo, status: 'PARSE' });
+    await expect
+      .poll(() => callbacks.find((c) => c.videoNo === videoNo), { timeout: 15_000 })
+      .toEqual({ videoNo, status: 'PARSE' });
   }, 150_000);
 
   it('takes urlencoded fields too', async () => {
-    const res = await api.raw('POST', '/upload_url', undefined, { 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await api.raw('POST', '/upload_url', undefined, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(res.status).toBe(400); // no body: url is required
     const body = new URLSearchParams({ url: `${media.url}/clip.mkv`, camera_model: 'Drone' }).toString();
-    const ok = await fetch(`${service.baseUrl}/upload_url`, { method: 'POST', headers: { authorization: service.key, 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const ok = await fetch(`${service.baseUrl}/upload_url`, {
+      method: 'POST',
+      headers: { authorization: service.key, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
     const json = (await ok.json()) as { data: UploadedVideo };
     expect(ok.status).toBe(200);
     expect(json.data).toMatchObject({ videoName: 'clip.mkv', videoStatus: 'UNPARSE' });
-    await expect.poll(async () => (await api.get<{ codec: string | null }>(`/get_metadata?video_no=${json.data.videoNo}`)).json.data?.codec, { timeout: 30_000 }).toBe('vp9');
+    await expect
+      .poll(
+        async () =>
+          (await api.get<{ codec: string | null }>(`/get_metadata?video_no=${json.data.videoNo}`)).json.data?.codec,
+        { timeout: 30_000 },
+      )
+      .toBe('vp9');
   });
 
   it('validates the fields as /upload does, before fetching anything', async () => {
@@ -145,8 +186,14 @@ describe('POST /upload_url', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{}, /url is required/],
       [{ url: 'ftp://example.com/a.mp4' }, /url must be an http or https URL/],
-      [{ url: `${media.url}/phone.mp4`, datetime_taken: '17/05/2024' }, /datetime_taken must be in the format yyyy-MM-dd HH:mm:ss/],
-      [{ url: `${media.url}/phone.mp4`, callback: `http://x/${'a'.repeat(300)}` }, /callback must be at most 299 characters/],
+      [
+        { url: `${media.url}/phone.mp4`, datetime_taken: '17/05/2024' },
+        /datetime_taken must be in the format yyyy-MM-dd HH:mm:ss/,
+      ],
+      [
+        { url: `${media.url}/phone.mp4`, callback: `http://x/${'a'.repeat(300)}` },
+        /callback must be at most 299 characters/,
+      ],
       [{ url: `${media.url}/phone.mp4`, camera_model: 'c'.repeat(201) }, /camera_model must be at most 200 characters/],
     ];
     for (const [fields, msg] of cases) {
@@ -174,7 +221,11 @@ describe('POST /upload_url', () => {
       const meta = await waitForStatus(api, res.json.data!.videoNo, 30_000);
       expect(meta.status, path).toBe('FAIL');
       expect(String(meta.fail_reason)).toMatch(reason);
-      await expect.poll(() => callbacks.some((c) => c.videoNo === res.json.data!.videoNo && c.status === 'FAIL'), { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(() => callbacks.some((c) => c.videoNo === res.json.data!.videoNo && c.status === 'FAIL'), {
+          timeout: 15_000,
+        })
+        .toBe(true);
     }
     expect(await balance(service)).toBe(before);
   });
@@ -185,7 +236,9 @@ describe('POST /upload_url', () => {
     const second = await uploadUrl({ url: `${media.url}/phone.mp4` });
     expect(second.status).toBe(429);
     expect(second.json).toMatchObject({ code: '0429', msg: expect.stringMatching(/still being fetched/) as unknown });
-    expect((await api.post('/delete_videos', [slow.json.data!.videoNo])).json.data).toMatchObject({ deleted: [slow.json.data!.videoNo] });
+    expect((await api.post('/delete_videos', [slow.json.data!.videoNo])).json.data).toMatchObject({
+      deleted: [slow.json.data!.videoNo],
+    });
 
     const broke = apiClient(service.baseUrl, service.createKey('broke', { credits: 0 }));
     const res = await uploadUrl({ url: `${media.url}/phone.mp4` }, broke);
@@ -221,17 +274,52 @@ describe('the library address: origin or base URL', () => {
         await mkdir(folder, { recursive: true });
         await copyFixture('hevcMov', folder, `origin-${i}.mov`);
         const flags = i === 0 ? ['--server', server] : [];
-        const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...flags, '--key', service.key, '--db', join(dir, `c${i}.db`), 'sync', folder, '--once', '--stable-ms', '0'], {
-          encoding: 'utf8',
-          timeout: 90_000,
-          env: { ...process.env, REELSYNC_SERVER: i === 1 ? server : '' },
-        });
+        const res = spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            CLI,
+            ...flags,
+            '--key',
+            service.key,
+            '--db',
+            join(dir, `c${i}.db`),
+            'sync',
+            folder,
+            '--once',
+            '--stable-ms',
+            '0',
+          ],
+          {
+            encoding: 'utf8',
+            timeout: 90_000,
+            env: { ...process.env, REELSYNC_SERVER: i === 1 ? server : '' },
+          },
+        );
         expect(res.status, `${res.stdout}${res.stderr}`).toBe(0);
         expect(`${res.stdout}${res.stderr}`).not.toMatch(/no such endpoint/);
-        const listed = await api.post<{ videos: { video_name: string }[] }>('/list_videos', { video_name: `origin-${i}.mov` });
+        const listed = await api.post<{ videos: { video_name: string }[] }>('/list_videos', {
+          video_name: `origin-${i}.mov`,
+        });
         expect(listed.json.data!.videos).toHaveLength(1);
       }
-      const wrong = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--server', `${service.origin}/serve/datalake/v1`, '--key', service.key, '--db', join(dir, 'w.db'), 'status'], { encoding: 'utf8' });
+      const wrong = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          CLI,
+          '--server',
+          `${service.origin}/serve/datalake/v1`,
+          '--key',
+          service.key,
+          '--db',
+          join(dir, 'w.db'),
+          'status',
+        ],
+        { encoding: 'utf8' },
+      );
       expect(wrong.status).toBe(2);
       expect(wrong.stderr).toMatch(/datalake interface.*give the library's origin/);
     } finally {
@@ -248,7 +336,9 @@ describe('the library address: origin or base URL', () => {
       expect(settings.endpoint()).toEqual({ mode: 'cloud', url: service.baseUrl });
       settings.setEndpoint({ mode: 'cloud', url: service.baseUrl });
       expect(settings.endpoint()).toEqual({ mode: 'cloud', url: service.baseUrl });
-      expect(() => settings.setEndpoint({ mode: 'cloud', url: `${service.origin}/serve/api/v2` })).toThrow(/another version of the library API/);
+      expect(() => settings.setEndpoint({ mode: 'cloud', url: `${service.origin}/serve/api/v2` })).toThrow(
+        /another version of the library API/,
+      );
       const endpoint = settings.endpoint();
       if (endpoint.mode !== 'cloud') throw new Error('cloud endpoint expected');
       const client = new LibraryClient({ baseUrl: endpoint.url, key: service.key, logger: createLogger('test') });

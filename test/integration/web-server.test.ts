@@ -56,7 +56,9 @@ describe('headless web mode over HTTP', () => {
     expect(await wrongType.body.json()).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     const unknown = await rpc('app:nope', {});
     expect(await unknown.body.json()).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
-    const huge = await rpc('app:echo', JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) })).catch((err: Error) => err);
+    const huge = await rpc('app:echo', JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) })).catch(
+      (err: Error) => err,
+    );
     // The server answers 413 and closes; the client may see that answer or the reset of its unfinished upload.
     if (huge instanceof Error) expect(huge.message).toMatch(/ECONNRESET|EPIPE|closed|other side/i);
     else {
@@ -96,7 +98,11 @@ describe('web mode on IPv6 loopback (--host ::1)', () => {
     try {
       expect(web.url).toMatch(/^http:\/\/\[::1\]:\d+\/#token=/);
       const port = new URL(web.origin).port;
-      const res = await request(`${web.origin}/api/rpc/app:info`, { method: 'POST', headers: { 'x-reelsync-token': web.token }, body: '{}' });
+      const res = await request(`${web.origin}/api/rpc/app:info`, {
+        method: 'POST',
+        headers: { 'x-reelsync-token': web.token },
+        body: '{}',
+      });
       expect(res.statusCode).toBe(200);
       expect(await res.body.json()).toMatchObject({ ok: true, value: { mode: 'web' } });
       const named = await request(`${web.origin}/`, { headers: { host: `[::1]:${port}` } });

@@ -10,7 +10,10 @@ const WEB = join(import.meta.dirname, '../../out/main/web.js');
 
 /** The built web mode (plain Node, no TypeScript loader) on a data folder; resolves with the address it prints. */
 async function startWeb(dataDir: string): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawn(process.execPath, [WEB, '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REELSYNC_LOG: 'warn' } });
+  const child = spawn(process.execPath, [WEB, '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, REELSYNC_LOG: 'warn' },
+  });
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = await new Promise<URL>((resolve, reject) => {
@@ -25,9 +28,16 @@ async function startWeb(dataDir: string): Promise<{ child: ChildProcess; url: UR
   return { child, url };
 }
 
-async function rpc(url: URL, channel: string): Promise<{ status: number; body: { ok: boolean; value?: Record<string, unknown> } }> {
+async function rpc(
+  url: URL,
+  channel: string,
+): Promise<{ status: number; body: { ok: boolean; value?: Record<string, unknown> } }> {
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
-  const res = await fetch(new URL(`/api/rpc/${channel}`, url.origin), { method: 'POST', headers: { 'content-type': 'application/json', 'x-reelsync-token': token }, body: '{}' });
+  const res = await fetch(new URL(`/api/rpc/${channel}`, url.origin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-reelsync-token': token },
+    body: '{}',
+  });
   return { status: res.status, body: (await res.json()) as { ok: boolean; value?: Record<string, unknown> } };
 }
 

@@ -35,7 +35,10 @@ describe('MetadataReader', () => {
     const notExecutable = join(dir, 'exiftool');
     await writeFile(notExecutable, '#!/usr/bin/perl\n');
     await chmod(notExecutable, 0o644);
-    for (const [path, code] of [[notExecutable, 'EACCES'], [join(dir, 'missing'), 'ENOENT']] as const) {
+    for (const [path, code] of [
+      [notExecutable, 'EACCES'],
+      [join(dir, 'missing'), 'ENOENT'],
+    ] as const) {
       const { reader, meta } = await readWith({ REELSYNC_EXIFTOOL: path });
       expect(meta).toEqual({});
       expect(reader.unavailableReason).toContain(code);

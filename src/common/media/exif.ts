@@ -27,15 +27,26 @@ export function captureMetadataFrom(tags: Tags): CaptureMetadata {
   const out: CaptureMetadata = {};
   const make = typeof tags.Make === 'string' ? tags.Make.trim() : '';
   const model = typeof tags.Model === 'string' ? tags.Model.trim() : '';
-  const camera = model && make && !model.toLowerCase().startsWith(make.toLowerCase()) ? `${make} ${model}` : model || make;
+  const camera =
+    model && make && !model.toLowerCase().startsWith(make.toLowerCase()) ? `${make} ${model}` : model || make;
   if (camera) out.cameraModel = camera.slice(0, 200);
   const lat = Number(tags.GPSLatitude);
   const lon = Number(tags.GPSLongitude);
-  if (tags.GPSLatitude !== undefined && tags.GPSLongitude !== undefined && Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
+  if (
+    tags.GPSLatitude !== undefined &&
+    tags.GPSLongitude !== undefined &&
+    Number.isFinite(lat) &&
+    Number.isFinite(lon) &&
+    Math.abs(lat) <= 90 &&
+    Math.abs(lon) <= 180
+  ) {
     out.latitude = lat;
     out.longitude = lon;
   }
-  const taken = formatCaptureTime(tags.CreationDate) ?? formatCaptureTime(tags.DateTimeOriginal) ?? formatCaptureTime(tags.CreateDate);
+  const taken =
+    formatCaptureTime(tags.CreationDate) ??
+    formatCaptureTime(tags.DateTimeOriginal) ??
+    formatCaptureTime(tags.CreateDate);
   if (taken) out.datetimeTaken = taken;
   return out;
 }
@@ -59,7 +70,8 @@ function checkExiftool(file: string, args: string[]): Promise<string | null> {
   return new Promise((resolve) => {
     execFile(file, [...args, '-ver'], { timeout: 20_000 }, (err, stdout) => {
       if (err) resolve(describeError(err));
-      else resolve(/^\d+\.\d+/.test(stdout.trim()) ? null : `unexpected answer to -ver: ${stdout.trim().slice(0, 100)}`);
+      else
+        resolve(/^\d+\.\d+/.test(stdout.trim()) ? null : `unexpected answer to -ver: ${stdout.trim().slice(0, 100)}`);
     });
   });
 }

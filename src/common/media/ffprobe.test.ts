@@ -16,7 +16,7 @@ describe('ffprobe', () => {
     expect((await ffprobe(fixturePath('vp9Mkv'), { kind: 'uploadVideo' })).video?.codec).toBe('vp9');
   });
 
-  it('throws a ProbeError with ffprobe\'s reason for a broken file', async () => {
+  it("throws a ProbeError with ffprobe's reason for a broken file", async () => {
     await expect(ffprobe(fixturePath('truncatedMp4'), { kind: 'uploadVideo' })).rejects.toThrow(ProbeError);
     await expect(ffprobe(fixturePath('truncatedMp4'), { kind: 'uploadVideo' })).rejects.toThrow(/moov atom not found/);
     await expect(ffprobe(fixturePath('notVideoMp4'), { kind: 'uploadVideo' })).rejects.toThrow(ProbeError);

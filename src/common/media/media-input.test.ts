@@ -32,8 +32,15 @@ afterAll(async () => cleanup());
 async function playlists(): Promise<{ existing: string[]; missing: string[] }> {
   const make = (name: string, target: string) => writePlaylist(join(dir, 'sub', name), [target]);
   return {
-    existing: [await make('abs.mp4', `file://${victim}`), await make('plain.mp4', victim), await make('rel.mp4', '../victim.mp4')],
-    missing: [await make('abs-missing.mp4', `file://${dir}/nothing.mp4`), await make('rel-missing.mp4', '../nothing.mp4')],
+    existing: [
+      await make('abs.mp4', `file://${victim}`),
+      await make('plain.mp4', victim),
+      await make('rel.mp4', '../victim.mp4'),
+    ],
+    missing: [
+      await make('abs-missing.mp4', `file://${dir}/nothing.mp4`),
+      await make('rel-missing.mp4', '../nothing.mp4'),
+    ],
   };
 }
 
@@ -124,7 +131,8 @@ describe('mediaInput', () => {
 async function sourceFiles(root: string): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) found.push(join(entry.parentPath, entry.name));
+    if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+      found.push(join(entry.parentPath, entry.name));
   }
   return found;
 }

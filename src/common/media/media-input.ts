@@ -36,7 +36,15 @@ export const INPUT_KIND_NAMES: Record<InputKind, string> = {
  * file name, never a protocol.
  */
 export function mediaInput(kind: InputKind, path: string, before: readonly string[] = []): string[] {
-  return [...before, '-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS[kind].join(','), '-i', `file:${path}`];
+  return [
+    ...before,
+    '-protocol_whitelist',
+    'file',
+    '-format_whitelist',
+    INPUT_FORMATS[kind].join(','),
+    '-i',
+    `file:${path}`,
+  ];
 }
 
 /**

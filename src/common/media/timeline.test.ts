@@ -13,7 +13,10 @@ beforeAll(async () => ({ dir, cleanup } = await tempDir('reelsync-timeline-')));
 afterAll(async () => cleanup());
 
 async function refusal(file: string): Promise<string> {
-  const err = await probeWithTrustedDuration(file, 'uploadVideo').then(() => null, (e: unknown) => e);
+  const err = await probeWithTrustedDuration(file, 'uploadVideo').then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ProbeError);
   expect((err as ProbeError).refused).toBe(true);
   return (err as ProbeError).message;
@@ -28,12 +31,17 @@ describe('trusted duration', () => {
       const probe = await probeWithTrustedDuration(fixturePath(name), 'uploadVideo');
       expect(probe.durationSeconds).toBeGreaterThan(1);
     }
-    expect((await probeWithTrustedDuration(fixturePath('phoneH264Mp4'), 'uploadVideo')).durationSeconds).toBeCloseTo(3, 1);
+    expect((await probeWithTrustedDuration(fixturePath('phoneH264Mp4'), 'uploadVideo')).durationSeconds).toBeCloseTo(
+      3,
+      1,
+    );
   });
 
   it('refuses a container that declares 1 ms over 20 s of packets', async () => {
     const file = await mkvDeclaringOneMillisecond(join(dir, 'lie.mkv'), 20);
-    expect(await refusal(file)).toBe('it declares a duration of 0.001 s but its streams run 20.0 s, so its duration cannot be trusted');
+    expect(await refusal(file)).toBe(
+      'it declares a duration of 0.001 s but its streams run 20.0 s, so its duration cannot be trusted',
+    );
   });
 
   it('refuses timestamps squeezed to 1000 frames per second', async () => {
@@ -42,7 +50,9 @@ describe('trusted duration', () => {
   });
 
   it('prices by the packets when they run a little past the declared duration, and by the declaration when longer', () => {
-    const video = (seconds: number) => [{ index: 0, type: 'video' as const, packets: Math.round(seconds * 30), seconds }];
+    const video = (seconds: number) => [
+      { index: 0, type: 'video' as const, packets: Math.round(seconds * 30), seconds },
+    ];
     expect(judgeTimeline(10, video(11.5))).toEqual({ ok: true, seconds: 11.5 });
     expect(judgeTimeline(30, video(10))).toEqual({ ok: true, seconds: 30 });
     expect(judgeTimeline(null, video(10))).toEqual({ ok: true, seconds: 10 });

@@ -25,9 +25,12 @@ interface Span {
  */
 export async function measureTimeline(file: string, kind: InputKind, signal?: AbortSignal): Promise<StreamTimeline[]> {
   const args = [
-    '-v', 'error',
-    '-show_entries', 'stream=index,codec_type:stream_disposition=attached_pic:packet=stream_index,pts_time,dts_time,duration_time',
-    '-of', 'compact',
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=index,codec_type:stream_disposition=attached_pic:packet=stream_index,pts_time,dts_time,duration_time',
+    '-of',
+    'compact',
     ...mediaInput(kind, file),
   ];
   const child = spawn(ffprobePath(), args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
@@ -44,12 +47,19 @@ export async function measureTimeline(file: string, kind: InputKind, signal?: Ab
     if (line.startsWith('packet|')) addPacket(spans, fields);
     else if (line.startsWith('stream|')) {
       const type = fields.get('codec_type');
-      if ((type === 'video' && fields.get('disposition:attached_pic') !== '1') || type === 'audio') types.set(Number(fields.get('index')), type);
+      if ((type === 'video' && fields.get('disposition:attached_pic') !== '1') || type === 'audio')
+        types.set(Number(fields.get('index')), type);
     }
   }
   const code = await exited;
   if (code !== 0) {
-    const reason = stderr.trim().split('\n').slice(-2).join('; ').replaceAll(`file:${file}`, 'the file').replaceAll(file, 'the file');
+    const reason = stderr
+      .trim()
+      .split('\n')
+      .slice(-2)
+      .join('; ')
+      .replaceAll(`file:${file}`, 'the file')
+      .replaceAll(file, 'the file');
     throw new Error(`ffprobe could not read every packet: ${reason}`);
   }
   return [...types].map(([index, type]) => {
@@ -113,7 +123,10 @@ export function judgeTimeline(declared: number | null, streams: StreamTimeline[]
   }
   const measured = Math.max(0, ...streams.map((s) => s.seconds));
   if (declared !== null && declared > 0 && measured > declared * DECLARED_SLACK.ratio + DECLARED_SLACK.seconds) {
-    return { ok: false, reason: `it declares a duration of ${fmt(declared)} s but its streams run ${fmt(measured)} s, so its duration cannot be trusted` };
+    return {
+      ok: false,
+      reason: `it declares a duration of ${fmt(declared)} s but its streams run ${fmt(measured)} s, so its duration cannot be trusted`,
+    };
   }
   const seconds = Math.max(declared ?? 0, measured);
   return seconds > 0 ? { ok: true, seconds } : { ok: false, reason: 'it has no duration' };

@@ -35,29 +35,58 @@ afterAll(async () => cleanup());
 describe('resolveMediaTool', () => {
   it('takes REELSYNC_FFMPEG first, whatever the preference', () => {
     for (const preference of ['bundled', 'system'] as const) {
-      expect(resolveMediaTool('ffmpeg', { env: { REELSYNC_FFMPEG: explicit, PATH: pathDir }, preference, bundled })).toEqual({ file: explicit, source: 'env' });
+      expect(
+        resolveMediaTool('ffmpeg', { env: { REELSYNC_FFMPEG: explicit, PATH: pathDir }, preference, bundled }),
+      ).toEqual({ file: explicit, source: 'env' });
     }
   });
 
   it('refuses a REELSYNC_FFMPEG that is not an executable file, instead of falling back silently', () => {
-    expect(() => resolveMediaTool('ffmpeg', { env: { REELSYNC_FFMPEG: join(dir, 'own'), PATH: pathDir }, preference: 'system', bundled })).toThrow(/REELSYNC_FFMPEG=.* is not an executable/);
+    expect(() =>
+      resolveMediaTool('ffmpeg', {
+        env: { REELSYNC_FFMPEG: join(dir, 'own'), PATH: pathDir },
+        preference: 'system',
+        bundled,
+      }),
+    ).toThrow(/REELSYNC_FFMPEG=.* is not an executable/);
   });
 
   it('a packaged app (bundled preference): the bundled binary, then PATH', () => {
-    expect(resolveMediaTool('ffmpeg', { env: { PATH: pathDir }, preference: 'bundled', bundled })).toEqual({ file: bundled, source: 'bundled' });
-    expect(resolveMediaTool('ffmpeg', { env: { PATH: pathDir }, preference: 'bundled', bundled: null })).toEqual({ file: join(pathDir, 'ffmpeg'), source: 'path' });
-    expect(resolveMediaTool('ffmpeg', { env: { PATH: pathDir }, preference: 'bundled', bundled: join(dir, 'bundled', 'missing') })).toEqual({ file: join(pathDir, 'ffmpeg'), source: 'path' });
+    expect(resolveMediaTool('ffmpeg', { env: { PATH: pathDir }, preference: 'bundled', bundled })).toEqual({
+      file: bundled,
+      source: 'bundled',
+    });
+    expect(resolveMediaTool('ffmpeg', { env: { PATH: pathDir }, preference: 'bundled', bundled: null })).toEqual({
+      file: join(pathDir, 'ffmpeg'),
+      source: 'path',
+    });
+    expect(
+      resolveMediaTool('ffmpeg', {
+        env: { PATH: pathDir },
+        preference: 'bundled',
+        bundled: join(dir, 'bundled', 'missing'),
+      }),
+    ).toEqual({ file: join(pathDir, 'ffmpeg'), source: 'path' });
   });
 
   it('a development tree or CI (system preference): PATH, then the bundled binary', () => {
-    expect(resolveMediaTool('ffmpeg', { env: { PATH: pathDir }, preference: 'system', bundled })).toEqual({ file: join(pathDir, 'ffmpeg'), source: 'path' });
+    expect(resolveMediaTool('ffmpeg', { env: { PATH: pathDir }, preference: 'system', bundled })).toEqual({
+      file: join(pathDir, 'ffmpeg'),
+      source: 'path',
+    });
     const noFfmpeg = [join(dir, 'empty'), join(dir, 'nowhere')].join(delimiter);
-    expect(resolveMediaTool('ffmpeg', { env: { PATH: noFfmpeg }, preference: 'system', bundled })).toEqual({ file: bundled, source: 'bundled' });
+    expect(resolveMediaTool('ffmpeg', { env: { PATH: noFfmpeg }, preference: 'system', bundled })).toEqual({
+      file: bundled,
+      source: 'bundled',
+    });
   });
 
   it('skips files on PATH that are not executable, and leaves the bare name when nothing is found', () => {
     expect(findOnPath('ffprobe', { PATH: pathDir })).toBeNull();
-    expect(resolveMediaTool('ffprobe', { env: { PATH: pathDir }, preference: 'system', bundled: null })).toEqual({ file: 'ffprobe', source: 'unresolved' });
+    expect(resolveMediaTool('ffprobe', { env: { PATH: pathDir }, preference: 'system', bundled: null })).toEqual({
+      file: 'ffprobe',
+      source: 'unresolved',
+    });
   });
 });
 
@@ -72,7 +101,9 @@ describe('the preference', () => {
   });
 
   it('maps a binary inside app.asar to app.asar.unpacked, where asarUnpack puts it', () => {
-    expect(unpackedPath(`${sep}x${sep}app.asar${sep}node_modules${sep}ffmpeg`)).toBe(`${sep}x${sep}app.asar.unpacked${sep}node_modules${sep}ffmpeg`);
+    expect(unpackedPath(`${sep}x${sep}app.asar${sep}node_modules${sep}ffmpeg`)).toBe(
+      `${sep}x${sep}app.asar.unpacked${sep}node_modules${sep}ffmpeg`,
+    );
   });
 });
 

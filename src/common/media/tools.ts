@@ -49,7 +49,11 @@ function isExecutable(file: string): boolean {
 }
 
 /** The first executable `name` in PATH's folders (with `.exe` on Windows), or null. */
-export function findOnPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | null {
+export function findOnPath(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
   const binary = platform === 'win32' ? `${name}.exe` : name;
   const path = env.PATH ?? env.Path ?? '';
   for (const folder of path.split(delimiter)) {
@@ -69,7 +73,8 @@ export function resolveMediaTool(tool: MediaTool, options: ResolveOptions): Reso
     const found = findOnPath(tool, options.env, options.platform);
     return found ? { file: found, source: 'path' } : null;
   };
-  const bundled = (): ResolvedTool | null => (options.bundled && isExecutable(options.bundled) ? { file: options.bundled, source: 'bundled' } : null);
+  const bundled = (): ResolvedTool | null =>
+    options.bundled && isExecutable(options.bundled) ? { file: options.bundled, source: 'bundled' } : null;
   switch (options.preference) {
     case 'bundled':
       return bundled() ?? onPath() ?? { file: tool, source: 'unresolved' };
@@ -86,7 +91,11 @@ export function unpackedPath(file: string): string {
 }
 
 /** This platform's bundled binary, or null when its installer package is absent (another platform, or pruned). */
-export function bundledToolPath(tool: MediaTool, platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | null {
+export function bundledToolPath(
+  tool: MediaTool,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): string | null {
   const pkg = `@${tool}-installer/${platform}-${arch}`;
   try {
     const manifest = createRequire(import.meta.url).resolve(`${pkg}/package.json`);
@@ -97,7 +106,10 @@ export function bundledToolPath(tool: MediaTool, platform: NodeJS.Platform = pro
 }
 
 /** The preference of this process (see the file comment); a bad REELSYNC_MEDIA_TOOLS is an error, not a guess. */
-export function toolPreference(env: NodeJS.ProcessEnv, moduleFile: string = fileURLToPath(import.meta.url)): ToolPreference {
+export function toolPreference(
+  env: NodeJS.ProcessEnv,
+  moduleFile: string = fileURLToPath(import.meta.url),
+): ToolPreference {
   const set = env.REELSYNC_MEDIA_TOOLS?.trim();
   if (set) {
     const parsed = Preference.safeParse(set);
@@ -113,7 +125,11 @@ const resolved = new Map<MediaTool, ResolvedTool>();
 export function mediaTool(tool: MediaTool): ResolvedTool {
   let found = resolved.get(tool);
   if (!found) {
-    found = resolveMediaTool(tool, { env: process.env, preference: toolPreference(process.env), bundled: bundledToolPath(tool) });
+    found = resolveMediaTool(tool, {
+      env: process.env,
+      preference: toolPreference(process.env),
+      bundled: bundledToolPath(tool),
+    });
     resolved.set(tool, found);
   }
   return found;

@@ -4,7 +4,9 @@ import { ChunkedDecoder } from './chunked-decoder';
 import { framingOf, parseResponseHead } from './response-head';
 
 function encode(chunks: Buffer[], extras = ''): Buffer {
-  const parts = chunks.filter((c) => c.length > 0).map((c) => Buffer.concat([Buffer.from(`${c.length.toString(16)}${extras}\r\n`), c, Buffer.from('\r\n')]));
+  const parts = chunks
+    .filter((c) => c.length > 0)
+    .map((c) => Buffer.concat([Buffer.from(`${c.length.toString(16)}${extras}\r\n`), c, Buffer.from('\r\n')]));
   return Buffer.concat([...parts, Buffer.from('0\r\nx-trailer: 1\r\n\r\n')]);
 }
 
@@ -22,12 +24,17 @@ function decodeInPieces(wire: Buffer, cuts: number[]): { body: Buffer; done: boo
 describe('ChunkedDecoder', () => {
   it('gives back the body however the wire is split', () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (chunks, cuts, ext) => {
-        const bufs = chunks.map((c) => Buffer.from(c));
-        const { body, done } = decodeInPieces(encode(bufs, ext ? ';name=value' : ''), cuts);
-        expect(done).toBe(true);
-        expect(body.equals(Buffer.concat(bufs))).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.boolean(),
+        (chunks, cuts, ext) => {
+          const bufs = chunks.map((c) => Buffer.from(c));
+          const { body, done } = decodeInPieces(encode(bufs, ext ? ';name=value' : ''), cuts);
+          expect(done).toBe(true);
+          expect(body.equals(Buffer.concat(bufs))).toBe(true);
+        },
+      ),
     );
   });
 
@@ -58,7 +65,9 @@ describe('response heads', () => {
   it('tells the body framing', () => {
     expect(framingOf({ status: 200, headers: { 'content-length': '10' } })).toEqual({ type: 'length', bytes: 10 });
     expect(framingOf({ status: 200, headers: { 'content-length': '10, 10' } })).toEqual({ type: 'length', bytes: 10 });
-    expect(framingOf({ status: 200, headers: { 'transfer-encoding': 'chunked', 'content-length': '5' } })).toEqual({ type: 'chunked' });
+    expect(framingOf({ status: 200, headers: { 'transfer-encoding': 'chunked', 'content-length': '5' } })).toEqual({
+      type: 'chunked',
+    });
     expect(framingOf({ status: 200, headers: {} })).toEqual({ type: 'until-close' });
     expect(framingOf({ status: 204, headers: {} })).toEqual({ type: 'length', bytes: 0 });
     expect(() => framingOf({ status: 200, headers: { 'content-length': '10, 11' } })).toThrow(/bad content-length/);

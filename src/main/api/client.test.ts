@@ -15,7 +15,8 @@ let seen: { headers: IncomingMessage['headers']; body: Buffer }[];
 let dir: string;
 let cleanup: () => Promise<void>;
 
-const envelope = (code: string, data: unknown, msg = 'success') => JSON.stringify({ code, msg, data, success: code === '0000', failed: code !== '0000' });
+const envelope = (code: string, data: unknown, msg = 'success') =>
+  JSON.stringify({ code, msg, data, success: code === '0000', failed: code !== '0000' });
 
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDir());
@@ -56,10 +57,18 @@ describe('LibraryClient', () => {
     const file = join(dir, 'a.mp4');
     const bytes = Buffer.alloc(3 * 1024 * 1024 + 7, 7);
     await writeFile(file, bytes);
-    replies.push({ status: 200, body: envelope('0000', { videoNo: 'V1', videoName: 'a', videoStatus: 'UNPARSE', uploadTime: '1' }) });
+    replies.push({
+      status: 200,
+      body: envelope('0000', { videoNo: 'V1', videoName: 'a', videoStatus: 'UNPARSE', uploadTime: '1' }),
+    });
     const progress: number[] = [];
     const c = client();
-    const video = await c.upload(file, bytes.length, { folderId: 3, tags: ['x', 'sha256:ab'], datetimeTaken: '2024-05-17 14:32:10' }, { onProgress: (p) => progress.push(p.bytes) });
+    const video = await c.upload(
+      file,
+      bytes.length,
+      { folderId: 3, tags: ['x', 'sha256:ab'], datetimeTaken: '2024-05-17 14:32:10' },
+      { onProgress: (p) => progress.push(p.bytes) },
+    );
     await c.close();
     expect(video.videoNo).toBe('V1');
     expect(seen[0]?.headers.authorization).toBe('k-123');
@@ -73,7 +82,11 @@ describe('LibraryClient', () => {
 
   it('maps 429 + Retry-After, 402, 401, 400 and 5xx to rate-limited, paused-fatal, fatal and retry', async () => {
     const c = client();
-    replies.push({ status: 429, headers: { 'retry-after': '7' }, body: envelope('0429', null, 'Request has exceeded the limit.') });
+    replies.push({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: envelope('0429', null, 'Request has exceeded the limit.'),
+    });
     let e = await failure(c.getMetadata('V1'));
     expect([e.disposition, e.details.retryAfterMs]).toEqual(['rate-limited', 7000]);
     replies.push({ status: 402, body: envelope('0402', null, 'Insufficient balance') });

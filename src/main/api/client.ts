@@ -95,7 +95,9 @@ export class LibraryClient {
   constructor(private readonly options: LibraryClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
     this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16, headersTimeout: 300_000, bodyTimeout: 300_000 });
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({ keepAliveTimeout: 10_000, connections: 16, headersTimeout: 300_000, bodyTimeout: 300_000 });
     this.log = options.logger.child({ module: 'api' });
   }
 
@@ -117,7 +119,14 @@ export class LibraryClient {
       form.push(['latitude', String(fields.latitude)], ['longitude', String(fields.longitude)]);
     }
     (fields.tags ?? []).slice(0, 20).forEach((tag, i) => form.push([`tags[${i}]`, tag]));
-    const body = multipartBody(form, { field: 'file', path, filename: basename(path), contentType: videoContentType(path), size, sha256: options.sha256 });
+    const body = multipartBody(form, {
+      field: 'file',
+      path,
+      filename: basename(path),
+      contentType: videoContentType(path),
+      size,
+      sha256: options.sha256,
+    });
     const meter = new ProgressMeter(size);
     const onBytes = (n: number): void => {
       const p = meter.add(n);
@@ -137,7 +146,9 @@ export class LibraryClient {
 
   /** Metadata of a video, or null when the service does not know it. */
   async getMetadata(videoNo: string, signal?: AbortSignal): Promise<VideoMetadata | null> {
-    return this.callNullable('GET', `/get_metadata?video_no=${encodeURIComponent(videoNo)}`, metadataSchema, { signal });
+    return this.callNullable('GET', `/get_metadata?video_no=${encodeURIComponent(videoNo)}`, metadataSchema, {
+      signal,
+    });
   }
 
   async listVideos(filter: ListVideosFilter, signal?: AbortSignal): Promise<z.infer<typeof listVideosDataSchema>> {
@@ -160,17 +171,32 @@ export class LibraryClient {
   async deleteVideos(videoNos: string[], signal?: AbortSignal): Promise<{ deleted: string[]; notFound: string[] }> {
     if (videoNos.length === 0) return { deleted: [], notFound: [] };
     if (videoNos.length > 100) throw new ApiError('fatal', 'validation', 'at most 100 video numbers per delete');
-    const data = await this.call('POST', '/delete_videos', deleteAnswerSchema, jsonBody({ video_nos: videoNos }, signal));
+    const data = await this.call(
+      'POST',
+      '/delete_videos',
+      deleteAnswerSchema,
+      jsonBody({ video_nos: videoNos }, signal),
+    );
     return { deleted: data.deleted, notFound: data.not_found };
   }
 
-  private async call<T extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: T, init: CallInit): Promise<z.output<T>> {
+  private async call<T extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: T,
+    init: CallInit,
+  ): Promise<z.output<T>> {
     const data = await this.callNullable(method, path, schema, init);
     if (data === null) throw new ApiError('fatal', 'protocol', `${method} ${path}: success without data`);
     return data;
   }
 
-  private async callNullable<T extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: T, init: CallInit): Promise<z.output<T> | null> {
+  private async callNullable<T extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: T,
+    init: CallInit,
+  ): Promise<z.output<T> | null> {
     const timeoutMs = init.timeoutMs === undefined ? (this.options.timeoutMs ?? 30_000) : init.timeoutMs;
     const signal = combine(init.signal, timeoutMs === null ? undefined : AbortSignal.timeout(timeoutMs));
     let status: number;
@@ -189,7 +215,8 @@ export class LibraryClient {
       text = await res.body.text();
     } catch (err) {
       if (init.signal?.aborted) throw err;
-      if (signal?.aborted) throw new ApiError('retry', 'network', `${method} ${path} timed out after ${timeoutMs} ms`, {}, { cause: err });
+      if (signal?.aborted)
+        throw new ApiError('retry', 'network', `${method} ${path} timed out after ${timeoutMs} ms`, {}, { cause: err });
       throw fromTransportError(err, init.signal);
     }
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
@@ -197,16 +224,26 @@ export class LibraryClient {
     try {
       json = JSON.parse(text);
     } catch {
-      throw classify(status, undefined, retryAfterMs, `${method} ${path}: HTTP ${status} with a non-JSON body: ${text.slice(0, 200)}`);
+      throw classify(
+        status,
+        undefined,
+        retryAfterMs,
+        `${method} ${path}: HTTP ${status} with a non-JSON body: ${text.slice(0, 200)}`,
+      );
     }
     const envelope = envelopeSchema(z.unknown()).safeParse(json);
-    if (!envelope.success) throw classify(status, undefined, retryAfterMs, `${method} ${path}: HTTP ${status} without the library envelope`);
+    if (!envelope.success)
+      throw classify(status, undefined, retryAfterMs, `${method} ${path}: HTTP ${status} without the library envelope`);
     const { code, msg, success, data } = envelope.data;
     if (status >= 300 || code !== ENVELOPE_CODES.success || !success) throw classify(status, code, retryAfterMs, msg);
     if (data === null || data === undefined) return null;
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
-      throw new ApiError('fatal', 'protocol', `${method} ${path}: unexpected data: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new ApiError(
+        'fatal',
+        'protocol',
+        `${method} ${path}: unexpected data: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     return parsed.data;
   }

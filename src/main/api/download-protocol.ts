@@ -17,7 +17,13 @@ export const toWorker = z.discriminatedUnion('type', [startMessage, abortMessage
 export type StartMessage = z.infer<typeof startMessage>;
 
 const verdict = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('body'), start: z.number(), total: z.number().nullable(), fileName: z.string().nullable(), contentType: z.string() }),
+  z.object({
+    type: z.literal('body'),
+    start: z.number(),
+    total: z.number().nullable(),
+    fileName: z.string().nullable(),
+    contentType: z.string(),
+  }),
   z.object({ type: z.literal('failure') }),
   z.object({ type: z.literal('restart'), reason: z.string() }),
   z.object({ type: z.literal('unexpected-status'), status: z.number() }),

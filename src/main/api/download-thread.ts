@@ -34,7 +34,8 @@ export class DownloadThread {
 
   fetch(job: Omit<StartMessage, 'type' | 'id'>, hooks: Hooks): Promise<ThreadResult> {
     return new Promise((resolve, reject) => {
-      if (hooks.signal?.aborted) return reject(hooks.signal.reason instanceof Error ? hooks.signal.reason : new Error('aborted'));
+      if (hooks.signal?.aborted)
+        return reject(hooks.signal.reason instanceof Error ? hooks.signal.reason : new Error('aborted'));
       const id = this.nextId++;
       const worker = this.start();
       this.pending.set(id, { ...hooks, resolve, reject });
@@ -53,7 +54,9 @@ export class DownloadThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = spawnWorker(workerEntry(import.meta.url, { sibling: './download-worker.ts' }, { outPath: 'main/download-worker.js' }));
+    const worker = spawnWorker(
+      workerEntry(import.meta.url, { sibling: './download-worker.ts' }, { outPath: 'main/download-worker.js' }),
+    );
     worker.on('message', (raw: unknown) => this.onMessage(raw));
     worker.on('error', (err) => this.onDeath(worker, err));
     worker.on('exit', (code) => this.onDeath(worker, new Error(`the download thread exited (${code})`)));
@@ -78,7 +81,11 @@ export class DownloadThread {
         return;
       case 'error':
         this.finish(m.id);
-        p.reject(p.signal?.aborted && p.signal.reason instanceof Error ? p.signal.reason : Object.assign(new Error(m.message), { code: m.code }));
+        p.reject(
+          p.signal?.aborted && p.signal.reason instanceof Error
+            ? p.signal.reason
+            : Object.assign(new Error(m.message), { code: m.code }),
+        );
         return;
     }
   }

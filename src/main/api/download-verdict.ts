@@ -30,7 +30,13 @@ export function judge(head: ResponseHead, o: { offset: number; expectedTotal: nu
     total = m[3] === '*' ? null : Number(m[3]);
   }
   if (start !== o.offset) {
-    return { type: 'restart', reason: head.status === 200 ? 'the server ignored the Range (200)' : `the server answered from byte ${start}, asked ${o.offset}` };
+    return {
+      type: 'restart',
+      reason:
+        head.status === 200
+          ? 'the server ignored the Range (200)'
+          : `the server answered from byte ${start}, asked ${o.offset}`,
+    };
   }
   const sameObject = o.expectedTotal === null || total === null || total === o.expectedTotal;
   if (o.offset > 0 && !sameObject) return { type: 'restart', reason: 'the resource changed size' };

@@ -29,20 +29,30 @@ async function run(m: StartMessage): Promise<void> {
   const timer = setInterval(flush, 100);
   let verdict: Verdict | null = null;
   try {
-    const res = await rawGet(m.url, { headers: m.headers, idleTimeoutMs: m.idleTimeoutMs, ca: m.ca, signal: ac.signal }, (head) => {
-      const v = judge(head, m);
-      verdict = v;
-      post({ type: 'head', id: m.id, verdict: v });
-      if (v.type === 'body') return { kind: 'file', path: m.partPath, start: v.start, onBytes: (n) => (unreported += n) };
-      return v.type === 'failure' ? { kind: 'text', limit: 1 << 20 } : { kind: 'none' };
-    });
+    const res = await rawGet(
+      m.url,
+      { headers: m.headers, idleTimeoutMs: m.idleTimeoutMs, ca: m.ca, signal: ac.signal },
+      (head) => {
+        const v = judge(head, m);
+        verdict = v;
+        post({ type: 'head', id: m.id, verdict: v });
+        if (v.type === 'body')
+          return { kind: 'file', path: m.partPath, start: v.start, onBytes: (n) => (unreported += n) };
+        return v.type === 'failure' ? { kind: 'text', limit: 1 << 20 } : { kind: 'none' };
+      },
+    );
     flush();
     if (!verdict) throw new Error('no response head');
     post({ type: 'done', id: m.id, verdict, head: res.head, bytes: res.bytes, text: res.text });
   } catch (err) {
     flush();
     const code = (err as { code?: unknown }).code;
-    post({ type: 'error', id: m.id, message: err instanceof Error ? err.message : String(err), code: typeof code === 'string' ? code : undefined });
+    post({
+      type: 'error',
+      id: m.id,
+      message: err instanceof Error ? err.message : String(err),
+      code: typeof code === 'string' ? code : undefined,
+    });
   } finally {
     clearInterval(timer);
     running.delete(m.id);

@@ -19,7 +19,14 @@ export interface BlobDownloaderOptions {
 
 /** How one GET /download ended. Transport failures mid-body are not results: they throw (the part file keeps its bytes). */
 export type FetchResult =
-  | { type: 'complete'; bytes: number; total: number | null; fileName: string | null; contentType: string; resumed: boolean }
+  | {
+      type: 'complete';
+      bytes: number;
+      total: number | null;
+      fileName: string | null;
+      contentType: string;
+      resumed: boolean;
+    }
   /** The server ignored the Range (200) or the part no longer fits (416, other start): the part was truncated; fetch again. */
   | { type: 'restart'; reason: string }
   /** "Resource does not exist": the bucket/blob is gone (deleted video, wrong address). Never retried. */
@@ -36,7 +43,6 @@ export interface FetchOptions {
   onStart?: (info: { offset: number; total: number | null; fileName: string | null }) => void;
   onBytes?: (n: number) => void;
 }
-
 
 /**
  * Streaming GET {base}/download?bucket=&blob= into a part file (see raw-get.ts for why not undici), resuming with one Range. Success and failure are told
@@ -72,7 +78,12 @@ export class BlobDownloader {
       res = await this.thread.fetch(
         {
           url: this.url(bucket, blob),
-          headers: { authorization: this.o.key, range: `bytes=${o.offset}-`, 'accept-encoding': 'identity', 'user-agent': 'reelsync' },
+          headers: {
+            authorization: this.o.key,
+            range: `bytes=${o.offset}-`,
+            'accept-encoding': 'identity',
+            'user-agent': 'reelsync',
+          },
           idleTimeoutMs: this.idleMs,
           ca: this.o.ca,
           partPath,
@@ -100,11 +111,24 @@ export class BlobDownloader {
         await truncatePart(partPath);
         return { type: 'restart', reason: verdict.reason };
       case 'unexpected-status':
-        return { type: 'error', error: classify(verdict.status, undefined, undefined, `unexpected HTTP ${verdict.status} for a download`) };
+        return {
+          type: 'error',
+          error: classify(verdict.status, undefined, undefined, `unexpected HTTP ${verdict.status} for a download`),
+        };
       case 'bad-content-range':
-        return { type: 'error', error: new ApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range') };
+        return {
+          type: 'error',
+          error: new ApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range'),
+        };
       case 'body':
-        return { type: 'complete', bytes: verdict.start + res.bytes, total: verdict.total, fileName: verdict.fileName, contentType: verdict.contentType, resumed: verdict.start > 0 };
+        return {
+          type: 'complete',
+          bytes: verdict.start + res.bytes,
+          total: verdict.total,
+          fileName: verdict.fileName,
+          contentType: verdict.contentType,
+          resumed: verdict.start > 0,
+        };
     }
   }
 }
@@ -119,10 +143,22 @@ function failure(head: ResponseHead, text: string): FetchResult {
   } catch {
     parsed = null;
   }
-  if (!parsed) return { type: 'error', error: classify(head.status, undefined, retryAfterMs, `HTTP ${head.status} (${contentType || 'no type'}): ${text.slice(0, 200)}`) };
+  if (!parsed)
+    return {
+      type: 'error',
+      error: classify(
+        head.status,
+        undefined,
+        retryAfterMs,
+        `HTTP ${head.status} (${contentType || 'no type'}): ${text.slice(0, 200)}`,
+      ),
+    };
   if (parsed.msg === API_MESSAGES.resourceMissing) return { type: 'gone', message: parsed.msg };
   if (parsed.code === ENVELOPE_CODES.success && head.status < 300) {
-    return { type: 'error', error: new ApiError('fatal', 'protocol', 'a JSON success envelope where a file stream was expected') };
+    return {
+      type: 'error',
+      error: new ApiError('fatal', 'protocol', 'a JSON success envelope where a file stream was expected'),
+    };
   }
   return { type: 'error', error: classify(head.status, parsed.code, retryAfterMs, parsed.msg) };
 }

@@ -5,13 +5,7 @@ export type Disposition = 'retry' | 'rate-limited' | 'fatal';
 
 /** Why it failed, for messages and for the few cases the engine treats specially (balance, key). */
 export type FailureReason =
-  | 'unauthorized'
-  | 'insufficient-balance'
-  | 'rate-limited'
-  | 'validation'
-  | 'server'
-  | 'network'
-  | 'protocol';
+  'unauthorized' | 'insufficient-balance' | 'rate-limited' | 'validation' | 'server' | 'network' | 'protocol';
 
 export class ApiError extends Error {
   constructor(
@@ -42,18 +36,32 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
  * The one mapping from an HTTP status and an envelope code to what the caller does.
  * Envelope codes win over the status where both speak (a 200 carrying 0429 is still rate limiting).
  */
-export function classify(status: number, code: string | undefined, retryAfterMs: number | undefined, msg: string): ApiError {
+export function classify(
+  status: number,
+  code: string | undefined,
+  retryAfterMs: number | undefined,
+  msg: string,
+): ApiError {
   const details = { status, code, retryAfterMs };
   if (code === ENVELOPE_CODES.unauthorized || status === 401 || status === 403) {
-    return new ApiError('fatal', 'unauthorized', `the service refused the API key (${status}${code ? ` ${code}` : ''}): ${msg}`, details);
+    return new ApiError(
+      'fatal',
+      'unauthorized',
+      `the service refused the API key (${status}${code ? ` ${code}` : ''}): ${msg}`,
+      details,
+    );
   }
   if (code === ENVELOPE_CODES.insufficientBalance || status === 402) {
     return new ApiError('fatal', 'insufficient-balance', `insufficient balance: ${msg}`, details);
   }
   if (code === ENVELOPE_CODES.rateLimited || status === 429) {
-    return new ApiError('rate-limited', 'rate-limited', `rate limited: ${msg}`, { ...details, retryAfterMs: retryAfterMs ?? DEFAULT_RETRY_AFTER_MS });
+    return new ApiError('rate-limited', 'rate-limited', `rate limited: ${msg}`, {
+      ...details,
+      retryAfterMs: retryAfterMs ?? DEFAULT_RETRY_AFTER_MS,
+    });
   }
-  if (status >= 500 || status === 408) return new ApiError('retry', 'server', `service error ${status}: ${msg}`, details);
+  if (status >= 500 || status === 408)
+    return new ApiError('retry', 'server', `service error ${status}: ${msg}`, details);
   if (status >= 300 && status < 400) return new ApiError('fatal', 'protocol', `redirect refused (${status})`, details);
   return new ApiError('fatal', 'validation', msg || `request rejected (${status})`, details);
 }
@@ -81,9 +89,21 @@ export function fromTransportError(err: unknown, signal?: AbortSignal): unknown 
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_CODES.has(code)) {
-      return new ApiError('retry', 'network', `cannot reach the service: ${current.message} (${code})`, {}, { cause: err });
+      return new ApiError(
+        'retry',
+        'network',
+        `cannot reach the service: ${current.message} (${code})`,
+        {},
+        { cause: err },
+      );
     }
     current = current.cause;
   }
-  return new ApiError('retry', 'network', `request failed: ${err instanceof Error ? err.message : String(err)}`, {}, { cause: err });
+  return new ApiError(
+    'retry',
+    'network',
+    `request failed: ${err instanceof Error ? err.message : String(err)}`,
+    {},
+    { cause: err },
+  );
 }

@@ -33,7 +33,10 @@ export function multipartBody(fields: [string, string][], file: FilePart): Multi
   const boundary = `----reelsync${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
     fields
-      .map(([name, value]) => `--${boundary}${CRLF}Content-Disposition: form-data; name="${safeHeaderValue(name)}"${CRLF}${CRLF}${value}${CRLF}`)
+      .map(
+        ([name, value]) =>
+          `--${boundary}${CRLF}Content-Disposition: form-data; name="${safeHeaderValue(name)}"${CRLF}${CRLF}${value}${CRLF}`,
+      )
       .join('') +
       `--${boundary}${CRLF}Content-Disposition: form-data; name="${safeHeaderValue(file.field)}"; filename="${safeHeaderValue(file.filename)}"${CRLF}` +
       `Content-Type: ${file.contentType}${CRLF}${CRLF}`,
@@ -55,7 +58,8 @@ export function multipartBody(fields: [string, string][], file: FilePart): Multi
       }
       if (sent !== file.size) throw new Error(`file shrank during upload: read ${sent} of ${file.size} bytes`);
       // Without the closing boundary the service refuses the body, so changed bytes are never stored under the old hash.
-      if (hash && hash.digest('hex') !== file.sha256) throw new Error('file changed during upload: its content no longer has the hash it was queued with');
+      if (hash && hash.digest('hex') !== file.sha256)
+        throw new Error('file changed during upload: its content no longer has the hash it was queued with');
       yield tail;
     },
   };

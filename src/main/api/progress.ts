@@ -40,6 +40,11 @@ export class ProgressMeter {
 
   snapshot(): TransferProgress {
     const left = Math.max(0, this.total - this.bytes);
-    return { bytes: this.bytes, total: this.total, rate: this.rate, etaSeconds: this.rate > 0 ? left / this.rate : null };
+    return {
+      bytes: this.bytes,
+      total: this.total,
+      rate: this.rate,
+      etaSeconds: this.rate > 0 ? left / this.rate : null,
+    };
   }
 }

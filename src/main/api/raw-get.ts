@@ -86,7 +86,8 @@ class RawGet {
   private ended = false;
   private settled = false;
   private error: Error | null = null;
-  private readonly onAbort = (): void => this.settle(this.o.signal?.reason instanceof Error ? this.o.signal.reason : new Error('aborted'));
+  private readonly onAbort = (): void =>
+    this.settle(this.o.signal?.reason instanceof Error ? this.o.signal.reason : new Error('aborted'));
 
   constructor(
     private readonly url: string,
@@ -98,7 +99,8 @@ class RawGet {
 
   start(): void {
     try {
-      if (this.o.signal?.aborted) throw this.o.signal.reason instanceof Error ? this.o.signal.reason : new Error('aborted');
+      if (this.o.signal?.aborted)
+        throw this.o.signal.reason instanceof Error ? this.o.signal.reason : new Error('aborted');
       const u = new URL(this.url);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported protocol ${u.protocol}`);
       const request = requestText(u, this.o.headers);
@@ -110,10 +112,19 @@ class RawGet {
         callback: (n: number, buf: Uint8Array) => this.onRead(buf, n),
       };
       // Node honours `onread` on TLS sockets too (the https test covers it); its types only list it for net.
-      const tlsOptions: tls.ConnectionOptions & { onread: net.OnReadOpts } = { host, port, servername: net.isIP(host) ? undefined : host, ca: this.o.ca, ALPNProtocols: ['http/1.1'], onread };
+      const tlsOptions: tls.ConnectionOptions & { onread: net.OnReadOpts } = {
+        host,
+        port,
+        servername: net.isIP(host) ? undefined : host,
+        ca: this.o.ca,
+        ALPNProtocols: ['http/1.1'],
+        onread,
+      };
       const socket = secure ? tls.connect(tlsOptions) : net.connect({ host, port, onread });
       this.socket = socket;
-      socket.setTimeout(this.o.idleTimeoutMs, () => this.settle(networkError(`no bytes for ${Math.round(this.o.idleTimeoutMs / 1000)} s`, 'ETIMEDOUT')));
+      socket.setTimeout(this.o.idleTimeoutMs, () =>
+        this.settle(networkError(`no bytes for ${Math.round(this.o.idleTimeoutMs / 1000)} s`, 'ETIMEDOUT')),
+      );
       socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(request));
       socket.on('error', (err: Error) => this.settle(err));
       socket.on('end', () => this.onEnd());
@@ -195,7 +206,8 @@ class RawGet {
       return !this.paused;
     }
     if (this.body.kind === 'text') {
-      if (this.bytes + size > this.body.limit) throw networkError(`response body larger than ${this.body.limit} bytes`, 'EPROTO');
+      if (this.bytes + size > this.body.limit)
+        throw networkError(`response body larger than ${this.body.limit} bytes`, 'EPROTO');
       for (const s of slices) this.textParts.push(Buffer.from(s));
     }
     if (this.body.kind !== 'file') this.bytes += size;
@@ -316,7 +328,8 @@ class RawGet {
 function requestText(u: URL, headers: Record<string, string>): string {
   const lines = [`GET ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`, 'Connection: close'];
   for (const [name, value] of Object.entries(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value)) throw new Error(`invalid request header ${JSON.stringify(name)}`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value))
+      throw new Error(`invalid request header ${JSON.stringify(name)}`);
     lines.push(`${name}: ${value}`);
   }
   return `${lines.join('\r\n')}\r\n\r\n`;

@@ -21,14 +21,22 @@ function inside(path: string, folder: string): boolean {
 export const RELATIVE_PATH_DETAIL =
   'not a full path: Reelsync has no current folder to resolve it against. Give the full path, starting with / (or a drive letter such as D:\\ on Windows)';
 
-const DEFAULT_OPTIONS: Required<Pick<AddPathOptions, 'tags' | 'ignore' | 'polling'>> = { tags: [], ignore: [], polling: 'auto' };
+const DEFAULT_OPTIONS: Required<Pick<AddPathOptions, 'tags' | 'ignore' | 'polling'>> = {
+  tags: [],
+  ignore: [],
+  polling: 'auto',
+};
 
 /**
  * Paths dropped on the window, picked or typed in "Add footage": folders become watch folders (and are scanned), a
  * video file outside every watched folder is watched on its own (its folder is not widened to), paths inside a
  * watched folder are rescanned, anything else is refused with the reason. `options` apply to what is newly watched.
  */
-export async function addPaths(paths: string[], watcher: Watcher, options: AddPathOptions = {}): Promise<AddPathResult[]> {
+export async function addPaths(
+  paths: string[],
+  watcher: Watcher,
+  options: AddPathOptions = {},
+): Promise<AddPathResult[]> {
   const results: AddPathResult[] = [];
   const rescan = new Set<number>();
   const watch = async (path: string, kind: PathKind, detail: string): Promise<void> => {
@@ -55,7 +63,13 @@ export async function addPaths(paths: string[], watcher: Watcher, options: AddPa
     if (info.isDirectory()) {
       if (covering) {
         rescan.add(covering.id);
-        results.push({ path, kind: 'folder', outcome: 'already-watched', detail: `already inside the watched folder ${covering.path}; rescanned`, watchId: covering.id });
+        results.push({
+          path,
+          kind: 'folder',
+          outcome: 'already-watched',
+          detail: `already inside the watched folder ${covering.path}; rescanned`,
+          watchId: covering.id,
+        });
         continue;
       }
       await watch(path, 'folder', 'watched: its videos are queued as they are found');
@@ -72,7 +86,13 @@ export async function addPaths(paths: string[], watcher: Watcher, options: AddPa
     }
     if (covering) {
       rescan.add(covering.id);
-      results.push({ path, kind: 'file', outcome: 'already-watched', detail: `in the watched folder ${covering.path}: queued by its rescan`, watchId: covering.id });
+      results.push({
+        path,
+        kind: 'file',
+        outcome: 'already-watched',
+        detail: `in the watched folder ${covering.path}: queued by its rescan`,
+        watchId: covering.id,
+      });
       continue;
     }
     await watch(path, 'file', 'watched on its own (not its folder): queued now');

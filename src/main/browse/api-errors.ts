@@ -26,7 +26,12 @@ export async function libraryCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError) throw new AppError(codeOf(err.reason), err.reason === 'unauthorized' ? `the library service refused the key: ${err.message}` : err.message, { cause: err });
+    if (err instanceof ApiError)
+      throw new AppError(
+        codeOf(err.reason),
+        err.reason === 'unauthorized' ? `the library service refused the key: ${err.message}` : err.message,
+        { cause: err },
+      );
     throw err;
   }
 }

@@ -19,13 +19,29 @@ beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
 function fakeWatcher(existing: string[] = []): Watcher & { added: string[]; scans: number[][] } {
-  const folders: WatchFolderView[] = existing.map((path, i) => ({ id: i + 1, path, folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' }));
+  const folders: WatchFolderView[] = existing.map((path, i) => ({
+    id: i + 1,
+    path,
+    folderId: null,
+    folderName: null,
+    tags: [],
+    ignore: [],
+    polling: 'auto',
+  }));
   const w = {
     added: [] as string[],
     scans: [] as number[][],
     folders: () => folders,
     addFolder: (input: { path: string }) => {
-      const f: WatchFolderView = { id: folders.length + 1, path: input.path, folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' };
+      const f: WatchFolderView = {
+        id: folders.length + 1,
+        path: input.path,
+        folderId: null,
+        folderName: null,
+        tags: [],
+        ignore: [],
+        polling: 'auto',
+      };
       folders.push(f);
       w.added.push(input.path);
       return Promise.resolve(f);
@@ -45,7 +61,15 @@ describe('sync:add-paths', () => {
     await writeFile(join(dir, 'loose.mov'), 'x');
     await writeFile(join(dir, 'notes.txt'), 'x');
     const w = fakeWatcher([watched]);
-    const paths = [fresh, join(watched, 'sub'), join(watched, 'sub', 'a.mp4'), join(dir, 'loose.mov'), join(dir, 'notes.txt'), join(dir, 'nope'), 'footage/day1'];
+    const paths = [
+      fresh,
+      join(watched, 'sub'),
+      join(watched, 'sub', 'a.mp4'),
+      join(dir, 'loose.mov'),
+      join(dir, 'notes.txt'),
+      join(dir, 'nope'),
+      'footage/day1',
+    ];
     const results = await addPaths(paths, w);
     expect(results.map((r) => [r.outcome, r.watchId, r.kind])).toEqual([
       ['watching', 2, 'folder'],
@@ -59,7 +83,10 @@ describe('sync:add-paths', () => {
     expect(results[3]?.detail).toBe('watched on its own (not its folder): queued now');
     expect(results[4]?.detail).toMatch(/extension \.txt is not accepted/);
     expect(results[5]?.detail).toMatch(/cannot read it/);
-    expect(results[6]).toMatchObject({ path: 'footage/day1', detail: expect.stringMatching(/^not a full path: .* Give the full path/) as unknown });
+    expect(results[6]).toMatchObject({
+      path: 'footage/day1',
+      detail: expect.stringMatching(/^not a full path: .* Give the full path/) as unknown,
+    });
     expect(w.added).toEqual([fresh, join(dir, 'loose.mov')]);
     expect(w.scans).toEqual([[2, 1, 3]]);
     // A sibling whose name starts like the watched folder is not inside it.
@@ -86,7 +113,15 @@ describe('remote delete policy', () => {
       req.on('end', () => {
         const nos = (JSON.parse(body) as { video_nos: string[] }).video_nos;
         deletes.push(nos);
-        const reply = answer.body || JSON.stringify({ code: '0000', msg: 'success', success: true, failed: false, data: { deleted: nos.filter((n) => n !== 'GONE'), not_found: nos.filter((n) => n === 'GONE') } });
+        const reply =
+          answer.body ||
+          JSON.stringify({
+            code: '0000',
+            msg: 'success',
+            success: true,
+            failed: false,
+            data: { deleted: nos.filter((n) => n !== 'GONE'), not_found: nos.filter((n) => n === 'GONE') },
+          });
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end(reply);
       });
     });
@@ -108,7 +143,8 @@ describe('remote delete policy', () => {
       store.setContentVideo(hash, videoNo, false);
     }
     store.setFileState(id, 'linked', null);
-    if (deletedAt !== null) db.prepare(`UPDATE files SET state = 'deleted', updated_at = ? WHERE id = ?`).run(deletedAt, id);
+    if (deletedAt !== null)
+      db.prepare(`UPDATE files SET state = 'deleted', updated_at = ? WHERE id = ?`).run(deletedAt, id);
   }
 
   it('keeps library copies by default; with delete on, deletes videos whose every local file went after it was turned on', async () => {
@@ -132,7 +168,10 @@ describe('remote delete policy', () => {
     expect((await deleter.reconcile()).error).toMatch(/503|non-JSON/);
     answer = { status: 200, body: '' };
     expect(await deleter.reconcile()).toEqual({ deleted: ['V-A'], notFound: ['GONE'], error: null });
-    expect(deletes).toEqual([['V-A', 'GONE'], ['V-A', 'GONE']]);
+    expect(deletes).toEqual([
+      ['V-A', 'GONE'],
+      ['V-A', 'GONE'],
+    ]);
     expect(deleter.candidates()).toEqual([]);
     await deleter.reconcile();
     expect(deletes).toHaveLength(2);

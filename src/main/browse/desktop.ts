@@ -31,7 +31,8 @@ export function registerDesktopHandlers(r: HandlerRegistry, d: DesktopDeps): voi
 
   const clipFile = (id: number): { file: string; thumb: string | null } => {
     const clip = d.clips().get(id);
-    if (clip.state !== 'ready' || !clip.path) throw new AppError('conflict', `clip ${id} is ${clip.state}: there is no file yet`);
+    if (clip.state !== 'ready' || !clip.path)
+      throw new AppError('conflict', `clip ${id} is ${clip.state}: there is no file yet`);
     if (!existsSync(clip.path)) throw new AppError('not_found', `the clip file is gone: ${clip.path}`);
     return { file: clip.path, thumb: clip.thumbnail_path };
   };

@@ -6,7 +6,8 @@ export interface KeyframeSource {
   key: string;
 }
 
-export type Keyframe = { ok: true; bytes: Buffer; contentType: string } | { ok: false; status: number; message: string };
+export type Keyframe =
+  { ok: true; bytes: Buffer; contentType: string } | { ok: false; status: number; message: string };
 
 const blobSchema = z.string().regex(/^keyframes\/[A-Za-z0-9_-]+\/[A-Za-z0-9_.-]+\.jpg$/);
 const bucketSchema = z.string().regex(/^[a-z0-9-]{1,100}$/);
@@ -44,7 +45,12 @@ export class KeyframeCache {
     const res = await request(url, { headers: { authorization: src.key }, signal: AbortSignal.timeout(15_000) });
     const body = Buffer.from(await res.body.arrayBuffer());
     const type = String(res.headers['content-type'] ?? '');
-    if (res.statusCode !== 200 || !type.startsWith('image/')) return { ok: false, status: res.statusCode === 200 ? 502 : res.statusCode, message: body.toString('utf8').slice(0, 300) };
+    if (res.statusCode !== 200 || !type.startsWith('image/'))
+      return {
+        ok: false,
+        status: res.statusCode === 200 ? 502 : res.statusCode,
+        message: body.toString('utf8').slice(0, 300),
+      };
     this.entries.set(id, body);
     this.bytes += body.length;
     for (const [k, v] of this.entries) {

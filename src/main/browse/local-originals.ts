@@ -16,7 +16,9 @@ export class LocalOriginals {
       .array(rowSchema)
       .parse(
         this.db
-          .prepare("SELECT f.path FROM files f JOIN contents c ON c.hash = f.hash WHERE c.video_no = ? AND f.state = 'linked' ORDER BY f.id")
+          .prepare(
+            "SELECT f.path FROM files f JOIN contents c ON c.hash = f.hash WHERE c.video_no = ? AND f.state = 'linked' ORDER BY f.id",
+          )
           .all(videoNo),
       );
     return rows.find((r) => existsSync(r.path))?.path ?? null;

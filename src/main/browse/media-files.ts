@@ -43,8 +43,18 @@ export async function insideRoots(target: string, roots: string[]): Promise<bool
  * Serves a local media file with Range support, refusing anything outside the allowed roots (the watched folders and
  * the library's own folders). Symlinks are resolved before the check, so a link cannot lead out of a root.
  */
-export async function serveLocalMedia(path: string, roots: string[], method: 'GET' | 'HEAD', rangeHeader: string | undefined): Promise<MediaAnswer> {
-  const refuse = (status: number, message: string): MediaAnswer => ({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: null, message });
+export async function serveLocalMedia(
+  path: string,
+  roots: string[],
+  method: 'GET' | 'HEAD',
+  rangeHeader: string | undefined,
+): Promise<MediaAnswer> {
+  const refuse = (status: number, message: string): MediaAnswer => ({
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    body: null,
+    message,
+  });
   if (!path || !isAbsolute(path) || path.includes('\0')) return refuse(400, 'an absolute path is required');
   if (!MIME[extname(path).toLowerCase()]) return refuse(403, 'not a media file');
   const real = await realpath(resolve(path)).catch(() => null);
@@ -54,13 +64,27 @@ export async function serveLocalMedia(path: string, roots: string[], method: 'GE
   if (!info?.isFile()) return refuse(404, 'no such file');
   const base = { 'content-type': mediaType(real), 'accept-ranges': 'bytes', 'cache-control': 'no-store' };
   const range = parseByteRange(rangeHeader, info.size);
-  if (range === 'unsatisfiable') return { status: 416, headers: { ...base, 'content-range': `bytes */${info.size}` }, body: null, message: 'range not satisfiable' };
+  if (range === 'unsatisfiable')
+    return {
+      status: 416,
+      headers: { ...base, 'content-range': `bytes */${info.size}` },
+      body: null,
+      message: 'range not satisfiable',
+    };
   if (range === null) {
-    return { status: 200, headers: { ...base, 'content-length': String(info.size) }, body: method === 'HEAD' ? null : createReadStream(real) };
+    return {
+      status: 200,
+      headers: { ...base, 'content-length': String(info.size) },
+      body: method === 'HEAD' ? null : createReadStream(real),
+    };
   }
   return {
     status: 206,
-    headers: { ...base, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${info.size}` },
+    headers: {
+      ...base,
+      'content-length': String(range.end - range.start + 1),
+      'content-range': `bytes ${range.start}-${range.end}/${info.size}`,
+    },
     body: method === 'HEAD' ? null : createReadStream(real, { start: range.start, end: range.end }),
   };
 }

@@ -25,10 +25,22 @@ async function opener(code: number): Promise<string> {
 
 describe('web mode reveal (the OS file manager)', () => {
   it('selects the file in Finder and Explorer, and opens the folder holding it on Linux, never the file', () => {
-    expect(revealCommand('darwin', '/Users/ed/clips/a b.mov')).toEqual({ command: 'open', args: ['-R', '/Users/ed/clips/a b.mov'], verbatim: false });
-    expect(revealCommand('win32', 'C:\\Clips\\a b.mov')).toEqual({ command: 'explorer.exe', args: ['/select,"C:\\Clips\\a b.mov"'], verbatim: true });
+    expect(revealCommand('darwin', '/Users/ed/clips/a b.mov')).toEqual({
+      command: 'open',
+      args: ['-R', '/Users/ed/clips/a b.mov'],
+      verbatim: false,
+    });
+    expect(revealCommand('win32', 'C:\\Clips\\a b.mov')).toEqual({
+      command: 'explorer.exe',
+      args: ['/select,"C:\\Clips\\a b.mov"'],
+      verbatim: true,
+    });
     expect(() => revealCommand('win32', 'C:\\a" /e,"b')).toThrow(/not a Windows path/);
-    expect(revealCommand('linux', '/home/ed/Footage/day 1.mp4')).toEqual({ command: 'xdg-open', args: ['/home/ed/Footage'], verbatim: false });
+    expect(revealCommand('linux', '/home/ed/Footage/day 1.mp4')).toEqual({
+      command: 'xdg-open',
+      args: ['/home/ed/Footage'],
+      verbatim: false,
+    });
   });
 
   it('runs xdg-open on the folder and says done', async () => {
@@ -40,7 +52,10 @@ describe('web mode reveal (the OS file manager)', () => {
 
   it('answers with the path when the opener fails or is missing', async () => {
     await opener(3);
-    expect(await osReveal('linux')('/srv/a.mp4')).toEqual({ done: false, detail: 'xdg-open failed (exit 3): the file is at /srv/a.mp4' });
+    expect(await osReveal('linux')('/srv/a.mp4')).toEqual({
+      done: false,
+      detail: 'xdg-open failed (exit 3): the file is at /srv/a.mp4',
+    });
     process.env.PATH = join(dir, 'empty');
     const missing = await osReveal('linux')('/srv/a.mp4');
     expect(missing.done).toBe(false);

@@ -47,7 +47,11 @@ export function osReveal(platform: NodeJS.Platform = process.platform): Reveal {
         resolve({ done: false, detail: err instanceof Error ? err.message : String(err) });
         return;
       }
-      const child = spawn(cmd.command, cmd.args, { stdio: 'ignore', detached: true, windowsVerbatimArguments: cmd.verbatim });
+      const child = spawn(cmd.command, cmd.args, {
+        stdio: 'ignore',
+        detached: true,
+        windowsVerbatimArguments: cmd.verbatim,
+      });
       const timer = setTimeout(() => {
         child.unref();
         resolve({ done: true, detail: file });
@@ -60,7 +64,11 @@ export function osReveal(platform: NodeJS.Platform = process.platform): Reveal {
         clearTimeout(timer);
         // Explorer answers 1 even when it opened the window.
         const opened = code === 0 || (platform === 'win32' && code === 1);
-        resolve(opened ? { done: true, detail: file } : { done: false, detail: `${cmd.command} failed (exit ${code ?? 'signal'}): the file is at ${file}` });
+        resolve(
+          opened
+            ? { done: true, detail: file }
+            : { done: false, detail: `${cmd.command} failed (exit ${code ?? 'signal'}): the file is at ${file}` },
+        );
       });
     });
 }

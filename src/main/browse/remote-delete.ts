@@ -60,9 +60,7 @@ export class RemoteDeleter {
   private running: Promise<ReconcileReport> | null = null;
   private again = false;
 
-  constructor(
-    private readonly o: { db: Db; client: () => LibraryClient | undefined; logger: Logger },
-  ) {
+  constructor(private readonly o: { db: Db; client: () => LibraryClient | undefined; logger: Logger }) {
     this.policy = new DeletePolicy(o.db);
     this.log = o.logger.child({ module: 'remote-delete' });
   }
@@ -78,7 +76,10 @@ export class RemoteDeleter {
           GROUP BY c.video_no ORDER BY deleted_at LIMIT 100`,
       )
       .all(this.policy.since());
-    return z.array(candidateSchema).parse(rows).map((r) => ({ videoNo: r.video_no, deletedAt: r.deleted_at }));
+    return z
+      .array(candidateSchema)
+      .parse(rows)
+      .map((r) => ({ videoNo: r.video_no, deletedAt: r.deleted_at }));
   }
 
   /** One pass; concurrent calls share it and ask for one more pass after it. */
@@ -124,10 +125,16 @@ export class RemoteDeleter {
       report.deleted = answer.deleted;
       report.notFound = answer.notFound;
       this.policy.advance(Math.max(...todo.map((t) => t.deletedAt)) + 1);
-      this.log.info({ deleted: answer.deleted, notFound: answer.notFound }, 'deleted from the library: local files gone');
+      this.log.info(
+        { deleted: answer.deleted, notFound: answer.notFound },
+        'deleted from the library: local files gone',
+      );
     } catch (err) {
       report.error = describeError(err);
-      this.log.warn({ err: report.error, videoNos: todo.map((t) => t.videoNo) }, 'remote delete failed; tried again on the next deletion or start');
+      this.log.warn(
+        { err: report.error, videoNos: todo.map((t) => t.videoNo) },
+        'remote delete failed; tried again on the next deletion or start',
+      );
     }
     return report;
   }

@@ -35,7 +35,14 @@ async function closedPort(): Promise<number> {
 }
 
 function linkedFile(name: string, state: 'indexed' | 'indexing'): number {
-  const w = store.addWatchFolder({ path: '/footage', folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' });
+  const w = store.addWatchFolder({
+    path: '/footage',
+    folderId: null,
+    folderName: null,
+    tags: [],
+    ignore: [],
+    polling: 'auto',
+  });
   const { id } = store.recordFile(w.id, `/footage/${name}`, 100, 1, 1);
   store.setFileHash(id, `hash-${name}`, 100, 1);
   store.setFileState(id, 'linked', null);
@@ -57,7 +64,12 @@ const failure = async (p: Promise<unknown>): Promise<{ code: string; message: st
 describe('remove from library: the refusals, and nothing changes when the service cannot be reached', () => {
   it('answers offline in plain words over a real refused connection, and keeps the file tracked and linked', async () => {
     const id = linkedFile('a.mp4', 'indexed');
-    const client = new LibraryClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/serve/api/v1`, key: 'k', logger, timeoutMs: 5_000 });
+    const client = new LibraryClient({
+      baseUrl: `http://127.0.0.1:${await closedPort()}/serve/api/v1`,
+      key: 'k',
+      logger,
+      timeoutMs: 5_000,
+    });
     try {
       const f = await failure(removeFromLibrary({ db, client, logger }, id));
       expect(f.code).toBe('offline');
@@ -72,11 +84,20 @@ describe('remove from library: the refusals, and nothing changes when the servic
   });
 
   it('refuses a file not in the library, a video still indexing, and an unknown file', async () => {
-    const w = store.addWatchFolder({ path: '/other', folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' });
+    const w = store.addWatchFolder({
+      path: '/other',
+      folderId: null,
+      folderName: null,
+      tags: [],
+      ignore: [],
+      polling: 'auto',
+    });
     const pending = store.recordFile(w.id, '/other/p.mp4', 1, 1, 1).id;
     expect((await failure(removeFromLibrary({ db, client: undefined, logger }, pending))).code).toBe('conflict');
     const indexing = linkedFile('b.mp4', 'indexing');
-    expect((await failure(removeFromLibrary({ db, client: undefined, logger }, indexing))).message).toContain('still being uploaded or indexed');
+    expect((await failure(removeFromLibrary({ db, client: undefined, logger }, indexing))).message).toContain(
+      'still being uploaded or indexed',
+    );
     expect((await failure(removeFromLibrary({ db, client: undefined, logger }, 999))).code).toBe('not_found');
   });
 });

@@ -28,16 +28,29 @@ export async function removeFromLibrary(
   const content = file.hash && file.state === 'linked' ? store.content(file.hash) : undefined;
   const videoNo = content?.video_no;
   if (!content || !videoNo) throw new AppError('conflict', 'This file is not in the library.');
-  if (!REMOVABLE_STATES.includes(content.state)) throw new AppError('conflict', 'The video is still being uploaded or indexed; remove it once that ends.');
-  if (!o.client) throw new AppError('offline', 'The library service is not connected, so nothing was removed. Try again once it is connected.');
+  if (!REMOVABLE_STATES.includes(content.state))
+    throw new AppError('conflict', 'The video is still being uploaded or indexed; remove it once that ends.');
+  if (!o.client)
+    throw new AppError(
+      'offline',
+      'The library service is not connected, so nothing was removed. Try again once it is connected.',
+    );
   try {
     await o.client.deleteVideos([videoNo]);
   } catch (err) {
     o.logger.warn({ err: describeError(err), videoNo }, 'remove from library failed');
     if (err instanceof ApiError && err.reason === 'network') {
-      throw new AppError('offline', 'The library service could not be reached, so nothing was removed. Try again once it is connected.', { cause: err });
+      throw new AppError(
+        'offline',
+        'The library service could not be reached, so nothing was removed. Try again once it is connected.',
+        { cause: err },
+      );
     }
-    throw new AppError('internal', `The library service did not remove the video, so nothing was changed: ${describeError(err)}`, { cause: err });
+    throw new AppError(
+      'internal',
+      `The library service did not remove the video, so nothing was changed: ${describeError(err)}`,
+      { cause: err },
+    );
   }
   const jobs = new JobsStore(o.db);
   let untracked = 0;

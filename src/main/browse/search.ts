@@ -32,7 +32,12 @@ export function searchBody(req: Req): FilteredSearch {
 }
 
 /** Runs a search and turns the service's two result shapes into one list of hits, each with its local original. */
-export async function runSearch(client: LibraryClient, originals: LocalOriginals, req: Req, signal?: AbortSignal): Promise<{ hits: SearchHit[]; tookMs: number }> {
+export async function runSearch(
+  client: LibraryClient,
+  originals: LocalOriginals,
+  req: Req,
+  signal?: AbortSignal,
+): Promise<{ hits: SearchHit[]; tookMs: number }> {
   const started = Date.now();
   const result = await client.search(searchBody(req), signal);
   const hits: Omit<SearchHit, 'localPath'>[] = result.map((item) => {
@@ -46,7 +51,10 @@ export async function runSearch(client: LibraryClient, originals: LocalOriginals
         score: item.score,
         text: item.text,
         // Our service adds the segment's keyframe and why it matched; the cloud's caption items have neither.
-        keyframe: item.keyframe_bucket && item.keyframe_blob ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob } : null,
+        keyframe:
+          item.keyframe_bucket && item.keyframe_blob
+            ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob }
+            : null,
         ...(item.matched ? { why: item.matched } : {}),
       };
     }
@@ -60,7 +68,8 @@ export async function runSearch(client: LibraryClient, originals: LocalOriginals
       end,
       score: item.score,
       text: item.audio_ts ?? null,
-      keyframe: item.keyframe_bucket && item.keyframe_blob ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob } : null,
+      keyframe:
+        item.keyframe_bucket && item.keyframe_blob ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob } : null,
       ...(item.matched ? { why: item.matched } : {}),
     };
   });

@@ -66,7 +66,9 @@ export class BrowseServices {
     this.outcome = await connectLibrary(settings, this.deps.dataDir, this.deps.logger, this.deps.launch);
     const supervisor = this.outcome.state === 'connected' ? this.outcome.connection.supervisor : undefined;
     supervisor?.onState((state) => this.deps.events.emit('service:state', state));
-    return this.outcome.state === 'connected' ? { baseUrl: this.outcome.connection.baseUrl, key: this.outcome.connection.key } : undefined;
+    return this.outcome.state === 'connected'
+      ? { baseUrl: this.outcome.connection.baseUrl, key: this.outcome.connection.key }
+      : undefined;
   }
 
   /** A service given by the caller (tests, --server): used as is, stopped by its owner. */
@@ -77,7 +79,11 @@ export class BrowseServices {
 
   /** Deletes library copies of deleted local files when the policy says so; the caller stops it with the returned function. */
   startRemoteDelete(): () => void {
-    this.deleter = new RemoteDeleter({ db: this.deps.db(), client: () => this.deps.client(), logger: this.deps.logger });
+    this.deleter = new RemoteDeleter({
+      db: this.deps.db(),
+      client: () => this.deps.client(),
+      logger: this.deps.logger,
+    });
     void this.deleter.reconcile();
     return this.deleter.watch(this.deps.events);
   }
@@ -92,20 +98,29 @@ export class BrowseServices {
     const disk = this.deps.thumbnails?.();
     if (!disk) return this.keyframes.get(bucket, blob);
     const t = await disk.get(bucket, blob);
-    return t.ok ? { ok: true, bytes: t.bytes, contentType: t.contentType } : { ok: false, status: t.status, message: t.message };
+    return t.ok
+      ? { ok: true, bytes: t.bytes, contentType: t.contentType }
+      : { ok: false, status: t.status, message: t.message };
   }
 
   /** The embedded service's state: `none` without one, crashed when its first start failed. */
   serviceState(): ServiceState {
     const o = this.outcome;
     if (o?.state === 'connected') return o.connection.supervisor?.state() ?? { state: 'none' };
-    if (o?.state === 'failed' && o.mode === 'embedded') return { state: 'crashed', reason: o.reason, at: Date.now(), logFile: join(this.deps.dataDir, 'logs', 'service.log') };
+    if (o?.state === 'failed' && o.mode === 'embedded')
+      return {
+        state: 'crashed',
+        reason: o.reason,
+        at: Date.now(),
+        logFile: join(this.deps.dataDir, 'logs', 'service.log'),
+      };
     return { state: 'none' };
   }
 
   async restartService(): Promise<ServiceState> {
     const supervisor = this.outcome?.state === 'connected' ? this.outcome.connection.supervisor : undefined;
-    if (!supervisor) throw new AppError('offline', 'no embedded library service runs in this app (restart the app to try again)');
+    if (!supervisor)
+      throw new AppError('offline', 'no embedded library service runs in this app (restart the app to try again)');
     return supervisor.restartNow();
   }
 
@@ -140,9 +155,21 @@ export class BrowseServices {
             ? { state: 'failed', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: down }
             : { state: 'connected', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: null }
           : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason };
-    const restartRequired = this.applied !== undefined && (this.applied.endpoint !== JSON.stringify(endpoint) || this.applied.concurrency !== concurrency);
+    const restartRequired =
+      this.applied !== undefined &&
+      (this.applied.endpoint !== JSON.stringify(endpoint) || this.applied.concurrency !== concurrency);
     const remoteDeletePolicy = new DeletePolicy(this.deps.db()).get();
-    return { endpoint, cloudKeySet, uploadConcurrency: concurrency, launchAtLogin: s.launchAtLogin(), windowClose: s.windowClose(), remoteDeletePolicy, theme: s.theme(), connection, restartRequired };
+    return {
+      endpoint,
+      cloudKeySet,
+      uploadConcurrency: concurrency,
+      launchAtLogin: s.launchAtLogin(),
+      windowClose: s.windowClose(),
+      remoteDeletePolicy,
+      theme: s.theme(),
+      connection,
+      restartRequired,
+    };
   }
 
   register(r: HandlerRegistry): void {
@@ -151,9 +178,15 @@ export class BrowseServices {
       this.deps.recordSearch?.(req, answer.hits);
       return answer;
     });
-    r.handle('library:video', async ({ videoNo }) => libraryCall(() => videoDetail(this.client(), new LocalOriginals(this.deps.db()), videoNo)));
+    r.handle('library:video', async ({ videoNo }) =>
+      libraryCall(() => videoDetail(this.client(), new LocalOriginals(this.deps.db()), videoNo)),
+    );
     r.handle('library:folders', async () => ({
-      folders: (await libraryCall(() => this.client().listFolders())).map((f) => ({ folderId: f.folder_id, name: f.name, videoCount: f.video_count })),
+      folders: (await libraryCall(() => this.client().listFolders())).map((f) => ({
+        folderId: f.folder_id,
+        name: f.name,
+        videoCount: f.video_count,
+      })),
     }));
     r.handle('settings:get', () => this.view());
     r.handle('settings:set', (req) => {
@@ -180,7 +213,11 @@ export class BrowseServices {
 
   private client(): LibraryClient {
     const c = this.deps.client();
-    if (!c) throw new AppError('offline', this.outcome && this.outcome.state !== 'connected' ? this.outcome.reason : 'no library service is connected');
+    if (!c)
+      throw new AppError(
+        'offline',
+        this.outcome && this.outcome.state !== 'connected' ? this.outcome.reason : 'no library service is connected',
+      );
     return c;
   }
 }

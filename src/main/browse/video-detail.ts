@@ -4,7 +4,11 @@ import type { LibraryClient } from '../api/client';
 import type { LocalOriginals } from './local-originals';
 
 /** One library video as the player needs it: its metadata and where a local original is. */
-export async function videoDetail(client: LibraryClient, originals: LocalOriginals, videoNo: string): Promise<VideoDetail> {
+export async function videoDetail(
+  client: LibraryClient,
+  originals: LocalOriginals,
+  videoNo: string,
+): Promise<VideoDetail> {
   const m = await client.getMetadata(videoNo);
   if (!m) throw new AppError('not_found', `the library has no video ${videoNo}`);
   return {

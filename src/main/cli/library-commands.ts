@@ -23,7 +23,13 @@ export interface ClipCommandOptions {
 }
 
 /** Library feature in the database's folder, with the service only when one is needed. */
-async function withFeature(db: Db, g: GlobalOptions, logger: Logger, needService: boolean, fn: (f: LibraryFeature, events: EventBus) => Promise<number>): Promise<number> {
+async function withFeature(
+  db: Db,
+  g: GlobalOptions,
+  logger: Logger,
+  needService: boolean,
+  fn: (f: LibraryFeature, events: EventBus) => Promise<number>,
+): Promise<number> {
   const events = new EventBus();
   const conn = needService ? await connect(g, db, logger) : null;
   const feature = new LibraryFeature({
@@ -47,7 +53,8 @@ function formatOf(o: ClipCommandOptions): (typeof CLIP_FORMATS)[number] {
   if (o.format) return o.format;
   const ext = o.out ? extname(o.out).slice(1).toLowerCase() : '';
   const known = CLIP_FORMATS.find((f) => f === ext);
-  if (o.out && ext && !known) throw new UsageError(`--out: unsupported extension .${ext} (use ${CLIP_FORMATS.join(', ')}, or --format)`);
+  if (o.out && ext && !known)
+    throw new UsageError(`--out: unsupported extension .${ext} (use ${CLIP_FORMATS.join(', ')}, or --format)`);
   return known ?? 'mp4';
 }
 
@@ -73,14 +80,20 @@ export async function runClip(db: Db, g: GlobalOptions, logger: Logger, o: ClipC
         tags: [],
         notes: '',
       });
-      process.stderr.write(local ? `cutting from the local original ${local}\n` : 'no local original: downloading the video through the API first\n');
+      process.stderr.write(
+        local
+          ? `cutting from the local original ${local}\n`
+          : 'no local original: downloading the video through the API first\n',
+      );
       const done = await feature.clips.settled(saved.id);
       if (done.state !== 'ready' || !done.path) {
         process.stderr.write(`clip failed: ${done.error ?? 'unknown error'}\n`);
         return EXIT.failed;
       }
       process.stdout.write(`${done.path}\n`);
-      process.stderr.write(`clip ${done.id}: ${done.duration_s?.toFixed(3) ?? '?'} s at ${done.fps ?? '?'} fps (${done.mode})\n`);
+      process.stderr.write(
+        `clip ${done.id}: ${done.duration_s?.toFixed(3) ?? '?'} s at ${done.fps ?? '?'} fps (${done.mode})\n`,
+      );
       return EXIT.ok;
     } finally {
       stopBar();
@@ -96,10 +109,17 @@ export interface DownloadCommandOptions {
 }
 
 /** `download`: quote, then download one resource with a progress bar (resumes a partial one of an earlier run). */
-export async function runDownload(db: Db, g: GlobalOptions, logger: Logger, o: DownloadCommandOptions): Promise<number> {
+export async function runDownload(
+  db: Db,
+  g: GlobalOptions,
+  logger: Logger,
+  o: DownloadCommandOptions,
+): Promise<number> {
   return withFeature(db, g, logger, true, async (feature, events) => {
     const quote = await feature.downloads.quote(o.bucket, o.blob);
-    process.stderr.write(`cost: ${formatUsd(quote.usd)}${quote.bytes !== null ? ` for ${formatBytes(quote.bytes)}` : ''} (${quote.note})\n`);
+    process.stderr.write(
+      `cost: ${formatUsd(quote.usd)}${quote.bytes !== null ? ` for ${formatBytes(quote.bytes)}` : ''} (${quote.note})\n`,
+    );
     if (o.maxCost !== undefined && (quote.usd === null || quote.usd > o.maxCost)) {
       process.stderr.write(`refused: the cost ${formatUsd(quote.usd)} is above --max-cost ${formatUsd(o.maxCost)}\n`);
       return EXIT.failed;
@@ -107,7 +127,13 @@ export async function runDownload(db: Db, g: GlobalOptions, logger: Logger, o: D
     const kind = o.blob.startsWith('videos/') ? 'video' : o.blob.startsWith('keyframes/') ? 'keyframe' : 'image';
     const stopBar = downloadBar(events);
     try {
-      const row = await feature.downloads.start({ kind, bucket: o.bucket, blob: o.blob, destDir: o.out ? resolve(o.out) : join(dirname(resolve(g.db)), 'downloads'), quote });
+      const row = await feature.downloads.start({
+        kind,
+        bucket: o.bucket,
+        blob: o.blob,
+        destDir: o.out ? resolve(o.out) : join(dirname(resolve(g.db)), 'downloads'),
+        quote,
+      });
       const done = await feature.downloads.settled(row.id);
       stopBar();
       switch (done.state) {
@@ -135,7 +161,13 @@ export async function runDownload(db: Db, g: GlobalOptions, logger: Logger, o: D
 /** One bar per running download: bytes, rate, ETA. */
 function downloadBar(events: EventBus, out: NodeJS.WriteStream = process.stderr): () => void {
   const bar = new cliProgress.SingleBar(
-    { format: ' download |{bar}| {percentage}% {done}/{size} {rate}/s ETA {eta_formatted}', stream: out, noTTYOutput: !out.isTTY, notTTYSchedule: 5000, hideCursor: true },
+    {
+      format: ' download |{bar}| {percentage}% {done}/{size} {rate}/s ETA {eta_formatted}',
+      stream: out,
+      noTTYOutput: !out.isTTY,
+      notTTYSchedule: 5000,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   let started = false;

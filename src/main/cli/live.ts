@@ -20,7 +20,12 @@ export function liveProgress(events: EventBus, out: NodeJS.WriteStream = process
   const bars = new Map<number, cliProgress.SingleBar>();
   const offProgress = events.on('sync:progress', (p) => {
     let bar = bars.get(p.fileId);
-    const payload = { name: basename(p.path).slice(0, 32).padEnd(32), done: formatBytes(p.bytes), size: formatBytes(p.total), rate: formatBytes(p.rate) };
+    const payload = {
+      name: basename(p.path).slice(0, 32).padEnd(32),
+      done: formatBytes(p.bytes),
+      size: formatBytes(p.total),
+      rate: formatBytes(p.rate),
+    };
     if (!bar) {
       bar = multi.create(p.total, p.bytes, payload);
       bars.set(p.fileId, bar);

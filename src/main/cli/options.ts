@@ -32,7 +32,10 @@ export const globalOptionsSchema = z.object({
 export type GlobalOptions = z.infer<typeof globalOptionsSchema>;
 
 /** Flags win over REELSYNC_SERVER / REELSYNC_KEY / REELSYNC_DB; the database defaults to the data folder's reelsync.db. */
-export function resolveGlobalOptions(flags: { server?: string; key?: string; db?: string }, env: NodeJS.ProcessEnv = process.env): GlobalOptions {
+export function resolveGlobalOptions(
+  flags: { server?: string; key?: string; db?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): GlobalOptions {
   const parsed = globalOptionsSchema.safeParse({
     server: flags.server ?? (env.REELSYNC_SERVER || undefined),
     key: flags.key ?? (env.REELSYNC_KEY || undefined),

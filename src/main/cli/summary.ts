@@ -50,7 +50,11 @@ export function formatSummary(s: SyncSummary): string {
     `failed: ${s.failed.length}`,
     ...s.failed.map((f) => `  ${f.path}: ${f.status}${f.reason ? `: ${f.reason}` : ''}${withDetails(f)}`),
   ];
-  if (s.pending.length > 0) lines.push(`not finished: ${s.pending.length}`, ...s.pending.map((f) => `  ${f.path}: ${f.status}${f.reason ? `: ${f.reason}` : ''}`));
+  if (s.pending.length > 0)
+    lines.push(
+      `not finished: ${s.pending.length}`,
+      ...s.pending.map((f) => `  ${f.path}: ${f.status}${f.reason ? `: ${f.reason}` : ''}`),
+    );
   return `${lines.join('\n')}\n`;
 }
 

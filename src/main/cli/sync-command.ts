@@ -23,10 +23,18 @@ export async function runSync(db: Db, conn: Connection, logger: Logger, o: SyncC
   const events = new EventBus();
   const metadata = new MetadataReader(logger);
   await metadata.start();
-  const engine = new SyncEngine({ db, client: conn.client, metadata, events, logger, config: o.stableMs !== undefined ? { stableMs: o.stableMs } : {} });
+  const engine = new SyncEngine({
+    db,
+    client: conn.client,
+    metadata,
+    events,
+    logger,
+    config: o.stableMs !== undefined ? { stableMs: o.stableMs } : {},
+  });
   try {
     const watchIds: number[] = [];
-    for (const path of o.folders) watchIds.push((await engine.addFolder({ path, folderId: o.folderId, tags: o.tags })).id);
+    for (const path of o.folders)
+      watchIds.push((await engine.addFolder({ path, folderId: o.folderId, tags: o.tags })).id);
     await engine.start();
     if (o.once) return await once(engine, watchIds);
     return await live(engine, events, watchIds);
@@ -38,7 +46,9 @@ export async function runSync(db: Db, conn: Connection, logger: Logger, o: SyncC
 
 async function once(engine: SyncEngine, watchIds: number[]): Promise<number> {
   const report = await engine.scan(watchIds);
-  process.stderr.write(`scanned ${report.files} files in ${report.folders} folder(s): ${report.new} new, ${report.changed} changed, ${report.unchanged} unchanged\n`);
+  process.stderr.write(
+    `scanned ${report.files} files in ${report.folders} folder(s): ${report.new} new, ${report.changed} changed, ${report.unchanged} unchanged\n`,
+  );
   const paused = await Promise.race([
     engine.waitForIdle().then(() => null),
     new Promise<string>((resolve) => {
@@ -56,7 +66,9 @@ async function once(engine: SyncEngine, watchIds: number[]): Promise<number> {
   const summary = summarize(files);
   process.stdout.write(formatSummary(summary));
   if (paused === 'insufficient-balance') {
-    process.stderr.write('the service reports an insufficient balance: the upload queue is paused (run `resume` after recharging)\n');
+    process.stderr.write(
+      'the service reports an insufficient balance: the upload queue is paused (run `resume` after recharging)\n',
+    );
     return EXIT.balance;
   }
   if (paused === 'unauthorized') {

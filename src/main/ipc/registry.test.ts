@@ -22,7 +22,10 @@ describe('HandlerRegistry', () => {
     const res = await r.invoke('app:echo', { text: 42 });
     expect(res).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(!res.ok && res.error.message).toMatch(/^text: /);
-    expect(await r.invoke('app:echo', { text: 'x', extra: true })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await r.invoke('app:echo', { text: 'x', extra: true })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
     expect(called).toBe(false);
   });
 
@@ -44,7 +47,10 @@ describe('HandlerRegistry', () => {
     r.handle('app:echo', () => {
       throw new AppError('conflict', 'busy');
     });
-    expect(await r.invoke('app:echo', { text: 'a' })).toEqual({ ok: false, error: { code: 'conflict', message: 'busy' } });
+    expect(await r.invoke('app:echo', { text: 'a' })).toEqual({
+      ok: false,
+      error: { code: 'conflict', message: 'busy' },
+    });
     const r2 = registry();
     r2.handle('app:echo', () => {
       throw new Error('outer', { cause: new Error('inner') });

@@ -98,7 +98,8 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
           set(id, 'failed', error);
           return { type: 'fatal', error };
         }
-        if (err instanceof ApiError && err.disposition === 'rate-limited') return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5000, error };
+        if (err instanceof ApiError && err.disposition === 'rate-limited')
+          return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5000, error };
         set(id, job.attempts >= maxAttempts ? 'failed' : 'queued', error);
         return { type: 'retry', error };
       }
@@ -120,18 +121,27 @@ async function sourceOf(d: ClipJobDeps, clip: ClipRow, signal: AbortSignal): Pro
       return { type: 'ready', path: dl.path };
     }
     if (dl && (dl.state === 'queued' || dl.state === 'downloading')) return { type: 'wait' };
-    if (dl && dl.state !== 'done') return { type: 'fail', error: `the download of the original ${dl.state}: ${dl.error ?? ''}`.trim() };
+    if (dl && dl.state !== 'done')
+      return { type: 'fail', error: `the download of the original ${dl.state}: ${dl.error ?? ''}`.trim() };
   }
   let address = clip.video_bucket && clip.video_blob ? { bucket: clip.video_bucket, blob: clip.video_blob } : null;
   const client = d.client();
   if (!address) {
-    if (!client) return { type: 'fail', error: 'no local original of this video and no library service to download it from' };
+    if (!client)
+      return { type: 'fail', error: 'no local original of this video and no library service to download it from' };
     const meta = await client.getMetadata(clip.video_no, signal);
     if (!meta) return { type: 'fail', error: `the library has no video ${clip.video_no}` };
     address = { bucket: meta.video_bucket, blob: meta.video_blob };
   }
-  if (!client) return { type: 'fail', error: 'no local original of this video and no library service to download it from' };
-  const dl = await d.downloads.start({ kind: 'video', bucket: address.bucket, blob: address.blob, videoNo: clip.video_no, destDir: d.originalsDir });
+  if (!client)
+    return { type: 'fail', error: 'no local original of this video and no library service to download it from' };
+  const dl = await d.downloads.start({
+    kind: 'video',
+    bucket: address.bucket,
+    blob: address.blob,
+    videoNo: clip.video_no,
+    destDir: d.originalsDir,
+  });
   d.store.setDownload(clip.id, dl.id);
   if (dl.state === 'done' && dl.path && existsSync(dl.path)) {
     d.store.setSource(clip.id, dl.path, address);

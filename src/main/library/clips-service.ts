@@ -92,7 +92,11 @@ export class ClipsService {
    * The marker list of the given clips (all when omitted) at one frame rate (EDL, FCPXML); where it may be written is
    * the destination policy's call. Clips cut before their sound was recorded are probed first.
    */
-  async render(format: ExportFormat, ids: number[] | undefined, frameRate: ExportFrameRate = 'auto'): Promise<{ content: string; count: number }> {
+  async render(
+    format: ExportFormat,
+    ids: number[] | undefined,
+    frameRate: ExportFrameRate = 'auto',
+  ): Promise<{ content: string; count: number }> {
     const rows = await Promise.all(this.d.store.byIds(ids).map((r) => this.withMedia(r)));
     let content: string;
     switch (format) {
@@ -116,7 +120,12 @@ export class ClipsService {
     if (row.state !== 'ready' || row.has_audio !== null || !row.path) return row;
     const probe = await ffprobe(row.path, { kind: 'storedVideo' }).catch(() => null);
     if (!probe) return row;
-    const media = { fps: probe.video?.fps ?? row.fps, width: probe.video?.width ?? row.width, height: probe.video?.height ?? row.height, hasAudio: probe.audio !== null };
+    const media = {
+      fps: probe.video?.fps ?? row.fps,
+      width: probe.video?.width ?? row.width,
+      height: probe.video?.height ?? row.height,
+      hasAudio: probe.audio !== null,
+    };
     return this.d.store.setMedia(row.id, media) ?? row;
   }
 

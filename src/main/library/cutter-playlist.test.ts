@@ -16,11 +16,18 @@ beforeAll(async () => {
 });
 afterAll(async () => cleanup());
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The error of a rejected promise, with the run's own file names taken out. */
 async function failure(run: Promise<void>, ...names: string[]): Promise<string> {
-  const err = await run.then(() => null, (e: unknown) => e);
+  const err = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(Error);
   return names.reduce((m, n) => m.replaceAll(n, 'X'), (err as Error).message).replace(/0x[0-9a-f]+/g, '0x');
 }

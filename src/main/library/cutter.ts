@@ -37,12 +37,43 @@ function secs(n: number): string {
  * but it can only start on a keyframe at or before `from`.
  */
 export function cutArgs(source: string, out: string, range: CutRange, mode: CutMode, format: CutFormat): string[] {
-  const input = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...mediaInput('storedVideo', source, ['-ss', secs(range.from)]), '-t', secs(range.duration)];
+  const input = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-y',
+    ...mediaInput('storedVideo', source, ['-ss', secs(range.from)]),
+    '-t',
+    secs(range.duration),
+  ];
   const maps = ['-map', '0:v:0', '-map', '0:a?', '-sn', '-dn'];
-  const container = format === 'mkv' ? ['-f', 'matroska'] : format === 'mov' ? ['-f', 'mov', '-movflags', '+faststart'] : ['-f', 'mp4', '-movflags', '+faststart'];
+  const container =
+    format === 'mkv'
+      ? ['-f', 'matroska']
+      : format === 'mov'
+        ? ['-f', 'mov', '-movflags', '+faststart']
+        : ['-f', 'mp4', '-movflags', '+faststart'];
   switch (mode) {
     case 'accurate':
-      return [...input, ...maps, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '192k', ...container, out];
+      return [
+        ...input,
+        ...maps,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '18',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '192k',
+        ...container,
+        out,
+      ];
     case 'copy':
       return [...input, ...maps, '-c', 'copy', '-avoid_negative_ts', 'make_zero', ...container, out];
     default:
@@ -50,12 +81,21 @@ export function cutArgs(source: string, out: string, range: CutRange, mode: CutM
   }
 }
 
-export async function cut(source: string, out: string, range: CutRange, mode: CutMode, format: CutFormat, signal?: AbortSignal): Promise<void> {
+export async function cut(
+  source: string,
+  out: string,
+  range: CutRange,
+  mode: CutMode,
+  format: CutFormat,
+  signal?: AbortSignal,
+): Promise<void> {
   try {
     await run(ffmpegPath(), cutArgs(source, out, range, mode, format), { signal, maxBuffer: 4 * 1024 * 1024 });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();
-    throw new Error(`ffmpeg could not cut ${source}${stderr ? `: ${stderr.split('\n').slice(-3).join('; ')}` : ''}`, { cause: err });
+    throw new Error(`ffmpeg could not cut ${source}${stderr ? `: ${stderr.split('\n').slice(-3).join('; ')}` : ''}`, {
+      cause: err,
+    });
   }
 }
 
@@ -63,7 +103,23 @@ export async function cut(source: string, out: string, range: CutRange, mode: Cu
 export async function still(source: string, at: number, out: string, width = 320, signal?: AbortSignal): Promise<void> {
   await run(
     ffmpegPath(),
-    ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...mediaInput('storedVideo', source, ['-ss', secs(Math.max(0, at))]), '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '4', '-f', 'image2', out],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-y',
+      ...mediaInput('storedVideo', source, ['-ss', secs(Math.max(0, at))]),
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale=${width}:-2`,
+      '-q:v',
+      '4',
+      '-f',
+      'image2',
+      out,
+    ],
     { signal, maxBuffer: 1024 * 1024 },
   );
 }

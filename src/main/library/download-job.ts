@@ -40,7 +40,10 @@ async function preparePart(path: string): Promise<number> {
     if ((err as { code?: string }).code !== 'EEXIST') throw err;
   }
   const info = await lstat(path);
-  if (!info.isFile()) throw new PartRefused(`refusing the part file ${path}: it is not a regular file (a symlink or folder was put in its place)`);
+  if (!info.isFile())
+    throw new PartRefused(
+      `refusing the part file ${path}: it is not a regular file (a symlink or folder was put in its place)`,
+    );
   return info.size;
 }
 
@@ -98,8 +101,16 @@ export function downloadHandler(d: DownloadJobDeps): JobHandler {
           onStart: (info) => {
             base = info.offset;
             meter = new ProgressMeter(info.total === null ? 0 : info.total - info.offset);
-            d.store.started(id, { fileName: info.fileName, total: info.total, resumed: info.offset > 0, bytes: info.offset });
-            log.info({ downloadId: id, offset: info.offset, total: info.total }, info.offset > 0 ? 'download resumed' : 'download started');
+            d.store.started(id, {
+              fileName: info.fileName,
+              total: info.total,
+              resumed: info.offset > 0,
+              bytes: info.offset,
+            });
+            log.info(
+              { downloadId: id, offset: info.offset, total: info.total },
+              info.offset > 0 ? 'download resumed' : 'download started',
+            );
             notifyRow(d, id, { rate: 0, etaSeconds: null });
           },
           onBytes: (n) => {

@@ -32,21 +32,36 @@ export class DownloadManager {
     const client = this.d.client();
     const no = videoNo ?? videoNoOfBlob(blob);
     if (!client) throw new AppError('offline', 'no library service is configured');
-    if (!no) return quoteOf(null, 'the size of keyframes and images is not published before downloading; they are billed by bytes sent (0.12 USD/GB)');
+    if (!no)
+      return quoteOf(
+        null,
+        'the size of keyframes and images is not published before downloading; they are billed by bytes sent (0.12 USD/GB)',
+      );
     const meta = await client.getMetadata(no, signal);
     if (!meta) throw new AppError('not_found', `the library has no video ${no}`);
     if (meta.video_blob !== blob || meta.video_bucket !== bucket) {
       return quoteOf(null, `not the original of ${no}: billed by bytes sent (0.12 USD/GB)`);
     }
-    return quoteOf(meta.size, `${meta.size} bytes at 0.12 USD per GB; the service checks the balance before sending a byte`);
+    return quoteOf(
+      meta.size,
+      `${meta.size} bytes at 0.12 USD per GB; the service checks the balance before sending a byte`,
+    );
   }
 
   /** Queues a download (reusing one of the same resource into the same folder that is still going or done). */
-  async start(input: { kind: DownloadKind; bucket: string; blob: string; videoNo?: string; destDir?: string; quote?: Quote }): Promise<DownloadRow> {
+  async start(input: {
+    kind: DownloadKind;
+    bucket: string;
+    blob: string;
+    videoNo?: string;
+    destDir?: string;
+    quote?: Quote;
+  }): Promise<DownloadRow> {
     if (!this.d.client()) throw new AppError('offline', 'no library service is configured');
     const destDir = resolve(input.destDir ?? this.d.defaultDir);
     const existing = this.d.store.reusable(input.bucket, input.blob, destDir);
-    if (existing && (existing.state !== 'done' || (existing.path !== null && existsSync(existing.path)))) return existing;
+    if (existing && (existing.state !== 'done' || (existing.path !== null && existsSync(existing.path))))
+      return existing;
     const quote = input.quote ?? (await this.quote(input.bucket, input.blob, input.videoNo).catch(() => null));
     const row = this.d.store.create({
       kind: input.kind,
@@ -78,7 +93,8 @@ export class DownloadManager {
   retry(id: number): DownloadRow {
     const row = this.d.store.get(id);
     if (!row) throw new AppError('not_found', `no download ${id}`);
-    if (row.state !== 'failed' && row.state !== 'cancelled') throw new AppError('conflict', `download ${id} is ${row.state}`);
+    if (row.state !== 'failed' && row.state !== 'cancelled')
+      throw new AppError('conflict', `download ${id} is ${row.state}`);
     const queued = this.d.store.setState(id, 'queued', null);
     this.d.jobs.enqueue('download', String(id), Date.now());
     if (queued) this.notify(queued);
@@ -104,7 +120,14 @@ export class DownloadManager {
 
   /** Called by the job handler on every change. */
   notify(row: DownloadRow, live?: { rate: number; etaSeconds: number | null }): void {
-    this.d.emit({ id: row.id, state: row.state, bytes: row.bytes, total: row.total, rate: live?.rate ?? 0, etaSeconds: live?.etaSeconds ?? null });
+    this.d.emit({
+      id: row.id,
+      state: row.state,
+      bytes: row.bytes,
+      total: row.total,
+      rate: live?.rate ?? 0,
+      etaSeconds: live?.etaSeconds ?? null,
+    });
     if (!TERMINAL.includes(row.state)) return;
     const waiters = this.waiters.get(row.id);
     this.waiters.delete(row.id);
@@ -124,7 +147,10 @@ export function downloadView(row: DownloadRow): DownloadView {
     total: row.total,
     destDir: row.dest_dir,
     path: row.path,
-    quote: quoteOf(row.quoted_bytes, row.quoted_bytes === null ? 'size unknown before downloading' : `${row.quoted_bytes} bytes at 0.12 USD per GB`),
+    quote: quoteOf(
+      row.quoted_bytes,
+      row.quoted_bytes === null ? 'size unknown before downloading' : `${row.quoted_bytes} bytes at 0.12 USD per GB`,
+    ),
     restarts: row.restarts,
     resumes: row.resumes,
     error: row.error,

@@ -43,7 +43,14 @@ export const LIBRARY_QUEUE_PAUSE_KEY = 'library.queue.paused';
 
 /** Downloads, clips, thumbnail cache, last search results and connectivity over one client database: start/stop. */
 export class LibraryFeature {
-  readonly folders: { clips: string; exports: string; downloads: string; originals: string; thumbnails: string; clipThumbnails: string };
+  readonly folders: {
+    clips: string;
+    exports: string;
+    downloads: string;
+    originals: string;
+    thumbnails: string;
+    clipThumbnails: string;
+  };
   /** Where the channels may write: dialog grants and allowed roots. */
   readonly destinations: DestinationPolicy;
   readonly downloads: DownloadManager;
@@ -152,7 +159,12 @@ export class LibraryFeature {
 
   /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it, Settings' output folders). */
   mediaRoots(): string[] {
-    return [this.folders.clips, this.folders.downloads, this.folders.clipThumbnails, ...this.destinations.configuredRoots()];
+    return [
+      this.folders.clips,
+      this.folders.downloads,
+      this.folders.clipThumbnails,
+      ...this.destinations.configuredRoots(),
+    ];
   }
 
   /** The service client, or an `offline` AppError for the channels that need the service. */

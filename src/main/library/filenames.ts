@@ -12,7 +12,11 @@ const MAX_BYTES = 200;
  * device names, at most 200 UTF-8 bytes with the extension kept. Never empty, never "." or "..".
  */
 export function sanitizeFileName(raw: string, fallback = 'download'): string {
-  const lastSegment = raw.split(/[/\\]/).filter((s) => s !== '').pop() ?? '';
+  const lastSegment =
+    raw
+      .split(/[/\\]/)
+      .filter((s) => s !== '')
+      .pop() ?? '';
   let name = [...lastSegment.normalize('NFC')]
     .map(cleanChar)
     .join('')
@@ -32,7 +36,13 @@ const FORBIDDEN = new Set(['<', '>', ':', '"', '|', '?', '*']);
 function cleanChar(ch: string): string {
   const code = ch.codePointAt(0) ?? 0;
   if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || FORBIDDEN.has(ch)) return '_';
-  if ((code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0xfeff) return '';
+  if (
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0xfeff
+  )
+    return '';
   return ch;
 }
 
@@ -55,7 +65,14 @@ export function safeJoin(dir: string, name: string): string {
   const root = resolve(dir);
   const target = resolve(root, name);
   const rel = relative(root, target);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel !== basename(target) || rel.includes('/') || rel.includes('\\')) {
+  if (
+    rel === '' ||
+    rel.startsWith('..') ||
+    isAbsolute(rel) ||
+    rel !== basename(target) ||
+    rel.includes('/') ||
+    rel.includes('\\')
+  ) {
     throw new Error(`refusing a file name that leaves its folder: ${JSON.stringify(name)}`);
   }
   return target;
@@ -83,7 +100,8 @@ export async function placeWithoutClobber(from: string, dir: string, name: strin
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'EEXIST') continue;
-      if (code === 'EPERM' || code === 'EXDEV' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') return copyExclusive(from, dir, name, n);
+      if (code === 'EPERM' || code === 'EXDEV' || code === 'ENOTSUP' || code === 'EOPNOTSUPP')
+        return copyExclusive(from, dir, name, n);
       throw err;
     }
   }

@@ -36,7 +36,10 @@ async function viaService<T>(fn: () => Promise<T>): Promise<T> {
 export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFeature): void {
   r.handle('clips:save', async ({ outDir, outDirGrant, ...req }) => {
     const l = lib();
-    const dir = outDir !== undefined || outDirGrant !== undefined ? await l.destinations.folder({ path: outDir, grant: outDirGrant }) : undefined;
+    const dir =
+      outDir !== undefined || outDirGrant !== undefined
+        ? await l.destinations.folder({ path: outDir, grant: outDirGrant })
+        : undefined;
     return clipView(l.clips.save({ ...req, outDir: dir }));
   });
   r.handle('clips:get', ({ id }) => clipView(lib().clips.get(id)));
@@ -51,14 +54,24 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
   r.handle('clips:export', async ({ format, frameRate, ids, file, fileGrant, onExists }) => {
     const l = lib();
     const { content, count } = await l.clips.render(format, ids, frameRate);
-    const written = file !== undefined || fileGrant !== undefined ? await l.destinations.writeFile({ path: file, grant: fileGrant }, format, content, onExists) : null;
+    const written =
+      file !== undefined || fileGrant !== undefined
+        ? await l.destinations.writeFile({ path: file, grant: fileGrant }, format, content, onExists)
+        : null;
     return { content, file: written, count };
   });
-  r.handle('downloads:list', ({ states, limit }) => ({ downloads: lib().downloads.list(limit, states).map(downloadView) }));
-  r.handle('downloads:quote', async ({ bucket, blob, videoNo }) => viaService(() => lib().downloads.quote(bucket, blob, videoNo)));
+  r.handle('downloads:list', ({ states, limit }) => ({
+    downloads: lib().downloads.list(limit, states).map(downloadView),
+  }));
+  r.handle('downloads:quote', async ({ bucket, blob, videoNo }) =>
+    viaService(() => lib().downloads.quote(bucket, blob, videoNo)),
+  );
   r.handle('downloads:start', async ({ destDir, destDirGrant, ...req }) => {
     const l = lib();
-    const dir = destDir !== undefined || destDirGrant !== undefined ? await l.destinations.folder({ path: destDir, grant: destDirGrant }) : undefined;
+    const dir =
+      destDir !== undefined || destDirGrant !== undefined
+        ? await l.destinations.folder({ path: destDir, grant: destDirGrant })
+        : undefined;
     l.requireClient();
     const quote = await viaService(() => l.downloads.quote(req.bucket, req.blob, req.videoNo));
     return downloadView(await l.downloads.start({ ...req, destDir: dir, quote }));
@@ -68,9 +81,15 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
   r.handle('search:last-results', () => ({ results: lib().searchCache.last() }));
   r.handle('thumbnails:get', async ({ bucket, blob, cacheOnly }) => {
     const t = await lib().thumbnails.get(bucket, blob, { cacheOnly });
-    return t.ok ? { dataUrl: `data:${t.contentType};base64,${t.bytes.toString('base64')}`, cached: t.cached } : { dataUrl: null, cached: false };
+    return t.ok
+      ? { dataUrl: `data:${t.contentType};base64,${t.bytes.toString('base64')}`, cached: t.cached }
+      : { dataUrl: null, cached: false };
   });
-  const roots = async (l: LibraryFeature) => ({ roots: await l.destinations.roots(), dialog: l.destinations.hasDialog(), clipsDir: l.destinations.clipsDir() });
+  const roots = async (l: LibraryFeature) => ({
+    roots: await l.destinations.roots(),
+    dialog: l.destinations.hasDialog(),
+    clipsDir: l.destinations.clipsDir(),
+  });
   r.handle('destinations:roots', () => roots(lib()));
   r.handle('destinations:set-roots', async ({ paths }) => {
     const l = lib();
@@ -82,10 +101,13 @@ export function registerLibraryHandlers(r: HandlerRegistry, lib: () => LibraryFe
     await l.destinations.setClipsDir(path);
     return roots(l);
   });
-  r.handle('destinations:choose', async ({ purpose, suggestedName }) => ({ chosen: await lib().destinations.choose(purpose, suggestedName) }));
+  r.handle('destinations:choose', async ({ purpose, suggestedName }) => ({
+    chosen: await lib().destinations.choose(purpose, suggestedName),
+  }));
   r.handle('library:connectivity', async () => {
     const l = lib();
-    if (!l.connectivity) return { configured: false, online: false, checkedAt: null, error: 'no library service is configured' };
+    if (!l.connectivity)
+      return { configured: false, online: false, checkedAt: null, error: 'no library service is configured' };
     const s = await l.connectivity.check();
     return { configured: true, ...s };
   });

@@ -6,7 +6,8 @@ import type { BlobDownloader } from '../api/download';
 import type { Logger } from '../log';
 import type { LibraryCacheStore } from '../store/library-cache-store';
 
-export type Thumb = { ok: true; bytes: Buffer; contentType: string; cached: boolean } | { ok: false; status: number; message: string };
+export type Thumb =
+  { ok: true; bytes: Buffer; contentType: string; cached: boolean } | { ok: false; status: number; message: string };
 
 /**
  * Keyframe thumbnails on disk under `dir`, at most `maxBytes` in all: each use refreshes the entry's last-use time in
@@ -62,7 +63,8 @@ export class ThumbnailCache {
 
   private async fetch(key: string, bucket: string, blob: string, signal: AbortSignal | undefined): Promise<Thumb> {
     const downloader = this.o.downloader();
-    if (!downloader) return { ok: false, status: 503, message: 'offline: no library service to fetch the keyframe from' };
+    if (!downloader)
+      return { ok: false, status: 503, message: 'offline: no library service to fetch the keyframe from' };
     await mkdir(this.o.dir, { recursive: true });
     const file = `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.jpg`;
     const part = join(this.o.dir, `${file}.part`);

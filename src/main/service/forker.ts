@@ -21,7 +21,12 @@ export type Forker = (modulePath: string, args: string[], env: NodeJS.ProcessEnv
 
 /** Plain Node (web mode, CLI): child_process.fork with an IPC channel; no loader flags of the parent are passed on. */
 export const nodeForker: Forker = (modulePath, args, env) => {
-  const child = fork(modulePath, args, { env, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'json' });
+  const child = fork(modulePath, args, {
+    env,
+    execArgv: [],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
   return {
     get pid() {
       return child.pid;
@@ -57,7 +62,11 @@ export interface UtilityProcessModule {
 /** Electron: the service runs in a utilityProcess (a Node process Electron starts and ends with the app). */
 export function utilityForker(utilityProcess: UtilityProcessModule): Forker {
   return (modulePath, args, env) => {
-    const child = utilityProcess.fork(modulePath, args, { env, stdio: 'pipe', serviceName: 'Reelsync library service' });
+    const child = utilityProcess.fork(modulePath, args, {
+      env,
+      stdio: 'pipe',
+      serviceName: 'Reelsync library service',
+    });
     return {
       get pid() {
         return child.pid;

@@ -58,7 +58,8 @@ interface Running {
   stderrTail: string;
 }
 
-const ended = (code: number | null): string => (code === null ? 'the library service was killed' : `the library service exited with code ${code}`);
+const ended = (code: number | null): string =>
+  code === null ? 'the library service was killed' : `the library service exited with code ${code}`;
 
 type Pending = { resolve: (m: FromService) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
@@ -170,9 +171,19 @@ export class ServiceSupervisor {
   private launch(attempt: number): Promise<void> {
     this.setState({ state: 'starting', attempt, since: Date.now() });
     const env = { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'info', ...this.options.env };
-    const proc = this.options.forker(this.options.entry, ['serve', '--data', this.options.dataDir, '--port', String(this.port)], env);
+    const proc = this.options.forker(
+      this.options.entry,
+      ['serve', '--data', this.options.dataDir, '--port', String(this.port)],
+      env,
+    );
     let exitedResolve = (): void => {};
-    const running: Running = { proc, pid: proc.pid, ready: false, exited: new Promise((r) => (exitedResolve = r)), stderrTail: '' };
+    const running: Running = {
+      proc,
+      pid: proc.pid,
+      ready: false,
+      exited: new Promise((r) => (exitedResolve = r)),
+      stderrTail: '',
+    };
     this.current = running;
     proc.stdout?.on('data', (c: Buffer) => this.options.log.write(c));
     proc.stderr?.on('data', (c: Buffer) => {
@@ -212,7 +223,13 @@ export class ServiceSupervisor {
         this.port = message.port;
         this.options.log.note(`ready at ${message.url} (pid ${message.pid})`);
         this.log.info({ url: message.url, pid: message.pid, attempt }, 'library service ready');
-        this.setState({ state: 'running', pid: message.pid, url: message.url, since: Date.now(), restarts: this.restarts });
+        this.setState({
+          state: 'running',
+          pid: message.pid,
+          url: message.url,
+          since: Date.now(),
+          restarts: this.restarts,
+        });
         resolve();
       });
       proc.onExit((code) => {
@@ -284,7 +301,10 @@ export class ServiceSupervisor {
     for (const [step, grace] of steps) {
       step();
       let timer: NodeJS.Timeout | undefined;
-      const done = await Promise.race([running.exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), grace)))]);
+      const done = await Promise.race([
+        running.exited.then(() => true),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), grace))),
+      ]);
       clearTimeout(timer);
       if (done) return;
     }
@@ -307,7 +327,9 @@ export class ServiceSupervisor {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(message.id);
-        reject(new Error(`the library service did not answer within ${Math.round(this.tuning.requestTimeoutMs / 1000)} s`));
+        reject(
+          new Error(`the library service did not answer within ${Math.round(this.tuning.requestTimeoutMs / 1000)} s`),
+        );
       }, this.tuning.requestTimeoutMs);
       this.pending.set(message.id, { resolve, reject, timer });
       running.proc.postMessage(message);

@@ -53,12 +53,29 @@ describe('window close setting', () => {
     events.on('settings:changed', (v) => changed.push(v));
     const logger = createLogger('test');
     const registry = new HandlerRegistry(logger);
-    new BrowseServices({ dataDir: dir, db: () => db, client: () => undefined, watchedPaths: () => [], vault: databaseVault, events, logger }).register(registry);
-    const get = async () => settingsChannels['settings:get'].res.parse(((await registry.invoke('settings:get', {})) as { value: unknown }).value);
+    new BrowseServices({
+      dataDir: dir,
+      db: () => db,
+      client: () => undefined,
+      watchedPaths: () => [],
+      vault: databaseVault,
+      events,
+      logger,
+    }).register(registry);
+    const get = async () =>
+      settingsChannels['settings:get'].res.parse(
+        ((await registry.invoke('settings:get', {})) as { value: unknown }).value,
+      );
     expect((await get()).windowClose).toBe('tray');
-    expect(await registry.invoke('settings:set', { windowClose: 'minimize' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await registry.invoke('settings:set', { windowClose: 'minimize' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
     expect(changed).toEqual([]);
-    expect(await registry.invoke('settings:set', { windowClose: 'quit' })).toMatchObject({ ok: true, value: { windowClose: 'quit' } });
+    expect(await registry.invoke('settings:set', { windowClose: 'quit' })).toMatchObject({
+      ok: true,
+      value: { windowClose: 'quit' },
+    });
     expect(changed.map((v) => v.windowClose)).toEqual(['quit']);
     expect((await get()).windowClose).toBe('quit');
   });
@@ -79,9 +96,23 @@ describe('theme setting', () => {
     expect(s.theme()).toBe('system');
     const events = new EventBus();
     const registry = new HandlerRegistry(createLogger('test'));
-    new BrowseServices({ dataDir: dir, db: () => db, client: () => undefined, watchedPaths: () => [], vault: databaseVault, events, logger: createLogger('test') }).register(registry);
-    expect(await registry.invoke('settings:set', { theme: 'sepia' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await registry.invoke('settings:set', { theme: 'light' })).toMatchObject({ ok: true, value: { theme: 'light' } });
+    new BrowseServices({
+      dataDir: dir,
+      db: () => db,
+      client: () => undefined,
+      watchedPaths: () => [],
+      vault: databaseVault,
+      events,
+      logger: createLogger('test'),
+    }).register(registry);
+    expect(await registry.invoke('settings:set', { theme: 'sepia' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+    expect(await registry.invoke('settings:set', { theme: 'light' })).toMatchObject({
+      ok: true,
+      value: { theme: 'light' },
+    });
     expect(new AppSettings(db, databaseVault).theme()).toBe('light');
     expect(() => s.setTheme('sepia' as never)).toThrow(/Invalid option/);
   });

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { DEFAULT_THEME, DEFAULT_WINDOW_CLOSE, endpointSchema, THEMES, WINDOW_CLOSE_ACTIONS, type Endpoint, type Theme, type WindowCloseAction } from '../../shared/contract/settings';
+import {
+  DEFAULT_THEME,
+  DEFAULT_WINDOW_CLOSE,
+  endpointSchema,
+  THEMES,
+  WINDOW_CLOSE_ACTIONS,
+  type Endpoint,
+  type Theme,
+  type WindowCloseAction,
+} from '../../shared/contract/settings';
 import { normalizeLibraryBaseUrl, parseLibraryBaseUrl } from '../../shared/library-url';
 import type { Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';

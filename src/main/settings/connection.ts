@@ -25,7 +25,12 @@ export type ConnectOutcome =
  * `<dataDir>/logs/service.log` (the account key created once and kept, sealed, in the client database), or the
  * configured cloud endpoint with its stored key.
  */
-export async function connectLibrary(settings: AppSettings, dataDir: string, logger: Logger, launch: EmbeddedLaunch = {}): Promise<ConnectOutcome> {
+export async function connectLibrary(
+  settings: AppSettings,
+  dataDir: string,
+  logger: Logger,
+  launch: EmbeddedLaunch = {},
+): Promise<ConnectOutcome> {
   const endpoint = settings.endpoint();
   switch (endpoint.mode) {
     case 'cloud': {
@@ -35,8 +40,12 @@ export async function connectLibrary(settings: AppSettings, dataDir: string, log
       } catch (err) {
         return { state: 'failed', mode: 'cloud', reason: describeError(err) };
       }
-      if (!key) return { state: 'not-configured', mode: 'cloud', reason: 'no API key is stored for the cloud endpoint' };
-      return { state: 'connected', connection: { mode: 'cloud', baseUrl: endpoint.url, key, stop: () => Promise.resolve() } };
+      if (!key)
+        return { state: 'not-configured', mode: 'cloud', reason: 'no API key is stored for the cloud endpoint' };
+      return {
+        state: 'connected',
+        connection: { mode: 'cloud', baseUrl: endpoint.url, key, stop: () => Promise.resolve() },
+      };
     }
     case 'embedded': {
       const serviceDir = join(dataDir, 'service');
@@ -48,7 +57,13 @@ export async function connectLibrary(settings: AppSettings, dataDir: string, log
           keys: { get: () => settings.embeddedKey(), set: (key) => settings.setEmbeddedKey(key) },
           logger,
         });
-        const connection: LibraryConnection = { mode: 'embedded', baseUrl: service.baseUrl, key: service.key, supervisor: service.supervisor, stop: () => service.stop() };
+        const connection: LibraryConnection = {
+          mode: 'embedded',
+          baseUrl: service.baseUrl,
+          key: service.key,
+          supervisor: service.supervisor,
+          stop: () => service.stop(),
+        };
         return { state: 'connected', connection };
       } catch (err) {
         logger.error({ err: describeError(err), serviceDir }, 'embedded library service did not start');

@@ -14,7 +14,8 @@ export const databaseVault: KeyVault = {
   kind: 'database',
   seal: (plain) => `plain:${plain}`,
   open: (sealed) => {
-    if (!sealed.startsWith('plain:')) throw new Error('this key was sealed with the OS keychain: open it in the desktop app');
+    if (!sealed.startsWith('plain:'))
+      throw new Error('this key was sealed with the OS keychain: open it in the desktop app');
     return sealed.slice('plain:'.length);
   },
 };

@@ -14,7 +14,10 @@ import { detectKeychain, keychainVault, nodeKeyVault, secretToolKeychain } from 
  */
 const tools = ['dbus-daemon', 'secret-tool', 'gnome-keyring-daemon'];
 const missing = tools.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
-if (missing.length > 0) console.log(`os-keychain tests skipped: ${missing.join(', ')} not installed (apt-get install dbus libsecret-tools gnome-keyring)`);
+if (missing.length > 0)
+  console.log(
+    `os-keychain tests skipped: ${missing.join(', ')} not installed (apt-get install dbus libsecret-tools gnome-keyring)`,
+  );
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -26,17 +29,24 @@ const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, home: process.env.HOM
 describe.skipIf(missing.length > 0)('key vault in the OS keychain (secret-tool)', () => {
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir('reelsync-keychain-'));
-    const bus = spawnSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], { encoding: 'utf8' });
+    const bus = spawnSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], {
+      encoding: 'utf8',
+    });
     const [address, pid] = bus.stdout.trim().split('\n');
     busPid = Number(pid);
     busAddress = address ?? '';
     process.env.DBUS_SESSION_BUS_ADDRESS = busAddress;
     process.env.HOME = dir;
-    const daemon = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env: process.env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const daemon = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], {
+      env: process.env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     keyring = daemon;
     // Ready once it prints its control folder; a secret-tool call before that would get a second, locked daemon
     // started by D-Bus activation.
-    const ready = new Promise<void>((resolve) => daemon.stdout?.on('data', (b: Buffer) => b.toString().includes('GNOME_KEYRING_CONTROL') && resolve()));
+    const ready = new Promise<void>((resolve) =>
+      daemon.stdout?.on('data', (b: Buffer) => b.toString().includes('GNOME_KEYRING_CONTROL') && resolve()),
+    );
     daemon.stdin?.end('test-keyring-password');
     await ready;
     // The daemon answers lookups before its login keyring exists: wait until a store works.

@@ -3,7 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { databaseVault, type KeyVault } from './key-vault';
 
 /** One run of a keychain tool: exit status and output (spawn failures, e.g. ENOENT, as `error`). */
-export type RunTool = (cmd: string, args: string[], input?: string) => { status: number | null; stdout: string; stderr: string; error?: Error };
+export type RunTool = (
+  cmd: string,
+  args: string[],
+  input?: string,
+) => { status: number | null; stdout: string; stderr: string; error?: Error };
 
 const runTool: RunTool = (cmd, args, input) => {
   const r = spawnSync(cmd, args, { input, encoding: 'utf8', timeout: 15_000 });
@@ -47,7 +51,18 @@ export function macKeychain(run: RunTool = runTool): Keychain {
     name: 'security',
     store(id, secret) {
       // `security` takes the password as an argument only; it is visible to this user's processes for the call's span.
-      const r = run('security', ['add-generic-password', '-U', '-s', SERVICE, '-a', id, '-l', 'Reelsync API key', '-w', secret]);
+      const r = run('security', [
+        'add-generic-password',
+        '-U',
+        '-s',
+        SERVICE,
+        '-a',
+        id,
+        '-l',
+        'Reelsync API key',
+        '-w',
+        secret,
+      ]);
       if (r.status !== 0) throw failed('security add-generic-password', r);
     },
     lookup(id) {
@@ -90,7 +105,8 @@ export function keychainVault(keychain: Keychain): KeyVault {
       if (sealed.startsWith('plain:')) return sealed.slice('plain:'.length);
       const m = /^keychain:([a-z-]+):([0-9a-f-]{36})$/.exec(sealed);
       if (!m) throw new Error('unknown sealed key format');
-      if (m[1] !== keychain.name) throw new Error(`this key was stored with ${m[1]}, which is not this machine's keychain`);
+      if (m[1] !== keychain.name)
+        throw new Error(`this key was stored with ${m[1]}, which is not this machine's keychain`);
       const secret = keychain.lookup(m[2] ?? '');
       if (secret === null) throw new Error('the key is no longer in the OS keychain: enter it again in Settings');
       return secret;

@@ -21,7 +21,10 @@ vi.mock('electron', () => ({
   },
   shell: { openPath: (p: string) => (calls.opened.push(p), Promise.resolve(calls.openFailure)) },
   dialog: {
-    showMessageBox: (o: { message: string; detail?: string }) => (calls.messages.push({ message: o.message, detail: o.detail }), Promise.resolve({ response: 1 })),
+    showMessageBox: (o: { message: string; detail?: string }) => (
+      calls.messages.push({ message: o.message, detail: o.detail }),
+      Promise.resolve({ response: 1 })
+    ),
     showOpenDialog: () => Promise.resolve(calls.pick),
   },
 }));
@@ -33,7 +36,13 @@ let cleanup: () => Promise<void>;
 const savedUrl = process.env.REELSYNC_UPDATE_URL;
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-menu-'));
-  Object.assign(calls, { template: [], opened: [], openFailure: '', messages: [], pick: { canceled: false, filePaths: [] } });
+  Object.assign(calls, {
+    template: [],
+    opened: [],
+    openFailure: '',
+    messages: [],
+    pick: { canceled: false, filePaths: [] },
+  });
   delete process.env.REELSYNC_UPDATE_URL;
 });
 afterEach(async () => {
@@ -43,7 +52,8 @@ afterEach(async () => {
 });
 
 function click(label: string): void {
-  const all = (t: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] => t.flatMap((m) => [m, ...all(Array.isArray(m.submenu) ? m.submenu : [])]);
+  const all = (t: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
+    t.flatMap((m) => [m, ...all(Array.isArray(m.submenu) ? m.submenu : [])]);
   const item = all(calls.template).find((i) => i.label === label);
   if (typeof item?.click !== 'function') throw new Error(`no menu item ${label}`);
   (item.click as () => void)();
@@ -55,7 +65,10 @@ describe('the app menu wired to the app (electron mocked)', () => {
   it('opens <data>/logs and the data folder from Help, creating the logs folder when it is not there yet', async () => {
     const added: string[][] = [];
     const log = createLogger('test');
-    installAppMenu({ dataDir: dir, window: () => null, addPaths: (p) => (added.push(p), Promise.resolve()), log }, createUpdates({ window: () => null, log }));
+    installAppMenu(
+      { dataDir: dir, window: () => null, addPaths: (p) => (added.push(p), Promise.resolve()), log },
+      createUpdates({ window: () => null, log }),
+    );
     click('Open Logs Folder');
     await settle();
     expect(calls.opened).toEqual([join(dir, 'logs')]);
@@ -74,7 +87,10 @@ describe('the app menu wired to the app (electron mocked)', () => {
 
   it('says in a dialog that updates are not configured when REELSYNC_UPDATE_URL is unset (the check path: updates.test.ts)', async () => {
     const log = createLogger('test');
-    installAppMenu({ dataDir: dir, window: () => null, addPaths: () => Promise.resolve(), log }, createUpdates({ window: () => null, log }));
+    installAppMenu(
+      { dataDir: dir, window: () => null, addPaths: () => Promise.resolve(), log },
+      createUpdates({ window: () => null, log }),
+    );
     click('Check for Updates… (not configured)');
     await settle();
     expect(calls.messages.at(-1)?.message).toBe('Updates are not configured');

@@ -46,7 +46,12 @@ export function createUpdates(deps: Pick<AppMenuDeps, 'window' | 'log'>): Update
 async function openFolder(deps: AppMenuDeps, folder: string): Promise<void> {
   mkdirSync(folder, { recursive: true });
   const failure = await shell.openPath(folder);
-  if (failure) await message(deps.window(), { type: 'warning', message: 'Could not open the folder', detail: `${folder}: ${failure}` });
+  if (failure)
+    await message(deps.window(), {
+      type: 'warning',
+      message: 'Could not open the folder',
+      detail: `${folder}: ${failure}`,
+    });
 }
 
 /** Builds the application menu (see menu.ts) and connects its items to the app. */
@@ -58,7 +63,11 @@ export function installAppMenu(deps: AppMenuDeps, updates: UpdateService): void 
     actions: {
       addFolder: () => {
         const win = deps.window();
-        const options: OpenDialogOptions = { title: 'Add folders to watch', buttonLabel: 'Watch', properties: ['openDirectory', 'multiSelections', 'createDirectory'] };
+        const options: OpenDialogOptions = {
+          title: 'Add folders to watch',
+          buttonLabel: 'Watch',
+          properties: ['openDirectory', 'multiSelections', 'createDirectory'],
+        };
         (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options))
           .then((r) => (r.canceled || r.filePaths.length === 0 ? undefined : deps.addPaths(r.filePaths)))
           .catch((err: unknown) => deps.log.error({ err: describeError(err) }, 'add folder failed'));
@@ -68,7 +77,11 @@ export function installAppMenu(deps: AppMenuDeps, updates: UpdateService): void 
       checkForUpdates: () => {
         void updates.check().then((outcome) => {
           const { title, detail } = describeOutcome(outcome);
-          return message(deps.window(), { type: outcome.kind === 'failed' ? 'warning' : 'info', message: title, detail });
+          return message(deps.window(), {
+            type: outcome.kind === 'failed' ? 'warning' : 'info',
+            message: title,
+            detail,
+          });
         });
       },
     },

@@ -56,7 +56,17 @@ function fakeApp(windows: ReturnType<typeof fakeWindow>[]) {
   return app;
 }
 
-const idle = () => Promise.resolve({ status: { paused: null, folders: 1, files: {}, byStatus: { indexed: 1 }, jobs: { queued: 0, active: 0, failed: 0 } }, problem: null });
+const idle = () =>
+  Promise.resolve({
+    status: {
+      paused: null,
+      folders: 1,
+      files: {},
+      byStatus: { indexed: 1 },
+      jobs: { queued: 0, active: 0, failed: 0 },
+    },
+    problem: null,
+  });
 
 /** The shell's wiring (index.ts) with electron's parts faked: tray, clean quit, settings in a real client db. */
 async function shell(o: { trayFails?: boolean; setting?: 'tray' | 'quit' }) {
@@ -71,7 +81,12 @@ async function shell(o: { trayFails?: boolean; setting?: 'tray' | 'quit' }) {
       return icon;
     },
   };
-  const tray = new TrayController(host, { status: idle, pause: vi.fn(), resume: vi.fn(), open: vi.fn(), quit: vi.fn() }, new EventBus(), 60_000);
+  const tray = new TrayController(
+    host,
+    { status: idle, pause: vi.fn(), resume: vi.fn(), open: vi.fn(), quit: vi.fn() },
+    new EventBus(),
+    60_000,
+  );
   const stop = vi.fn(() => {
     tray.stop();
     return Promise.resolve();
@@ -86,7 +101,11 @@ async function shell(o: { trayFails?: boolean; setting?: 'tray' | 'quit' }) {
     trayPresent: () => tray.present(),
     quitting: () => cleanQuit.quitting(),
     quit: () => app.quit(),
-    hint: { shown: () => settings().trayHintShown(), markShown: () => settings().setTrayHintShown(), notify: (n: Note) => notes.push(n) },
+    hint: {
+      shown: () => settings().trayHintShown(),
+      markShown: () => settings().setTrayHintShown(),
+      notify: (n: Note) => notes.push(n),
+    },
     log,
   };
   handleWindowClose(win, rules);
@@ -151,7 +170,14 @@ describe('closing the window (electron mocked)', () => {
 
   it('keeps to the tray when the setting cannot be read, and lets the window close during a quit from the tray', async () => {
     const s = await shell({});
-    expect(keepsRunningInTray({ ...s.rules, action: () => { throw new Error('database is closed'); } })).toBe(true);
+    expect(
+      keepsRunningInTray({
+        ...s.rules,
+        action: () => {
+          throw new Error('database is closed');
+        },
+      }),
+    ).toBe(true);
     s.app.quit();
     await vi.waitFor(() => expect(s.app.exited).toBe(true));
     expect(s.win.destroyed).toBe(true);

@@ -11,7 +11,10 @@ vi.mock('electron', () => ({}));
 const { nativeChooser } = await import('./dialogs');
 const { registerIpc } = await import('./ipc');
 
-type Handler = (event: { senderFrame: { url: string } | null }, req: unknown) => Promise<Result<unknown>> | Result<unknown>;
+type Handler = (
+  event: { senderFrame: { url: string } | null },
+  req: unknown,
+) => Promise<Result<unknown>> | Result<unknown>;
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -21,7 +24,9 @@ const handlers = new Map<string, Handler>();
 let answer: string | null = null;
 const dialog = {
   showSaveDialog: vi.fn(() => Promise.resolve({ canceled: answer === null, filePath: answer ?? '' })),
-  showOpenDialog: vi.fn(() => Promise.resolve({ canceled: answer === null, filePaths: answer === null ? [] : [answer] })),
+  showOpenDialog: vi.fn(() =>
+    Promise.resolve({ canceled: answer === null, filePaths: answer === null ? [] : [answer] }),
+  ),
 };
 
 /** A renderer call as the preload makes it: through ipcMain, from the app's own origin. */
@@ -59,37 +64,64 @@ describe('destinations from the native dialogs (electron mocked)', () => {
     await mkdir(desktop);
     const target = join(desktop, 'markers.edl');
     const id = await grant('export', target, 'reelsync-clips.edl');
-    expect(dialog.showSaveDialog).toHaveBeenCalledWith(expect.objectContaining({ defaultPath: join(dir, 'data', 'exports', 'reelsync-clips.edl'), filters: [{ name: 'EDL', extensions: ['edl'] }] }));
+    expect(dialog.showSaveDialog).toHaveBeenCalledWith(
+      expect.objectContaining({
+        defaultPath: join(dir, 'data', 'exports', 'reelsync-clips.edl'),
+        filters: [{ name: 'EDL', extensions: ['edl'] }],
+      }),
+    );
     const written = await call('clips:export', { format: 'edl', fileGrant: id });
     expect(written).toMatchObject({ ok: true, value: { file: target } });
     expect((await stat(target)).mode & 0o777).toBe(0o644);
-    expect(await call('clips:export', { format: 'edl', fileGrant: id })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await call('clips:export', { format: 'edl', fileGrant: id })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(await grant('export', null)).toBe('');
-    expect(await call('clips:export', { format: 'edl', file: target })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await call('clips:export', { format: 'edl', file: target })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 
   it('replaces an existing file only with a fresh grant and the explicit flag; a typed path never does', async () => {
     const target = join(dir, 'list.csv');
     await writeFile(target, 'old');
     const first = await grant('export', target);
-    expect(await call('clips:export', { format: 'csv', fileGrant: first })).toMatchObject({ ok: false, error: { code: 'file_exists' } });
+    expect(await call('clips:export', { format: 'csv', fileGrant: first })).toMatchObject({
+      ok: false,
+      error: { code: 'file_exists' },
+    });
     expect(await readFile(target, 'utf8')).toBe('old');
     // The refused write did not use the grant up: the same answer of the dialog may now replace.
-    expect(await call('clips:export', { format: 'csv', fileGrant: first, onExists: 'replace' })).toMatchObject({ ok: true, value: { file: target } });
+    expect(await call('clips:export', { format: 'csv', fileGrant: first, onExists: 'replace' })).toMatchObject({
+      ok: true,
+      value: { file: target },
+    });
     expect(await readFile(target, 'utf8')).toMatch(/^\ufeff"id"/);
-    expect(await call('clips:export', { format: 'csv', fileGrant: first, onExists: 'replace' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await call('clips:export', { format: 'csv', fileGrant: first, onExists: 'replace' })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 
   it('a folder picker grants a clip folder and a download folder', async () => {
     const reels = join(dir, 'Reels');
     const clipGrant = await grant('clips', reels);
-    expect(dialog.showOpenDialog).toHaveBeenCalledWith(expect.objectContaining({ properties: ['openDirectory', 'createDirectory'] }));
+    expect(dialog.showOpenDialog).toHaveBeenCalledWith(
+      expect.objectContaining({ properties: ['openDirectory', 'createDirectory'] }),
+    );
     const saved = await call('clips:save', { videoNo: 'V-1', start: 0, end: 1, outDirGrant: clipGrant });
     expect(saved.ok).toBe(true);
     expect((await stat(reels)).isDirectory()).toBe(true);
-    expect(await call('clips:save', { videoNo: 'V-1', start: 0, end: 1, outDirGrant: clipGrant })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await call('clips:save', { videoNo: 'V-1', start: 0, end: 1, outDirGrant: clipGrant })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     const exportGrant = await grant('export', join(dir, 'x.csv'));
-    expect(await call('downloads:start', { bucket: 'b', blob: 'keyframes/x.jpg', destDirGrant: exportGrant })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(
+      await call('downloads:start', { bucket: 'b', blob: 'keyframes/x.jpg', destDirGrant: exportGrant }),
+    ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     const roots = await call('destinations:roots', {});
     expect(roots).toMatchObject({ ok: true, value: { dialog: true } });
   });
@@ -99,7 +131,9 @@ describe('the folder picker for watching (electron mocked)', () => {
   it('answers the folder the native dialog returned, or null on Cancel; without a dialog it says to type the path', async () => {
     answer = join(dir, 'Shoot');
     expect(await call('folders:choose', {})).toEqual({ ok: true, value: { path: answer } });
-    expect(dialog.showOpenDialog).toHaveBeenLastCalledWith(expect.objectContaining({ properties: expect.arrayContaining(['openDirectory']) as unknown }));
+    expect(dialog.showOpenDialog).toHaveBeenLastCalledWith(
+      expect.objectContaining({ properties: expect.arrayContaining(['openDirectory']) as unknown }),
+    );
     answer = null;
     expect(await call('folders:choose', {})).toEqual({ ok: true, value: { path: null } });
     app.chooser = undefined;

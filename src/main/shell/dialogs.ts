@@ -14,14 +14,20 @@ export function nativeChooser(dialog: Dialogs, window: () => BrowserWindow | nul
         title,
         defaultPath,
         filters: extension ? [{ name: extension.toUpperCase(), extensions: [extension] }] : [],
-        properties: ['createDirectory', 'showOverwriteConfirmation'] as ('createDirectory' | 'showOverwriteConfirmation')[],
+        properties: ['createDirectory', 'showOverwriteConfirmation'] as (
+          'createDirectory' | 'showOverwriteConfirmation'
+        )[],
       };
       const win = window();
       const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       return r.canceled || !r.filePath ? null : r.filePath;
     },
     chooseFolder: async ({ title, defaultPath }) => {
-      const options = { title, defaultPath, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
+      const options = {
+        title,
+        defaultPath,
+        properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[],
+      };
       const win = window();
       const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return r.canceled ? null : (r.filePaths[0] ?? null);

@@ -24,14 +24,21 @@ export function dropSummary(results: AddPathResult[]): Note {
     already.length ? `${counted(already)} already watched (rescanned)` : '',
     ...rejected.map((r) => `${r.path}: ${r.detail}`),
   ].filter(Boolean);
-  return { title: rejected.length && !watching.length && !already.length ? 'Nothing was added' : 'Footage added', body: parts.join('\n') };
+  return {
+    title: rejected.length && !watching.length && !already.length ? 'Nothing was added' : 'Footage added',
+    body: parts.join('\n'),
+  };
 }
 
 /**
  * Files and folders dropped on the window: the page leaves OS file drops alone, so Chromium tries to open them as a
  * file:// navigation; that navigation is cancelled here and its path validated and queued (sync:add-paths).
  */
-export function interceptFileDrops(contents: Pick<WebContents, 'on'>, add: (paths: string[]) => Promise<AddPathResult[]>, tell: (n: Note) => void): void {
+export function interceptFileDrops(
+  contents: Pick<WebContents, 'on'>,
+  add: (paths: string[]) => Promise<AddPathResult[]>,
+  tell: (n: Note) => void,
+): void {
   contents.on('will-navigate', (event, url) => {
     if (!url.startsWith('file://')) return;
     event.preventDefault();
@@ -43,7 +50,8 @@ export function interceptFileDrops(contents: Pick<WebContents, 'on'>, add: (path
     }
     void add([path]).then(
       (results) => tell(dropSummary(results)),
-      (err: unknown) => tell({ title: 'Could not add the dropped item', body: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        tell({ title: 'Could not add the dropped item', body: err instanceof Error ? err.message : String(err) }),
     );
   });
 }

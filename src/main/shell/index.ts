@@ -1,4 +1,21 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, nativeTheme, net, Notification, protocol, safeStorage, screen, session, shell, Tray, utilityProcess } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeImage,
+  nativeTheme,
+  net,
+  Notification,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  Tray,
+  utilityProcess,
+} from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channels } from '../../shared/contract';
@@ -43,7 +60,12 @@ const dataDir = defaultDataDir();
 let mainWindow: BrowserWindow | null = null;
 let windowState: { stop(): void } | undefined;
 // Claimed first: a second launch hands its paths to the running app and quits before it opens the log or database.
-const instance = new SingleInstance(app, { window: () => mainWindow ?? createWindow(), addPaths: addPathsAndTell, log: (): Logger => core.log, skipArgs: process.defaultApp ? 2 : 1 });
+const instance = new SingleInstance(app, {
+  window: () => mainWindow ?? createWindow(),
+  addPaths: addPathsAndTell,
+  log: (): Logger => core.log,
+  skipArgs: process.defaultApp ? 2 : 1,
+});
 const primaryInstance: boolean = instance.claim(process.argv, process.cwd());
 if (!primaryInstance) app.quit();
 const core = new ReelsyncApp({
@@ -63,7 +85,11 @@ function tell(n: Note): void {
 
 async function addPathsAndTell(paths: string[]): Promise<void> {
   const r = await core.registry.invoke('sync:add-paths', { paths });
-  tell(r.ok ? dropSummary(addPathsAnswer.parse(r.value).results) : { title: 'Could not add the folders', body: r.error.message });
+  tell(
+    r.ok
+      ? dropSummary(addPathsAnswer.parse(r.value).results)
+      : { title: 'Could not add the folders', body: r.error.message },
+  );
 }
 
 async function syncStatus(): Promise<{ status: SyncStatus | null; problem: string | null }> {
@@ -86,7 +112,11 @@ const tray = new TrayController(
   },
   core.events,
 );
-const notifier = new SyncNotifier({ events: core.events, status: async () => (await syncStatus()).status, notify: tell });
+const notifier = new SyncNotifier({
+  events: core.events,
+  status: async () => (await syncStatus()).status,
+  notify: tell,
+});
 core.desktop = desktopHooks({
   contents: () => mainWindow?.webContents ?? null,
   imageFromPath: (path) => nativeImage.createFromPath(path),

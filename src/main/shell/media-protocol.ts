@@ -8,12 +8,20 @@ export const MEDIA_SCHEME = 'reelsync-media';
  * The `reelsync-media:` protocol: `reelsync-media://file/?path=ABS` (Range, only inside the watched and library
  * folders) and `reelsync-media://keyframe/?bucket=B&blob=keyframes/...` (thumbnails: the disk cache, filled from the library service).
  */
-export async function handleMediaRequest(browse: Pick<BrowseServices, 'mediaRoots' | 'keyframe'>, request: Request): Promise<Response> {
+export async function handleMediaRequest(
+  browse: Pick<BrowseServices, 'mediaRoots' | 'keyframe'>,
+  request: Request,
+): Promise<Response> {
   const url = new URL(request.url);
   const method = request.method === 'HEAD' ? 'HEAD' : request.method === 'GET' ? 'GET' : null;
   if (!method) return new Response('method not allowed', { status: 405 });
   if (url.host === 'file') {
-    const answer = await serveLocalMedia(url.searchParams.get('path') ?? '', browse.mediaRoots(), method, request.headers.get('range') ?? undefined);
+    const answer = await serveLocalMedia(
+      url.searchParams.get('path') ?? '',
+      browse.mediaRoots(),
+      method,
+      request.headers.get('range') ?? undefined,
+    );
     const body = answer.body ? (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>) : (answer.message ?? null);
     return new Response(body, { status: answer.status, headers: answer.headers });
   }

@@ -4,7 +4,12 @@ import { appMenuTemplate, updatesLabel, type MenuActions } from './menu';
 
 /** Menu actions that record which ran. */
 function actions(ran: string[] = []): MenuActions {
-  return { addFolder: () => ran.push('addFolder'), openLogs: () => ran.push('openLogs'), revealData: () => ran.push('revealData'), checkForUpdates: () => ran.push('checkForUpdates') };
+  return {
+    addFolder: () => ran.push('addFolder'),
+    openLogs: () => ran.push('openLogs'),
+    revealData: () => ran.push('revealData'),
+    checkForUpdates: () => ran.push('checkForUpdates'),
+  };
 }
 
 function items(menu: MenuItemConstructorOptions): MenuItemConstructorOptions[] {
@@ -16,8 +21,10 @@ function flatten(template: MenuItemConstructorOptions[]): MenuItemConstructorOpt
   return template.flatMap((m) => [m, ...flatten(items(m))]);
 }
 
-const named = (template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions[] => items(template.find((m) => m.label === label) ?? {});
-const roles = (list: MenuItemConstructorOptions[]) => list.filter((i) => i.type !== 'separator').map((i) => i.role ?? i.label);
+const named = (template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions[] =>
+  items(template.find((m) => m.label === label) ?? {});
+const roles = (list: MenuItemConstructorOptions[]) =>
+  list.filter((i) => i.type !== 'separator').map((i) => i.role ?? i.label);
 
 describe('application menu template', () => {
   it('gives macOS its app menu with about, services, hide and quit, and the standard menus after it', () => {
@@ -25,7 +32,16 @@ describe('application menu template', () => {
     expect(t.map((m) => m.label)).toEqual(['Reelsync', 'File', 'Edit', 'View', 'Window', 'Help']);
     expect(roles(items(t[0] ?? {}))).toEqual(['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit']);
     expect(roles(named(t, 'File'))).toEqual(['Add Folder…', 'close']);
-    expect(roles(named(t, 'Edit'))).toEqual(['undo', 'redo', 'cut', 'copy', 'paste', 'pasteAndMatchStyle', 'delete', 'selectAll']);
+    expect(roles(named(t, 'Edit'))).toEqual([
+      'undo',
+      'redo',
+      'cut',
+      'copy',
+      'paste',
+      'pasteAndMatchStyle',
+      'delete',
+      'selectAll',
+    ]);
     expect(roles(named(t, 'View'))).toEqual(['resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']);
     expect(roles(named(t, 'Window'))).toEqual(['minimize', 'zoom', 'front']);
     expect(roles(named(t, 'Help'))).toEqual(['Open Logs Folder', 'Reveal Data Folder', 'Check for Updates…']);
@@ -44,7 +60,9 @@ describe('application menu template', () => {
   });
 
   it('offers reload and developer tools only when not packaged', () => {
-    const packaged = flatten(appMenuTemplate({ platform: 'linux', dev: false, updatesConfigured: true, actions: actions() }));
+    const packaged = flatten(
+      appMenuTemplate({ platform: 'linux', dev: false, updatesConfigured: true, actions: actions() }),
+    );
     const dev = flatten(appMenuTemplate({ platform: 'linux', dev: true, updatesConfigured: true, actions: actions() }));
     for (const role of ['reload', 'forceReload', 'toggleDevTools'] as const) {
       expect(packaged.some((i) => i.role === role)).toBe(false);
@@ -71,7 +89,9 @@ describe('application menu template', () => {
 
   it('runs the app actions from its own items and says when updates are not configured', () => {
     const ran: string[] = [];
-    const all = flatten(appMenuTemplate({ platform: 'linux', dev: false, updatesConfigured: false, actions: actions(ran) }));
+    const all = flatten(
+      appMenuTemplate({ platform: 'linux', dev: false, updatesConfigured: false, actions: actions(ran) }),
+    );
     const click = (label: string) => {
       const item = all.find((i) => i.label === label);
       expect(item?.click, label).toBeTypeOf('function');

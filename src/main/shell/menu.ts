@@ -51,7 +51,9 @@ export function appMenuTemplate(o: MenuOptions): MenuItemConstructorOptions[] {
       { label: 'Add Folder…', accelerator: 'CmdOrCtrl+O', click: () => a.addFolder() },
       separator,
       { role: 'close', label: 'Close Window', accelerator: 'CmdOrCtrl+W' },
-      ...(mac ? [] : [separator, { role: 'quit', label: 'Quit', accelerator: 'Ctrl+Q' } satisfies MenuItemConstructorOptions]),
+      ...(mac
+        ? []
+        : [separator, { role: 'quit', label: 'Quit', accelerator: 'Ctrl+Q' } satisfies MenuItemConstructorOptions]),
     ],
   };
   const edit: MenuItemConstructorOptions = {
@@ -63,14 +65,21 @@ export function appMenuTemplate(o: MenuOptions): MenuItemConstructorOptions[] {
       { role: 'cut', accelerator: 'CmdOrCtrl+X' },
       { role: 'copy', accelerator: 'CmdOrCtrl+C' },
       { role: 'paste', accelerator: 'CmdOrCtrl+V' },
-      ...(mac ? [{ role: 'pasteAndMatchStyle', accelerator: 'Shift+Alt+Cmd+V' } satisfies MenuItemConstructorOptions] : []),
+      ...(mac
+        ? [{ role: 'pasteAndMatchStyle', accelerator: 'Shift+Alt+Cmd+V' } satisfies MenuItemConstructorOptions]
+        : []),
       { role: 'delete' },
       separator,
       { role: 'selectAll', accelerator: 'CmdOrCtrl+A' },
     ],
   };
   const devItems: MenuItemConstructorOptions[] = o.dev
-    ? [{ role: 'reload', accelerator: 'CmdOrCtrl+R' }, { role: 'forceReload', accelerator: 'Shift+CmdOrCtrl+R' }, { role: 'toggleDevTools', accelerator: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I' }, separator]
+    ? [
+        { role: 'reload', accelerator: 'CmdOrCtrl+R' },
+        { role: 'forceReload', accelerator: 'Shift+CmdOrCtrl+R' },
+        { role: 'toggleDevTools', accelerator: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I' },
+        separator,
+      ]
     : [];
   const view: MenuItemConstructorOptions = {
     label: 'View',

@@ -31,7 +31,15 @@ describe('native theme', () => {
     const events = new EventBus();
     const logger = createLogger('test');
     const registry = new HandlerRegistry(logger);
-    new BrowseServices({ dataDir: dir, db: () => db, client: () => undefined, watchedPaths: () => [], vault: databaseVault, events, logger }).register(registry);
+    new BrowseServices({
+      dataDir: dir,
+      db: () => db,
+      client: () => undefined,
+      watchedPaths: () => [],
+      vault: databaseVault,
+      events,
+      logger,
+    }).register(registry);
     new AppSettings(db, databaseVault).setTheme('dark');
     const nativeTheme: { themeSource: 'system' | 'light' | 'dark' } = { themeSource: 'system' };
 

@@ -22,7 +22,11 @@ function themeSourceOf(theme: Theme): ThemeSource {
  * The theme setting also drives Electron's nativeTheme, so the window chrome, menus, scrollbars and native form
  * controls follow it (the page's CSS alone cannot restyle them): applied now and on every settings change.
  */
-export function followThemeSetting(nativeTheme: Pick<NativeTheme, 'themeSource'>, current: Theme, events: Pick<EventBus, 'on'>): () => void {
+export function followThemeSetting(
+  nativeTheme: Pick<NativeTheme, 'themeSource'>,
+  current: Theme,
+  events: Pick<EventBus, 'on'>,
+): () => void {
   const apply = (theme: Theme): void => {
     const source = themeSourceOf(theme);
     if (nativeTheme.themeSource !== source) nativeTheme.themeSource = source;

@@ -23,7 +23,12 @@ export class SyncNotifier {
   private readonly searchable = new Set<number>();
 
   constructor(
-    private readonly o: { events: EventBus; status: () => Promise<SyncStatus | null>; notify: (n: Note) => void; coalesceMs?: number },
+    private readonly o: {
+      events: EventBus;
+      status: () => Promise<SyncStatus | null>;
+      notify: (n: Note) => void;
+      coalesceMs?: number;
+    },
   ) {}
 
   start(): void {
@@ -35,12 +40,28 @@ export class SyncNotifier {
         if (this.searchable.size > 0) this.checkSoon();
       }),
       e.on('sync:queue', ({ paused }) => {
-        if (paused?.reason === 'insufficient-balance') this.o.notify({ title: 'Uploads paused: balance too low', body: 'The library service refused an upload for lack of credits. Add credits, then resume the queue.' });
-        if (paused?.reason === 'unauthorized') this.o.notify({ title: 'Uploads paused: API key refused', body: 'Check the key in Settings, then resume the queue.' });
+        if (paused?.reason === 'insufficient-balance')
+          this.o.notify({
+            title: 'Uploads paused: balance too low',
+            body: 'The library service refused an upload for lack of credits. Add credits, then resume the queue.',
+          });
+        if (paused?.reason === 'unauthorized')
+          this.o.notify({
+            title: 'Uploads paused: API key refused',
+            body: 'Check the key in Settings, then resume the queue.',
+          });
       }),
       e.on('downloads:progress', (d) => {
-        if (d.state === 'gone') this.o.notify({ title: 'Download gone', body: `Download ${d.id}: the library no longer has this resource; it will not be retried.` });
-        if (d.state === 'failed') this.o.notify({ title: 'Download failed', body: `Download ${d.id} stopped after its retries. Retry it from Clips → Downloads.` });
+        if (d.state === 'gone')
+          this.o.notify({
+            title: 'Download gone',
+            body: `Download ${d.id}: the library no longer has this resource; it will not be retried.`,
+          });
+        if (d.state === 'failed')
+          this.o.notify({
+            title: 'Download failed',
+            body: `Download ${d.id} stopped after its retries. Retry it from Clips → Downloads.`,
+          });
       }),
     ];
   }
@@ -64,7 +85,9 @@ export class SyncNotifier {
     if (list.length === 0) return;
     const first = list[0];
     const title = list.length === 1 ? 'A file was rejected' : `${list.length} files were rejected`;
-    const body = first ? `${baseName(first.path)}: ${first.reason}${list.length > 1 ? ` (and ${list.length - 1} more: see Library → Rejected)` : ''}` : '';
+    const body = first
+      ? `${baseName(first.path)}: ${first.reason}${list.length > 1 ? ` (and ${list.length - 1} more: see Library → Rejected)` : ''}`
+      : '';
     this.o.notify({ title, body });
   }
 

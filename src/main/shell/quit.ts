@@ -7,7 +7,12 @@ import type { Logger } from '../log';
  * downloads abort and go back to their rows, the database closes), then the app quits for real. A stop that hangs is
  * given `timeoutMs`; the rows recover on the next start either way.
  */
-export function installCleanQuit(app: Pick<App, 'on' | 'quit'>, stop: () => Promise<void>, log: Logger, timeoutMs = 15_000): { quitting: () => boolean } {
+export function installCleanQuit(
+  app: Pick<App, 'on' | 'quit'>,
+  stop: () => Promise<void>,
+  log: Logger,
+  timeoutMs = 15_000,
+): { quitting: () => boolean } {
   let state: 'running' | 'stopping' | 'stopped' = 'running';
   app.on('before-quit', (event) => {
     if (state === 'stopped') return;
@@ -21,7 +26,10 @@ export function installCleanQuit(app: Pick<App, 'on' | 'quit'>, stop: () => Prom
         resolve();
       }, timeoutMs);
     });
-    void Promise.race([stop().catch((err: unknown) => log.error({ err: describeError(err) }, 'stop failed')), timeout]).finally(() => {
+    void Promise.race([
+      stop().catch((err: unknown) => log.error({ err: describeError(err) }, 'stop failed')),
+      timeout,
+    ]).finally(() => {
       clearTimeout(timer);
       state = 'stopped';
       app.quit();

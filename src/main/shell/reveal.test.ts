@@ -26,15 +26,38 @@ function seed(dataDir: string): void {
   const db = openDatabase(join(dataDir, 'reelsync.db'));
   const clips = new ClipsStore(db);
   const clip: NewClip = {
-    videoNo: 'V1', videoName: 'harbour.mp4', name: '', start: 1, end: 3, handles: 0, mode: 'copy', format: 'mp4', outDir: join(dataDir, 'clips'), outName: null,
-    query: 'harbour', searchType: null, text: '', score: null, video: null, keyframe: null, tags: [], notes: '',
+    videoNo: 'V1',
+    videoName: 'harbour.mp4',
+    name: '',
+    start: 1,
+    end: 3,
+    handles: 0,
+    mode: 'copy',
+    format: 'mp4',
+    outDir: join(dataDir, 'clips'),
+    outName: null,
+    query: 'harbour',
+    searchType: null,
+    text: '',
+    score: null,
+    video: null,
+    keyframe: null,
+    tags: [],
+    notes: '',
   };
   ids.clip = clips.create(clip).id;
   clips.setOutput(ids.clip, clipFile);
   clips.ready(ids.clip, { duration: 2, fps: 25, width: 64, height: 36, hasAudio: false, thumbnailPath: null });
   ids.queuedClip = clips.create(clip).id;
   const sync = new SyncStore(db);
-  const watch = sync.addWatchFolder({ path: footage, folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' });
+  const watch = sync.addWatchFolder({
+    path: footage,
+    folderId: null,
+    folderName: null,
+    tags: [],
+    ignore: [],
+    polling: 'auto',
+  });
   ids.file = sync.recordFile(watch.id, join(footage, 'day1.mp4'), 1, 1, 1).id;
   ids.goneFile = sync.recordFile(watch.id, join(footage, 'gone.mp4'), 1, 1, 1).id;
   db.close();
@@ -71,22 +94,52 @@ afterEach(async () => {
 
 describe('reveal in the file manager (electron mocked, real client database)', () => {
   it('shows a known clip and a known library file with shell.showItemInFolder at their real paths', async () => {
-    expect(await app.registry.invoke('clips:reveal', { id: ids.clip })).toEqual({ ok: true, value: { done: true, detail: clipFile } });
-    expect(await app.registry.invoke('files:reveal', { id: ids.file })).toEqual({ ok: true, value: { done: true, detail: join(footage, 'day1.mp4') } });
+    expect(await app.registry.invoke('clips:reveal', { id: ids.clip })).toEqual({
+      ok: true,
+      value: { done: true, detail: clipFile },
+    });
+    expect(await app.registry.invoke('files:reveal', { id: ids.file })).toEqual({
+      ok: true,
+      value: { done: true, detail: join(footage, 'day1.mp4') },
+    });
     expect(showItemInFolder.mock.calls).toEqual([[clipFile], [join(footage, 'day1.mp4')]]);
   });
 
   it('refuses unknown ids, clips without a file, files gone from disk and any path sent by the renderer', async () => {
-    expect(await app.registry.invoke('clips:reveal', { id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await app.registry.invoke('files:reveal', { id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await app.registry.invoke('clips:reveal', { id: ids.queuedClip })).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(await app.registry.invoke('files:reveal', { id: ids.goneFile })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await app.registry.invoke('clips:reveal', { id: 999 })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await app.registry.invoke('files:reveal', { id: 999 })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await app.registry.invoke('clips:reveal', { id: ids.queuedClip })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict' },
+    });
+    expect(await app.registry.invoke('files:reveal', { id: ids.goneFile })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     expect(JSON.stringify(await app.registry.invoke('files:reveal', { id: ids.goneFile }))).toContain('gone from disk');
-    expect(await app.registry.invoke('files:reveal', { id: ids.file, path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await app.registry.invoke('clips:reveal', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await app.registry.invoke('files:reveal', { id: -1 })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await app.registry.invoke('files:reveal', { id: ids.file, path: '/etc/passwd' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+    expect(await app.registry.invoke('clips:reveal', { path: '/etc/passwd' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+    expect(await app.registry.invoke('files:reveal', { id: -1 })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
     await rm(clipFile);
-    expect(await app.registry.invoke('clips:reveal', { id: ids.clip })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await app.registry.invoke('clips:reveal', { id: ids.clip })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     expect(showItemInFolder).not.toHaveBeenCalled();
   });
 });

@@ -13,17 +13,29 @@ const { installCleanQuit } = await import('./quit');
 const { interceptFileDrops, dropSummary } = await import('./drop');
 const { desktopHooks } = await import('./desktop-hooks');
 
-const status = (by: Record<string, number>, paused: SyncStatus['paused'] = null): SyncStatus => ({ paused, folders: 1, files: {}, byStatus: by, jobs: { queued: 0, active: 0, failed: 0 } });
+const status = (by: Record<string, number>, paused: SyncStatus['paused'] = null): SyncStatus => ({
+  paused,
+  folders: 1,
+  files: {},
+  byStatus: by,
+  jobs: { queued: 0, active: 0, failed: 0 },
+});
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('tray', () => {
   it('names the sync state: idle, syncing N, paused (and why), error', () => {
     expect(trayLabel(trayStateOf(status({ indexed: 3 }), null))).toBe('Idle · 3 searchable');
-    expect(trayLabel(trayStateOf(status({ queued: 2, uploading: 1, indexing: 1, indexed: 3 }), null))).toBe('Syncing 4');
+    expect(trayLabel(trayStateOf(status({ queued: 2, uploading: 1, indexing: 1, indexed: 3 }), null))).toBe(
+      'Syncing 4',
+    );
     expect(trayLabel(trayStateOf(status({ queued: 2 }, { reason: 'user' }), null))).toBe('Paused');
-    expect(trayLabel(trayStateOf(status({}, { reason: 'insufficient-balance' }), null))).toBe('Paused: balance too low');
+    expect(trayLabel(trayStateOf(status({}, { reason: 'insufficient-balance' }), null))).toBe(
+      'Paused: balance too low',
+    );
     expect(trayLabel(trayStateOf(status({ failed: 2, indexed: 1 }), null))).toBe('Error: 2 files failed');
-    expect(trayLabel(trayStateOf(null, 'no library service is configured'))).toBe('Error: no library service is configured');
+    expect(trayLabel(trayStateOf(null, 'no library service is configured'))).toBe(
+      'Error: no library service is configured',
+    );
   });
 
   it('draws a round dot bitmap (BGRA) in the state colour', () => {
@@ -50,7 +62,11 @@ describe('tray', () => {
       quit: vi.fn(),
     };
     const controller = new TrayController(
-      { image: (bgra: Buffer) => bgra.length, menu: (t: MenuItemConstructorOptions[]) => (menus.push(t), menus.length), tray: () => tray },
+      {
+        image: (bgra: Buffer) => bgra.length,
+        menu: (t: MenuItemConstructorOptions[]) => (menus.push(t), menus.length),
+        tray: () => tray,
+      },
       actions,
       events,
       60_000,
@@ -83,13 +99,33 @@ describe('notifications', () => {
     const events = new EventBus();
     const notes: { title: string; body: string }[] = [];
     let current = status({ uploading: 1, indexed: 1 });
-    const n = new SyncNotifier({ events, status: () => Promise.resolve(current), notify: (x) => notes.push(x), coalesceMs: 100 });
+    const n = new SyncNotifier({
+      events,
+      status: () => Promise.resolve(current),
+      notify: (x) => notes.push(x),
+      coalesceMs: 100,
+    });
     n.start();
     events.emit('sync:file-changed', { id: 1, path: '/f/a.mp4', status: 'indexed', reason: null });
-    events.emit('sync:file-changed', { id: 2, path: '/f/bad.avi', status: 'skipped', reason: 'codec mpeg4 is not accepted' });
-    events.emit('sync:file-changed', { id: 3, path: '/f/empty.mp4', status: 'skipped', reason: 'empty file (0 bytes)' });
+    events.emit('sync:file-changed', {
+      id: 2,
+      path: '/f/bad.avi',
+      status: 'skipped',
+      reason: 'codec mpeg4 is not accepted',
+    });
+    events.emit('sync:file-changed', {
+      id: 3,
+      path: '/f/empty.mp4',
+      status: 'skipped',
+      reason: 'empty file (0 bytes)',
+    });
     await vi.advanceTimersByTimeAsync(150);
-    expect(notes).toEqual([{ title: '2 files were rejected', body: 'bad.avi: codec mpeg4 is not accepted (and 1 more: see Library → Rejected)' }]);
+    expect(notes).toEqual([
+      {
+        title: '2 files were rejected',
+        body: 'bad.avi: codec mpeg4 is not accepted (and 1 more: see Library → Rejected)',
+      },
+    ]);
     current = status({ indexed: 2 });
     events.emit('sync:file-changed', { id: 4, path: '/f/b.mp4', status: 'indexed', reason: null });
     await vi.advanceTimersByTimeAsync(250);
@@ -106,7 +142,10 @@ describe('notifications', () => {
 describe('clean quit', () => {
   it('holds the first quit until stop has finished, then quits once', async () => {
     const listeners: ((e: { preventDefault: () => void }) => void)[] = [];
-    const app = { on: vi.fn((_name: string, fn: (e: { preventDefault: () => void }) => void) => listeners.push(fn)), quit: vi.fn() };
+    const app = {
+      on: vi.fn((_name: string, fn: (e: { preventDefault: () => void }) => void) => listeners.push(fn)),
+      quit: vi.fn(),
+    };
     let finish: () => void = () => undefined;
     const stop = vi.fn(() => new Promise<void>((r) => (finish = r)));
     const q = installCleanQuit(app as never, stop, createLogger('test'));
@@ -127,11 +166,17 @@ describe('clean quit', () => {
 
   it('quits anyway when stop hangs past its time limit or fails', async () => {
     const listeners: ((e: { preventDefault: () => void }) => void)[] = [];
-    const app = { on: (_n: string, fn: (e: { preventDefault: () => void }) => void) => listeners.push(fn), quit: vi.fn() };
+    const app = {
+      on: (_n: string, fn: (e: { preventDefault: () => void }) => void) => listeners.push(fn),
+      quit: vi.fn(),
+    };
     installCleanQuit(app as never, () => new Promise<void>(() => undefined), createLogger('test'), 20);
     listeners.forEach((l) => l({ preventDefault: () => undefined }));
     await vi.waitFor(() => expect(app.quit).toHaveBeenCalledTimes(1));
-    const other = { on: (_n: string, fn: (e: { preventDefault: () => void }) => void) => listeners.splice(0, 1, fn), quit: vi.fn() };
+    const other = {
+      on: (_n: string, fn: (e: { preventDefault: () => void }) => void) => listeners.splice(0, 1, fn),
+      quit: vi.fn(),
+    };
     installCleanQuit(other as never, () => Promise.reject(new Error('db busy')), createLogger('test'));
     listeners[0]?.({ preventDefault: () => undefined });
     await vi.waitFor(() => expect(other.quit).toHaveBeenCalledTimes(1));
@@ -142,7 +187,17 @@ describe('drops and drags', () => {
   it('turns a file:// navigation from a drop into sync:add-paths and cancels it; other navigations are left alone', async () => {
     let handler: ((e: { preventDefault: () => void }, url: string) => void) | undefined;
     const contents = { on: (_n: string, fn: typeof handler) => (handler = fn) };
-    const add = vi.fn((paths: string[]) => Promise.resolve(paths.map((path) => ({ path, kind: 'folder' as const, outcome: 'watching' as const, detail: 'watched', watchId: 1 }))));
+    const add = vi.fn((paths: string[]) =>
+      Promise.resolve(
+        paths.map((path) => ({
+          path,
+          kind: 'folder' as const,
+          outcome: 'watching' as const,
+          detail: 'watched',
+          watchId: 1,
+        })),
+      ),
+    );
     const told: { title: string; body: string }[] = [];
     interceptFileDrops(contents as never, add, (n) => told.push(n));
     const prevent = vi.fn();
@@ -153,14 +208,35 @@ describe('drops and drags', () => {
     expect(told).toEqual([{ title: 'Footage added', body: '1 folder now watched' }]);
     handler?.({ preventDefault: prevent }, 'reelsync://app/index.html');
     expect(prevent).toHaveBeenCalledTimes(1);
-    expect(dropSummary([{ path: '/x.txt', kind: 'file', outcome: 'rejected', detail: 'extension .txt is not accepted', watchId: null }])).toEqual({ title: 'Nothing was added', body: '/x.txt: extension .txt is not accepted' });
+    expect(
+      dropSummary([
+        { path: '/x.txt', kind: 'file', outcome: 'rejected', detail: 'extension .txt is not accepted', watchId: null },
+      ]),
+    ).toEqual({ title: 'Nothing was added', body: '/x.txt: extension .txt is not accepted' });
   });
 
   it('words the drop note by what was added: a single file is a file, not a folder', () => {
-    const r = (path: string, kind: 'folder' | 'file' | null, outcome: 'watching' | 'already-watched' | 'rejected') => ({ path, kind, outcome, detail: 'why', watchId: null });
-    expect(dropSummary([r('/a.mp4', 'file', 'watching')])).toEqual({ title: 'Footage added', body: '1 file now watched' });
-    expect(dropSummary([r('/d1', 'folder', 'watching'), r('/d2', 'folder', 'watching'), r('/b.mov', 'file', 'watching')])).toEqual({ title: 'Footage added', body: '2 folders and 1 file now watched' });
-    expect(dropSummary([r('/w/c.mp4', 'file', 'already-watched'), r('/w/e.mp4', 'file', 'already-watched'), r('/gone', null, 'rejected')])).toEqual({
+    const r = (path: string, kind: 'folder' | 'file' | null, outcome: 'watching' | 'already-watched' | 'rejected') => ({
+      path,
+      kind,
+      outcome,
+      detail: 'why',
+      watchId: null,
+    });
+    expect(dropSummary([r('/a.mp4', 'file', 'watching')])).toEqual({
+      title: 'Footage added',
+      body: '1 file now watched',
+    });
+    expect(
+      dropSummary([r('/d1', 'folder', 'watching'), r('/d2', 'folder', 'watching'), r('/b.mov', 'file', 'watching')]),
+    ).toEqual({ title: 'Footage added', body: '2 folders and 1 file now watched' });
+    expect(
+      dropSummary([
+        r('/w/c.mp4', 'file', 'already-watched'),
+        r('/w/e.mp4', 'file', 'already-watched'),
+        r('/gone', null, 'rejected'),
+      ]),
+    ).toEqual({
       title: 'Footage added',
       body: '2 files already watched (rescanned)\n/gone: why',
     });
@@ -187,6 +263,13 @@ describe('drops and drags', () => {
     ]);
     hooks.reveal('/clips/a.mp4');
     expect(shown).toEqual(['/clips/a.mp4']);
-    expect(() => desktopHooks({ contents: () => null, imageFromPath: () => empty as never, fallbackIcon: () => 'f' as never, showItemInFolder: () => undefined }).startDrag('/a', null)).toThrow(/no window/);
+    expect(() =>
+      desktopHooks({
+        contents: () => null,
+        imageFromPath: () => empty as never,
+        fallbackIcon: () => 'f' as never,
+        showItemInFolder: () => undefined,
+      }).startDrag('/a', null),
+    ).toThrow(/no window/);
   });
 });

@@ -27,8 +27,13 @@ describe('shell IPC handlers (electron mocked)', () => {
     const registered = new Map(handle.mock.calls.map(([channel, fn]) => [channel, fn]));
     expect([...registered.keys()].sort()).toEqual([...channelNames].sort());
     const echo = registered.get('app:echo');
-    expect(await echo?.({ senderFrame: { url: 'reelsync://app/index.html' } }, { text: 'hi' })).toEqual(ok({ channel: 'app:echo', req: { text: 'hi' } }));
-    expect(await echo?.({ senderFrame: { url: 'https://evil.example/' } }, { text: 'hi' })).toEqual({ ok: false, error: { code: 'bad_request', message: 'sender not allowed' } });
+    expect(await echo?.({ senderFrame: { url: 'reelsync://app/index.html' } }, { text: 'hi' })).toEqual(
+      ok({ channel: 'app:echo', req: { text: 'hi' } }),
+    );
+    expect(await echo?.({ senderFrame: { url: 'https://evil.example/' } }, { text: 'hi' })).toEqual({
+      ok: false,
+      error: { code: 'bad_request', message: 'sender not allowed' },
+    });
     expect(await echo?.({ senderFrame: null }, {})).toMatchObject({ ok: false });
     expect(invoke).toHaveBeenCalledTimes(1);
   });
@@ -61,7 +66,10 @@ describe('reelsync-media protocol', () => {
     await writeFile(file, Buffer.alloc(1000, 7));
     await writeFile(join(dir, 'outside.mp4'), 'x');
     const keyframes = new KeyframeCache(() => null);
-    const browse = { mediaRoots: () => [root], keyframe: (bucket: string, blob: string) => keyframes.get(bucket, blob) };
+    const browse = {
+      mediaRoots: () => [root],
+      keyframe: (bucket: string, blob: string) => keyframes.get(bucket, blob),
+    };
     const get = (path: string, headers: Record<string, string> = {}) =>
       handleMediaRequest(browse, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
     const ranged = await get(file, { range: 'bytes=10-19' });
@@ -70,7 +78,10 @@ describe('reelsync-media protocol', () => {
     expect((await ranged.arrayBuffer()).byteLength).toBe(10);
     expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(403);
     expect((await get(file, { range: 'bytes=5000-' })).status).toBe(416);
-    const kf = await handleMediaRequest(browse, new Request('reelsync-media://keyframe/?bucket=b&blob=keyframes/V1/0.jpg'));
+    const kf = await handleMediaRequest(
+      browse,
+      new Request('reelsync-media://keyframe/?bucket=b&blob=keyframes/V1/0.jpg'),
+    );
     expect(kf.status).toBe(503);
   });
 });
@@ -79,7 +90,12 @@ describe('window security', () => {
   it('isolates the renderer, blocks navigation out of the app and denies new windows', async () => {
     const { guardContents, secureWebPreferences } = await import('./window-security');
     const { CONTENT_SECURITY_POLICY } = await import('../security');
-    expect(secureWebPreferences('/p.cjs')).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(secureWebPreferences('/p.cjs')).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
     const listeners = new Map<string, (event: { preventDefault: () => void }, url: string) => void>();
     let openHandler: ((d: { url: string }) => { action: string }) | undefined;
     const contents = {

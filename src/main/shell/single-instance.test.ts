@@ -56,7 +56,12 @@ describe('single instance (electron mocked)', () => {
     const { app, win, added, instance } = setup();
     expect(instance.claim(['/opt/Reelsync/reelsync'], dir)).toBe(true);
     instance.ready();
-    app.emit('second-instance', {}, ['/opt/Reelsync/reelsync', '--allow-file-access-from-files', 'Day 1', join(dir, 'Day 2'), join(dir, 'missing')], dir);
+    app.emit(
+      'second-instance',
+      {},
+      ['/opt/Reelsync/reelsync', '--allow-file-access-from-files', 'Day 1', join(dir, 'Day 2'), join(dir, 'missing')],
+      dir,
+    );
     expect(win.calls).toEqual(['restore', 'show', 'focus']);
     expect(added).toEqual([[join(dir, 'Day 1'), join(dir, 'Day 2')]]);
     // A plain second launch (from the dock or start menu) only focuses.

@@ -97,6 +97,8 @@ export class SingleInstance {
   }
 
   private add(paths: string[]): void {
-    this.o.addPaths([...new Set(paths)]).catch((err: unknown) => this.o.log().error({ err: describeError(err), paths }, 'adding launch paths failed'));
+    this.o
+      .addPaths([...new Set(paths)])
+      .catch((err: unknown) => this.o.log().error({ err: describeError(err), paths }, 'adding launch paths failed'));
   }
 }

@@ -28,7 +28,11 @@ export function trayLabel(s: TrayState): string {
     case 'syncing':
       return `Syncing ${s.count}`;
     case 'paused':
-      return s.reason === 'user' ? 'Paused' : s.reason === 'insufficient-balance' ? 'Paused: balance too low' : 'Paused: API key refused';
+      return s.reason === 'user'
+        ? 'Paused'
+        : s.reason === 'insufficient-balance'
+          ? 'Paused: balance too low'
+          : 'Paused: API key refused';
     case 'error':
       return `Error: ${s.message}`;
     default:

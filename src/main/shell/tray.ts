@@ -8,7 +8,12 @@ import { dotBitmap, trayColor, trayLabel, trayStateOf, type TrayState } from './
 export interface TrayHost<Image, TrayMenu> {
   image(bgra: Buffer, size: number): Image;
   menu(template: MenuItemConstructorOptions[]): TrayMenu;
-  tray(image: Image): { setImage(i: Image): void; setToolTip(t: string): void; setContextMenu(m: TrayMenu): void; destroy(): void };
+  tray(image: Image): {
+    setImage(i: Image): void;
+    setToolTip(t: string): void;
+    setContextMenu(m: TrayMenu): void;
+    destroy(): void;
+  };
 }
 
 export interface TrayActions {
@@ -91,8 +96,23 @@ export class TrayController<Image, TrayMenu> {
         { label, enabled: false },
         { type: 'separator' },
         paused
-          ? { label: 'Resume syncing', click: () => void this.actions.resume().then(() => this.refresh(), () => this.refresh()) }
-          : { label: 'Pause syncing', enabled: s.kind !== 'error' || s.message.endsWith('failed'), click: () => void this.actions.pause().then(() => this.refresh(), () => this.refresh()) },
+          ? {
+              label: 'Resume syncing',
+              click: () =>
+                void this.actions.resume().then(
+                  () => this.refresh(),
+                  () => this.refresh(),
+                ),
+            }
+          : {
+              label: 'Pause syncing',
+              enabled: s.kind !== 'error' || s.message.endsWith('failed'),
+              click: () =>
+                void this.actions.pause().then(
+                  () => this.refresh(),
+                  () => this.refresh(),
+                ),
+            },
         { label: 'Open Reelsync', click: () => this.actions.open() },
         { type: 'separator' },
         { label: 'Quit Reelsync', click: () => this.actions.quit() },

@@ -47,9 +47,15 @@ describe('updates (electron-updater injected)', () => {
   it('is off without a feed: no updater is loaded and the check says how to configure one', async () => {
     expect(updateFeed(undefined, false)).toEqual({ kind: 'off', reason: UPDATES_OFF });
     expect(updateFeed('  ', false)).toEqual({ kind: 'off', reason: UPDATES_OFF });
-    expect(updateFeed('file:///tmp/feed', true)).toMatchObject({ kind: 'off', reason: expect.stringContaining('not an http(s) address') as string });
+    expect(updateFeed('file:///tmp/feed', true)).toMatchObject({
+      kind: 'off',
+      reason: expect.stringContaining('not an http(s) address') as string,
+    });
     expect(updateFeed(undefined, true)).toEqual({ kind: 'built-in' });
-    expect(updateFeed('https://updates.example/reelsync/', true)).toEqual({ kind: 'url', url: 'https://updates.example/reelsync/' });
+    expect(updateFeed('https://updates.example/reelsync/', true)).toEqual({
+      kind: 'url',
+      url: 'https://updates.example/reelsync/',
+    });
     const { s, loads } = service(updateFeed(undefined, false));
     expect(s.configured).toBe(false);
     const outcome = await s.check();

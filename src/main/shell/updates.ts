@@ -4,7 +4,10 @@ import { describeError, unreachable } from '../../shared/errors';
 import type { Logger } from '../log';
 
 /** The parts of electron-updater's autoUpdater Reelsync uses (injected, so tests drive it with no network). */
-export type Updater = Pick<AppUpdater, 'setFeedURL' | 'checkForUpdates' | 'quitAndInstall' | 'autoDownload' | 'autoInstallOnAppQuit' | 'logger'> & {
+export type Updater = Pick<
+  AppUpdater,
+  'setFeedURL' | 'checkForUpdates' | 'quitAndInstall' | 'autoDownload' | 'autoInstallOnAppQuit' | 'logger'
+> & {
   on(event: 'update-downloaded', listener: (info: { version: string }) => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;
 };
@@ -18,12 +21,15 @@ export type UpdateFeed = { kind: 'url'; url: string } | { kind: 'built-in' } | {
 
 const feedUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
-export const UPDATES_OFF = 'Updates are not configured: set REELSYNC_UPDATE_URL to the address of an update feed (a folder with latest.yml).';
+export const UPDATES_OFF =
+  'Updates are not configured: set REELSYNC_UPDATE_URL to the address of an update feed (a folder with latest.yml).';
 
 export function updateFeed(envUrl: string | undefined, builtInConfig: boolean): UpdateFeed {
   if (envUrl !== undefined && envUrl.trim() !== '') {
     const parsed = feedUrl.safeParse(envUrl.trim());
-    return parsed.success ? { kind: 'url', url: parsed.data } : { kind: 'off', reason: `REELSYNC_UPDATE_URL is not an http(s) address: ${envUrl}` };
+    return parsed.success
+      ? { kind: 'url', url: parsed.data }
+      : { kind: 'off', reason: `REELSYNC_UPDATE_URL is not an http(s) address: ${envUrl}` };
   }
   return builtInConfig ? { kind: 'built-in' } : { kind: 'off', reason: UPDATES_OFF };
 }
@@ -42,9 +48,15 @@ export function describeOutcome(o: CheckOutcome): { title: string; detail: strin
     case 'not-configured':
       return { title: 'Updates are not configured', detail: o.reason };
     case 'not-packaged':
-      return { title: 'Updates work in the installed app', detail: 'This copy runs from a development folder: update it with git instead.' };
+      return {
+        title: 'Updates work in the installed app',
+        detail: 'This copy runs from a development folder: update it with git instead.',
+      };
     case 'available':
-      return { title: `Reelsync ${o.version} is available`, detail: 'It is downloading now; you will be asked to restart when it is ready.' };
+      return {
+        title: `Reelsync ${o.version} is available`,
+        detail: 'It is downloading now; you will be asked to restart when it is ready.',
+      };
     case 'up-to-date':
       return { title: 'Reelsync is up to date', detail: `You have the latest version, ${o.version}.` };
     case 'failed':
@@ -84,7 +96,9 @@ export class UpdateService {
       }));
       const result = await updater.checkForUpdates();
       if (!result) return { kind: 'not-packaged' };
-      return result.isUpdateAvailable ? { kind: 'available', version: result.updateInfo.version } : { kind: 'up-to-date', version: this.o.currentVersion };
+      return result.isUpdateAvailable
+        ? { kind: 'available', version: result.updateInfo.version }
+        : { kind: 'up-to-date', version: this.o.currentVersion };
     } catch (err) {
       this.o.log.warn({ err: describeError(err) }, 'update check failed');
       return { kind: 'failed', error: describeError(err) };
@@ -94,7 +108,11 @@ export class UpdateService {
   private async setUp(feed: Exclude<UpdateFeed, { kind: 'off' }>): Promise<Updater> {
     const updater = await this.o.load();
     const log = this.o.log;
-    updater.logger = { info: (m: unknown) => log.info(String(m)), warn: (m: unknown) => log.warn(String(m)), error: (m: unknown) => log.error(String(m)) };
+    updater.logger = {
+      info: (m: unknown) => log.info(String(m)),
+      warn: (m: unknown) => log.warn(String(m)),
+      error: (m: unknown) => log.error(String(m)),
+    };
     if (feed.kind === 'url') updater.setFeedURL({ provider: 'generic', url: feed.url });
     updater.autoDownload = true;
     updater.autoInstallOnAppQuit = true;

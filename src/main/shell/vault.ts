@@ -2,11 +2,14 @@ import type { SafeStorage } from 'electron';
 import type { KeyVault } from '../settings/key-vault';
 
 /** API keys sealed with the OS keychain (safeStorage) before they reach the client database. */
-export function safeStorageVault(safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>): KeyVault {
+export function safeStorageVault(
+  safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>,
+): KeyVault {
   return {
     kind: 'os-keychain',
     seal: (plain) => {
-      if (!safeStorage.isEncryptionAvailable()) throw new Error('the OS keychain is not available: the key was not stored');
+      if (!safeStorage.isEncryptionAvailable())
+        throw new Error('the OS keychain is not available: the key was not stored');
       return `safe:${safeStorage.encryptString(plain).toString('base64')}`;
     },
     open: (sealed) => {

@@ -57,11 +57,18 @@ function overlap(a: Rect, b: Rect): { width: number; height: number } {
 
 function fitSize(want: { width: number; height: number }, area: Rect): { width: number; height: number } {
   const fit = (n: number, min: number, max: number): number => Math.min(max, Math.max(Math.min(min, max), n));
-  return { width: fit(want.width, MIN_WINDOW_SIZE.width, area.width), height: fit(want.height, MIN_WINDOW_SIZE.height, area.height) };
+  return {
+    width: fit(want.width, MIN_WINDOW_SIZE.width, area.width),
+    height: fit(want.height, MIN_WINDOW_SIZE.height, area.height),
+  };
 }
 
 function centred(size: { width: number; height: number }, area: Rect): Rect {
-  return { ...size, x: area.x + Math.round((area.width - size.width) / 2), y: area.y + Math.round((area.height - size.height) / 2) };
+  return {
+    ...size,
+    x: area.x + Math.round((area.width - size.width) / 2),
+    y: area.y + Math.round((area.height - size.height) / 2),
+  };
 }
 
 /**
@@ -69,8 +76,13 @@ function centred(size: { width: number; height: number }, area: Rect): Rect {
  * inside its work area; centred on the primary display when there is no saved state or the display it was on is gone
  * (a laptop taken off its second monitor). The maximised state is kept either way.
  */
-export function placeWindow(saved: WindowState | null, displays: DisplayArea[], primary: DisplayArea): { bounds: Rect; maximized: boolean } {
-  if (!saved) return { bounds: centred(fitSize(DEFAULT_WINDOW_SIZE, primary.workArea), primary.workArea), maximized: false };
+export function placeWindow(
+  saved: WindowState | null,
+  displays: DisplayArea[],
+  primary: DisplayArea,
+): { bounds: Rect; maximized: boolean } {
+  if (!saved)
+    return { bounds: centred(fitSize(DEFAULT_WINDOW_SIZE, primary.workArea), primary.workArea), maximized: false };
   let best: { area: Rect; shown: number } | null = null;
   for (const { workArea } of displays) {
     const o = overlap(saved, workArea);
@@ -98,7 +110,12 @@ export interface TrackedWindow {
  * when it closes. `stop()` saves one last time and then no more (the shell calls it on quit, before the database
  * closes: the window's own close comes after that). A failed save is reported, never thrown into Electron's events.
  */
-export function trackWindowState(win: TrackedWindow, save: (state: WindowState) => void, onError: (err: unknown) => void, debounceMs = 400): { stop(): void } {
+export function trackWindowState(
+  win: TrackedWindow,
+  save: (state: WindowState) => void,
+  onError: (err: unknown) => void,
+  debounceMs = 400,
+): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const flush = (): void => {
@@ -107,7 +124,13 @@ export function trackWindowState(win: TrackedWindow, save: (state: WindowState) 
     if (stopped || win.isDestroyed()) return;
     const b = win.getNormalBounds();
     try {
-      save({ x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height), maximized: win.isMaximized() });
+      save({
+        x: Math.round(b.x),
+        y: Math.round(b.y),
+        width: Math.round(b.width),
+        height: Math.round(b.height),
+        maximized: win.isMaximized(),
+      });
     } catch (err) {
       onError(err);
     }

@@ -11,8 +11,25 @@ beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
 const clip = (over: Partial<NewClip>): NewClip => ({
-  videoNo: 'v1', videoName: 'harbour.mp4', name: '', start: 1, end: 3, handles: 0, mode: 'accurate', format: 'mp4', outDir: dir, outName: null,
-  query: 'boats', searchType: 'BY_CLIP', text: 'two boats', score: 0.5, video: null, keyframe: null, tags: [], notes: '', ...over,
+  videoNo: 'v1',
+  videoName: 'harbour.mp4',
+  name: '',
+  start: 1,
+  end: 3,
+  handles: 0,
+  mode: 'accurate',
+  format: 'mp4',
+  outDir: dir,
+  outName: null,
+  query: 'boats',
+  searchType: 'BY_CLIP',
+  text: 'two boats',
+  score: 0.5,
+  video: null,
+  keyframe: null,
+  tags: [],
+  notes: '',
+  ...over,
 });
 
 describe('clip names', () => {
@@ -34,8 +51,10 @@ describe('clip names', () => {
     const file = join(dir, 'old.db');
     const old = openDatabase(file, { migrations: clientMigrations.slice(0, 3) });
     old
-      .prepare(`INSERT INTO clips (video_no, video_name, start_s, end_s, mode, format, out_dir, state, text, tags, created_at, updated_at)
-                VALUES ('v9', 'ferry.mp4', 0, 2, 'accurate', 'mp4', ?, 'ready', 'gulls over the ferry', '["keeper"]', 1, 1)`)
+      .prepare(
+        `INSERT INTO clips (video_no, video_name, start_s, end_s, mode, format, out_dir, state, text, tags, created_at, updated_at)
+                VALUES ('v9', 'ferry.mp4', 0, 2, 'accurate', 'mp4', ?, 'ready', 'gulls over the ferry', '["keeper"]', 1, 1)`,
+      )
       .run(dir);
     old.close();
     const db = openDatabase(file);

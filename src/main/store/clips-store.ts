@@ -90,8 +90,28 @@ export class ClipsStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       )
       .get(
-        c.videoNo, c.videoName, c.name.trim(), c.start, c.end, c.handles, c.mode, c.format, c.outDir, c.outName, c.query, c.searchType, c.text, c.score,
-        c.video?.bucket ?? null, c.video?.blob ?? null, c.keyframe?.bucket ?? null, c.keyframe?.blob ?? null, JSON.stringify(uniqueTags(c.tags)), c.notes, now, now,
+        c.videoNo,
+        c.videoName,
+        c.name.trim(),
+        c.start,
+        c.end,
+        c.handles,
+        c.mode,
+        c.format,
+        c.outDir,
+        c.outName,
+        c.query,
+        c.searchType,
+        c.text,
+        c.score,
+        c.video?.bucket ?? null,
+        c.video?.blob ?? null,
+        c.keyframe?.bucket ?? null,
+        c.keyframe?.blob ?? null,
+        JSON.stringify(uniqueTags(c.tags)),
+        c.notes,
+        now,
+        now,
       );
     return clipRowSchema.parse(row);
   }
@@ -102,7 +122,11 @@ export class ClipsStore {
   }
 
   /** Newest first, optionally only clips carrying `tag` or of one video. */
-  page(page: number, size: number, filter: { tag?: string; videoNo?: string } = {}): { rows: ClipRow[]; total: number } {
+  page(
+    page: number,
+    size: number,
+    filter: { tag?: string; videoNo?: string } = {},
+  ): { rows: ClipRow[]; total: number } {
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (filter.tag) {
@@ -123,9 +147,15 @@ export class ClipsStore {
   }
 
   byIds(ids: number[] | undefined): ClipRow[] {
-    if (!ids) return this.db.prepare('SELECT * FROM clips ORDER BY created_at, id').all().map((r) => clipRowSchema.parse(r));
+    if (!ids)
+      return this.db
+        .prepare('SELECT * FROM clips ORDER BY created_at, id')
+        .all()
+        .map((r) => clipRowSchema.parse(r));
     const wanted = new Set(ids);
-    const rows = ids.length ? this.db.prepare(`SELECT * FROM clips WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) : [];
+    const rows = ids.length
+      ? this.db.prepare(`SELECT * FROM clips WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids)
+      : [];
     const parsed = rows.map((r) => clipRowSchema.parse(r)).filter((r) => wanted.has(r.id));
     return ids.flatMap((id) => parsed.filter((r) => r.id === id));
   }
@@ -135,30 +165,46 @@ export class ClipsStore {
     const query = ftsQuery(text);
     if (!query) return [];
     return this.db
-      .prepare(`SELECT clips.* FROM clips_fts JOIN clips ON clips.id = clips_fts.rowid WHERE clips_fts MATCH ? ORDER BY bm25(clips_fts), clips.id DESC LIMIT ?`)
+      .prepare(
+        `SELECT clips.* FROM clips_fts JOIN clips ON clips.id = clips_fts.rowid WHERE clips_fts MATCH ? ORDER BY bm25(clips_fts), clips.id DESC LIMIT ?`,
+      )
       .all(query, limit)
       .map((r) => clipRowSchema.parse(r));
   }
 
   update(id: number, fields: { name?: string; tags?: string[]; notes?: string }): ClipRow | undefined {
     const row = this.db
-      .prepare('UPDATE clips SET name = COALESCE(?, name), tags = COALESCE(?, tags), notes = COALESCE(?, notes), updated_at = ? WHERE id = ? RETURNING *')
-      .get(fields.name?.trim() ?? null, fields.tags ? JSON.stringify(uniqueTags(fields.tags)) : null, fields.notes ?? null, Date.now(), id);
+      .prepare(
+        'UPDATE clips SET name = COALESCE(?, name), tags = COALESCE(?, tags), notes = COALESCE(?, notes), updated_at = ? WHERE id = ? RETURNING *',
+      )
+      .get(
+        fields.name?.trim() ?? null,
+        fields.tags ? JSON.stringify(uniqueTags(fields.tags)) : null,
+        fields.notes ?? null,
+        Date.now(),
+        id,
+      );
     return row ? clipRowSchema.parse(row) : undefined;
   }
 
   setState(id: number, state: ClipState, error: string | null = null): ClipRow | undefined {
-    const row = this.db.prepare('UPDATE clips SET state = ?, error = ?, updated_at = ? WHERE id = ? RETURNING *').get(state, error, Date.now(), id);
+    const row = this.db
+      .prepare('UPDATE clips SET state = ?, error = ?, updated_at = ? WHERE id = ? RETURNING *')
+      .get(state, error, Date.now(), id);
     return row ? clipRowSchema.parse(row) : undefined;
   }
 
   setDownload(id: number, downloadId: number): void {
-    this.db.prepare(`UPDATE clips SET download_id = ?, state = 'downloading', updated_at = ? WHERE id = ?`).run(downloadId, Date.now(), id);
+    this.db
+      .prepare(`UPDATE clips SET download_id = ?, state = 'downloading', updated_at = ? WHERE id = ?`)
+      .run(downloadId, Date.now(), id);
   }
 
   setSource(id: number, sourcePath: string, video: { bucket: string; blob: string } | null): void {
     this.db
-      .prepare('UPDATE clips SET source_path = ?, video_bucket = COALESCE(?, video_bucket), video_blob = COALESCE(?, video_blob), updated_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE clips SET source_path = ?, video_bucket = COALESCE(?, video_bucket), video_blob = COALESCE(?, video_blob), updated_at = ? WHERE id = ?',
+      )
       .run(sourcePath, video?.bucket ?? null, video?.blob ?? null, Date.now(), id);
   }
 
@@ -178,7 +224,9 @@ export class ClipsStore {
   /** The media facts of a clip file probed again (clips cut before they were stored). */
   setMedia(id: number, f: ClipMedia): ClipRow | undefined {
     const row = this.db
-      .prepare('UPDATE clips SET fps = ?, width = ?, height = ?, has_audio = ?, updated_at = ? WHERE id = ? RETURNING *')
+      .prepare(
+        'UPDATE clips SET fps = ?, width = ?, height = ?, has_audio = ?, updated_at = ? WHERE id = ? RETURNING *',
+      )
       .get(f.fps, f.width, f.height, f.hasAudio ? 1 : 0, Date.now(), id);
     return row ? clipRowSchema.parse(row) : undefined;
   }

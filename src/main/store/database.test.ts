@@ -14,10 +14,16 @@ beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
 const tables = (db: Database.Database): string[] =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
 
 const v1: Migration = { version: 1, name: 'one', up: 'CREATE TABLE a (id INTEGER PRIMARY KEY) STRICT;' };
-const v2: Migration = { version: 2, name: 'two', up: 'CREATE TABLE b (id INTEGER PRIMARY KEY, x TEXT NOT NULL) STRICT;' };
+const v2: Migration = {
+  version: 2,
+  name: 'two',
+  up: 'CREATE TABLE b (id INTEGER PRIMARY KEY, x TEXT NOT NULL) STRICT;',
+};
 
 describe('client database', () => {
   it('creates a fresh file in WAL mode at the latest schema version', () => {
@@ -72,9 +78,13 @@ describe('client database', () => {
   it('keeps the old schema when the process is killed in the middle of a migration', async () => {
     const file = join(dir, 'crash.db');
     openDatabase(file, { migrations: migrationsForCrashTest(() => {}).slice(0, 1) }).close();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../../test/helpers/migrate-and-hang.ts'), file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, '../../../test/helpers/migrate-and-hang.ts'), file],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         if (chunk.toString().includes('in-migration')) resolve();

@@ -51,7 +51,18 @@ export class DownloadStore {
         `INSERT INTO downloads (kind, bucket, blob, video_no, dest_dir, part_name, state, quoted_bytes, quoted_micro_usd, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING *`,
       )
-      .get(d.kind, d.bucket, d.blob, d.videoNo, d.destDir, `.reelsync-${randomBytes(16).toString('hex')}.part`, d.quotedBytes, d.quotedMicroUsd, now, now);
+      .get(
+        d.kind,
+        d.bucket,
+        d.blob,
+        d.videoNo,
+        d.destDir,
+        `.reelsync-${randomBytes(16).toString('hex')}.part`,
+        d.quotedBytes,
+        d.quotedMicroUsd,
+        now,
+        now,
+      );
     return downloadRowSchema.parse(row);
   }
 
@@ -63,7 +74,9 @@ export class DownloadStore {
   /** An unfinished or finished download of this resource into this folder (reused instead of a second one). */
   reusable(bucket: string, blob: string, destDir: string): DownloadRow | undefined {
     const row = this.db
-      .prepare(`SELECT * FROM downloads WHERE bucket = ? AND blob = ? AND dest_dir = ? AND state IN ('queued', 'downloading', 'done') ORDER BY id DESC LIMIT 1`)
+      .prepare(
+        `SELECT * FROM downloads WHERE bucket = ? AND blob = ? AND dest_dir = ? AND state IN ('queued', 'downloading', 'done') ORDER BY id DESC LIMIT 1`,
+      )
       .get(bucket, blob, destDir);
     return row ? downloadRowSchema.parse(row) : undefined;
   }
@@ -77,11 +90,16 @@ export class DownloadStore {
   }
 
   setState(id: number, state: DownloadState, error: string | null = null): DownloadRow | undefined {
-    const row = this.db.prepare('UPDATE downloads SET state = ?, error = ?, updated_at = ? WHERE id = ? RETURNING *').get(state, error, Date.now(), id);
+    const row = this.db
+      .prepare('UPDATE downloads SET state = ?, error = ?, updated_at = ? WHERE id = ? RETURNING *')
+      .get(state, error, Date.now(), id);
     return row ? downloadRowSchema.parse(row) : undefined;
   }
 
-  started(id: number, fields: { fileName: string | null; total: number | null; resumed: boolean; bytes: number }): void {
+  started(
+    id: number,
+    fields: { fileName: string | null; total: number | null; resumed: boolean; bytes: number },
+  ): void {
     this.db
       .prepare(
         `UPDATE downloads SET state = 'downloading', file_name = COALESCE(file_name, ?), total = COALESCE(?, total), bytes = ?,
@@ -95,11 +113,19 @@ export class DownloadStore {
   }
 
   restarted(id: number, reason: string): void {
-    this.db.prepare('UPDATE downloads SET bytes = 0, total = NULL, restarts = restarts + 1, error = ?, updated_at = ? WHERE id = ?').run(reason, Date.now(), id);
+    this.db
+      .prepare(
+        'UPDATE downloads SET bytes = 0, total = NULL, restarts = restarts + 1, error = ?, updated_at = ? WHERE id = ?',
+      )
+      .run(reason, Date.now(), id);
   }
 
   done(id: number, path: string, bytes: number): DownloadRow {
-    const row = this.db.prepare(`UPDATE downloads SET state = 'done', path = ?, bytes = ?, total = ?, error = NULL, updated_at = ? WHERE id = ? RETURNING *`).get(path, bytes, bytes, Date.now(), id);
+    const row = this.db
+      .prepare(
+        `UPDATE downloads SET state = 'done', path = ?, bytes = ?, total = ?, error = NULL, updated_at = ? WHERE id = ? RETURNING *`,
+      )
+      .get(path, bytes, bytes, Date.now(), id);
     return downloadRowSchema.parse(row);
   }
 }

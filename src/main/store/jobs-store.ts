@@ -11,7 +11,10 @@ export const jobRowSchema = z.object({
   kind: z.enum(JOB_KINDS),
   target: z.string(),
   state: z.enum(JOB_STATES),
-  paused: z.number().int().transform((v) => v !== 0),
+  paused: z
+    .number()
+    .int()
+    .transform((v) => v !== 0),
   attempts: z.number().int(),
   retry_after: z.number().int(),
   last_error: z.string().nullable(),
@@ -51,7 +54,9 @@ export class JobsStore {
   }
 
   finish(id: number, state: 'done' | 'failed' | 'cancelled', lastError: string | null = null): void {
-    this.db.prepare(`UPDATE jobs SET state = ?, last_error = COALESCE(?, last_error), updated_at = ? WHERE id = ?`).run(state, lastError, Date.now(), id);
+    this.db
+      .prepare(`UPDATE jobs SET state = ?, last_error = COALESCE(?, last_error), updated_at = ? WHERE id = ?`)
+      .run(state, lastError, Date.now(), id);
   }
 
   /** Back to queued, to run at `runAt`. `refundAttempt` when the run did not really try (aborted by pause or quit). */
@@ -67,7 +72,9 @@ export class JobsStore {
   /** Rows (of these kinds; all without) left active by a process that died: queued again, to run now. Returns how many. */
   recoverActive(kinds?: readonly JobKind[]): number {
     const [where, args] = kindFilter(kinds);
-    return this.db.prepare(`UPDATE jobs SET state = 'queued', retry_after = 0, updated_at = ? WHERE state = 'active'${where}`).run(Date.now(), ...args).changes;
+    return this.db
+      .prepare(`UPDATE jobs SET state = 'queued', retry_after = 0, updated_at = ? WHERE state = 'active'${where}`)
+      .run(Date.now(), ...args).changes;
   }
 
   get(id: number): JobRow | undefined {
@@ -76,18 +83,24 @@ export class JobsStore {
   }
 
   open(kind: JobKind, target: string): JobRow | undefined {
-    const row = this.db.prepare(`SELECT * FROM jobs WHERE kind = ? AND target = ? AND state IN ('queued', 'active')`).get(kind, target);
+    const row = this.db
+      .prepare(`SELECT * FROM jobs WHERE kind = ? AND target = ? AND state IN ('queued', 'active')`)
+      .get(kind, target);
     return row ? jobRowSchema.parse(row) : undefined;
   }
 
   latest(kind: JobKind, target: string): JobRow | undefined {
-    const row = this.db.prepare(`SELECT * FROM jobs WHERE kind = ? AND target = ? ORDER BY id DESC LIMIT 1`).get(kind, target);
+    const row = this.db
+      .prepare(`SELECT * FROM jobs WHERE kind = ? AND target = ? ORDER BY id DESC LIMIT 1`)
+      .get(kind, target);
     return row ? jobRowSchema.parse(row) : undefined;
   }
 
   setPaused(kind: JobKind, target: string, paused: boolean): number {
     return this.db
-      .prepare(`UPDATE jobs SET paused = ?, updated_at = ? WHERE kind = ? AND target = ? AND state IN ('queued', 'active')`)
+      .prepare(
+        `UPDATE jobs SET paused = ?, updated_at = ? WHERE kind = ? AND target = ? AND state IN ('queued', 'active')`,
+      )
       .run(paused ? 1 : 0, Date.now(), kind, target).changes;
   }
 
@@ -125,7 +138,9 @@ export class JobsStore {
   nextRunAt(kinds: readonly JobKind[]): number | null {
     if (kinds.length === 0) return null;
     const row = this.db
-      .prepare(`SELECT MIN(retry_after) AS t FROM jobs WHERE state = 'queued' AND paused = 0 AND kind IN (${kinds.map(() => '?').join(',')})`)
+      .prepare(
+        `SELECT MIN(retry_after) AS t FROM jobs WHERE state = 'queued' AND paused = 0 AND kind IN (${kinds.map(() => '?').join(',')})`,
+      )
       .get(...kinds) as { t: number | null };
     return row.t;
   }
@@ -133,12 +148,22 @@ export class JobsStore {
   /** Jobs (of these kinds; all without) still to do (queued or active, not paused). */
   openCount(kinds?: readonly JobKind[]): number {
     const [where, args] = kindFilter(kinds);
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'active') AND paused = 0${where}`).get(...args) as { n: number }).n;
+    return (
+      this.db
+        .prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'active') AND paused = 0${where}`)
+        .get(...args) as { n: number }
+    ).n;
   }
 
   countsByState(): Record<JobKind, Record<JobState, number>> {
-    const out = Object.fromEntries(JOB_KINDS.map((k) => [k, Object.fromEntries(JOB_STATES.map((s) => [s, 0]))])) as Record<JobKind, Record<JobState, number>>;
-    const rows = this.db.prepare('SELECT kind, state, COUNT(*) AS n FROM jobs GROUP BY kind, state').all() as { kind: JobKind; state: JobState; n: number }[];
+    const out = Object.fromEntries(
+      JOB_KINDS.map((k) => [k, Object.fromEntries(JOB_STATES.map((s) => [s, 0]))]),
+    ) as Record<JobKind, Record<JobState, number>>;
+    const rows = this.db.prepare('SELECT kind, state, COUNT(*) AS n FROM jobs GROUP BY kind, state').all() as {
+      kind: JobKind;
+      state: JobState;
+      n: number;
+    }[];
     for (const r of rows) out[r.kind][r.state] = r.n;
     return out;
   }

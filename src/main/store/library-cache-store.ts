@@ -1,10 +1,22 @@
 import { z } from 'zod';
 import type { Db } from './database';
 
-const thumbRowSchema = z.object({ key: z.string(), file: z.string(), size: z.number().int(), last_used: z.number().int() });
+const thumbRowSchema = z.object({
+  key: z.string(),
+  file: z.string(),
+  size: z.number().int(),
+  last_used: z.number().int(),
+});
 export type ThumbRow = z.infer<typeof thumbRowSchema>;
 
-const searchRowSchema = z.object({ id: z.number().int(), query: z.string(), search_type: z.string(), request: z.string(), hits: z.string(), at: z.number().int() });
+const searchRowSchema = z.object({
+  id: z.number().int(),
+  query: z.string(),
+  search_type: z.string(),
+  request: z.string(),
+  hits: z.string(),
+  at: z.number().int(),
+});
 export type SearchResultRow = z.infer<typeof searchRowSchema>;
 
 /** Index of the on-disk keyframe cache (size and last use, for LRU) and the stored last searches. */
@@ -22,7 +34,9 @@ export class LibraryCacheStore {
 
   putThumb(row: ThumbRow): void {
     this.db
-      .prepare('INSERT INTO thumbnails (key, file, size, last_used) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET file = excluded.file, size = excluded.size, last_used = excluded.last_used')
+      .prepare(
+        'INSERT INTO thumbnails (key, file, size, last_used) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET file = excluded.file, size = excluded.size, last_used = excluded.last_used',
+      )
       .run(row.key, row.file, row.size, row.last_used);
   }
 
@@ -36,13 +50,20 @@ export class LibraryCacheStore {
 
   /** Least recently used first. */
   oldestThumbs(limit: number): ThumbRow[] {
-    return this.db.prepare('SELECT * FROM thumbnails ORDER BY last_used, key LIMIT ?').all(limit).map((r) => thumbRowSchema.parse(r));
+    return this.db
+      .prepare('SELECT * FROM thumbnails ORDER BY last_used, key LIMIT ?')
+      .all(limit)
+      .map((r) => thumbRowSchema.parse(r));
   }
 
   recordSearch(query: string, type: string, request: string, hits: string, at: number, keep: number): void {
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO search_results (query, search_type, request, hits, at) VALUES (?, ?, ?, ?, ?)').run(query, type, request, hits, at);
-      this.db.prepare('DELETE FROM search_results WHERE id NOT IN (SELECT id FROM search_results ORDER BY id DESC LIMIT ?)').run(keep);
+      this.db
+        .prepare('INSERT INTO search_results (query, search_type, request, hits, at) VALUES (?, ?, ?, ?, ?)')
+        .run(query, type, request, hits, at);
+      this.db
+        .prepare('DELETE FROM search_results WHERE id NOT IN (SELECT id FROM search_results ORDER BY id DESC LIMIT ?)')
+        .run(keep);
     })();
   }
 

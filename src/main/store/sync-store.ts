@@ -35,7 +35,10 @@ export const fileRowSchema = z.object({
   hash: z.string().nullable(),
   state: z.enum(FILE_STATES),
   reason: z.string().nullable(),
-  paused: z.number().int().transform((v) => v !== 0),
+  paused: z
+    .number()
+    .int()
+    .transform((v) => v !== 0),
   seen_scan: z.number().int(),
   updated_at: z.number().int(),
   duration: z.number().nullable(),
@@ -105,7 +108,15 @@ export interface FilesQuery {
   desc?: boolean;
 }
 
-export const CONTENT_STATES = ['queued', 'uploading', 'indexing', 'indexed', 'index_failed', 'failed', 'cancelled'] as const;
+export const CONTENT_STATES = [
+  'queued',
+  'uploading',
+  'indexing',
+  'indexed',
+  'index_failed',
+  'failed',
+  'cancelled',
+] as const;
 export type ContentState = (typeof CONTENT_STATES)[number];
 
 export const uploadMetaSchema = z.object({
@@ -121,7 +132,10 @@ export const contentRowSchema = z.object({
   size: z.number().int(),
   state: z.enum(CONTENT_STATES),
   video_no: z.string().nullable(),
-  found_existing: z.number().int().transform((v) => v !== 0),
+  found_existing: z
+    .number()
+    .int()
+    .transform((v) => v !== 0),
   folder_id: z.number().int().nullable(),
   tags: jsonStrings,
   meta: z.string().transform((s) => uploadMetaSchema.parse(JSON.parse(s))),
@@ -144,7 +158,14 @@ export class SyncStore {
   }
 
   // ---- watch folders
-  addWatchFolder(input: { path: string; folderId: number | null; folderName: string | null; tags: string[]; ignore: string[]; polling: PollingMode }): WatchFolderRow {
+  addWatchFolder(input: {
+    path: string;
+    folderId: number | null;
+    folderName: string | null;
+    tags: string[];
+    ignore: string[];
+    polling: PollingMode;
+  }): WatchFolderRow {
     const row = this.db
       .prepare(
         `INSERT INTO watch_folders (path, folder_id, folder_name, tags, ignore, polling, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -152,7 +173,15 @@ export class SyncStore {
            ignore = excluded.ignore, polling = excluded.polling
          RETURNING *`,
       )
-      .get(input.path, input.folderId, input.folderName, JSON.stringify(input.tags), JSON.stringify(input.ignore), input.polling, Date.now());
+      .get(
+        input.path,
+        input.folderId,
+        input.folderName,
+        JSON.stringify(input.tags),
+        JSON.stringify(input.ignore),
+        input.polling,
+        Date.now(),
+      );
     return watchFolderRowSchema.parse(row);
   }
 
@@ -165,7 +194,10 @@ export class SyncStore {
   }
 
   watchFolders(): WatchFolderRow[] {
-    return this.db.prepare('SELECT * FROM watch_folders ORDER BY id').all().map((r) => watchFolderRowSchema.parse(r));
+    return this.db
+      .prepare('SELECT * FROM watch_folders ORDER BY id')
+      .all()
+      .map((r) => watchFolderRowSchema.parse(r));
   }
 
   watchFolder(id: number): WatchFolderRow | undefined {
@@ -175,10 +207,17 @@ export class SyncStore {
 
   // ---- files
   /** Records one observation of a file. 'unchanged' when size and mtime match the last observation of a live row. */
-  recordFile(watchId: number, path: string, size: number, mtimeMs: number, scan: number, now = Date.now()): { outcome: RecordOutcome; id: number } {
-    const existing = this.db.prepare('SELECT id, size, mtime_ms, state, watch_id FROM files WHERE path = ?').get(path) as
-      | { id: number; size: number; mtime_ms: number; state: FileState; watch_id: number }
-      | undefined;
+  recordFile(
+    watchId: number,
+    path: string,
+    size: number,
+    mtimeMs: number,
+    scan: number,
+    now = Date.now(),
+  ): { outcome: RecordOutcome; id: number } {
+    const existing = this.db
+      .prepare('SELECT id, size, mtime_ms, state, watch_id FROM files WHERE path = ?')
+      .get(path) as { id: number; size: number; mtime_ms: number; state: FileState; watch_id: number } | undefined;
     const mtime = Math.trunc(mtimeMs);
     if (!existing) {
       const row = this.db
@@ -189,7 +228,8 @@ export class SyncStore {
       return { outcome: 'new', id: row.id };
     }
     if (existing.size === size && existing.mtime_ms === mtime && existing.state !== 'deleted') {
-      if (scan > 0) this.db.prepare('UPDATE files SET seen_scan = ?, watch_id = ? WHERE id = ?').run(scan, watchId, existing.id);
+      if (scan > 0)
+        this.db.prepare('UPDATE files SET seen_scan = ?, watch_id = ? WHERE id = ?').run(scan, watchId, existing.id);
       return { outcome: 'unchanged', id: existing.id };
     }
     this.db
@@ -204,13 +244,17 @@ export class SyncStore {
   /** Files of a watch folder not seen by scan `scan` (gone from disk): marked deleted; returns them. */
   markUnseenDeleted(watchId: number, scan: number): FileRow[] {
     return this.db
-      .prepare(`UPDATE files SET state = 'deleted', updated_at = ? WHERE watch_id = ? AND seen_scan < ? AND state != 'deleted' RETURNING *`)
+      .prepare(
+        `UPDATE files SET state = 'deleted', updated_at = ? WHERE watch_id = ? AND seen_scan < ? AND state != 'deleted' RETURNING *`,
+      )
       .all(Date.now(), watchId, scan)
       .map((r) => fileRowSchema.parse(r));
   }
 
   markDeleted(path: string): FileRow | undefined {
-    const row = this.db.prepare(`UPDATE files SET state = 'deleted', updated_at = ? WHERE path = ? AND state != 'deleted' RETURNING *`).get(Date.now(), path);
+    const row = this.db
+      .prepare(`UPDATE files SET state = 'deleted', updated_at = ? WHERE path = ? AND state != 'deleted' RETURNING *`)
+      .get(Date.now(), path);
     return row ? fileRowSchema.parse(row) : undefined;
   }
 
@@ -226,11 +270,15 @@ export class SyncStore {
 
   /** A new observation of size/mtime while examining (file still changing). */
   observe(id: number, size: number, mtimeMs: number, now = Date.now()): void {
-    this.db.prepare('UPDATE files SET size = ?, mtime_ms = ?, observed_at = ?, updated_at = ? WHERE id = ?').run(size, Math.trunc(mtimeMs), now, now, id);
+    this.db
+      .prepare('UPDATE files SET size = ?, mtime_ms = ?, observed_at = ?, updated_at = ? WHERE id = ?')
+      .run(size, Math.trunc(mtimeMs), now, now, id);
   }
 
   setFileState(id: number, state: FileState, reason: string | null): void {
-    this.db.prepare('UPDATE files SET state = ?, reason = ?, updated_at = ? WHERE id = ?').run(state, reason, Date.now(), id);
+    this.db
+      .prepare('UPDATE files SET state = ?, reason = ?, updated_at = ? WHERE id = ?')
+      .run(state, reason, Date.now(), id);
   }
 
   setFileHash(id: number, hash: string, size: number, mtimeMs: number): void {
@@ -253,7 +301,9 @@ export class SyncStore {
 
   setFileMedia(id: number, m: FileMedia): void {
     this.db
-      .prepare('UPDATE files SET duration = ?, width = ?, height = ?, fps = ?, codec = ?, camera = ?, taken_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE files SET duration = ?, width = ?, height = ?, fps = ?, codec = ?, camera = ?, taken_at = ? WHERE id = ?',
+      )
       .run(m.duration, m.width, m.height, m.fps, m.codec, m.camera, m.takenAt, id);
   }
 
@@ -290,22 +340,38 @@ export class SyncStore {
 
   /** Linked files never probed for their facts (linked before client migration 6). */
   linkedFilesWithoutMedia(): number[] {
-    return (this.db.prepare(`SELECT id FROM files WHERE state = 'linked' AND codec IS NULL ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+    return (
+      this.db.prepare(`SELECT id FROM files WHERE state = 'linked' AND codec IS NULL ORDER BY id`).all() as {
+        id: number;
+      }[]
+    ).map((r) => r.id);
   }
 
   /** The codecs present, for the filter menu. */
   fileCodecs(): string[] {
-    return (this.db.prepare('SELECT DISTINCT codec FROM files WHERE codec IS NOT NULL ORDER BY codec').all() as { codec: string }[]).map((r) => r.codec);
+    return (
+      this.db.prepare('SELECT DISTINCT codec FROM files WHERE codec IS NOT NULL ORDER BY codec').all() as {
+        codec: string;
+      }[]
+    ).map((r) => r.codec);
   }
 
   /** The cameras present, for the filter menu. */
   fileCameras(): string[] {
-    return (this.db.prepare('SELECT DISTINCT camera FROM files WHERE camera IS NOT NULL ORDER BY lower(camera)').all() as { camera: string }[]).map((r) => r.camera);
+    return (
+      this.db.prepare('SELECT DISTINCT camera FROM files WHERE camera IS NOT NULL ORDER BY lower(camera)').all() as {
+        camera: string;
+      }[]
+    ).map((r) => r.camera);
   }
 
   fileCounts(): Record<FileState, number> {
     const out = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
-    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM files GROUP BY state').all() as { state: FileState; n: number }[]) out[r.state] = r.n;
+    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM files GROUP BY state').all() as {
+      state: FileState;
+      n: number;
+    }[])
+      out[r.state] = r.n;
     return out;
   }
 
@@ -316,7 +382,13 @@ export class SyncStore {
   }
 
   /** Creates the content row unless it exists; true when created. */
-  createContent(input: { hash: string; size: number; folderId: number | null; tags: string[]; meta: UploadMeta }): boolean {
+  createContent(input: {
+    hash: string;
+    size: number;
+    folderId: number | null;
+    tags: string[];
+    meta: UploadMeta;
+  }): boolean {
     const now = Date.now();
     return (
       this.db
@@ -324,31 +396,44 @@ export class SyncStore {
           `INSERT INTO contents (hash, size, state, folder_id, tags, meta, created_at, updated_at) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?)
            ON CONFLICT(hash) DO NOTHING`,
         )
-        .run(input.hash, input.size, input.folderId, JSON.stringify(input.tags), JSON.stringify(input.meta), now, now).changes > 0
+        .run(input.hash, input.size, input.folderId, JSON.stringify(input.tags), JSON.stringify(input.meta), now, now)
+        .changes > 0
     );
   }
 
   setContentState(hash: string, state: ContentState, reason: string | null = null): void {
-    this.db.prepare('UPDATE contents SET state = ?, reason = ?, updated_at = ? WHERE hash = ?').run(state, reason, Date.now(), hash);
+    this.db
+      .prepare('UPDATE contents SET state = ?, reason = ?, updated_at = ? WHERE hash = ?')
+      .run(state, reason, Date.now(), hash);
   }
 
   setContentVideo(hash: string, videoNo: string, foundExisting: boolean): void {
     this.db
-      .prepare(`UPDATE contents SET video_no = ?, found_existing = ?, state = 'indexing', reason = NULL, updated_at = ? WHERE hash = ?`)
+      .prepare(
+        `UPDATE contents SET video_no = ?, found_existing = ?, state = 'indexing', reason = NULL, updated_at = ? WHERE hash = ?`,
+      )
       .run(videoNo, foundExisting ? 1 : 0, Date.now(), hash);
   }
 
   setContentProgress(hash: string, progress: number): void {
-    this.db.prepare('UPDATE contents SET progress = ?, updated_at = ? WHERE hash = ?').run(Math.round(progress), Date.now(), hash);
+    this.db
+      .prepare('UPDATE contents SET progress = ?, updated_at = ? WHERE hash = ?')
+      .run(Math.round(progress), Date.now(), hash);
   }
 
   supersede(oldHash: string, newHash: string): void {
-    this.db.prepare('UPDATE contents SET superseded_by = ?, updated_at = ? WHERE hash = ? AND hash != ?').run(newHash, Date.now(), oldHash, newHash);
+    this.db
+      .prepare('UPDATE contents SET superseded_by = ?, updated_at = ? WHERE hash = ? AND hash != ?')
+      .run(newHash, Date.now(), oldHash, newHash);
   }
 
   contentCounts(): Record<ContentState, number> {
     const out = Object.fromEntries(CONTENT_STATES.map((s) => [s, 0])) as Record<ContentState, number>;
-    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM contents GROUP BY state').all() as { state: ContentState; n: number }[]) out[r.state] = r.n;
+    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM contents GROUP BY state').all() as {
+      state: ContentState;
+      n: number;
+    }[])
+      out[r.state] = r.n;
     return out;
   }
 }

@@ -30,18 +30,41 @@ export class UploadHistoryStore {
 
   record(u: FinishedUpload, now = Date.now()): void {
     this.db
-      .prepare('INSERT INTO upload_history (hash, path, bytes, ms, result, error, video_no, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(u.hash, u.path, Math.max(0, Math.round(u.bytes)), Math.max(0, Math.round(u.ms)), u.result, u.error ?? null, u.videoNo ?? null, now);
+      .prepare(
+        'INSERT INTO upload_history (hash, path, bytes, ms, result, error, video_no, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        u.hash,
+        u.path,
+        Math.max(0, Math.round(u.bytes)),
+        Math.max(0, Math.round(u.ms)),
+        u.result,
+        u.error ?? null,
+        u.videoNo ?? null,
+        now,
+      );
   }
 
   page(page: number, size: number): { entries: UploadHistoryEntry[]; total: number; failed: number } {
-    const rows = this.db.prepare('SELECT * FROM upload_history ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?').all(size, (page - 1) * size);
+    const rows = this.db
+      .prepare('SELECT * FROM upload_history ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?')
+      .all(size, (page - 1) * size);
     const counts = z
       .object({ total: z.number().int(), failed: z.number().int().nullable() })
       .parse(this.db.prepare("SELECT COUNT(*) AS total, SUM(result = 'failed') AS failed FROM upload_history").get());
     const entries = rows.map((r) => {
       const row = rowSchema.parse(r);
-      return { id: row.id, path: row.path, hash: row.hash, bytes: row.bytes, ms: row.ms, result: row.result, error: row.error, videoNo: row.video_no, finishedAt: row.finished_at };
+      return {
+        id: row.id,
+        path: row.path,
+        hash: row.hash,
+        bytes: row.bytes,
+        ms: row.ms,
+        result: row.result,
+        error: row.error,
+        videoNo: row.video_no,
+        finishedAt: row.finished_at,
+      };
     });
     return { entries, total: counts.total, failed: counts.failed ?? 0 };
   }

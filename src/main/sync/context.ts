@@ -29,7 +29,15 @@ export const DEFAULT_SYNC_CONFIG: SyncConfig = {
 export interface SyncNotifier {
   fileChanged(fileId: number): void;
   contentChanged(hash: string): void;
-  progress(p: { fileId: number; path: string; hash: string; bytes: number; total: number; rate: number; etaSeconds: number | null }): void;
+  progress(p: {
+    fileId: number;
+    path: string;
+    hash: string;
+    bytes: number;
+    total: number;
+    rate: number;
+    etaSeconds: number | null;
+  }): void;
 }
 
 /** What the job handlers share: stores, the API client, exiftool, events. */

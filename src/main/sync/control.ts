@@ -14,7 +14,8 @@ export function syncStatusOf(db: Db): SyncStatus {
   const store = new SyncStore(db);
   const jobs = new JobsStore(db);
   const counts = jobs.countsByState();
-  const sum = (state: 'queued' | 'active' | 'failed'): number => counts.examine[state] + counts.upload[state] + counts.poll[state];
+  const sum = (state: 'queued' | 'active' | 'failed'): number =>
+    counts.examine[state] + counts.upload[state] + counts.poll[state];
   const byStatus: Record<string, number> = {};
   const size = 1000;
   for (let page = 1; ; page++) {

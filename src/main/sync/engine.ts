@@ -127,7 +127,8 @@ export class SyncEngine {
   async addFolder(input: AddFolderInput): Promise<WatchFolderView> {
     const path = resolve(input.path);
     const info = await stat(path).catch(() => null);
-    if (!info || (!info.isDirectory() && !info.isFile())) throw new AppError('bad_request', `not a folder or a file: ${path}`);
+    if (!info || (!info.isDirectory() && !info.isFile()))
+      throw new AppError('bad_request', `not a folder or a file: ${path}`);
     const byName = info.isFile() ? extensionProblem(path) : null;
     if (byName) throw new AppError('bad_request', `not a video file: ${byName}`);
     const row = this.store.addWatchFolder({
@@ -277,8 +278,16 @@ export class SyncEngine {
         n = 1;
       } else if (f.hash) {
         const content = this.store.content(f.hash);
-        const rows = [...this.jobs.retryFailed({ kind: 'upload', target: f.hash }), ...this.jobs.retryFailed({ kind: 'poll', target: f.hash })];
-        if (rows.length === 0 && content && (content.state === 'failed' || content.state === 'cancelled') && !content.video_no) {
+        const rows = [
+          ...this.jobs.retryFailed({ kind: 'upload', target: f.hash }),
+          ...this.jobs.retryFailed({ kind: 'poll', target: f.hash }),
+        ];
+        if (
+          rows.length === 0 &&
+          content &&
+          (content.state === 'failed' || content.state === 'cancelled') &&
+          !content.video_no
+        ) {
           this.jobs.enqueue('upload', f.hash, 0);
           rows.push(...[this.jobs.open('upload', f.hash)].filter((r) => r !== undefined));
         }

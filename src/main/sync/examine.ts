@@ -72,7 +72,13 @@ export function examineHandler(deps: SyncDeps): JobHandler {
       };
       const watch = store.watchFolder(file.watch_id);
       const created = store.transaction(() => {
-        const isNew = store.createContent({ hash, size: info.size, folderId: watch?.folder_id ?? null, tags: watch?.tags ?? [], meta });
+        const isNew = store.createContent({
+          hash,
+          size: info.size,
+          folderId: watch?.folder_id ?? null,
+          tags: watch?.tags ?? [],
+          meta,
+        });
         store.setFileHash(id, hash, info.size, info.mtimeMs);
         store.setFileMedia(id, media);
         store.setFileState(id, 'linked', null);
@@ -80,11 +86,13 @@ export function examineHandler(deps: SyncDeps): JobHandler {
         if (isNew) deps.jobs.enqueue('upload', hash, 0);
         return isNew;
       });
-      log.info({ fileId: id, hash, newContent: created, superseded: previous && previous !== hash ? previous : undefined }, 'examined');
+      log.info(
+        { fileId: id, hash, newContent: created, superseded: previous && previous !== hash ? previous : undefined },
+        'examined',
+      );
       deps.notify.fileChanged(id);
       if (created) deps.wake();
       return { type: 'finished' };
     },
   };
 }
-

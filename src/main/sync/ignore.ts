@@ -63,7 +63,7 @@ export function makeIgnore(root: string, patterns: readonly string[]): (path: st
   const matchers = patterns.map(globMatcher);
   return (path: string): boolean => {
     const rel = relative(root, path);
-    if (rel === '' ) return false;
+    if (rel === '') return false;
     if (rel.startsWith('..')) return true;
     const parts = rel.split(sep);
     for (const part of parts) {

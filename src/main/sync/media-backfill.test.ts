@@ -29,7 +29,14 @@ afterEach(async () => {
 describe('media facts for files linked before client migration 6', () => {
   it('reads them once with ffprobe and exiftool, leaves unreadable files blank and every state untouched', async () => {
     const store = new SyncStore(db);
-    const w = store.addWatchFolder({ path: dir, folderId: null, folderName: null, tags: [], ignore: [], polling: 'auto' });
+    const w = store.addWatchFolder({
+      path: dir,
+      folderId: null,
+      folderName: null,
+      tags: [],
+      ignore: [],
+      polling: 'auto',
+    });
     const phone = join(dir, 'phone.mp4');
     copyFileSync(fixturePath('phoneH264Mp4'), phone);
     const broken = join(dir, 'broken.mp4');
@@ -39,12 +46,25 @@ describe('media facts for files linked before client migration 6', () => {
     store.setFileState(ids[1] ?? 0, 'linked', null);
     const seen: number[] = [];
 
-    const done = await backfillMedia({ store, metadata, logger, signal: new AbortController().signal, onFile: (id) => seen.push(id) });
+    const done = await backfillMedia({
+      store,
+      metadata,
+      logger,
+      signal: new AbortController().signal,
+      onFile: (id) => seen.push(id),
+    });
 
     expect(done).toBe(1);
     expect(seen).toEqual([ids[0]]);
     const f = store.file(ids[0] ?? 0);
-    expect({ codec: f?.codec, width: f?.width, height: f?.height, fps: f?.fps, camera: f?.camera, state: f?.state }).toEqual({
+    expect({
+      codec: f?.codec,
+      width: f?.width,
+      height: f?.height,
+      fps: f?.fps,
+      camera: f?.camera,
+      state: f?.state,
+    }).toEqual({
       codec: 'h264',
       width: 640,
       height: 360,

@@ -10,7 +10,13 @@ import { displaySize } from './validator';
  * a time in the background, without touching the file's state (a file that no longer probes simply keeps its blanks).
  * Returns how many files got their facts.
  */
-export async function backfillMedia(o: { store: SyncStore; metadata: MetadataReader; logger: Logger; signal: AbortSignal; onFile?: (id: number) => void }): Promise<number> {
+export async function backfillMedia(o: {
+  store: SyncStore;
+  metadata: MetadataReader;
+  logger: Logger;
+  signal: AbortSignal;
+  onFile?: (id: number) => void;
+}): Promise<number> {
   const log = o.logger.child({ module: 'media-backfill' });
   let done = 0;
   for (const id of o.store.linkedFilesWithoutMedia()) {

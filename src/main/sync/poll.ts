@@ -45,7 +45,10 @@ export function pollHandler(deps: SyncDeps): JobHandler {
             deps.notify.contentChanged(hash);
           }
           const age = Date.now() - job.created_at;
-          return { type: 'wait', delayMs: Math.min(deps.config.pollMaxMs, Math.max(deps.config.pollMinMs, Math.round(age / 10))) };
+          return {
+            type: 'wait',
+            delayMs: Math.min(deps.config.pollMaxMs, Math.max(deps.config.pollMinMs, Math.round(age / 10))),
+          };
         }
         default: {
           const never: never = meta.status;

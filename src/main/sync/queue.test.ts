@@ -19,7 +19,10 @@ afterEach(async () => {
   await cleanup();
 });
 
-function queueWith(run: (job: JobRow, signal: AbortSignal) => Promise<Outcome>, maxAttempts = 3): { queue: JobQueue; jobs: JobsStore } {
+function queueWith(
+  run: (job: JobRow, signal: AbortSignal) => Promise<Outcome>,
+  maxAttempts = 3,
+): { queue: JobQueue; jobs: JobsStore } {
   const jobs = new JobsStore(db);
   const queue = new JobQueue({
     jobs,

@@ -121,7 +121,8 @@ export class JobQueue {
 
   /** Stops a running job of this target (pause of one file, cancel): it goes back to its row's state. */
   abortTarget(kind: JobKind, target: string, reason: 'pause' | 'cancel'): void {
-    for (const a of this.active.values()) if (a.job.kind === kind && a.job.target === target) a.controller.abort(reason);
+    for (const a of this.active.values())
+      if (a.job.kind === kind && a.job.target === target) a.controller.abort(reason);
   }
 
   activeJobs(): JobRow[] {
@@ -143,7 +144,8 @@ export class JobQueue {
       const now = Date.now();
       for (const handler of this.handlers.values()) {
         if ((this.holdUntil.get(handler.kind) ?? 0) > now) continue;
-        for (const job of this.o.jobs.claim(handler.kind, handler.concurrency - this.busy(handler.kind), now)) this.launch(handler, job);
+        for (const job of this.o.jobs.claim(handler.kind, handler.concurrency - this.busy(handler.kind), now))
+          this.launch(handler, job);
       }
       this.scheduleNext();
     }
@@ -192,7 +194,9 @@ export class JobQueue {
       try {
         outcome = await handler.run(job, controller.signal);
       } catch (err) {
-        outcome = controller.signal.aborted ? { type: 'wait', delayMs: 0 } : { type: 'retry', error: describeError(err) };
+        outcome = controller.signal.aborted
+          ? { type: 'wait', delayMs: 0 }
+          : { type: 'retry', error: describeError(err) };
       }
       if (controller.signal.aborted) {
         const reason = controller.signal.reason as AbortReason;

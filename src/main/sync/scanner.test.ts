@@ -10,7 +10,10 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(async () => cleanup());
 
-async function collect(root: string, batchSize = 500): Promise<{ files: ScanEntry[]; batches: number[]; errors: string[] }> {
+async function collect(
+  root: string,
+  batchSize = 500,
+): Promise<{ files: ScanEntry[]; batches: number[]; errors: string[] }> {
   const files: ScanEntry[] = [];
   const batches: number[] = [];
   const errors: string[] = [];
@@ -31,7 +34,8 @@ describe('scanTree', () => {
   it('lists every file once, in batches, with size and mtime', async () => {
     for (let d = 0; d < 5; d++) {
       await mkdir(join(dir, `d${d}`, 'deeper'), { recursive: true });
-      for (let f = 0; f < 247; f++) await writeFile(join(dir, `d${d}`, f % 2 ? 'deeper' : '', `f${f}.mp4`), 'x'.repeat(f));
+      for (let f = 0; f < 247; f++)
+        await writeFile(join(dir, `d${d}`, f % 2 ? 'deeper' : '', `f${f}.mp4`), 'x'.repeat(f));
     }
     const { files, batches } = await collect(dir, 500);
     expect(files).toHaveLength(1235);
@@ -43,7 +47,15 @@ describe('scanTree', () => {
   });
 
   it('skips junk, hidden entries and user patterns', async () => {
-    for (const p of ['.DS_Store', 'Thumbs.db', '@eaDir/x.mp4', '.Trashes/y.mp4', '.hidden/z.mp4', 'a.tmp', 'keep.mov']) {
+    for (const p of [
+      '.DS_Store',
+      'Thumbs.db',
+      '@eaDir/x.mp4',
+      '.Trashes/y.mp4',
+      '.hidden/z.mp4',
+      'a.tmp',
+      'keep.mov',
+    ]) {
       await mkdir(join(dir, p, '..'), { recursive: true });
       await writeFile(join(dir, p), 'x');
     }
@@ -69,6 +81,8 @@ describe('scanTree', () => {
     for (let f = 0; f < 50; f++) await writeFile(join(dir, `f${f}.mp4`), 'x');
     const controller = new AbortController();
     controller.abort();
-    await expect(scanTree(dir, { ignore: () => false, onBatch: () => {}, signal: controller.signal })).rejects.toThrow(/abort/i);
+    await expect(scanTree(dir, { ignore: () => false, onBatch: () => {}, signal: controller.signal })).rejects.toThrow(
+      /abort/i,
+    );
   });
 });

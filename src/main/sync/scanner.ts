@@ -106,7 +106,13 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
   return summary;
 }
 
-function firstVisit(visited: Set<string>, info: Stats, path: string, link: boolean, fail: (path: string, err: unknown) => void): boolean {
+function firstVisit(
+  visited: Set<string>,
+  info: Stats,
+  path: string,
+  link: boolean,
+  fail: (path: string, err: unknown) => void,
+): boolean {
   const key = `${info.dev}:${info.ino}`;
   if (visited.has(key)) return false;
   visited.add(key);

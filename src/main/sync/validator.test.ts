@@ -14,7 +14,25 @@ let whole: Buffer;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-validate-'));
   const file = join(dir, 'whole.mp4');
-  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-t', '3', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=640x360:rate=30',
+    '-t',
+    '3',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    file,
+  ]);
   whole = await readFile(file);
 });
 afterAll(async () => cleanup());
@@ -33,11 +51,17 @@ describe('validateVideo on an mp4 whose index comes first (+faststart)', () => {
 
   it('refuses it cut in half: the streams declare more bytes than the file holds', async () => {
     const result = await validateVideo(await cut(0.5));
-    expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/^partial file: the streams declare/) as unknown });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^partial file: the streams declare/) as unknown,
+    });
   });
 
   it('refuses it cut by 1%, within the size slack: its last second does not decode', async () => {
     const result = await validateVideo(await cut(0.99));
-    expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/^the last second does not decode: .*(partial file|Invalid)/) as unknown });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^the last second does not decode: .*(partial file|Invalid)/) as unknown,
+    });
   });
 });

@@ -26,14 +26,18 @@ const DECLARED_SLACK = 1.02;
  * Everything the service would reject, checked before spending an upload: name, size, readability, codec, integrity
  * (the index must fit the file, and the last second must decode). Reasons are technical: plain-reasons.ts words them.
  */
-export async function validateVideo(path: string, options: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<Validation> {
+export async function validateVideo(
+  path: string,
+  options: { signal?: AbortSignal; maxBytes?: number } = {},
+): Promise<Validation> {
   const byName = extensionProblem(path);
   if (byName) return { ok: false, reason: byName };
   const info = await stat(path);
   if (!info.isFile()) return { ok: false, reason: 'not a regular file' };
   if (info.size === 0) return { ok: false, reason: 'empty file (0 bytes)' };
   const maxBytes = options.maxBytes ?? UPLOAD_LIMITS.maxBytes;
-  if (info.size > maxBytes) return { ok: false, reason: `too large: ${formatBytes(info.size)} (the limit is ${formatBytes(maxBytes)})` };
+  if (info.size > maxBytes)
+    return { ok: false, reason: `too large: ${formatBytes(info.size)} (the limit is ${formatBytes(maxBytes)})` };
   try {
     await access(path, constants.R_OK);
   } catch {
@@ -44,19 +48,32 @@ export async function validateVideo(path: string, options: { signal?: AbortSigna
     probe = await ffprobe(path, { kind: 'uploadVideo', signal: options.signal });
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    if (err instanceof ProbeError) return { ok: false, reason: `not a readable video (truncated or corrupt?): ${err.message}` };
+    if (err instanceof ProbeError)
+      return { ok: false, reason: `not a readable video (truncated or corrupt?): ${err.message}` };
     throw err;
   }
   if (!probe.video) return { ok: false, reason: 'no video stream found' };
   const codec = probe.video.codec.toLowerCase();
-  if (!ACCEPTED_CODECS.includes(codec)) return { ok: false, reason: `video codec ${codec} is not accepted (h264, h265/hevc, vp9)` };
-  if (probe.durationSeconds === null || probe.durationSeconds <= 0) return { ok: false, reason: 'no duration: the file looks truncated' };
+  if (!ACCEPTED_CODECS.includes(codec))
+    return { ok: false, reason: `video codec ${codec} is not accepted (h264, h265/hevc, vp9)` };
+  if (probe.durationSeconds === null || probe.durationSeconds <= 0)
+    return { ok: false, reason: 'no duration: the file looks truncated' };
   if (probe.declaredStreamBytes !== null && probe.declaredStreamBytes > info.size * DECLARED_SLACK) {
-    return { ok: false, reason: `partial file: the streams declare ${formatBytes(probe.declaredStreamBytes)} but the file holds ${formatBytes(info.size)}` };
+    return {
+      ok: false,
+      reason: `partial file: the streams declare ${formatBytes(probe.declaredStreamBytes)} but the file holds ${formatBytes(info.size)}`,
+    };
   }
   const tail = await decodeTail(path, { kind: 'uploadVideo', signal: options.signal });
   if (!tail.ok) return { ok: false, reason: `the last second does not decode: ${tail.detail}` };
-  return { ok: true, codec, size: info.size, duration: probe.durationSeconds, ...displaySize(probe.video), fps: probe.video.fps };
+  return {
+    ok: true,
+    codec,
+    size: info.size,
+    duration: probe.durationSeconds,
+    ...displaySize(probe.video),
+    fps: probe.video.fps,
+  };
 }
 
 /** What the editor sees: a phone clip recorded sideways with a 90° rotation plays portrait. */

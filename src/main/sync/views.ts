@@ -23,7 +23,11 @@ export function fileStatus(file: FileRow, content: ContentRow | undefined): File
 export function fileView(file: FileRow, content: ContentRow | undefined, firstFileId?: number): FileView {
   const status = fileStatus(file, content);
   const duplicateOf =
-    content?.found_existing === true ? `library:${content.video_no ?? ''}` : firstFileId !== undefined && firstFileId !== file.id ? `file:${firstFileId}` : null;
+    content?.found_existing === true
+      ? `library:${content.video_no ?? ''}`
+      : firstFileId !== undefined && firstFileId !== file.id
+        ? `file:${firstFileId}`
+        : null;
   const raw = file.state === 'linked' ? (content?.reason ?? null) : file.reason;
   const plain = raw === null ? null : plainReason(raw);
   return {
@@ -49,5 +53,13 @@ export function fileView(file: FileRow, content: ContentRow | undefined, firstFi
 }
 
 export function watchFolderView(row: WatchFolderRow): WatchFolderView {
-  return { id: row.id, path: row.path, folderId: row.folder_id, folderName: row.folder_name, tags: row.tags, ignore: row.ignore, polling: row.polling };
+  return {
+    id: row.id,
+    path: row.path,
+    folderId: row.folder_id,
+    folderName: row.folder_name,
+    tags: row.tags,
+    ignore: row.ignore,
+    polling: row.polling,
+  };
 }

@@ -7,7 +7,10 @@ import type { WatchFolderRow } from '../store/sync-store';
 import { makeIgnore } from './ignore';
 
 /** statfs magic numbers of network and FUSE file systems, where change events do not arrive reliably. */
-const NETWORK_FS = new Set([0x6969 /* nfs */, 0x517b /* smb */, 0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */, 0x65735546 /* fuse */, 0x01021997 /* 9p/v9fs */]);
+const NETWORK_FS = new Set([
+  0x6969 /* nfs */, 0x517b /* smb */, 0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */, 0x65735546 /* fuse */,
+  0x01021997 /* 9p/v9fs */,
+]);
 
 export async function needsPolling(path: string): Promise<boolean> {
   try {
@@ -38,7 +41,8 @@ export class FolderWatcher {
   }
 
   async start(): Promise<void> {
-    const polling = this.folder.polling === 'on' || (this.folder.polling === 'auto' && (await needsPolling(this.folder.path)));
+    const polling =
+      this.folder.polling === 'on' || (this.folder.polling === 'auto' && (await needsPolling(this.folder.path)));
     const ignore = makeIgnore(this.folder.path, this.folder.ignore);
     const w = watch(this.folder.path, {
       ignoreInitial: true,

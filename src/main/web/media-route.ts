@@ -7,14 +7,24 @@ import { serveLocalMedia } from '../browse/media-files';
  * GET /api/media/file?path=ABS   a local original or library copy, with Range, only inside the allowed folders;
  * GET /api/media/keyframe?bucket=B&blob=keyframes/...   a keyframe thumbnail from the library service.
  */
-export async function handleMedia(app: ReelsyncApp, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleMedia(
+  app: ReelsyncApp,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const method = req.method === 'HEAD' ? 'HEAD' : req.method === 'GET' ? 'GET' : null;
   if (!method) {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
   if (url.pathname === '/api/media/file') {
-    const answer = await serveLocalMedia(url.searchParams.get('path') ?? '', app.browse.mediaRoots(), method, req.headers.range);
+    const answer = await serveLocalMedia(
+      url.searchParams.get('path') ?? '',
+      app.browse.mediaRoots(),
+      method,
+      req.headers.range,
+    );
     res.writeHead(answer.status, answer.headers);
     if (answer.body) {
       answer.body.on('error', () => res.destroy());
@@ -28,7 +38,11 @@ export async function handleMedia(app: ReelsyncApp, req: IncomingMessage, res: S
       res.writeHead(frame.status, { 'content-type': 'text/plain; charset=utf-8' }).end(frame.message);
       return;
     }
-    res.writeHead(200, { 'content-type': frame.contentType, 'content-length': String(frame.bytes.length), 'cache-control': 'private, max-age=3600' });
+    res.writeHead(200, {
+      'content-type': frame.contentType,
+      'content-length': String(frame.bytes.length),
+      'cache-control': 'private, max-age=3600',
+    });
     res.end(method === 'HEAD' ? undefined : frame.bytes);
     return;
   }

@@ -95,7 +95,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     const match = /^\/api\/rpc\/([a-z]+:[a-zA-Z-]+)$/.exec(url.pathname);
     if (!match?.[1] || req.method !== 'POST') {
-      sendJson(res, 404, { ok: false, error: { code: 'unknown_channel', message: `no route ${req.method} ${url.pathname}` } });
+      sendJson(res, 404, {
+        ok: false,
+        error: { code: 'unknown_channel', message: `no route ${req.method} ${url.pathname}` },
+      });
       return;
     }
     const body = await readJson(req);

@@ -27,7 +27,10 @@ export function readWebSession(dataDir: string, log: Logger): WebSession | null 
   try {
     return sessionSchema.parse(JSON.parse(text));
   } catch (err) {
-    log.warn({ err: err instanceof Error ? err.message : String(err) }, 'ignoring an invalid web-session.json: a new address is made');
+    log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'ignoring an invalid web-session.json: a new address is made',
+    );
     return null;
   }
 }

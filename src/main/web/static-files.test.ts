@@ -9,7 +9,14 @@ describe('resolveInside', () => {
     expect(resolveInside(root, '/assets/a%20b.js')).toBe('/srv/app/assets/a b.js');
   });
   it('refuses every way out of the root', () => {
-    for (const bad of ['/../etc/passwd', '/assets/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc', '/a%00b', '/%E0%A4%A']) {
+    for (const bad of [
+      '/../etc/passwd',
+      '/assets/../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/..%2f..%2fetc',
+      '/a%00b',
+      '/%E0%A4%A',
+    ]) {
       expect(resolveInside(root, bad), bad).toBeNull();
     }
     expect(resolveInside(root, '/../app-evil/x')).toBeNull();
@@ -17,12 +24,14 @@ describe('resolveInside', () => {
 });
 
 describe('style nonce', () => {
-  it('allows only this load\'s nonce for styles, never inline scripts, and hands it to the page in a meta tag', () => {
+  it("allows only this load's nonce for styles, never inline scripts, and hands it to the page in a meta tag", () => {
     const a = newStyleNonce();
     expect(newStyleNonce()).not.toBe(a);
     const csp = cspWithStyleNonce("script-src 'self'; style-src 'self'; object-src 'none'", a);
     expect(csp).toBe(`script-src 'self'; style-src 'self' 'nonce-${a}'; object-src 'none'`);
     expect(() => cspWithStyleNonce("style-src 'self'", "x' 'unsafe-inline")).toThrow();
-    expect(withStyleNonce('<html><head><title>t</title></head></html>', a)).toContain(`<meta name="${STYLE_NONCE_META}" content="${a}" />`);
+    expect(withStyleNonce('<html><head><title>t</title></head></html>', a)).toContain(
+      `<meta name="${STYLE_NONCE_META}" content="${a}" />`,
+    );
   });
 });

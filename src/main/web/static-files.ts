@@ -31,7 +31,12 @@ export function resolveInside(root: string, urlPath: string): string | null {
 }
 
 /** Serves the built renderer; unknown paths fall back to index.html (client-side routes), which gets a fresh style nonce. */
-export async function serveStatic(root: string, urlPath: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+export async function serveStatic(
+  root: string,
+  urlPath: string,
+  res: ServerResponse,
+  headers: Record<string, string>,
+): Promise<void> {
   const wanted = urlPath === '/' ? '/index.html' : urlPath;
   let file = resolveInside(root, wanted);
   if (!file) {

@@ -23,7 +23,11 @@ function Shell(): React.JSX.Element {
   useTheme();
   const [page, setPage] = useState<PageId>('library');
   const [search, setSearch] = useState<SearchState>({ request: null, selected: 0 });
-  const [player, setPlayer] = useState<{ hits: SearchHit[]; index: number; found: { query: string; searchType: string | null } } | null>(null);
+  const [player, setPlayer] = useState<{
+    hits: SearchHit[];
+    index: number;
+    found: { query: string; searchType: string | null };
+  } | null>(null);
   const [focusSearch, setFocusSearch] = useState(0);
   const select = (id: PageId): void => {
     setPlayer(null);
@@ -54,8 +58,20 @@ function Shell(): React.JSX.Element {
           />
         ) : (
           <>
-            {page === 'library' && <LibraryPage onOpenSettings={() => select('settings')} onOpen={(hit) => setPlayer({ hits: [hit], index: 0, found: { query: '', searchType: null } })} />}
-            {page === 'search' && <SearchPage state={search} setState={setSearch} focusSearch={focusSearch} onOpen={(hits, index, found) => setPlayer({ hits, index, found })} />}
+            {page === 'library' && (
+              <LibraryPage
+                onOpenSettings={() => select('settings')}
+                onOpen={(hit) => setPlayer({ hits: [hit], index: 0, found: { query: '', searchType: null } })}
+              />
+            )}
+            {page === 'search' && (
+              <SearchPage
+                state={search}
+                setState={setSearch}
+                focusSearch={focusSearch}
+                onOpen={(hits, index, found) => setPlayer({ hits, index, found })}
+              />
+            )}
             {page === 'clips' && <ClipsPage />}
             {page === 'uploads' && <UploadsPage />}
             {page === 'settings' && <SettingsPage />}

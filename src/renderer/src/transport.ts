@@ -27,14 +27,20 @@ export class ContractError extends Error {
 
 /** Calls a channel and throws its error data, for react-query. */
 export async function call<C extends Channel>(channel: C, req: Req<C>): Promise<Res<C>> {
-  const result = await (bridge.call[channel] as (r: Req<C>) => Promise<{ ok: true; value: Res<C> } | { ok: false; error: { code: string; message: string } }>)(req);
+  const result = await (
+    bridge.call[channel] as (
+      r: Req<C>,
+    ) => Promise<{ ok: true; value: Res<C> } | { ok: false; error: { code: string; message: string } }>
+  )(req);
   if (!result.ok) throw new ContractError(result.error.code, result.error.message);
   return result.value;
 }
 
 /** Where the player and the thumbnails load media from: the shell's custom protocol, or the web server. */
 export function localMediaUrl(path: string): string {
-  return transportKind === 'electron' ? `reelsync-media://file/?path=${encodeURIComponent(path)}` : webMediaUrl('file', { path });
+  return transportKind === 'electron'
+    ? `reelsync-media://file/?path=${encodeURIComponent(path)}`
+    : webMediaUrl('file', { path });
 }
 
 export function keyframeUrl(bucket: string, blob: string): string {

@@ -20,7 +20,12 @@ interface AccountRow {
   webhook_secret: string;
 }
 
-const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, balanceMicro: r.balance_micro, webhookSecret: r.webhook_secret });
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  name: r.name,
+  balanceMicro: r.balance_micro,
+  webhookSecret: r.webhook_secret,
+});
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');

@@ -23,7 +23,8 @@ export class Billing {
   constructor(private readonly db: Db) {}
 
   balance(accountId: number): number {
-    const row = this.db.prepare('SELECT balance_micro FROM accounts WHERE id = ?').get(accountId) as { balance_micro: number } | undefined;
+    const row = this.db.prepare('SELECT balance_micro FROM accounts WHERE id = ?').get(accountId) as
+      { balance_micro: number } | undefined;
     return row?.balance_micro ?? 0;
   }
 

@@ -53,7 +53,8 @@ export class Collections {
 
   /** The account's collection, never another account's. */
   get(accountId: number, id: string): CollectionRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_collections WHERE id = ? AND account_id = ?').get(id, accountId) as CollectionRow | undefined;
+    return this.db.prepare('SELECT * FROM dl_collections WHERE id = ? AND account_id = ?').get(id, accountId) as
+      CollectionRow | undefined;
   }
 
   /** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
@@ -76,12 +77,16 @@ export class Collections {
     if (!row) return;
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM dl_collections WHERE id = ?').run(id);
-      this.db.prepare('DELETE FROM folders WHERE id = ? AND NOT EXISTS (SELECT 1 FROM videos WHERE folder_id = ?)').run(row.folder_id, row.folder_id);
+      this.db
+        .prepare('DELETE FROM folders WHERE id = ? AND NOT EXISTS (SELECT 1 FROM videos WHERE folder_id = ?)')
+        .run(row.folder_id, row.folder_id);
     })();
   }
 
   record(row: CollectionRow): CollectionRecord {
-    const count = this.db.prepare("SELECT COUNT(*) AS n FROM dl_videos WHERE collection_id = ? AND status != 'cancelled'").get(row.id) as { n: number };
+    const count = this.db
+      .prepare("SELECT COUNT(*) AS n FROM dl_videos WHERE collection_id = ? AND status != 'cancelled'")
+      .get(row.id) as { n: number };
     return {
       collection_id: row.id,
       name: row.name,

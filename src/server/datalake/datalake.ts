@@ -70,11 +70,18 @@ export class Datalake {
     if (row.kind === 'ingest') {
       const video = this.videos.byId(row.resource);
       if (video && video.status !== 'deleting') {
-        this.videos.setStatus(video.id, cancelled ? 'cancelled' : error && error.code !== 'partial_failure' ? 'failed' : 'ready');
+        this.videos.setStatus(
+          video.id,
+          cancelled ? 'cancelled' : error && error.code !== 'partial_failure' ? 'failed' : 'ready',
+        );
       }
     }
-    this.ctx.log.info({ operation: operationId, kind: row.kind, resource: row.resource, error: error?.code, cancelled }, 'operation done');
-    if (!cancelled && row.callback_url) enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
+    this.ctx.log.info(
+      { operation: operationId, kind: row.kind, resource: row.resource, error: error?.code, cancelled },
+      'operation done',
+    );
+    if (!cancelled && row.callback_url)
+      enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
   }
 
   /** Gives back what an operation charged, at most once whoever asks (cancel and the worker can both try). */
@@ -105,7 +112,8 @@ export class Datalake {
   async purgeVideo(video: DlVideoRow): Promise<void> {
     const ingest = this.operations.activeFor(video.id, 'ingest');
     this.videos.setStatus(video.id, 'deleting');
-    if (ingest) this.complete(ingest.id, { code: 'video_deleted', message: 'the video was deleted before its ingest finished' });
+    if (ingest)
+      this.complete(ingest.id, { code: 'video_deleted', message: 'the video was deleted before its ingest finished' });
     const library = video.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) {
       this.ctx.videos.delete(library.id);
@@ -116,7 +124,8 @@ export class Datalake {
   }
 
   private async deleteLibraryBlobs(bucket: string, videoNo: string): Promise<void> {
-    for (const prefix of ['videos', 'keyframes', 'posters']) await this.ctx.blobs.deletePrefix(bucket, `${prefix}/${videoNo}`);
+    for (const prefix of ['videos', 'keyframes', 'posters'])
+      await this.ctx.blobs.deletePrefix(bucket, `${prefix}/${videoNo}`);
   }
 }
 

@@ -54,12 +54,25 @@ export class Deliveries {
   }
 
   forOperation(operationId: string): DeliveryRow[] {
-    return this.db.prepare('SELECT * FROM dl_deliveries WHERE operation_id = ? ORDER BY created_at, id').all(operationId) as DeliveryRow[];
+    return this.db
+      .prepare('SELECT * FROM dl_deliveries WHERE operation_id = ? ORDER BY created_at, id')
+      .all(operationId) as DeliveryRow[];
   }
 
-  recordAttempt(id: string, a: { status: DeliveryStatus; attempt: number; responseCode: number | null; message: string; nextAttemptAt: number | null }): void {
+  recordAttempt(
+    id: string,
+    a: {
+      status: DeliveryStatus;
+      attempt: number;
+      responseCode: number | null;
+      message: string;
+      nextAttemptAt: number | null;
+    },
+  ): void {
     this.db
-      .prepare('UPDATE dl_deliveries SET status = ?, attempt = ?, response_code = ?, message = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE dl_deliveries SET status = ?, attempt = ?, response_code = ?, message = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?',
+      )
       .run(a.status, a.attempt, a.responseCode, a.message, a.nextAttemptAt, Date.now(), id);
   }
 

@@ -19,7 +19,12 @@ export function onIndexSettledForDatalake(dl: Datalake) {
 }
 
 /** Moves an ingest past its index stage by the library row's state; also used at start to catch a missed settle. */
-export function advanceAfterIndex(dl: Datalake, operationId: string, error: string | null, status: string | undefined): void {
+export function advanceAfterIndex(
+  dl: Datalake,
+  operationId: string,
+  error: string | null,
+  status: string | undefined,
+): void {
   if (status === 'PARSE' && !error) {
     dl.operations.setStage(operationId, 'index', 'done');
     dl.ctx.jobs.enqueue(DERIVE_JOB, operationId, { operationId }, 3);
@@ -80,7 +85,12 @@ export function deriveHandler(dl: Datalake): JobHandler {
     } finally {
       dl.untrack(op.id);
     }
-    dl.complete(op.id, problems.length ? { code: 'partial_failure', message: `the video is searchable, but ${problems.join('; ')}` } : null);
+    dl.complete(
+      op.id,
+      problems.length
+        ? { code: 'partial_failure', message: `the video is searchable, but ${problems.join('; ')}` }
+        : null,
+    );
     return { kind: 'finished' };
   };
 }

@@ -56,8 +56,23 @@ export class DlVideos {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        v.id, v.accountId, v.collectionId, v.status, v.sourceType, v.sourceUrl, v.filename, v.contentType, v.uploadSize, v.fps,
-        JSON.stringify(v.metadata), v.callbackUrl, v.idempotencyKey, v.stream?.id ?? null, v.stream?.offset ?? null, now, now,
+        v.id,
+        v.accountId,
+        v.collectionId,
+        v.status,
+        v.sourceType,
+        v.sourceUrl,
+        v.filename,
+        v.contentType,
+        v.uploadSize,
+        v.fps,
+        JSON.stringify(v.metadata),
+        v.callbackUrl,
+        v.idempotencyKey,
+        v.stream?.id ?? null,
+        v.stream?.offset ?? null,
+        now,
+        now,
       );
     return this.byId(v.id)!;
   }
@@ -67,11 +82,14 @@ export class DlVideos {
   }
 
   get(accountId: number, id: string): DlVideoRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_videos WHERE id = ? AND account_id = ?').get(id, accountId) as DlVideoRow | undefined;
+    return this.db.prepare('SELECT * FROM dl_videos WHERE id = ? AND account_id = ?').get(id, accountId) as
+      DlVideoRow | undefined;
   }
 
   byIdempotencyKey(accountId: number, key: string): DlVideoRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_videos WHERE account_id = ? AND idempotency_key = ?').get(accountId, key) as DlVideoRow | undefined;
+    return this.db
+      .prepare('SELECT * FROM dl_videos WHERE account_id = ? AND idempotency_key = ?')
+      .get(accountId, key) as DlVideoRow | undefined;
   }
 
   inCollection(collectionId: string): DlVideoRow[] {
@@ -79,20 +97,36 @@ export class DlVideos {
   }
 
   /** Newest first, cancelled ingests left out; `before` is the last row of the previous page. */
-  list(accountId: number, limit: number, collectionId: string | undefined, before?: { t: number; id: string }): DlVideoRow[] {
+  list(
+    accountId: number,
+    limit: number,
+    collectionId: string | undefined,
+    before?: { t: number; id: string },
+  ): DlVideoRow[] {
     return this.db
       .prepare(
         `SELECT * FROM dl_videos WHERE account_id = ? AND status != 'cancelled' AND (? IS NULL OR collection_id = ?)
            AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
          ORDER BY created_at DESC, id DESC LIMIT ?`,
       )
-      .all(accountId, collectionId ?? null, collectionId ?? '', before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit) as DlVideoRow[];
+      .all(
+        accountId,
+        collectionId ?? null,
+        collectionId ?? '',
+        before?.t ?? null,
+        before?.t ?? 0,
+        before?.t ?? 0,
+        before?.id ?? '',
+        limit,
+      ) as DlVideoRow[];
   }
 
   /** Resumable upload sessions still receiving bytes (created, not finalized): one account's, or all. */
   openUploads(accountId?: number): DlVideoRow[] {
     return this.db
-      .prepare("SELECT * FROM dl_videos WHERE source_type = 'resumable' AND status = 'uploading' AND (? IS NULL OR account_id = ?) ORDER BY updated_at")
+      .prepare(
+        "SELECT * FROM dl_videos WHERE source_type = 'resumable' AND status = 'uploading' AND (? IS NULL OR account_id = ?) ORDER BY updated_at",
+      )
       .all(accountId ?? null, accountId ?? null) as DlVideoRow[];
   }
 
@@ -106,11 +140,15 @@ export class DlVideos {
   }
 
   link(id: string, libraryVideoId: number): void {
-    this.db.prepare('UPDATE dl_videos SET library_video_id = ?, updated_at = ? WHERE id = ?').run(libraryVideoId, Date.now(), id);
+    this.db
+      .prepare('UPDATE dl_videos SET library_video_id = ?, updated_at = ? WHERE id = ?')
+      .run(libraryVideoId, Date.now(), id);
   }
 
   setOperation(id: string, operationId: string): void {
-    this.db.prepare('UPDATE dl_videos SET operation_id = ?, updated_at = ? WHERE id = ?').run(operationId, Date.now(), id);
+    this.db
+      .prepare('UPDATE dl_videos SET operation_id = ?, updated_at = ? WHERE id = ?')
+      .run(operationId, Date.now(), id);
   }
 
   remove(id: string): void {
@@ -122,4 +160,3 @@ export class DlVideos {
     })();
   }
 }
-

@@ -35,13 +35,26 @@ const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 export class Events {
   constructor(private readonly db: Db) {}
 
-  add(videoId: string, e: { start: number; end: number; score: number; description: string; detectorId: string; detectorVersion: string }): void {
+  add(
+    videoId: string,
+    e: { start: number; end: number; score: number; description: string; detectorId: string; detectorVersion: string },
+  ): void {
     this.db
       .prepare(
         `INSERT INTO dl_events (id, video_id, event_type, start_time, end_time, score, description, detector_id, detector_version, created_at)
          VALUES (?, ?, 'safety', ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(newId('evt'), videoId, round3(e.start), round3(e.end), e.score, e.description, e.detectorId, e.detectorVersion, Date.now());
+      .run(
+        newId('evt'),
+        videoId,
+        round3(e.start),
+        round3(e.end),
+        e.score,
+        e.description,
+        e.detectorId,
+        e.detectorVersion,
+        Date.now(),
+      );
   }
 
   addFrame(videoId: string, t: number, unsafe: number, scores: FrameScores): void {
@@ -57,14 +70,27 @@ export class Events {
   }
 
   /** Events starting at or after `since` seconds, after the cursor position, in (start, seq) order. */
-  page(videoId: string, limit: number, since: number | undefined, after: EventPosition | undefined): { events: SafetyEvent[]; last: EventPosition | null; more: boolean } {
+  page(
+    videoId: string,
+    limit: number,
+    since: number | undefined,
+    after: EventPosition | undefined,
+  ): { events: SafetyEvent[]; last: EventPosition | null; more: boolean } {
     const rows = this.db
       .prepare(
         `SELECT * FROM dl_events WHERE video_id = ? AND start_time >= ?
            AND (? IS NULL OR start_time > ? OR (start_time = ? AND seq > ?))
          ORDER BY start_time, seq LIMIT ?`,
       )
-      .all(videoId, since ?? 0, after?.start ?? null, after?.start ?? 0, after?.start ?? 0, after?.seq ?? 0, limit + 1) as EventRow[];
+      .all(
+        videoId,
+        since ?? 0,
+        after?.start ?? null,
+        after?.start ?? 0,
+        after?.start ?? 0,
+        after?.seq ?? 0,
+        limit + 1,
+      ) as EventRow[];
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const lastRow = page.at(-1);
@@ -86,7 +112,15 @@ export class Events {
            AND (? IS NULL OR e.start_time + v.stream_offset > ? OR (e.start_time + v.stream_offset = ? AND e.seq > ?))
          ORDER BY 3, e.seq LIMIT ?`,
       )
-      .all(streamId, since ?? 0, after?.start ?? null, after?.start ?? 0, after?.start ?? 0, after?.seq ?? 0, limit + 1) as (EventRow & { video_id: string })[];
+      .all(
+        streamId,
+        since ?? 0,
+        after?.start ?? null,
+        after?.start ?? 0,
+        after?.start ?? 0,
+        after?.seq ?? 0,
+        limit + 1,
+      ) as (EventRow & { video_id: string })[];
     const page = rows.slice(0, limit);
     const lastRow = page.at(-1);
     return {
@@ -98,7 +132,9 @@ export class Events {
 
   /** What the classifier saw: frames classified and the highest unsafe score among them. */
   frameSummary(videoId: string): { frames: number; maxUnsafe: number | null } {
-    const row = this.db.prepare('SELECT COUNT(*) AS n, MAX(unsafe) AS m FROM dl_safety_frames WHERE video_id = ?').get(videoId) as { n: number; m: number | null };
+    const row = this.db
+      .prepare('SELECT COUNT(*) AS n, MAX(unsafe) AS m FROM dl_safety_frames WHERE video_id = ?')
+      .get(videoId) as { n: number; m: number | null };
     return { frames: row.n, maxUnsafe: row.m };
   }
 

@@ -41,13 +41,24 @@ export function deriveFaceEntities(db: Db, videoId: string, libraryVideoId: numb
       e.last_seen = Math.max(e.last_seen, r.end_time);
       e.best_score = Math.max(e.best_score, r.score);
     } else {
-      groups.push({ anchor: d, entity: { entity_id: newId('face'), faces: 1, first_seen: r.start_time, last_seen: r.end_time, best_score: r.score } });
+      groups.push({
+        anchor: d,
+        entity: {
+          entity_id: newId('face'),
+          faces: 1,
+          first_seen: r.start_time,
+          last_seen: r.end_time,
+          best_score: r.score,
+        },
+      });
     }
   }
   const entities = groups.map((g) => g.entity);
   db.transaction(() => {
     db.prepare('DELETE FROM dl_face_entities WHERE video_id = ?').run(videoId);
-    const insert = db.prepare('INSERT INTO dl_face_entities (video_id, entity_id, faces, first_seen, last_seen, best_score) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'INSERT INTO dl_face_entities (video_id, entity_id, faces, first_seen, last_seen, best_score) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     for (const e of entities) insert.run(videoId, e.entity_id, e.faces, e.first_seen, e.last_seen, e.best_score);
   })();
   return entities;
@@ -55,6 +66,8 @@ export function deriveFaceEntities(db: Db, videoId: string, libraryVideoId: numb
 
 export function faceEntities(db: Db, videoId: string): FaceEntity[] {
   return db
-    .prepare('SELECT entity_id, faces, first_seen, last_seen, best_score FROM dl_face_entities WHERE video_id = ? ORDER BY first_seen')
+    .prepare(
+      'SELECT entity_id, faces, first_seen, last_seen, best_score FROM dl_face_entities WHERE video_id = ? ORDER BY first_seen',
+    )
     .all(videoId) as FaceEntity[];
 }

@@ -25,14 +25,26 @@ export async function startDatalake(ctx: ServiceContext): Promise<DatalakeWorker
   ctx.jobs.register({ kind: DERIVE_JOB, concurrency: 1, baseDelayMs: 2_000, handler: deriveHandler(dl) });
   ctx.jobs.register({ kind: PURGE_JOB, concurrency: 1, baseDelayMs: 1_000, handler: purgeHandler(dl) });
   ctx.jobs.register({ kind: STREAM_JOB, concurrency: 8, baseDelayMs: 5_000, handler: streamHandler(dl) });
-  ctx.jobs.register({ kind: WEBHOOK_JOB, concurrency: 4, baseDelayMs: ctx.config.webhooks.baseDelayMs, handler: webhookHandler(ctx) });
+  ctx.jobs.register({
+    kind: WEBHOOK_JOB,
+    concurrency: 4,
+    baseDelayMs: ctx.config.webhooks.baseDelayMs,
+    handler: webhookHandler(ctx),
+  });
   for (const op of dl.operations.unfinished('ingest')) {
     const stages = dl.operations.stages(op);
     if (stages.preprocess !== 'done' || stages.index === 'done') continue;
     const library = ctx.videos.byNo(op.account_id, op.resource);
-    const pendingJob = ctx.db.prepare("SELECT 1 FROM jobs WHERE kind = 'index' AND ref = ? AND state IN ('queued', 'running')").get(op.resource);
+    const pendingJob = ctx.db
+      .prepare("SELECT 1 FROM jobs WHERE kind = 'index' AND ref = ? AND state IN ('queued', 'running')")
+      .get(op.resource);
     if (library && library.status !== 'UNPARSE' && !pendingJob) {
-      advanceAfterIndex(dl, op.id, library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null, library.status);
+      advanceAfterIndex(
+        dl,
+        op.id,
+        library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null,
+        library.status,
+      );
     }
   }
   const stopSweeper = startSessionSweeper(dl);

@@ -91,8 +91,12 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
       if (dl.operations.byId(op.id)?.done) return { kind: 'finished' }; // cancelled or deleted meanwhile
       dl.refundOnce(op.id);
-      const failure = err instanceof OperationFailure ? err : new OperationFailure('internal', err instanceof Error ? err.message : String(err));
-      if (failure.code === 'internal') ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
+      const failure =
+        err instanceof OperationFailure
+          ? err
+          : new OperationFailure('internal', err instanceof Error ? err.message : String(err));
+      if (failure.code === 'internal')
+        ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
       dl.complete(op.id, { code: failure.code, message: failure.message });
       return { kind: 'finished' };
     } finally {
@@ -102,7 +106,13 @@ export function ingestHandler(dl: Datalake): JobHandler {
   };
 }
 
-async function obtain(dl: Datalake, video: DlVideoRow, download: string, operationId: string, signal: AbortSignal): Promise<string> {
+async function obtain(
+  dl: Datalake,
+  video: DlVideoRow,
+  download: string,
+  operationId: string,
+  signal: AbortSignal,
+): Promise<string> {
   switch (video.source_type) {
     case 'url': {
       if (!video.source_url) throw new OperationFailure('source_unresolved', 'the video has no source_url');
@@ -112,7 +122,11 @@ async function obtain(dl: Datalake, video: DlVideoRow, download: string, operati
         shown = fraction;
         dl.operations.setFraction(operationId, 'preprocess', fraction * 0.9);
       };
-      await fetchSource(video.source_url, download, { signal, onProgress, allowPrivateTargets: dl.ctx.config.network.allowPrivateTargets });
+      await fetchSource(video.source_url, download, {
+        signal,
+        onProgress,
+        allowPrivateTargets: dl.ctx.config.network.allowPrivateTargets,
+      });
       return download;
     }
     case 'file':

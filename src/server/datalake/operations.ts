@@ -38,7 +38,9 @@ export interface OperationRecord {
   done: boolean;
   cancelled: boolean;
   resource: string;
-  progress: { preprocess: StageValue; index: StageValue; derive: StageValue; percent: number } | { purge: StageValue; percent: number };
+  progress:
+    | { preprocess: StageValue; index: StageValue; derive: StageValue; percent: number }
+    | { purge: StageValue; percent: number };
   error: { code: DatalakeErrorCode; message: string } | null;
   callback_url: string | null;
   created_at: string;
@@ -64,13 +66,25 @@ export class Operations {
   create(op: NewOperation): OperationRow {
     const id = newId('op');
     const now = Date.now();
-    const stages = op.kind === 'ingest' ? { preprocess: 'pending', index: 'pending', derive: 'pending' } : { purge: 'pending' };
+    const stages =
+      op.kind === 'ingest' ? { preprocess: 'pending', index: 'pending', derive: 'pending' } : { purge: 'pending' };
     this.db
       .prepare(
         `INSERT INTO dl_operations (id, account_id, kind, resource, idempotency_key, request_hash, callback_url, stages, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, op.accountId, op.kind, op.resource, op.idempotencyKey ?? null, op.requestHash ?? null, op.callbackUrl ?? null, JSON.stringify(stages), now, now);
+      .run(
+        id,
+        op.accountId,
+        op.kind,
+        op.resource,
+        op.idempotencyKey ?? null,
+        op.requestHash ?? null,
+        op.callbackUrl ?? null,
+        JSON.stringify(stages),
+        now,
+        now,
+      );
     return this.byId(id)!;
   }
 
@@ -79,22 +93,31 @@ export class Operations {
   }
 
   get(accountId: number, id: string): OperationRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_operations WHERE id = ? AND account_id = ?').get(id, accountId) as OperationRow | undefined;
+    return this.db.prepare('SELECT * FROM dl_operations WHERE id = ? AND account_id = ?').get(id, accountId) as
+      OperationRow | undefined;
   }
 
   byIdempotencyKey(accountId: number, key: string): OperationRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_operations WHERE account_id = ? AND idempotency_key = ?').get(accountId, key) as OperationRow | undefined;
+    return this.db
+      .prepare('SELECT * FROM dl_operations WHERE account_id = ? AND idempotency_key = ?')
+      .get(accountId, key) as OperationRow | undefined;
   }
 
   /** The unfinished operation of this kind acting on a resource, if any. */
   activeFor(resource: string, kind: OperationKind): OperationRow | undefined {
     return this.db
-      .prepare('SELECT * FROM dl_operations WHERE resource = ? AND kind = ? AND done = 0 ORDER BY created_at DESC LIMIT 1')
+      .prepare(
+        'SELECT * FROM dl_operations WHERE resource = ? AND kind = ? AND done = 0 ORDER BY created_at DESC LIMIT 1',
+      )
       .get(resource, kind) as OperationRow | undefined;
   }
 
   activeIngests(accountId: number): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM dl_operations WHERE account_id = ? AND kind = 'ingest' AND done = 0").get(accountId) as { n: number }).n;
+    return (
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM dl_operations WHERE account_id = ? AND kind = 'ingest' AND done = 0")
+        .get(accountId) as { n: number }
+    ).n;
   }
 
   unfinished(kind: OperationKind): OperationRow[] {
@@ -123,7 +146,9 @@ export class Operations {
     if (!row || row.done) return;
     const fractions = fractionsSchema.parse(JSON.parse(row.fractions));
     fractions[stage] = Math.min(1, Math.max(0, fraction));
-    this.db.prepare('UPDATE dl_operations SET fractions = ?, updated_at = ? WHERE id = ? AND done = 0').run(JSON.stringify(fractions), Date.now(), id);
+    this.db
+      .prepare('UPDATE dl_operations SET fractions = ?, updated_at = ? WHERE id = ? AND done = 0')
+      .run(JSON.stringify(fractions), Date.now(), id);
   }
 
   addCharge(id: string, micro: number): void {
@@ -131,7 +156,10 @@ export class Operations {
   }
 
   /** Ends the operation; returns false when it had already ended (so the caller does not notify twice). */
-  finish(id: string, outcome: { error: { code: DatalakeErrorCode; message: string } | null; cancelled?: boolean }): boolean {
+  finish(
+    id: string,
+    outcome: { error: { code: DatalakeErrorCode; message: string } | null; cancelled?: boolean },
+  ): boolean {
     const row = this.byId(id);
     if (!row || row.done) return false;
     const stages = this.stages(row);
@@ -144,7 +172,14 @@ export class Operations {
       .prepare(
         'UPDATE dl_operations SET done = 1, cancelled = ?, stages = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND done = 0',
       )
-      .run(outcome.cancelled ? 1 : 0, JSON.stringify(stages), outcome.error?.code ?? null, outcome.error?.message ?? null, Date.now(), id);
+      .run(
+        outcome.cancelled ? 1 : 0,
+        JSON.stringify(stages),
+        outcome.error?.code ?? null,
+        outcome.error?.message ?? null,
+        Date.now(),
+        id,
+      );
     return res.changes === 1;
   }
 
@@ -181,7 +216,8 @@ export class Operations {
     }
     const ingest = {
       preprocess: stages.preprocess ?? 'pending',
-      index: stages.index === 'pending' && !row.done && this.indexStarted(row) ? 'running' : (stages.index ?? 'pending'),
+      index:
+        stages.index === 'pending' && !row.done && this.indexStarted(row) ? 'running' : (stages.index ?? 'pending'),
       derive: stages.derive ?? 'pending',
     } satisfies Record<IngestStage, StageValue>;
     if (ingest.index === 'running') fractions.index = this.indexFraction(row.resource);
@@ -195,7 +231,8 @@ export class Operations {
 
   /** The indexer writes 0..95 to the library row while it runs (100 once stored). */
   private indexFraction(videoNo: string): number {
-    const v = this.db.prepare('SELECT progress FROM videos WHERE video_no = ?').get(videoNo) as { progress: number } | undefined;
+    const v = this.db.prepare('SELECT progress FROM videos WHERE video_no = ?').get(videoNo) as
+      { progress: number } | undefined;
     return Math.min(1, (v?.progress ?? 0) / 100);
   }
 }

@@ -39,8 +39,12 @@ export function purgeHandler(dl: Datalake): JobHandler {
         }
       }
     } catch (err) {
-      if (job.attempts < job.max_attempts) return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
-      dl.complete(op.id, { code: 'internal', message: `purge failed: ${err instanceof Error ? err.message : String(err)}` });
+      if (job.attempts < job.max_attempts)
+        return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
+      dl.complete(op.id, {
+        code: 'internal',
+        message: `purge failed: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return { kind: 'finished' };
     }
     dl.complete(op.id, null);

@@ -22,7 +22,11 @@ export interface IngestStart {
 export const newVideoId = newVideoNo;
 
 /** Creates the video and its ingest operation and queues the preprocess stage; synchronous, so idempotency holds. */
-export function startIngest(dl: Datalake, s: IngestStart, videoId = newVideoId()): { video: DlVideoRow; op: OperationRow } {
+export function startIngest(
+  dl: Datalake,
+  s: IngestStart,
+  videoId = newVideoId(),
+): { video: DlVideoRow; op: OperationRow } {
   return dl.ctx.db.transaction(() => {
     const video = dl.videos.insert({
       id: videoId,
@@ -46,7 +50,11 @@ export function startIngest(dl: Datalake, s: IngestStart, videoId = newVideoId()
 }
 
 /** The ingest operation for an existing video (a finished resumable upload, or a new one). */
-export function queueIngest(dl: Datalake, video: DlVideoRow, s: { accountId: number; callbackUrl: string | null; idempotencyKey: string | null; requestHash: string | null }): OperationRow {
+export function queueIngest(
+  dl: Datalake,
+  video: DlVideoRow,
+  s: { accountId: number; callbackUrl: string | null; idempotencyKey: string | null; requestHash: string | null },
+): OperationRow {
   const op = dl.operations.create({
     accountId: s.accountId,
     kind: 'ingest',

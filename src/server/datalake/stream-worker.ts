@@ -34,24 +34,60 @@ export function streamHandler(dl: Datalake): JobHandler {
     let endPull = (): void => {};
     let relay: PullRelay;
     try {
-      relay = await startPullRelay(stream.source_url, { allowPrivateTargets: ctx.config.network.allowPrivateTargets, onRefused: () => endPull() });
+      relay = await startPullRelay(stream.source_url, {
+        allowPrivateTargets: ctx.config.network.allowPrivateTargets,
+        onRefused: () => endPull(),
+      });
     } catch (err) {
       dl.untrack(stream.id);
       await rm(dir, { recursive: true, force: true });
-      dl.streams.setStatus(stream.id, 'failed', `cannot read ${stream.source_url}: ${err instanceof Error ? err.message : String(err)}`);
+      dl.streams.setStatus(
+        stream.id,
+        'failed',
+        `cannot read ${stream.source_url}: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return { kind: 'finished' };
     }
     // After a restart the pull starts again at the live edge; offsets carry on from what was already cut.
     const base = stream.next_offset;
     const child = spawn(
       ffmpegPath(),
-      ['-hide_banner', '-nostats', '-loglevel', 'error', '-rw_timeout', '15000000',
+      [
+        '-hide_banner',
+        '-nostats',
+        '-loglevel',
+        'error',
+        '-rw_timeout',
+        '15000000',
         // crypto only wraps an http segment of an AES-128 playlist (its nested URL is checked against this list too).
-        '-protocol_whitelist', 'http,tcp,crypto', '-format_whitelist', PULL_FORMATS,
-        '-live_start_index', '0', '-i', relay.url,
-        '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-f', 'segment', '-segment_time', String(stream.segment_seconds),
-        '-reset_timestamps', '1', '-segment_format', 'mpegts', '-segment_list', join(dir, 'list.csv'), '-segment_list_type', 'csv',
-        join(dir, 'seg%06d.ts')],
+        '-protocol_whitelist',
+        'http,tcp,crypto',
+        '-format_whitelist',
+        PULL_FORMATS,
+        '-live_start_index',
+        '0',
+        '-i',
+        relay.url,
+        '-map',
+        '0:v:0',
+        '-map',
+        '0:a:0?',
+        '-c',
+        'copy',
+        '-f',
+        'segment',
+        '-segment_time',
+        String(stream.segment_seconds),
+        '-reset_timestamps',
+        '1',
+        '-segment_format',
+        'mpegts',
+        '-segment_list',
+        join(dir, 'list.csv'),
+        '-segment_list_type',
+        'csv',
+        join(dir, 'seg%06d.ts'),
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'], signal },
     );
     endPull = () => child.kill('SIGKILL');
@@ -84,7 +120,11 @@ export function streamHandler(dl: Datalake): JobHandler {
       else if (code === 0) dl.streams.setStatus(stream.id, 'ended');
       else {
         const source = relay.lastProblem();
-        dl.streams.setStatus(stream.id, 'failed', `ffmpeg exited with ${code ?? 'an error'}: ${stderr.trim().split('\n').slice(-2).join('; ')}${source ? ` (${source})` : ''}`);
+        dl.streams.setStatus(
+          stream.id,
+          'failed',
+          `ffmpeg exited with ${code ?? 'an error'}: ${stderr.trim().split('\n').slice(-2).join('; ')}${source ? ` (${source})` : ''}`,
+        );
       }
       ctx.log.info({ stream: stream.id, segments: taken, code }, 'stream pull ended');
       return { kind: 'finished' };

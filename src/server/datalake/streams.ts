@@ -49,7 +49,8 @@ export class Streams {
   }
 
   get(accountId: number, id: string): StreamRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_streams WHERE id = ? AND account_id = ?').get(id, accountId) as StreamRow | undefined;
+    return this.db.prepare('SELECT * FROM dl_streams WHERE id = ? AND account_id = ?').get(id, accountId) as
+      StreamRow | undefined;
   }
 
   list(accountId: number, limit: number, before?: { t: number; id: string }): StreamRow[] {
@@ -62,25 +63,33 @@ export class Streams {
   }
 
   activeInCollection(collectionId: string): StreamRow[] {
-    return this.db.prepare("SELECT * FROM dl_streams WHERE collection_id = ? AND status IN ('starting', 'live')").all(collectionId) as StreamRow[];
+    return this.db
+      .prepare("SELECT * FROM dl_streams WHERE collection_id = ? AND status IN ('starting', 'live')")
+      .all(collectionId) as StreamRow[];
   }
 
   /** Moves to a new status unless the stream already ended for good (stopped, ended, failed stay). */
   setStatus(id: string, status: StreamStatus, error: string | null = null): void {
     this.db
-      .prepare("UPDATE dl_streams SET status = ?, error_message = ?, updated_at = ? WHERE id = ? AND status IN ('starting', 'live')")
+      .prepare(
+        "UPDATE dl_streams SET status = ?, error_message = ?, updated_at = ? WHERE id = ? AND status IN ('starting', 'live')",
+      )
       .run(status, error, Date.now(), id);
   }
 
   addSegment(id: string, end: number): void {
     this.db
-      .prepare("UPDATE dl_streams SET segments = segments + 1, next_offset = MAX(next_offset, ?), status = CASE WHEN status = 'starting' THEN 'live' ELSE status END, updated_at = ? WHERE id = ?")
+      .prepare(
+        "UPDATE dl_streams SET segments = segments + 1, next_offset = MAX(next_offset, ?), status = CASE WHEN status = 'starting' THEN 'live' ELSE status END, updated_at = ? WHERE id = ?",
+      )
       .run(end, Date.now(), id);
   }
 
   record(row: StreamRow) {
     const videos = this.db
-      .prepare('SELECT id, status, stream_offset FROM dl_videos WHERE stream_id = ? ORDER BY stream_offset DESC LIMIT 100')
+      .prepare(
+        'SELECT id, status, stream_offset FROM dl_videos WHERE stream_id = ? ORDER BY stream_offset DESC LIMIT 100',
+      )
       .all(row.id) as { id: string; status: string; stream_offset: number }[];
     return {
       stream_id: row.id,

@@ -110,7 +110,9 @@ export function startSessionSweeper(dl: Datalake): () => Promise<void> {
   const sweep = (): void => {
     if (running) return; // the previous sweep is still going
     running = sweepIdleSessions(dl)
-      .catch((err: unknown) => dl.ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'upload session sweep failed'))
+      .catch((err: unknown) =>
+        dl.ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'upload session sweep failed'),
+      )
       .finally(() => (running = null));
   };
   sweep();

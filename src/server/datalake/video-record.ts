@@ -13,7 +13,11 @@ export function videoRecord(dl: Datalake, v: DlVideoRow) {
     video_id: v.id,
     collection_id: v.collection_id,
     status: v.status,
-    source: { type: v.source_type, url: v.source_url, ...(v.stream_id ? { stream_id: v.stream_id, offset: v.stream_offset } : {}) },
+    source: {
+      type: v.source_type,
+      url: v.source_url,
+      ...(v.stream_id ? { stream_id: v.stream_id, offset: v.stream_offset } : {}),
+    },
     filename: v.filename,
     size: library?.size ?? v.upload_size,
     duration: library?.duration ?? null,

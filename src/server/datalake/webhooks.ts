@@ -39,14 +39,24 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
       const res = await request(row.url, {
         method: 'POST',
         dispatcher: outboundAgent('webhook', ctx.config.network.allowPrivateTargets),
-        headers: { 'content-type': 'application/json', 'user-agent': 'Reelsync-Datalake/1', ...signedHeaders(account.webhookSecret, row.id, row.payload) },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Reelsync-Datalake/1',
+          ...signedHeaders(account.webhookSecret, row.id, row.payload),
+        },
         body: row.payload,
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       });
       await res.body.dump();
       responseCode = res.statusCode;
       if (res.statusCode >= 200 && res.statusCode < 300) {
-        deliveries.recordAttempt(row.id, { status: 'success', attempt, responseCode, message: `delivered: HTTP ${res.statusCode}`, nextAttemptAt: null });
+        deliveries.recordAttempt(row.id, {
+          status: 'success',
+          attempt,
+          responseCode,
+          message: `delivered: HTTP ${res.statusCode}`,
+          nextAttemptAt: null,
+        });
         return { kind: 'finished' };
       }
       message = `target answered HTTP ${res.statusCode}`;
@@ -55,11 +65,23 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
       message = `request failed: ${err instanceof Error ? err.message : String(err)}`;
     }
     if (attempt >= maxAttempts) {
-      deliveries.recordAttempt(row.id, { status: 'dead', attempt, responseCode, message: `${message}; gave up after ${attempt} attempts`, nextAttemptAt: null });
+      deliveries.recordAttempt(row.id, {
+        status: 'dead',
+        attempt,
+        responseCode,
+        message: `${message}; gave up after ${attempt} attempts`,
+        nextAttemptAt: null,
+      });
       return { kind: 'failed', error: message };
     }
     const delayMs = backoff(baseDelayMs, attempt);
-    deliveries.recordAttempt(row.id, { status: 'fail', attempt, responseCode, message: `${message}; retrying`, nextAttemptAt: Date.now() + delayMs });
+    deliveries.recordAttempt(row.id, {
+      status: 'fail',
+      attempt,
+      responseCode,
+      message: `${message}; retrying`,
+      nextAttemptAt: Date.now() + delayMs,
+    });
     return { kind: 'retry', error: message, delayMs };
   };
 }

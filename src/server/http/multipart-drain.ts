@@ -38,7 +38,6 @@ export async function drainParts(parts: AsyncIterator<Multipart>): Promise<boole
   }
 }
 
-
 /** The next part of a multipart body; a malformed body (bad boundary, truncated part) is the client's error. */
 export async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult<Multipart>> {
   try {

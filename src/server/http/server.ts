@@ -27,7 +27,10 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
     frameworkErrors: (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
       const answer = (): void => {
-        if (request.url.startsWith(`${DATALAKE_BASE_PATH}/`)) void reply.code(status).send({ error: { code: status === 404 ? 'not_found' : 'invalid_argument', message: err.message } });
+        if (request.url.startsWith(`${DATALAKE_BASE_PATH}/`))
+          void reply
+            .code(status)
+            .send({ error: { code: status === 404 ? 'not_found' : 'invalid_argument', message: err.message } });
         else void reply.code(status).send(failure(ENVELOPE_CODES.error, err.message));
       };
       const raw = request.raw;
@@ -59,7 +62,8 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
   // after the rest of the body, up to a cap, so the client sees the answer instead of a reset.
   app.addHook('onError', async (request) => {
     const raw = request.raw;
-    if (!raw.readableEnded && !raw.destroyed && raw.listenerCount('data') === 0) await discard(raw, { left: 2 * ctx.config.http.maxJsonBytes });
+    if (!raw.readableEnded && !raw.destroyed && raw.listenerCount('data') === 0)
+      await discard(raw, { left: 2 * ctx.config.http.maxJsonBytes });
   });
 
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
@@ -82,7 +86,9 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(failure(ENVELOPE_CODES.error, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`));
+    void reply
+      .code(404)
+      .send(failure(ENVELOPE_CODES.error, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`));
   });
 
   registerLibraryRoutes(app, ctx);

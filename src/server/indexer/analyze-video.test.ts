@@ -86,7 +86,11 @@ describe('analyzeVideo', () => {
   it('finds people, faces and objects at the scene cuts of the photo clip', async () => {
     const result = await analyze(photoClip);
     expectCovering(result);
-    expect(result.segments.map((s) => [s.start, s.end])).toEqual([[0, 3], [3, 6], [6, 9]]);
+    expect(result.segments.map((s) => [s.start, s.end])).toEqual([
+      [0, 3],
+      [3, 6],
+      [6, 9],
+    ]);
     const [astronaut, motorcycle, coffee] = result.segments;
     expect(astronaut?.labels.map((l) => l.label)).toContain('person');
     expect(astronaut?.faces).toHaveLength(1);
@@ -135,7 +139,11 @@ describe('analyzeVideo', () => {
     if (!ocr) throw new Error('no ocr analyzer');
     const { dir, cleanup } = await tempDir('reelsync-indexer-');
     cleanups.push(cleanup);
-    const result = await analyzeVideo({ videoPath: fixturePath('drawnTextMp4'), workDir: dir, analyzers: [ocr, missing, broken] });
+    const result = await analyzeVideo({
+      videoPath: fixturePath('drawnTextMp4'),
+      workDir: dir,
+      analyzers: [ocr, missing, broken],
+    });
     expect(result.missingEngines).toEqual([{ analyzer: 'whisper', reason: 'no model file' }]);
     expect(result.failures).toEqual([{ analyzer: 'broken', segmentIndex: 0, message: 'model exploded' }]);
     expect(result.segments[0]?.ocrText).toBe('HARBOUR LIGHTS');

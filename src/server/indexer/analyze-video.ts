@@ -85,7 +85,9 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   const analyzers = opts.analyzers ?? createAnalyzers();
   try {
     // Model loading (seconds on first use) overlaps the ffmpeg pass.
-    const availability = Promise.all(analyzers.map(async (analyzer) => ({ analyzer, state: await analyzer.available() })));
+    const availability = Promise.all(
+      analyzers.map(async (analyzer) => ({ analyzer, state: await analyzer.available() })),
+    );
     availability.catch(() => {});
 
     progress(1, 'segmenting');
@@ -113,13 +115,21 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
 
     const states = await availability;
     const usable = states.filter((s) => s.state.ok).map((s) => s.analyzer);
-    const missingEngines = states.flatMap((s) => (s.state.ok ? [] : [{ analyzer: s.analyzer.name, reason: s.state.reason }]));
+    const missingEngines = states.flatMap((s) =>
+      s.state.ok ? [] : [{ analyzer: s.analyzer.name, reason: s.state.reason }],
+    );
     for (const missing of missingEngines) log?.warn(missing, 'analyzer unavailable');
 
     const outcome = await runAnalyzers({
       analyzers: usable,
       frames,
-      media: { videoPath, workDir, durationSeconds, hasAudio: probe.audio !== null, transcriptionPrompt: opts.transcriptionPrompt },
+      media: {
+        videoPath,
+        workDir,
+        durationSeconds,
+        hasAudio: probe.audio !== null,
+        transcriptionPrompt: opts.transcriptionPrompt,
+      },
       signal,
       onFraction: (fraction) => progress(ANALYZING_START + (99 - ANALYZING_START) * fraction, 'analyzing'),
     });

@@ -27,11 +27,20 @@ describe('buildCaption', () => {
   });
 
   it('mentions faces when no person was labelled', () => {
-    expect(buildCaption({ detections: [], faces: [{ descriptor: [1], model: 'test', box: [0, 0, 1, 1], score: 0.9 }], ocrText: '', transcript: '' })).toBe('A face.');
+    expect(
+      buildCaption({
+        detections: [],
+        faces: [{ descriptor: [1], model: 'test', box: [0, 0, 1, 1], score: 0.9 }],
+        ocrText: '',
+        transcript: '',
+      }),
+    ).toBe('A face.');
   });
 
   it('says so when nothing was found, and shortens long speech', () => {
-    expect(buildCaption({ detections: [], faces: [], ocrText: '', transcript: '' })).toBe('No people, objects, text or speech recognised.');
+    expect(buildCaption({ detections: [], faces: [], ocrText: '', transcript: '' })).toBe(
+      'No people, objects, text or speech recognised.',
+    );
     const long = buildCaption({ detections: [], faces: [], ocrText: '', transcript: 'word '.repeat(100) });
     expect(long.length).toBeLessThan(170);
     expect(long).toMatch(/…"\.$/);

@@ -6,10 +6,28 @@ import { ffmpegPath, ffprobePath } from '../../common/media/tools';
 const QUIET = ['-hide_banner', '-nostats', '-loglevel', 'error', '-y'];
 
 /** One frame at `time` (accurate seek: decodes from the keyframe before it), scaled like the cut keyframes. */
-export async function extractFrameAt(videoPath: string, time: number, out: string, signal?: AbortSignal): Promise<void> {
+export async function extractFrameAt(
+  videoPath: string,
+  time: number,
+  out: string,
+  signal?: AbortSignal,
+): Promise<void> {
   await runTool(
     ffmpegPath(),
-    [...QUIET, ...mediaInput('storedVideo', videoPath, ['-ss', time.toFixed(3)]), '-an', '-sn', '-dn', '-vf', scaleFilter(), '-frames:v', '1', '-q:v', '4', out],
+    [
+      ...QUIET,
+      ...mediaInput('storedVideo', videoPath, ['-ss', time.toFixed(3)]),
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      scaleFilter(),
+      '-frames:v',
+      '1',
+      '-q:v',
+      '4',
+      out,
+    ],
     { signal },
   );
 }
@@ -31,26 +49,56 @@ export async function extractFramesWithRgb(videoPath: string, shots: FrameShot[]
   // One decoder thread per input (thread start-up costs more than it saves on a few frames), and no decoding of frames
   // that no other frame refers to (most B-frames): the frame written is the first decoded one at or after the time,
   // at most a frame or two later, and decoding from a keyframe ten seconds back costs half as much.
-  const inputs = shots.flatMap((s) => mediaInput('storedVideo', videoPath, ['-threads', '1', '-skip_frame', 'noref', '-ss', s.time.toFixed(3)]));
+  const inputs = shots.flatMap((s) =>
+    mediaInput('storedVideo', videoPath, ['-threads', '1', '-skip_frame', 'noref', '-ss', s.time.toFixed(3)]),
+  );
   // yuvj420p before the split: the JPEG comes out exactly as extractFrameAt makes it.
   const graph = shots.map((_, i) => `[${i}:v]${scaleFilter()},format=yuvj420p,split[j${i}][r${i}]`).join(';');
   const outputs = shots.flatMap((s, i) => [
-    '-map', `[j${i}]`, '-frames:v', '1', '-q:v', '4', s.jpegOut,
-    '-map', `[r${i}]`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', s.rgbOut,
+    '-map',
+    `[j${i}]`,
+    '-frames:v',
+    '1',
+    '-q:v',
+    '4',
+    s.jpegOut,
+    '-map',
+    `[r${i}]`,
+    '-frames:v',
+    '1',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    s.rgbOut,
   ]);
   await runTool(ffmpegPath(), [...QUIET, ...inputs, '-filter_complex', graph, ...outputs], { signal });
 }
 
 /** A small poster JPEG made from an existing keyframe. */
 export async function makePoster(keyframePath: string, out: string, signal?: AbortSignal): Promise<void> {
-  await runTool(ffmpegPath(), [...QUIET, ...mediaInput('image', keyframePath), '-vf', scaleFilter(320), '-frames:v', '1', '-q:v', '5', out], { signal });
+  await runTool(
+    ffmpegPath(),
+    [...QUIET, ...mediaInput('image', keyframePath), '-vf', scaleFilter(320), '-frames:v', '1', '-q:v', '5', out],
+    { signal },
+  );
 }
 
 /** Width and height of an image, read by ffprobe. */
 export async function imageSize(file: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
   const { stdout } = await runTool(
     ffprobePath(),
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', ...mediaInput('image', file)],
+    [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=width,height',
+      '-of',
+      'csv=p=0:s=x',
+      ...mediaInput('image', file),
+    ],
     { signal },
   );
   const m = /^(\d+)x(\d+)/.exec(stdout.toString('utf8').trim());
@@ -59,8 +107,17 @@ export async function imageSize(file: string, signal?: AbortSignal): Promise<{ w
 }
 
 /** Decodes a JPEG to packed RGB24 bytes; checks the size against what the caller expects. */
-export async function decodeRgb(file: string, width: number, height: number, signal?: AbortSignal): Promise<Uint8Array> {
-  const { stdout } = await runTool(ffmpegPath(), [...QUIET, ...mediaInput('image', file), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { signal });
+export async function decodeRgb(
+  file: string,
+  width: number,
+  height: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const { stdout } = await runTool(
+    ffmpegPath(),
+    [...QUIET, ...mediaInput('image', file), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    { signal },
+  );
   if (stdout.length !== width * height * 3) {
     throw new Error(`decoded ${stdout.length} bytes from ${file}, expected ${width}x${height}x3`);
   }

@@ -51,7 +51,11 @@ export function runTool(file: string, args: string[], options: RunOptions = {}):
       if (stderr.length > stderrLimit * 2) stderr = stderr.slice(-stderrLimit);
     });
     child.on('error', (err) => {
-      reject(signal?.aborted ? (signal.reason as Error) : new ToolError(`${file} could not start: ${err.message}`, { cause: err }));
+      reject(
+        signal?.aborted
+          ? (signal.reason as Error)
+          : new ToolError(`${file} could not start: ${err.message}`, { cause: err }),
+      );
     });
     child.on('close', (code, killedBy) => {
       if (signal?.aborted) {
@@ -64,7 +68,9 @@ export function runTool(file: string, args: string[], options: RunOptions = {}):
         return;
       }
       const tail = stderr.trim().split('\n').slice(-3).join('; ');
-      reject(new ToolError(`${file} exited with ${code ?? killedBy}: ${tail}`, { refusedFormat: refusedFormat(stderr) }));
+      reject(
+        new ToolError(`${file} exited with ${code ?? killedBy}: ${tail}`, { refusedFormat: refusedFormat(stderr) }),
+      );
     });
   });
 }

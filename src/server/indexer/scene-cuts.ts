@@ -47,22 +47,40 @@ export function scaleFilter(width = KEYFRAME_WIDTH): string {
  * Cuts therefore fall on keyframes: encoders put one at hard cuts, and phone footage has one every second or so.
  */
 export async function detectSceneCuts(options: SceneCutOptions): Promise<CutFrame[]> {
-  const { videoPath, workDir, maxSegmentSeconds, threshold = 0.3, frameWidth = KEYFRAME_WIDTH, signal, onTime } = options;
+  const {
+    videoPath,
+    workDir,
+    maxSegmentSeconds,
+    threshold = 0.3,
+    frameWidth = KEYFRAME_WIDTH,
+    signal,
+    onTime,
+  } = options;
   // Commas inside filter expressions must be escaped; the small epsilon keeps 10.0 - 1e-9 from missing a cut.
   const select = `select='eq(n\\,0)+gt(scene\\,${threshold})+gte(t-prev_selected_t\\,${maxSegmentSeconds - 0.001})'`;
   const { stderr } = await runTool(
     ffmpegPath(),
     [
-      '-hide_banner', '-nostats', '-loglevel', 'info',
+      '-hide_banner',
+      '-nostats',
+      '-loglevel',
+      'info',
       ...mediaInput('storedVideo', videoPath, ['-skip_frame', 'nokey']),
-      '-an', '-sn', '-dn',
+      '-an',
+      '-sn',
+      '-dn',
       // Each keyframe is doubled (split + interleave) before select: the scene score is min(change, change in
       // change) between consecutive frames, so without a still copy in between, a cut right after another cut
       // (slideshows, fast edits, seen keyframe to keyframe) scored 0.1 instead of 0.5.
-      '-vf', `${scaleFilter(frameWidth)},split[a][b];[a][b]interleave,${select},showinfo`,
+      '-vf',
+      `${scaleFilter(frameWidth)},split[a][b];[a][b]interleave,${select},showinfo`,
       // -vsync, not its successor -fps_mode (ffmpeg 5.1+): the ffmpeg bundled with packaged apps (@ffmpeg-installer) is 4.1.
-      '-vsync', 'passthrough', '-q:v', '4',
-      '-progress', 'pipe:1',
+      '-vsync',
+      'passthrough',
+      '-q:v',
+      '4',
+      '-progress',
+      'pipe:1',
       join(workDir, 'cut-%06d.jpg'),
     ],
     {

@@ -93,7 +93,11 @@ export async function materializeFrames(
  * The later frame of segment i, on demand: the first ask in a run of LATER_BATCH segments extracts the whole run in
  * one ffmpeg call. If that call fails, each frame of the run is tried on its own, so one bad seek costs one segment.
  */
-function laterFrames(videoPath: string, shots: (FrameShot | null)[], signal?: AbortSignal): (i: number) => Promise<FrameImage | null> {
+function laterFrames(
+  videoPath: string,
+  shots: (FrameShot | null)[],
+  signal?: AbortSignal,
+): (i: number) => Promise<FrameImage | null> {
   const batches = new Map<number, Promise<void>>();
   const images = new Map<number, Promise<FrameImage | null>>();
 

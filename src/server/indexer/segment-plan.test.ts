@@ -18,7 +18,11 @@ function expectCovering(segments: PlannedSegment[], duration: number, max: numbe
 describe('planSegments', () => {
   it('cuts at scene changes and uses their keyframes', () => {
     const segments = planSegments([cut(0), cut(3), cut(6)], 9, 10);
-    expect(segments.map((s) => [s.start, s.end])).toEqual([[0, 3], [3, 6], [6, 9]]);
+    expect(segments.map((s) => [s.start, s.end])).toEqual([
+      [0, 3],
+      [3, 6],
+      [6, 9],
+    ]);
     expect(segments.map((s) => s.frame)).toEqual([
       { kind: 'cut', file: 'cut-0.jpg' },
       { kind: 'cut', file: 'cut-3.jpg' },

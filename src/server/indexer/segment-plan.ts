@@ -23,7 +23,8 @@ export function planSegments(cuts: CutFrame[], durationSeconds: number, maxSecon
   const bounds = [0];
   for (const cut of sorted) {
     const last = bounds[bounds.length - 1] ?? 0;
-    if (cut.time - last >= MIN_SEGMENT_SECONDS && durationSeconds - cut.time >= MIN_SEGMENT_SECONDS) bounds.push(cut.time);
+    if (cut.time - last >= MIN_SEGMENT_SECONDS && durationSeconds - cut.time >= MIN_SEGMENT_SECONDS)
+      bounds.push(cut.time);
   }
   bounds.push(durationSeconds);
 

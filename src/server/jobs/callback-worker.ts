@@ -5,11 +5,26 @@ import { outboundAgent } from '../security/agents';
 import { signedHeaders } from '../security/webhook-signature';
 import type { JobHandler } from './job-queue';
 
-const payloadSchema = z.object({ url: z.string().url(), accountId: z.number().int(), body: z.record(z.string(), z.unknown()) });
+const payloadSchema = z.object({
+  url: z.string().url(),
+  accountId: z.number().int(),
+  body: z.record(z.string(), z.unknown()),
+});
 
 /** Enqueues the upload callback: POST {"videoNo", "status"} to the URL given at upload, signed for the video's account. */
-export function enqueueCallback(ctx: ServiceContext, accountId: number, url: string, videoNo: string, status: 'PARSE' | 'FAIL'): void {
-  ctx.jobs.enqueue('callback', videoNo, { url, accountId, body: { videoNo, status } }, ctx.config.callbacks.maxAttempts);
+export function enqueueCallback(
+  ctx: ServiceContext,
+  accountId: number,
+  url: string,
+  videoNo: string,
+  status: 'PARSE' | 'FAIL',
+): void {
+  ctx.jobs.enqueue(
+    'callback',
+    videoNo,
+    { url, accountId, body: { videoNo, status } },
+    ctx.config.callbacks.maxAttempts,
+  );
 }
 
 /**
@@ -29,7 +44,11 @@ export function callbackHandler(ctx: ServiceContext): JobHandler {
         method: 'POST',
         dispatcher: outboundAgent('callback', ctx.config.network.allowPrivateTargets),
         // The job id is the message id: the same on every attempt, so a receiver can drop repeats.
-        headers: { 'content-type': 'application/json', 'user-agent': 'Reelsync-Service/1', ...signedHeaders(account.webhookSecret, `cb_${job.id}`, body) },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Reelsync-Service/1',
+          ...signedHeaders(account.webhookSecret, `cb_${job.id}`, body),
+        },
         body,
         signal: AbortSignal.any([signal, AbortSignal.timeout(ctx.config.callbacks.timeoutMs)]),
       });

@@ -15,7 +15,8 @@ const payloadSchema = z.object({ videoId: z.number().int() });
 export type Analyze = (opts: AnalyzeOptions) => Promise<AnalyzeResult>;
 
 /** The account an index job indexes for: its lane in the job queue, so accounts share the indexer fairly. */
-export const INDEX_LANE_SQL = "(SELECT account_id FROM videos WHERE videos.id = json_extract(jobs.payload, '$.videoId'))";
+export const INDEX_LANE_SQL =
+  "(SELECT account_id FROM videos WHERE videos.id = json_extract(jobs.payload, '$.videoId'))";
 
 /** Seconds an index job may run: a multiple of the video's (trusted, priced) duration plus a floor. */
 export function indexTimeLimit(config: ServiceConfig['indexer'], durationSeconds: number | null): number {
@@ -65,7 +66,11 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
       if (!ctx.videos.byId(videoId)) return { kind: 'finished' };
       await persistIndex(ctx, row, result);
       ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
-      for (const f of result.failures) ctx.log.warn({ videoNo: row.video_no, analyzer: f.analyzer, segment: f.segmentIndex, err: f.message }, 'analyzer failed on part of the video');
+      for (const f of result.failures)
+        ctx.log.warn(
+          { videoNo: row.video_no, analyzer: f.analyzer, segment: f.segmentIndex, err: f.message },
+          'analyzer failed on part of the video',
+        );
       if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'PARSE');
       return { kind: 'finished' };
     } catch (err) {
@@ -81,7 +86,12 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
 }
 
 /** Probe step: camera model, GPS and capture time from the file itself (exiftool) where the upload gave none. */
-async function fillCaptureMetadata(ctx: ServiceContext, exif: MetadataReader, row: VideoRow, videoPath: string): Promise<void> {
+async function fillCaptureMetadata(
+  ctx: ServiceContext,
+  exif: MetadataReader,
+  row: VideoRow,
+  videoPath: string,
+): Promise<void> {
   if (row.camera_model && row.datetime_taken && row.latitude !== null) return;
   const found = await exif.read(videoPath);
   ctx.db
@@ -91,7 +101,13 @@ async function fillCaptureMetadata(ctx: ServiceContext, exif: MetadataReader, ro
          longitude = CASE WHEN latitude IS NULL THEN ? ELSE longitude END
        WHERE id = ?`,
     )
-    .run(found.cameraModel ?? null, found.datetimeTaken ?? null, found.latitude ?? null, found.longitude ?? null, row.id);
+    .run(
+      found.cameraModel ?? null,
+      found.datetimeTaken ?? null,
+      found.latitude ?? null,
+      found.longitude ?? null,
+      row.id,
+    );
   Object.assign(row, ctx.videos.byId(row.id));
 }
 
@@ -102,7 +118,9 @@ export function onIndexSettled(ctx: ServiceContext) {
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return;
-    ctx.db.prepare("UPDATE videos SET status = 'FAIL', fail_reason = ?, indexed_at = ? WHERE id = ?").run(outcome.error, Date.now(), row.id);
+    ctx.db
+      .prepare("UPDATE videos SET status = 'FAIL', fail_reason = ?, indexed_at = ? WHERE id = ?")
+      .run(outcome.error, Date.now(), row.id);
     ctx.log.warn({ videoNo: row.video_no, err: outcome.error }, 'indexing failed');
     if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'FAIL');
   };

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Db } from '../storage/db';
 
-export type JobOutcome = { kind: 'finished' } | { kind: 'retry'; error: string; delayMs?: number } | { kind: 'failed'; error: string };
+export type JobOutcome =
+  { kind: 'finished' } | { kind: 'retry'; error: string; delayMs?: number } | { kind: 'failed'; error: string };
 
 export interface JobRow {
   id: number;
@@ -73,7 +74,9 @@ export class JobQueue {
   }
 
   start(): void {
-    const recovered = this.db.prepare("UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running'").run(Date.now()).changes;
+    const recovered = this.db
+      .prepare("UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running'")
+      .run(Date.now()).changes;
     if (recovered) this.log.info({ recovered }, 'requeued jobs left running');
     this.stopped = false;
     this.kick();
@@ -134,7 +137,9 @@ export class JobQueue {
 
   private nextByAge(kind: string, now: number, limit: number): JobRow[] {
     return this.db
-      .prepare("SELECT * FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ? ORDER BY retry_after, id LIMIT ?")
+      .prepare(
+        "SELECT * FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ? ORDER BY retry_after, id LIMIT ?",
+      )
       .all(kind, now, limit) as JobRow[];
   }
 
@@ -150,7 +155,8 @@ export class JobQueue {
     for (const head of heads) {
       const key = `${worker.kind}\u0000${String(head.lane)}`;
       const served = this.lastServed.get(key) ?? 0;
-      if (!best || served < best.served || (served === best.served && head.id < best.id)) best = { key, id: head.id, served };
+      if (!best || served < best.served || (served === best.served && head.id < best.id))
+        best = { key, id: head.id, served };
     }
     if (!best) return undefined;
     this.lastServed.set(best.key, ++this.served);
@@ -165,7 +171,9 @@ export class JobQueue {
     const controller = new AbortController();
     this.running.set(job.id, controller);
     this.kinds.set(job.id, job.kind);
-    this.db.prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?").run(Date.now(), job.id);
+    this.db
+      .prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?")
+      .run(Date.now(), job.id);
     const attempt = { ...job, attempts: job.attempts + 1 };
     void worker
       .handler(attempt, controller.signal)
@@ -173,7 +181,9 @@ export class JobQueue {
       .then((outcome) => {
         if (controller.signal.aborted && this.stopped) {
           // Shutting down: leave the row to be recovered at the next start.
-          this.db.prepare("UPDATE jobs SET state = 'queued', attempts = attempts - 1, updated_at = ? WHERE id = ?").run(Date.now(), job.id);
+          this.db
+            .prepare("UPDATE jobs SET state = 'queued', attempts = attempts - 1, updated_at = ? WHERE id = ?")
+            .run(Date.now(), job.id);
           return;
         }
         this.settle(worker, attempt, outcome);
@@ -189,16 +199,22 @@ export class JobQueue {
     const now = Date.now();
     switch (outcome.kind) {
       case 'finished':
-        this.db.prepare("UPDATE jobs SET state = 'done', last_error = NULL, updated_at = ? WHERE id = ?").run(now, job.id);
+        this.db
+          .prepare("UPDATE jobs SET state = 'done', last_error = NULL, updated_at = ? WHERE id = ?")
+          .run(now, job.id);
         worker.onSettled?.(job, outcome);
         return;
       case 'failed':
-        this.db.prepare("UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?").run(outcome.error, now, job.id);
+        this.db
+          .prepare("UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?")
+          .run(outcome.error, now, job.id);
         worker.onSettled?.(job, outcome);
         return;
       case 'retry': {
         if (job.attempts >= job.max_attempts) {
-          this.db.prepare("UPDATE jobs SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ?").run(outcome.error, now, job.id);
+          this.db
+            .prepare("UPDATE jobs SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ?")
+            .run(outcome.error, now, job.id);
           worker.onSettled?.(job, { kind: 'failed', error: outcome.error });
           return;
         }
@@ -206,7 +222,10 @@ export class JobQueue {
         this.db
           .prepare("UPDATE jobs SET state = 'queued', retry_after = ?, last_error = ?, updated_at = ? WHERE id = ?")
           .run(now + delay, outcome.error, now, job.id);
-        this.log.warn({ job: job.id, kind: job.kind, ref: job.ref, attempt: job.attempts, delay, err: outcome.error }, 'job will retry');
+        this.log.warn(
+          { job: job.id, kind: job.kind, ref: job.ref, attempt: job.attempts, delay, err: outcome.error },
+          'job will retry',
+        );
         return;
       }
     }

@@ -17,8 +17,15 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
   const posterBlob = `posters/${row.video_no}/poster.jpg`;
   await ctx.blobs.adopt(row.bucket, posterBlob, result.posterPath);
 
-  const folder = ctx.db.prepare('SELECT name FROM folders WHERE id = ?').get(row.folder_id) as { name: string } | undefined;
-  const names = [row.video_name, row.original_name.replace(/[._-]+/g, ' '), folder?.name ?? '', row.camera_model ?? '', ...ctx.videos.tags(row.id)].join(' ');
+  const folder = ctx.db.prepare('SELECT name FROM folders WHERE id = ?').get(row.folder_id) as
+    { name: string } | undefined;
+  const names = [
+    row.video_name,
+    row.original_name.replace(/[._-]+/g, ' '),
+    folder?.name ?? '',
+    row.camera_model ?? '',
+    ...ctx.videos.tags(row.id),
+  ].join(' ');
 
   const { db } = ctx;
   db.transaction(() => {
@@ -32,21 +39,49 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertTrigram = db.prepare('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)');
-    const insertFace = db.prepare('INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, ?, ?)');
+    const insertFace = db.prepare(
+      'INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     result.segments.forEach((seg, i) => {
       const labelText = seg.labels.map((l) => l.label).join(' ');
       // The "nothing recognised" caption is shown, never indexed: its words are not what the segment shows.
       const caption = captionContent(seg.caption);
       const vector = Buffer.from(lexicalVector(caption).buffer);
       const id = Number(
-        insertSegment.run(row.id, seg.index, seg.start, seg.end, keyframeBlobs[i] ?? null, seg.caption, seg.transcript, seg.ocrText, JSON.stringify(seg.labels), vector)
-          .lastInsertRowid,
+        insertSegment.run(
+          row.id,
+          seg.index,
+          seg.start,
+          seg.end,
+          keyframeBlobs[i] ?? null,
+          seg.caption,
+          seg.transcript,
+          seg.ocrText,
+          JSON.stringify(seg.labels),
+          vector,
+        ).lastInsertRowid,
       );
-      indexSegment(db, row.account_id, id, { caption, transcript: seg.transcript, ocrText: seg.ocrText, labels: labelText, names });
+      indexSegment(db, row.account_id, id, {
+        caption,
+        transcript: seg.transcript,
+        ocrText: seg.ocrText,
+        labels: labelText,
+        names,
+      });
       insertTrigram.run(id, [caption, seg.transcript, seg.ocrText, labelText, names].join(' '));
-      for (const face of seg.faces) insertFace.run(row.id, seg.index, descriptorToBlob(face.descriptor), face.model, JSON.stringify(face.box), face.score);
+      for (const face of seg.faces)
+        insertFace.run(
+          row.id,
+          seg.index,
+          descriptorToBlob(face.descriptor),
+          face.model,
+          JSON.stringify(face.box),
+          face.score,
+        );
     });
-    const insertWord = db.prepare('INSERT INTO transcript_words (video_id, idx, word, start_time, end_time) VALUES (?, ?, ?, ?, ?)');
+    const insertWord = db.prepare(
+      'INSERT INTO transcript_words (video_id, idx, word, start_time, end_time) VALUES (?, ?, ?, ?, ?)',
+    );
     result.words.forEach((w, i) => insertWord.run(row.id, i, w.word, w.start, w.end));
     db.prepare(
       `UPDATE videos SET status = 'PARSE', progress = 100, fail_reason = NULL, poster_blob = ?, missing_engines = ?, indexed_at = ?,

@@ -15,8 +15,13 @@ export function admitNewMedia(ctx: ServiceContext, accountId: number, minPriceMi
   if (wait) throw rateLimited(wait);
   ctx.billing.requireAtLeast(accountId, minPriceMicro);
   if (ctx.videos.queuedSince(accountId, Date.now() - QUEUE_WINDOW_MS) >= ctx.config.limits.indexQueueCap) {
-    throw new ApiError(429, ENVELOPE_CODES.rateLimited, 'The indexing queue is full: wait for earlier videos to finish indexing.', {
-      'retry-after': '60',
-    });
+    throw new ApiError(
+      429,
+      ENVELOPE_CODES.rateLimited,
+      'The indexing queue is full: wait for earlier videos to finish indexing.',
+      {
+        'retry-after': '60',
+      },
+    );
   }
 }

@@ -26,7 +26,8 @@ export class Folders {
   constructor(private readonly db: Db) {}
 
   defaultFolderId(accountId: number): number {
-    const row = this.db.prepare('SELECT id FROM folders WHERE account_id = ? AND is_default = 1').get(accountId) as { id: number } | undefined;
+    const row = this.db.prepare('SELECT id FROM folders WHERE account_id = ? AND is_default = 1').get(accountId) as
+      { id: number } | undefined;
     if (row) return row.id;
     return Number(
       this.db
@@ -40,7 +41,8 @@ export class Folders {
     if (uniqueId !== undefined) return this.byUniqueId(accountId, uniqueId);
     if (folderId === undefined || folderId === -1) return this.defaultFolderId(accountId);
     if (folderId <= 0) throw badRequest('folder_id must be -1 or a positive folder id');
-    const row = this.db.prepare('SELECT id FROM folders WHERE id = ? AND account_id = ?').get(folderId, accountId) as { id: number } | undefined;
+    const row = this.db.prepare('SELECT id FROM folders WHERE id = ? AND account_id = ?').get(folderId, accountId) as
+      { id: number } | undefined;
     if (!row) throw badRequest(`folder_id ${folderId} does not belong to this account`);
     return row.id;
   }
@@ -49,14 +51,18 @@ export class Folders {
   resolveFilter(accountId: number, folderId: number | undefined, uniqueId: string | undefined): number | undefined {
     if (folderId === undefined && uniqueId === undefined) return undefined;
     if (uniqueId !== undefined) {
-      const row = this.db.prepare('SELECT id FROM folders WHERE account_id = ? AND unique_id = ?').get(accountId, uniqueId) as { id: number } | undefined;
+      const row = this.db
+        .prepare('SELECT id FROM folders WHERE account_id = ? AND unique_id = ?')
+        .get(accountId, uniqueId) as { id: number } | undefined;
       return row?.id ?? 0;
     }
     return this.resolve(accountId, folderId, undefined);
   }
 
   private byUniqueId(accountId: number, uniqueId: string): number {
-    const found = this.db.prepare('SELECT id FROM folders WHERE account_id = ? AND unique_id = ?').get(accountId, uniqueId) as { id: number } | undefined;
+    const found = this.db
+      .prepare('SELECT id FROM folders WHERE account_id = ? AND unique_id = ?')
+      .get(accountId, uniqueId) as { id: number } | undefined;
     if (found) return found.id;
     return Number(
       this.db
@@ -67,23 +73,31 @@ export class Folders {
 
   /** Public folder_id of an internal id (-1 for the Default folder). */
   publicId(internalId: number): number {
-    const row = this.db.prepare('SELECT is_default FROM folders WHERE id = ?').get(internalId) as { is_default: number } | undefined;
+    const row = this.db.prepare('SELECT is_default FROM folders WHERE id = ?').get(internalId) as
+      { is_default: number } | undefined;
     return row?.is_default ? -1 : internalId;
   }
 
   create(accountId: number, name: string): Folder {
-    const id = Number(this.db.prepare('INSERT INTO folders (account_id, name, created_at) VALUES (?, ?, ?)').run(accountId, name, Date.now()).lastInsertRowid);
+    const id = Number(
+      this.db
+        .prepare('INSERT INTO folders (account_id, name, created_at) VALUES (?, ?, ?)')
+        .run(accountId, name, Date.now()).lastInsertRowid,
+    );
     return this.get(accountId, id)!;
   }
 
   get(accountId: number, id: number): Folder | undefined {
-    const row = this.db.prepare(`${SELECT} WHERE f.account_id = ? AND f.id = ?`).get(accountId, id) as FolderRow | undefined;
+    const row = this.db.prepare(`${SELECT} WHERE f.account_id = ? AND f.id = ?`).get(accountId, id) as
+      FolderRow | undefined;
     return row && toFolder(row);
   }
 
   list(accountId: number): Folder[] {
     this.defaultFolderId(accountId);
-    return (this.db.prepare(`${SELECT} WHERE f.account_id = ? ORDER BY f.is_default DESC, f.id`).all(accountId) as FolderRow[]).map(toFolder);
+    return (
+      this.db.prepare(`${SELECT} WHERE f.account_id = ? ORDER BY f.is_default DESC, f.id`).all(accountId) as FolderRow[]
+    ).map(toFolder);
   }
 
   rename(accountId: number, folderId: number, name: string): Folder {

@@ -59,9 +59,17 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
       });
       const probe = await checkMedia(download, signal);
       const demuxer = probe.container.split(',')[0] ?? '';
-      if (!LIBRARY_DEMUXERS.includes(demuxer)) throw new OperationFailure('unsupported_media', `container ${probe.container} is not supported; allowed: mp4/mov, mkv/webm, avi`);
+      if (!LIBRARY_DEMUXERS.includes(demuxer))
+        throw new OperationFailure(
+          'unsupported_media',
+          `container ${probe.container} is not supported; allowed: mp4/mov, mkv/webm, avi`,
+        );
       const codec = probe.video?.codec ?? '';
-      if (!ALLOWED_CODECS.includes(codec)) throw new OperationFailure('unsupported_media', `video codec ${codec || 'unknown'} is not supported; allowed: h264, h265, hevc, vp9`);
+      if (!ALLOWED_CODECS.includes(codec))
+        throw new OperationFailure(
+          'unsupported_media',
+          `video codec ${codec || 'unknown'} is not supported; allowed: h264, h265, hevc, vp9`,
+        );
       const sha256 = await fileSha256(download);
       const price = indexingPrice(probe.durationSeconds);
       try {

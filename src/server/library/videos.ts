@@ -92,9 +92,29 @@ export class Videos {
              VALUES (?, ?, ?, ?, ?, 'UNPARSE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
-            videoNo, v.accountId, v.folderId, v.videoName, v.originalName, v.bucket, v.blob, v.contentType, v.size, v.sha256,
-            v.duration, v.width, v.height, v.fps, v.codec, v.datetimeTaken, v.cameraModel, v.latitude, v.longitude, v.callback,
-            v.retainOriginal ? 1 : 0, v.transcriptionPrompt, Date.now(),
+            videoNo,
+            v.accountId,
+            v.folderId,
+            v.videoName,
+            v.originalName,
+            v.bucket,
+            v.blob,
+            v.contentType,
+            v.size,
+            v.sha256,
+            v.duration,
+            v.width,
+            v.height,
+            v.fps,
+            v.codec,
+            v.datetimeTaken,
+            v.cameraModel,
+            v.latitude,
+            v.longitude,
+            v.callback,
+            v.retainOriginal ? 1 : 0,
+            v.transcriptionPrompt,
+            Date.now(),
           ).lastInsertRowid,
       );
       const tag = this.db.prepare('INSERT OR IGNORE INTO video_tags (video_id, tag, position) VALUES (?, ?, ?)');
@@ -109,17 +129,24 @@ export class Videos {
 
   /** A video of this account, never another's. */
   byNo(accountId: number, videoNo: string): VideoRow | undefined {
-    return this.db.prepare('SELECT * FROM videos WHERE video_no = ? AND account_id = ?').get(videoNo, accountId) as VideoRow | undefined;
+    return this.db.prepare('SELECT * FROM videos WHERE video_no = ? AND account_id = ?').get(videoNo, accountId) as
+      VideoRow | undefined;
   }
 
   tags(videoId: number): string[] {
-    return (this.db.prepare('SELECT tag FROM video_tags WHERE video_id = ? ORDER BY position').all(videoId) as { tag: string }[]).map((r) => r.tag);
+    return (
+      this.db.prepare('SELECT tag FROM video_tags WHERE video_id = ? ORDER BY position').all(videoId) as {
+        tag: string;
+      }[]
+    ).map((r) => r.tag);
   }
 
   /** Uploads still waiting for the indexer that arrived within the window (the rolling queue cap). */
   queuedSince(accountId: number, since: number): number {
     return (
-      this.db.prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND created_at >= ?").get(accountId, since) as {
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND created_at >= ?")
+        .get(accountId, since) as {
         n: number;
       }
     ).n;
@@ -127,11 +154,28 @@ export class Videos {
 
   /** Videos of the account whose original is still being fetched from a URL (UNPARSE without a blob). */
   fetching(accountId: number): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND blob IS NULL").get(accountId) as { n: number }).n;
+    return (
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND blob IS NULL")
+        .get(accountId) as { n: number }
+    ).n;
   }
 
   /** Records the fetched original of a video; false when the video is gone or no longer waits for it. */
-  attachOriginal(id: number, o: { blob: string; contentType: string; size: number; sha256: string; duration: number; width: number | null; height: number | null; fps: number | null; codec: string | null }): boolean {
+  attachOriginal(
+    id: number,
+    o: {
+      blob: string;
+      contentType: string;
+      size: number;
+      sha256: string;
+      duration: number;
+      width: number | null;
+      height: number | null;
+      fps: number | null;
+      codec: string | null;
+    },
+  ): boolean {
     const res = this.db
       .prepare(
         `UPDATE videos SET blob = ?, content_type = ?, size = ?, sha256 = ?, duration = ?, width = ?, height = ?, fps = ?, codec = ?
@@ -150,11 +194,16 @@ export class Videos {
       .addIf(f.folderId, 'v.folder_id = ?', f.folderId ?? null)
       .addIf(f.status, 'v.status = ?', f.status ?? null)
       .addIf(f.videoNo, 'v.video_no = ?', f.videoNo ?? null)
-      .addIf(f.videoName, "v.video_name LIKE ? ESCAPE '\\'", `%${(f.videoName ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+      .addIf(
+        f.videoName,
+        "v.video_name LIKE ? ESCAPE '\\'",
+        `%${(f.videoName ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      )
       .addIf(f.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', f.tag ?? null);
     const clause = where.sql;
     const args = where.args;
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM videos v WHERE ${clause}`).get(...args) as { n: number }).n;
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM videos v WHERE ${clause}`).get(...args) as { n: number })
+      .n;
     const rows = this.db
       .prepare(`SELECT v.* FROM videos v WHERE ${clause} ORDER BY v.created_at DESC, v.id DESC LIMIT ? OFFSET ?`)
       .all(...args, f.size, (f.page - 1) * f.size) as VideoRow[];
@@ -165,7 +214,9 @@ export class Videos {
     this.db.transaction(() => {
       const owner: unknown = this.db.prepare('SELECT account_id FROM videos WHERE id = ?').pluck().get(id);
       if (typeof owner === 'number') unindexVideo(this.db, owner, id);
-      this.db.prepare('DELETE FROM segments_trigram WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(id);
+      this.db
+        .prepare('DELETE FROM segments_trigram WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)')
+        .run(id);
       this.db.prepare('DELETE FROM videos WHERE id = ?').run(id);
     })();
   }

@@ -12,7 +12,8 @@ export const faceQueryRequestSchema = z.object({
 export type FaceQueryRequest = z.infer<typeof faceQueryRequestSchema>;
 
 /** The worker module: the TypeScript sibling from the sources, the built entry from out/. */
-const defaultEntry = (): URL => workerEntry(import.meta.url, { sibling: './face-query-worker.ts' }, { outPath: 'service/face-query-worker.js' });
+const defaultEntry = (): URL =>
+  workerEntry(import.meta.url, { sibling: './face-query-worker.ts' }, { outPath: 'service/face-query-worker.js' });
 
 /**
  * Face descriptors of query photos, computed on one worker thread (started on the first photo search), so detection

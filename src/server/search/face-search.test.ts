@@ -20,8 +20,12 @@ async function dataDir(): Promise<string> {
 
 /** One account with one indexed video of `segments` segments; returns the account and video ids. */
 function seedVideo(db: Db, segments: number): { accountId: number; videoId: number } {
-  const accountId = Number(db.prepare("INSERT INTO accounts (name, webhook_secret, created_at) VALUES ('a', 's', 0)").run().lastInsertRowid);
-  const folderId = Number(db.prepare("INSERT INTO folders (account_id, name, created_at) VALUES (?, 'f', 0)").run(accountId).lastInsertRowid);
+  const accountId = Number(
+    db.prepare("INSERT INTO accounts (name, webhook_secret, created_at) VALUES ('a', 's', 0)").run().lastInsertRowid,
+  );
+  const folderId = Number(
+    db.prepare("INSERT INTO folders (account_id, name, created_at) VALUES (?, 'f', 0)").run(accountId).lastInsertRowid,
+  );
   const videoId = Number(
     db
       .prepare(
@@ -31,16 +35,26 @@ function seedVideo(db: Db, segments: number): { accountId: number; videoId: numb
       .run(accountId, folderId).lastInsertRowid,
   );
   for (let i = 0; i < segments; i++) {
-    db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob) VALUES (?, ?, ?, ?, ?)').run(videoId, i, i, i + 1, `keyframes/v1/${i}.jpg`);
+    db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob) VALUES (?, ?, ?, ?, ?)').run(
+      videoId,
+      i,
+      i,
+      i + 1,
+      `keyframes/v1/${i}.jpg`,
+    );
   }
   return { accountId, videoId };
 }
 
 function addFace(db: Db, videoId: number, segment: number, descriptor: Float32Array, model?: string): void {
   if (model === undefined) {
-    db.prepare("INSERT INTO faces (video_id, segment_idx, descriptor, box, score) VALUES (?, ?, ?, '[0,0,1,1]', 0.9)").run(videoId, segment, descriptorToBlob(descriptor));
+    db.prepare(
+      "INSERT INTO faces (video_id, segment_idx, descriptor, box, score) VALUES (?, ?, ?, '[0,0,1,1]', 0.9)",
+    ).run(videoId, segment, descriptorToBlob(descriptor));
   } else {
-    db.prepare("INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, '[0,0,1,1]', 0.9)").run(videoId, segment, descriptorToBlob(descriptor), model);
+    db.prepare(
+      "INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, '[0,0,1,1]', 0.9)",
+    ).run(videoId, segment, descriptorToBlob(descriptor), model);
   }
 }
 
@@ -58,7 +72,13 @@ describe('searchFaces', () => {
       const { accountId, videoId } = seedVideo(db, 4);
       addFace(db, videoId, 0, moved(0.8), FACE_MODEL);
       addFace(db, videoId, 1, moved(0.2), FACE_MODEL);
-      addFace(db, videoId, 2, Float32Array.from({ length: 1024 }, () => 0.1), HUMAN_FACERES_MODEL);
+      addFace(
+        db,
+        videoId,
+        2,
+        Float32Array.from({ length: 1024 }, () => 0.1),
+        HUMAN_FACERES_MODEL,
+      );
       // Same length as a face-api descriptor, other model: still not comparable.
       addFace(db, videoId, 3, query, 'other:128');
       const hits = searchFaces(db, accountId, [query], 10);
@@ -74,11 +94,18 @@ describe('searchFaces', () => {
     const dir = await dataDir();
     const before = openSqlite(join(dir, 'service.db'), serviceMigrations.slice(0, 3));
     const { accountId, videoId } = seedVideo(before, 1);
-    addFace(before, videoId, 0, Float32Array.from({ length: 1024 }, (_, i) => Math.cos(i)));
+    addFace(
+      before,
+      videoId,
+      0,
+      Float32Array.from({ length: 1024 }, (_, i) => Math.cos(i)),
+    );
     before.close();
     const db = openServiceDb(dir);
     try {
-      expect(db.prepare('SELECT model, length(descriptor) AS bytes FROM faces').all()).toEqual([{ model: HUMAN_FACERES_MODEL, bytes: 4096 }]);
+      expect(db.prepare('SELECT model, length(descriptor) AS bytes FROM faces').all()).toEqual([
+        { model: HUMAN_FACERES_MODEL, bytes: 4096 },
+      ]);
       expect(searchFaces(db, accountId, [query], 10)).toEqual([]);
     } finally {
       db.close();

@@ -22,17 +22,27 @@ const QUERY_SCALE = `scale=w='min(${KEYFRAME_WIDTH},iw)':h='min(${2 * KEYFRAME_W
  * with the same score floor, face-api's descriptors (FACE_MODEL). Empty when the photo shows no face. The format is
  * the one its header was read as (image-header.ts), and ffmpeg decodes it as that format only.
  */
-export async function queryFaceDescriptors(image: { path: string; format: ImageFormat }, workDir: string, signal?: AbortSignal): Promise<Float32Array[]> {
+export async function queryFaceDescriptors(
+  image: { path: string; format: ImageFormat },
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<Float32Array[]> {
   const scaled = join(workDir, 'query.jpg');
   const imagePath = image.path;
   const input = mediaInput('image', imagePath, ['-f', IMAGE_DEMUXERS[image.format]]);
-  await runTool(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', ...input, '-vf', QUERY_SCALE, '-frames:v', '1', '-q:v', '3', scaled], { signal }).catch(
-    (err: unknown) => {
-      if (err instanceof ToolError && err.refusedFormat) throw new Error(refusalMessage('image', err.refusedFormat));
-      // ffmpeg names the file it could not read: a path of this service, not the caller's business.
-      throw err instanceof ToolError ? new ToolError(err.message.replaceAll(`file:${imagePath}`, 'the image').replaceAll(imagePath, 'the image'), { cause: err }) : err;
-    },
-  );
+  await runTool(
+    ffmpegPath(),
+    ['-hide_banner', '-loglevel', 'error', '-y', ...input, '-vf', QUERY_SCALE, '-frames:v', '1', '-q:v', '3', scaled],
+    { signal },
+  ).catch((err: unknown) => {
+    if (err instanceof ToolError && err.refusedFormat) throw new Error(refusalMessage('image', err.refusedFormat));
+    // ffmpeg names the file it could not read: a path of this service, not the caller's business.
+    throw err instanceof ToolError
+      ? new ToolError(err.message.replaceAll(`file:${imagePath}`, 'the image').replaceAll(imagePath, 'the image'), {
+          cause: err,
+        })
+      : err;
+  });
   const { width, height } = await imageSize(scaled, signal);
   const rgb = await decodeRgb(scaled, width, height, signal);
   const found = await detectRgb(await loadDetectionEngine(), rgb, width, height);
@@ -86,7 +96,9 @@ export function searchFaces(db: Db, accountId: number, queries: Float32Array[], 
   const best = new Map<number, FaceHit>();
   for (const r of rows) {
     const stored = { model: FACE_MODEL, descriptor: descriptorFromBlob(r.descriptor) };
-    const scores = queries.map((q) => faceSimilarity({ model: FACE_MODEL, descriptor: q }, stored)).filter((x): x is number => x !== null);
+    const scores = queries
+      .map((q) => faceSimilarity({ model: FACE_MODEL, descriptor: q }, stored))
+      .filter((x): x is number => x !== null);
     if (scores.length === 0) continue;
     const score = Math.max(...scores);
     const prev = best.get(r.segment_id);

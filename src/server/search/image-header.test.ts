@@ -11,7 +11,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A real file of each format, written by ffmpeg at an odd size so width and height cannot be swapped unnoticed. */
 function encoded(name: string, args: string[] = []): Buffer {
   const file = join(dir, name);
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=321x123', '-frames:v', '1', ...args, file]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=321x123',
+    '-frames:v',
+    '1',
+    ...args,
+    file,
+  ]);
   return readFileSync(file);
 }
 
@@ -33,7 +46,10 @@ describe('readImageHeader', () => {
     const app1 = Buffer.alloc(4 + 60_000);
     app1.writeUInt16BE(0xffe1, 0);
     app1.writeUInt16BE(60_002, 2);
-    expect(readImageHeader(Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]))).toMatchObject({ width: 321, height: 123 });
+    expect(readImageHeader(Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]))).toMatchObject({
+      width: 321,
+      height: 123,
+    });
   });
 
   it('reads the canvas of an extended WebP (VP8X), as animated and alpha files have', () => {

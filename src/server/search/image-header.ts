@@ -2,7 +2,13 @@ export const IMAGE_FORMATS = ['png', 'jpeg', 'gif', 'webp', 'bmp'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
 /** ffmpeg's demuxer for each format: the query image is decoded as the format its header was read as, nothing else. */
-export const IMAGE_DEMUXERS: Record<ImageFormat, string> = { png: 'png_pipe', jpeg: 'jpeg_pipe', gif: 'gif', webp: 'webp_pipe', bmp: 'bmp_pipe' };
+export const IMAGE_DEMUXERS: Record<ImageFormat, string> = {
+  png: 'png_pipe',
+  jpeg: 'jpeg_pipe',
+  gif: 'gif',
+  webp: 'webp_pipe',
+  bmp: 'bmp_pipe',
+};
 
 export interface ImageHeader {
   format: ImageFormat;
@@ -24,7 +30,8 @@ export function readImageHeader(bytes: Uint8Array): ImageHeader | undefined {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function png(b: Buffer): ImageHeader | undefined {
-  if (b.length < 24 || !b.subarray(0, 8).equals(PNG_SIGNATURE) || b.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  if (b.length < 24 || !b.subarray(0, 8).equals(PNG_SIGNATURE) || b.toString('latin1', 12, 16) !== 'IHDR')
+    return undefined;
   return { format: 'png', width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
@@ -65,7 +72,8 @@ function gif(b: Buffer): ImageHeader | undefined {
 }
 
 function webp(b: Buffer): ImageHeader | undefined {
-  if (b.length < 30 || b.toString('latin1', 0, 4) !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WEBP') return undefined;
+  if (b.length < 30 || b.toString('latin1', 0, 4) !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WEBP')
+    return undefined;
   switch (b.toString('latin1', 12, 16)) {
     case 'VP8 ':
       // Frame tag (3 bytes), start code 9d 01 2a, then 14-bit width and height.

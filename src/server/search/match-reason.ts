@@ -40,7 +40,9 @@ export function matchReason(match: WordMatcher, texts: MatchTexts, field: Search
     if (words.length) reasons.push(`caption: ${words.join(', ')}`);
   } else if (field === 'all') {
     // The caption repeats the on-screen text and the speech: what it adds is what was seen.
-    const seen = [...new Set([...match(texts.labels).words, ...match(texts.caption).words])].filter((w) => !explained.has(w)).slice(0, MAX_SEEN);
+    const seen = [...new Set([...match(texts.labels).words, ...match(texts.caption).words])]
+      .filter((w) => !explained.has(w))
+      .slice(0, MAX_SEEN);
     if (seen.length) reasons.push(`seen: ${seen.join(', ')}`);
   }
   if (reasons.length === 0 && field === 'all' && match(texts.names).words.length) reasons.push('file name');

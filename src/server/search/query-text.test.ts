@@ -17,7 +17,13 @@ describe('coverage', () => {
   it('gives the same answers prepared once for many texts', () => {
     const q = parseQuery('puppy harbour "small boat" café', expander);
     const covered = coverageOf(q);
-    for (const text of ['Puppy at the port', 'a small boat at the CAFE', 'young dog, small boats', '', 'harbours and puppies']) {
+    for (const text of [
+      'Puppy at the port',
+      'a small boat at the CAFE',
+      'young dog, small boats',
+      '',
+      'harbours and puppies',
+    ]) {
       expect(covered(text)).toBe(coverage(q, text));
     }
     expect(covered('a small boat at the café')).toBeCloseTo(2 / 4, 10);
@@ -35,7 +41,10 @@ describe('ftsPhrases', () => {
 describe('query caps', () => {
   it('searches the first 32 distinct words and 8 quoted phrases of 16 words, synonyms up to 64 phrases in all', () => {
     const words = Array.from({ length: 495 }, (_, i) => `w${i}`);
-    const quoted = Array.from({ length: 10 }, (_, i) => `"p${i} ${Array.from({ length: 20 }, (_, k) => `x${k}`).join(' ')}"`);
+    const quoted = Array.from(
+      { length: 10 },
+      (_, i) => `"p${i} ${Array.from({ length: 20 }, (_, k) => `x${k}`).join(' ')}"`,
+    );
     const many: Expander = { expand: (term) => Array.from({ length: 12 }, (_, i) => `${term}alt${i}`) };
     const q = parseQuery(`${quoted.join(' ')} ${words.join(' ')}`, many);
     expect(q.terms).toEqual(words.slice(0, QUERY_CAPS.terms));

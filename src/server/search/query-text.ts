@@ -139,8 +139,15 @@ export function cosine(a: Float32Array, b: Float32Array): number {
  * density that separates hits of equal coverage.
  */
 export function matchedWordsOf(q: ParsedQuery): (text: string) => { words: string[]; hits: number; total: number } {
-  const stems = new Set(q.terms.flatMap((t) => [stem(t), ...(q.expansions.get(t) ?? []).filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!))]));
-  const phrases = [...q.phrases, ...[...q.expansions.values()].flat().filter((alt) => alt.length > 1)].map((p) => p.join(' '));
+  const stems = new Set(
+    q.terms.flatMap((t) => [
+      stem(t),
+      ...(q.expansions.get(t) ?? []).filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!)),
+    ]),
+  );
+  const phrases = [...q.phrases, ...[...q.expansions.values()].flat().filter((alt) => alt.length > 1)].map((p) =>
+    p.join(' '),
+  );
   return (text) => {
     const tokens = tokenize(text);
     const found = new Set<string>();

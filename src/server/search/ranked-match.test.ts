@@ -3,14 +3,22 @@ import { openSqlite } from '../../common/sqlite';
 import type { Db } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
 import { segmentPartitionDdl } from '../storage/migrations/005-search-partitions';
-import { FLOOR_IDF, ftsIdf, splitCommon, topRankedMatches, type Phrase, type RankedRow, type RankedSource } from './ranked-match';
+import {
+  FLOOR_IDF,
+  ftsIdf,
+  splitCommon,
+  topRankedMatches,
+  type Phrase,
+  type RankedRow,
+  type RankedSource,
+} from './ranked-match';
 
 const BM25 = 'bm25(segments_fts_1, 3.0, 2.0, 3.0, 2.5, 1.0)';
 const ROWS = 12_000;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** Words by share of rows: one in most rows (bm25 floors its idf), common ones, and a long tail. */
@@ -19,25 +27,46 @@ function corpus(db: Db): void {
   const tail = (): string => `w${Math.floor(rand() ** 2 * 300)}`;
   const maybe = (word: string, share: number): string => (rand() < share ? word : '');
   db.exec(segmentPartitionDdl(1));
-  const insert = db.prepare('INSERT INTO segments_fts_1 (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO segments_fts_1 (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   db.transaction(() => {
     for (let id = 1; id <= ROWS; id++) {
       const caption = [maybe('alpha', 0.6), maybe('beta', 0.3), tail(), tail()].join(' ');
       // A rare word only in the names of very long rows: bm25 scores its rows below a common word's best.
       const weak = id % 97 === 0;
       const words = weak ? 120 : 3;
-      const transcript = weak || rand() < 0.4 ? [maybe('alpha', 0.3), maybe('gamma', 0.3), maybe('beta', 0.3), ...Array.from({ length: words }, tail)].join(' ') : '';
+      const transcript =
+        weak || rand() < 0.4
+          ? [maybe('alpha', 0.3), maybe('gamma', 0.3), maybe('beta', 0.3), ...Array.from({ length: words }, tail)].join(
+              ' ',
+            )
+          : '';
       const labels = [maybe('gamma', 0.1), maybe('delta', 0.08), tail()].join(' ');
-      insert.run(id, caption, transcript, rand() < 0.1 ? tail() : '', labels, `clip-${id % 89}.mp4${weak ? ' eta' : ''}`);
+      insert.run(
+        id,
+        caption,
+        transcript,
+        rand() < 0.1 ? tail() : '',
+        labels,
+        `clip-${id % 89}.mp4${weak ? ' eta' : ''}`,
+      );
     }
   })();
 }
 
 /** A source over the whole index (no filters) that counts the rows FTS5 scores for each query. */
-function plainSource(db: Db, maxRanked = Infinity): RankedSource<RankedRow> & { scored: number; expressions: string[] } {
+function plainSource(
+  db: Db,
+  maxRanked = Infinity,
+): RankedSource<RankedRow> & { scored: number; expressions: string[] } {
   const count = db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?');
-  const top = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid LIMIT ?`);
-  const newest = db.prepare(`SELECT id, rank FROM (SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank, id LIMIT ?`);
+  const top = db.prepare(
+    `SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid LIMIT ?`,
+  );
+  const newest = db.prepare(
+    `SELECT id, rank FROM (SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank, id LIMIT ?`,
+  );
   const n = (match: string, cap = Infinity): number => Math.min(cap, (count.get(match) as { n: number }).n);
   const source = {
     rows: ROWS,
@@ -60,7 +89,9 @@ function plainSource(db: Db, maxRanked = Infinity): RankedSource<RankedRow> & { 
 }
 
 function count1(db: Db, match: string): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').get(match) as { n: number }).n;
+  return (
+    db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').get(match) as { n: number }
+  ).n;
 }
 
 const QUERIES: string[][] = [
@@ -84,7 +115,9 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
     db = openSqlite(':memory:', serviceMigrations);
     corpus(db);
     const count = db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?');
-    floored = new Set(['alpha', 'beta', 'gamma', 'delta'].filter((w) => (count.get(`"${w}"`) as { n: number }).n >= ROWS / 2));
+    floored = new Set(
+      ['alpha', 'beta', 'gamma', 'delta'].filter((w) => (count.get(`"${w}"`) as { n: number }).n >= ROWS / 2),
+    );
   });
   afterAll(() => db.close());
 
@@ -98,12 +131,24 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
         const phrases = words.map((w) => `"${w}"`);
         const source = plainSource(db);
         const got = topRankedMatches(source, phrases, (b) => b, wanted);
-        const all = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid`).all(phrases.join(' OR ')) as RankedRow[];
+        const all = db
+          .prepare(
+            `SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid`,
+          )
+          .all(phrases.join(' OR ')) as RankedRow[];
         const plain = all.slice(0, wanted);
         expect(got).toHaveLength(plain.length);
         // Rows matched only by a floored word tie at ~0 (the calibrated score cannot tell them apart): those may differ.
         const scoredWords = words.filter((w) => !floored.has(w));
-        const scored = new Set(scoredWords.length ? (db.prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').all(scoredWords.map((w) => `"${w}"`).join(' OR ')) as RankedRow[]).map((r) => r.id) : []);
+        const scored = new Set(
+          scoredWords.length
+            ? (
+                db
+                  .prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?')
+                  .all(scoredWords.map((w) => `"${w}"`).join(' OR ')) as RankedRow[]
+              ).map((r) => r.id)
+            : [],
+        );
         const scoredRows = (rows: RankedRow[]): number[] => rows.filter((r) => scored.has(r.id)).map((r) => r.id);
         expect(scoredRows(got)).toEqual(scoredRows(plain));
         const fullRank = new Map(all.map((r) => [r.id, r.rank]));
@@ -124,7 +169,11 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
       const source = plainSource(db);
       const phrases = words.map((w) => `"${w}"`);
       topRankedMatches(source, phrases, (b) => b, 20);
-      const plainRows = (db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').get(phrases.join(' OR ')) as { n: number }).n;
+      const plainRows = (
+        db
+          .prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?')
+          .get(phrases.join(' OR ')) as { n: number }
+      ).n;
       expect(source.scored, words.join(' ')).toBeLessThan(plainRows * share);
     }
   });
@@ -134,7 +183,9 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
     const source = plainSource(db, maxRanked);
     const got = topRankedMatches(source, ['"beta"'], (b) => b, 20);
     const newest = db
-      .prepare(`SELECT id, rank FROM (SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank, id LIMIT 20`)
+      .prepare(
+        `SELECT id, rank FROM (SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank, id LIMIT 20`,
+      )
       .all('"beta"', maxRanked) as RankedRow[];
     expect(count1(db, '"beta"')).toBeGreaterThan(maxRanked);
     expect(got).toEqual(newest);
@@ -142,10 +193,16 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
     // A rare word with it: still its exact best rows, the common word's share ranked within the window.
     const mixed = plainSource(db, maxRanked);
     const withRare = topRankedMatches(mixed, ['"beta"', '"w250"'], (b) => b, 20);
-    const all = db.prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ?`).all('"beta" OR "w250"') as RankedRow[];
+    const all = db
+      .prepare(`SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ?`)
+      .all('"beta" OR "w250"') as RankedRow[];
     const fullRank = new Map(all.map((r) => [r.id, r.rank]));
     for (const r of withRare) expect(r.rank).toBeCloseTo(fullRank.get(r.id)!, 9);
-    const rareRows = new Set((db.prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').all('"w250"') as RankedRow[]).map((r) => r.id));
+    const rareRows = new Set(
+      (
+        db.prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?').all('"w250"') as RankedRow[]
+      ).map((r) => r.id),
+    );
     const bestRare = all.filter((r) => rareRows.has(r.id)).sort((x, y) => x.rank - y.rank || x.id - y.id)[0]!;
     expect(withRare[0]).toEqual(bestRare);
     expect(mixed.scored).toBeLessThanOrEqual(maxRanked * mixed.expressions.length);

@@ -78,14 +78,22 @@ export function topRankedMatches<T extends RankedRow>(
 }
 
 /** The best rows matching any of `phrases` and none of `without`. */
-function rankLevel<T extends RankedRow>(source: RankedSource<T>, phrases: Phrase[], without: Phrase[], scope: (body: string) => string, wanted: number): T[] {
+function rankLevel<T extends RankedRow>(
+  source: RankedSource<T>,
+  phrases: Phrase[],
+  without: Phrase[],
+  scope: (body: string) => string,
+  wanted: number,
+): T[] {
   const match = (body: string): string => scope(without.length ? `(${body}) NOT (${orOf(without)})` : body);
   const floored = phrases.filter((p) => p.idf === FLOOR_IDF);
   const scored = phrases.filter((p) => p.idf !== FLOOR_IDF);
   if (scored.length === 0) return source.newest(match(orOf(phrases)), wanted, 4 * wanted);
   // The best rows of an expression whose matches are at most `matching`, or of its newest maxRanked when more.
   const best = (expression: string, matching: number): T[] =>
-    matching > source.maxRanked ? source.newest(match(expression), wanted, source.maxRanked) : source.top(match(expression), wanted, matching);
+    matching > source.maxRanked
+      ? source.newest(match(expression), wanted, source.maxRanked)
+      : source.top(match(expression), wanted, matching);
   const split = splitCommon(scored, wanted) ?? splitMany(scored, source.maxRanked);
   const rare = split?.rare ?? scored;
   const common = [...(split?.common ?? []), ...floored];

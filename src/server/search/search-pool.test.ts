@@ -35,7 +35,11 @@ describe('SearchPool', () => {
         );
         for (let i = 0; i < 5; i++) {
           const caption = `a ${v % 2 ? 'puppy' : 'cat'} near the harbour ${i}`;
-          const id = Number(db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, caption) VALUES (?, ?, ?, ?, ?)').run(videoId, i, i, i + 1, caption).lastInsertRowid);
+          const id = Number(
+            db
+              .prepare('INSERT INTO segments (video_id, idx, start_time, end_time, caption) VALUES (?, ?, ?, ?, ?)')
+              .run(videoId, i, i, i + 1, caption).lastInsertRowid,
+          );
           indexSegment(db, 1, id, { caption, transcript: '', ocrText: '', labels: '', names: '' });
         }
       }
@@ -51,7 +55,11 @@ describe('SearchPool', () => {
     const pool = new SearchPool({ dbFile: serviceDbFile(dir), workers: 2, log });
     try {
       const request = { text: 'dog harbor', field: 'all' as const, filter: { accountId: 1 }, limit: 30 };
-      const got = await Promise.all([pool.search(request), pool.search(request), pool.search({ ...request, filter: { accountId: 2 } })]);
+      const got = await Promise.all([
+        pool.search(request),
+        pool.search(request),
+        pool.search({ ...request, filter: { accountId: 2 } }),
+      ]);
       const expected = searchSegments(db, parseQuery(request.text, new Thesaurus()), 'all', { accountId: 1 }, 30);
       expect(expected.length).toBe(30);
       const plain = (hits: typeof expected) => hits.map((h) => ({ ...h, captionVector: null }));
@@ -61,12 +69,17 @@ describe('SearchPool', () => {
     } finally {
       await pool.close();
     }
-    await expect(pool.search({ text: 'x', field: 'all', filter: { accountId: 1 }, limit: 1 })).rejects.toThrow(/closed/);
+    await expect(pool.search({ text: 'x', field: 'all', filter: { accountId: 1 }, limit: 1 })).rejects.toThrow(
+      /closed/,
+    );
   });
 
   it('fails the search a dying worker was running, and starts a new worker for the next', async () => {
     const entry = join(dir, 'dying-worker.mjs');
-    writeFileSync(entry, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+    writeFileSync(
+      entry,
+      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
+    );
     const pool = new SearchPool({ dbFile: serviceDbFile(dir), workers: 1, log, entry: pathToFileURL(entry) });
     try {
       const request = { text: 'cat', field: 'all' as const, filter: { accountId: 1 }, limit: 5 };

@@ -19,13 +19,21 @@ export interface SearchPoolOptions {
 }
 
 /** The worker module: the TypeScript sibling from the sources, the built entry from out/. */
-const defaultEntry = (): URL => workerEntry(import.meta.url, { sibling: './search-worker.ts' }, { outPath: 'service/search-worker.js' });
+const defaultEntry = (): URL =>
+  workerEntry(import.meta.url, { sibling: './search-worker.ts' }, { outPath: 'service/search-worker.js' });
 
 /** Segment searches on worker threads, each with its own read-only SQLite connection (search-worker.ts). */
 export class SearchPool extends WorkerPool<SearchRequest, SegmentHit[]> implements SegmentSearch {
   constructor(options: SearchPoolOptions) {
     const workerData: SearchWorkerData = { dbFile: options.dbFile };
-    super({ name: 'search', entry: options.entry ?? defaultEntry(), workers: options.workers, workerData, result: z.array(hitSchema), log: options.log });
+    super({
+      name: 'search',
+      entry: options.entry ?? defaultEntry(),
+      workers: options.workers,
+      workerData,
+      result: z.array(hitSchema),
+      log: options.log,
+    });
   }
 
   search(request: SearchRequest): Promise<SegmentHit[]> {

@@ -34,7 +34,7 @@ export const hitSchema = z.object({
   caption: z.string(),
   transcript: z.string(),
   // A Buffer crosses a thread as a plain Uint8Array.
-  captionVector: z.custom<Uint8Array>((v) => v instanceof Uint8Array, "captionVector must be bytes").nullable(),
+  captionVector: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'captionVector must be bytes').nullable(),
   score: z.number(),
   matched: z.string(),
 }) satisfies z.ZodType<SegmentHit>;

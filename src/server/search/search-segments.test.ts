@@ -14,7 +14,9 @@ const PER_VIDEO = 10;
  * "side" with a few videos whose only "boat" is deep in a long transcript (weak bm25). Account 2 has one video.
  */
 function seed(db: Db): { main: number; side: number } {
-  db.prepare("INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (1, 'a', 's', 0), (2, 'b', 's', 0)").run();
+  db.prepare(
+    "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (1, 'a', 's', 0), (2, 'b', 's', 0)",
+  ).run();
   const folder = db.prepare('INSERT INTO folders (account_id, name, created_at) VALUES (?, ?, 0)');
   const main = Number(folder.run(1, 'main').lastInsertRowid);
   const side = Number(folder.run(1, 'side').lastInsertRowid);
@@ -23,7 +25,9 @@ function seed(db: Db): { main: number; side: number } {
     `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, content_type, size, sha256, created_at)
      VALUES (?, ?, ?, ?, ?, 'PARSE', 'b', 'video/mp4', 1, 'x', 0)`,
   );
-  const segment = db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const segment = db.prepare(
+    'INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const add = (videoId: number, i: number, caption: string, transcript: string, names: string, accountId = 1): void => {
     const id = Number(segment.run(videoId, i, i * 5, i * 5 + 5, caption, transcript, '', '').lastInsertRowid);
     indexSegment(db, accountId, id, { caption, transcript, ocrText: '', labels: '', names });
@@ -35,7 +39,9 @@ function seed(db: Db): { main: number; side: number } {
       const videoId = Number(video.run(`V${v}`, 1, inSide ? side : main, name, name).lastInsertRowid);
       for (let i = 0; i < PER_VIDEO; i++) {
         const filler = Array.from({ length: inSide ? 60 : 4 }, (_, k) => `word${(v * 7 + i * 3 + k) % 50}`).join(' ');
-        const caption = inSide ? 'a quiet street' : `the harbor${(v + i) % 3 === 0 ? ' with a boat' : ''}${v === 5 && i === 2 ? ' and a lighthouse' : ''}`;
+        const caption = inSide
+          ? 'a quiet street'
+          : `the harbor${(v + i) % 3 === 0 ? ' with a boat' : ''}${v === 5 && i === 2 ? ' and a lighthouse' : ''}`;
         add(videoId, i, caption, `${filler}${inSide && i === 0 ? ' boat' : ''}`, name);
       }
     }
@@ -88,7 +94,9 @@ describe('searchSegments', () => {
     expect(hits.some((h) => h.videoNo === 'W1')).toBe(false);
     expect(new Set(hits.map((h) => h.segmentId)).size).toBe(hits.length);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
-    expect(searchSegments(db, parseQuery('lighthouse'), 'all', { accountId: 2 }, 10).map((h) => h.videoNo)).toEqual(['W1']);
+    expect(searchSegments(db, parseQuery('lighthouse'), 'all', { accountId: 2 }, 10).map((h) => h.videoNo)).toEqual([
+      'W1',
+    ]);
   });
 
   it('ranks a match on the names alone below every match on what a segment shows', () => {

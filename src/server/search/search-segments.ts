@@ -84,7 +84,13 @@ const bm25 = (table: string): string => `bm25(${table}, 3.0, 2.0, 3.0, 2.5, 1.0)
  * (belowContent). bm25 runs on the account's own index (segment-index.ts), so
  * its statistics and therefore every score depend on the caller's segments only.
  */
-export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, filter: SegmentFilter, limit: number): SegmentHit[] {
+export function searchSegments(
+  db: Db,
+  query: ParsedQuery,
+  field: SearchField,
+  filter: SegmentFilter,
+  limit: number,
+): SegmentHit[] {
   const column = field === 'all' ? undefined : field;
   const phrases = ftsPhrases(query);
   if (phrases.length === 0 || !hasSegmentIndex(db, filter.accountId)) return [];
@@ -92,14 +98,29 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
   const scope = (body: string): string => (column ? `${column} : (${body})` : body);
   // The best rows by bm25 among those the filters keep (the common words' rows are not all scored: see ranked-match).
   const wanted = Math.min(5000, limit * 2);
-  const rows = readRows(db, topRankedMatches(segmentSource(db, table, filterOf(filter)), phrases, scope, wanted), table);
+  const rows = readRows(
+    db,
+    topRankedMatches(segmentSource(db, table, filterOf(filter)), phrases, scope, wanted),
+    table,
+  );
   const covered = coverageOf(query);
   const matched = matchedWordsOf(query);
   const ranked: { hit: SegmentHit; nameOnly: boolean }[] = [];
   for (const r of rows) {
-    if (filter.near && r.latitude !== null && r.longitude !== null && haversineKm(filter.near, r) > filter.near.radiusKm) continue;
+    if (
+      filter.near &&
+      r.latitude !== null &&
+      r.longitude !== null &&
+      haversineKm(filter.near, r) > filter.near.radiusKm
+    )
+      continue;
     const caption = captionContent(r.caption);
-    const text = field === 'transcript' ? r.transcript : field === 'caption' ? caption : [caption, r.transcript, r.ocr_text, r.label_text].join(' ');
+    const text =
+      field === 'transcript'
+        ? r.transcript
+        : field === 'caption'
+          ? caption
+          : [caption, r.transcript, r.ocr_text, r.label_text].join(' ');
     const content = covered(text);
     // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
     const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
@@ -122,7 +143,11 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
       transcript: r.transcript,
       captionVector: r.caption_vector,
       score: Math.min(1, Math.max(0, score)),
-      matched: matchReason(matched, { ocrText: r.ocr_text, transcript: r.transcript, caption, labels: r.label_text, names: r.names }, field),
+      matched: matchReason(
+        matched,
+        { ocrText: r.ocr_text, transcript: r.transcript, caption, labels: r.label_text, names: r.names },
+        field,
+      ),
     };
     ranked.push({ hit, nameOnly });
   }
@@ -134,10 +159,13 @@ export function searchSegments(db: Db, query: ParsedQuery, field: SearchField, f
  * tags), and a names-only hit's score held under the lowest content hit's, so the order is the score order too.
  */
 function belowContent(ranked: { hit: SegmentHit; nameOnly: boolean }[], limit: number): SegmentHit[] {
-  const top = ranked.sort((a, b) => Number(a.nameOnly) - Number(b.nameOnly) || b.hit.score - a.hit.score).slice(0, limit);
+  const top = ranked
+    .sort((a, b) => Number(a.nameOnly) - Number(b.nameOnly) || b.hit.score - a.hit.score)
+    .slice(0, limit);
   const content = top.filter((r) => !r.nameOnly);
   const floor = content.length ? content[content.length - 1]!.hit.score : 1;
-  for (const r of top) if (r.nameOnly && r.hit.score >= floor) r.hit.score = Math.max(0, Math.round((floor - 0.0001) * 10_000) / 10_000);
+  for (const r of top)
+    if (r.nameOnly && r.hit.score >= floor) r.hit.score = Math.max(0, Math.round((floor - 0.0001) * 10_000) / 10_000);
   return top.map((r) => r.hit);
 }
 
@@ -148,13 +176,20 @@ function filterOf(filter: SegmentFilter): Where {
     .addIf(filter.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', filter.tag ?? null)
     .addIf(filter.cameraModel, 'v.camera_model = ?', filter.cameraModel ?? null)
     .addIf(filter.takenSince, 'v.datetime_taken >= ?', filter.takenSince ?? null);
-  if (filter.videoNos?.length) where.add(`v.video_no IN (${filter.videoNos.map(() => '?').join(',')})`, ...filter.videoNos);
+  if (filter.videoNos?.length)
+    where.add(`v.video_no IN (${filter.videoNos.map(() => '?').join(',')})`, ...filter.videoNos);
   if (filter.near) {
     // Bounding box in SQL, exact distance in searchSegments.
     const { latitude, longitude, radiusKm } = filter.near;
     const dLat = radiusKm / 111;
     const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((latitude * Math.PI) / 180)));
-    where.add('v.latitude BETWEEN ? AND ? AND v.longitude BETWEEN ? AND ?', latitude - dLat, latitude + dLat, longitude - dLon, longitude + dLon);
+    where.add(
+      'v.latitude BETWEEN ? AND ? AND v.longitude BETWEEN ? AND ?',
+      latitude - dLat,
+      latitude + dLat,
+      longitude - dLon,
+      longitude + dLon,
+    );
   }
   return where;
 }
@@ -181,7 +216,12 @@ function segmentSource(db: Db, table: string, where: Where): RankedSource<Ranked
      )
      SELECT id, rank FROM recent ORDER BY rank, id LIMIT ?`;
   const count = (match: string, cap: number): number =>
-    (cached(db, `SELECT COUNT(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`).get(match, cap) as { n: number }).n;
+    (
+      cached(db, `SELECT COUNT(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`).get(
+        match,
+        cap,
+      ) as { n: number }
+    ).n;
   return {
     // bm25's N: FTS5 keeps one docsize row per indexed row.
     rows: (cached(db, `SELECT COUNT(*) AS n FROM ${table}_docsize`).get() as { n: number }).n,
@@ -236,10 +276,14 @@ function cached(db: Db, sql: string): Statement {
   return statement;
 }
 
-function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: number | null; longitude: number | null }): number {
+function haversineKm(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number | null; longitude: number | null },
+): number {
   const rad = Math.PI / 180;
   const dLat = ((b.latitude ?? 0) - a.latitude) * rad;
   const dLon = ((b.longitude ?? 0) - a.longitude) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos((b.latitude ?? 0) * rad) * Math.sin(dLon / 2) ** 2;
+  const h =
+    Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos((b.latitude ?? 0) * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }

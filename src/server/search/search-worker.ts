@@ -24,6 +24,8 @@ serveRequests(
   searchRequestSchema,
   // An account with nothing indexed finds nothing: its query is not even parsed.
   (request) =>
-    hasSegmentIndex(db, request.filter.accountId) ? searchSegments(db, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit) : [],
+    hasSegmentIndex(db, request.filter.accountId)
+      ? searchSegments(db, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit)
+      : [],
   () => db.close(),
 );

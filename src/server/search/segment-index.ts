@@ -36,7 +36,10 @@ export function hasSegmentIndex(db: Db, accountId: number): boolean {
 
 /** Uncached, for writers: a table created inside a transaction that then rolled back is gone again. */
 function tableExists(db: Db, accountId: number): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(segmentTable(accountId)) !== undefined;
+  return (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(segmentTable(accountId)) !==
+    undefined
+  );
 }
 
 /** Adds one segment (rowid = segments.id) to its account's index; call inside the transaction that wrote it. */
@@ -53,7 +56,9 @@ function insertStatement(db: Db, accountId: number): Statement {
   let statement = byAccount.get(accountId);
   if (!statement) {
     const table = segmentTable(accountId);
-    statement = db.prepare(`INSERT INTO ${table} (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)`);
+    statement = db.prepare(
+      `INSERT INTO ${table} (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
     byAccount.set(accountId, statement);
   }
   return statement;
@@ -62,5 +67,7 @@ function insertStatement(db: Db, accountId: number): Statement {
 /** Removes a video's segments from its account's index; call before deleting the segments themselves. */
 export function unindexVideo(db: Db, accountId: number, videoId: number): void {
   if (!tableExists(db, accountId)) return;
-  db.prepare(`DELETE FROM ${segmentTable(accountId)} WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)`).run(videoId);
+  db.prepare(`DELETE FROM ${segmentTable(accountId)} WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)`).run(
+    videoId,
+  );
 }

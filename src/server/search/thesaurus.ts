@@ -56,7 +56,12 @@ export class Thesaurus {
       const line = buf.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
       const parts = line.split(' ');
       const wordCount = parseInt(parts[3] ?? '0', 16);
-      const words = Array.from({ length: wordCount }, (_, i) => (parts[4 + i * 2] ?? '').replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+      const words = Array.from({ length: wordCount }, (_, i) =>
+        (parts[4 + i * 2] ?? '')
+          .replace(/\(.*\)$/, '')
+          .replace(/_/g, ' ')
+          .toLowerCase(),
+      );
       const pointerAt = 4 + wordCount * 2;
       const pointerCount = Number(parts[pointerAt]);
       const hypernyms: number[] = [];

@@ -98,7 +98,10 @@ export class WorkerPool<Req, Res> {
   private receive(slot: Slot<Req, Res>, worker: Worker, raw: unknown): void {
     const parsed = fromWorkerSchema.safeParse(raw);
     if (!parsed.success) {
-      this.options.log.error({ issues: parsed.error.issues.slice(0, 3) }, `${this.options.name} worker sent an invalid message`);
+      this.options.log.error(
+        { issues: parsed.error.issues.slice(0, 3) },
+        `${this.options.name} worker sent an invalid message`,
+      );
       void worker.terminate();
       return;
     }
@@ -110,7 +113,12 @@ export class WorkerPool<Req, Res> {
       case 'result': {
         const result = this.options.result.safeParse(message.result);
         if (result.success) running.job.resolve(result.data);
-        else running.job.reject(new Error(`the ${this.options.name} worker answered an invalid result: ${result.error.issues[0]?.message ?? ''}`));
+        else
+          running.job.reject(
+            new Error(
+              `the ${this.options.name} worker answered an invalid result: ${result.error.issues[0]?.message ?? ''}`,
+            ),
+          );
         break;
       }
       case 'failed': {

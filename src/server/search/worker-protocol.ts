@@ -22,7 +22,11 @@ export const fromWorkerSchema = z.discriminatedUnion('type', [
 export type FromWorker = z.infer<typeof fromWorkerSchema>;
 
 /** The worker side: answers each request with `handle`'s result or its error; `close` runs before the thread ends. */
-export function serveRequests<Req>(request: z.ZodType<Req>, handle: (req: Req) => unknown, close: () => void = () => undefined): void {
+export function serveRequests<Req>(
+  request: z.ZodType<Req>,
+  handle: (req: Req) => unknown,
+  close: () => void = () => undefined,
+): void {
   const port = parentPort;
   if (!port) throw new Error('a pool worker must run in a worker thread');
   const send = (message: FromWorker): void => port.postMessage(message);
@@ -35,7 +39,10 @@ export function serveRequests<Req>(request: z.ZodType<Req>, handle: (req: Req) =
           .then(
             (result) => send({ type: 'result', id: message.id, result }),
             (err: unknown) => {
-              const error = err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
+              const error =
+                err instanceof Error
+                  ? { name: err.name, message: err.message }
+                  : { name: 'Error', message: String(err) };
               send({ type: 'failed', id: message.id, error });
             },
           );

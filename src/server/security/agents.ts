@@ -10,7 +10,13 @@ export function outboundAgent(purpose: 'source' | 'callback' | 'webhook', allowP
   if (!agent) {
     agent =
       purpose === 'source'
-        ? guardedAgent({ allowPrivateTargets, maxRedirections: 5, connectTimeoutMs: 15_000, headersTimeoutMs: 30_000, bodyTimeoutMs: 60_000 })
+        ? guardedAgent({
+            allowPrivateTargets,
+            maxRedirections: 5,
+            connectTimeoutMs: 15_000,
+            headersTimeoutMs: 30_000,
+            bodyTimeoutMs: 60_000,
+          })
         : guardedAgent({ allowPrivateTargets, maxRedirections: 0 });
     cache.set(key, agent);
   }

@@ -9,7 +9,12 @@ import { guardedAgent, TargetRefusedError } from './ssrf';
 const MAX_REDIRECTS = 5;
 const MAX_PLAYLIST_BYTES = 2 * 1024 * 1024;
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
-const PLAYLIST_TYPES = new Set(['application/vnd.apple.mpegurl', 'application/x-mpegurl', 'audio/mpegurl', 'audio/x-mpegurl']);
+const PLAYLIST_TYPES = new Set([
+  'application/vnd.apple.mpegurl',
+  'application/x-mpegurl',
+  'audio/mpegurl',
+  'audio/x-mpegurl',
+]);
 /** Upstream answer headers ffmpeg may use (ranges for seekable files); everything else stays behind. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'] as const;
 
@@ -61,7 +66,8 @@ export async function startPullRelay(source: string, opts: PullRelayOptions): Pr
   let problem: string | null = null;
   let origin = '';
   const signature = (url: string): Buffer => createHmac('sha256', key).update(url).digest().subarray(0, 18);
-  const pathFor = (url: string): string => `/${signature(url).toString('base64url')}/${Buffer.from(url).toString('base64url')}/${fileName(url)}`;
+  const pathFor = (url: string): string =>
+    `/${signature(url).toString('base64url')}/${Buffer.from(url).toString('base64url')}/${fileName(url)}`;
   const relayUrl = (url: string): string => `${origin}${pathFor(url)}`;
 
   /** The upstream URL a request path stands for, if this relay issued that path. */
@@ -95,7 +101,9 @@ export async function startPullRelay(source: string, opts: PullRelayOptions): Pr
       if (isPlaylist(type, head)) {
         const text = Buffer.concat([head, ...(await readAll(body, MAX_PLAYLIST_BYTES - head.length))]).toString('utf8');
         const rewritten = rewritePlaylist(text, finalUrl, relayUrl);
-        res.writeHead(200, { 'content-type': type ?? 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache' }).end(rewritten);
+        res
+          .writeHead(200, { 'content-type': type ?? 'application/vnd.apple.mpegurl', 'cache-control': 'no-cache' })
+          .end(rewritten);
         return;
       }
       const headers: Record<string, string> = {};
@@ -152,7 +160,8 @@ async function fetchFollowing(
   let current = url;
   for (let hop = 0; ; hop += 1) {
     const parsed = URL.canParse(current) ? new URL(current) : null;
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new RelayRefusal(`refused to fetch ${current}: live sources are read over http and https only`);
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+      throw new RelayRefusal(`refused to fetch ${current}: live sources are read over http and https only`);
     const upstream = await request(parsed.href, {
       method: 'GET',
       dispatcher: agent,
@@ -178,7 +187,8 @@ export function rewritePlaylist(text: string, base: string, relayUrl: (absolute:
     .map((line) => {
       const trimmed = line.trim();
       if (trimmed === '') return line;
-      if (trimmed.startsWith('#')) return line.replace(/URI="([^"]*)"/g, (_m, ref: string) => `URI="${relayUrl(absolute(ref))}"`);
+      if (trimmed.startsWith('#'))
+        return line.replace(/URI="([^"]*)"/g, (_m, ref: string) => `URI="${relayUrl(absolute(ref))}"`);
       return relayUrl(absolute(trimmed));
     })
     .join('\n');

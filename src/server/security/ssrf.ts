@@ -26,7 +26,12 @@ export function guardedLookup(isRefused: (ip: string) => boolean = isPrivateAddr
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, options.all ? [] : '', undefined);
       const allowed = addresses.filter((a) => !isRefused(a.address));
-      if (allowed.length === 0) return callback(new TargetRefusedError(hostname, addresses[0]?.address ?? 'no address'), options.all ? [] : '', undefined);
+      if (allowed.length === 0)
+        return callback(
+          new TargetRefusedError(hostname, addresses[0]?.address ?? 'no address'),
+          options.all ? [] : '',
+          undefined,
+        );
       if (options.all) return callback(null, allowed);
       const first = allowed[0];
       return callback(null, first?.address ?? '', first?.family);

@@ -6,17 +6,38 @@ export const CLIP_FORMATS = ['mp4', 'mov', 'mkv'] as const;
 export const CLIP_STATES = ['queued', 'downloading', 'cutting', 'ready', 'failed'] as const;
 export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml'] as const;
 /** A marker list's frame rate (EDL timecodes, FCPXML sequence): 'auto' takes the most common rate of the clips. */
-export const EXPORT_FRAME_RATES = ['auto', '23.976', '24', '25', '29.97', '29.97-df', '30', '50', '59.94', '59.94-df', '60'] as const;
+export const EXPORT_FRAME_RATES = [
+  'auto',
+  '23.976',
+  '24',
+  '25',
+  '29.97',
+  '29.97-df',
+  '30',
+  '50',
+  '59.94',
+  '59.94-df',
+  '60',
+] as const;
 export type ExportFrameRate = (typeof EXPORT_FRAME_RATES)[number];
 export const DOWNLOAD_VIEW_KINDS = ['video', 'keyframe', 'image'] as const;
 export const DOWNLOAD_VIEW_STATES = ['queued', 'downloading', 'done', 'failed', 'gone', 'cancelled'] as const;
 
 /** A one-time grant of a destination the user chose in a native dialog (destinations:choose). */
-export const grantId = z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const grantId = z
+  .string()
+  .min(16)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 export const ON_EXISTS = ['refuse', 'rename', 'replace'] as const;
-const oneDestination = (r: Record<string, unknown>, a: string, b: string): boolean => r[a] === undefined || r[b] === undefined;
+const oneDestination = (r: Record<string, unknown>, a: string, b: string): boolean =>
+  r[a] === undefined || r[b] === undefined;
 
-const seconds = z.number().finite().min(0).max(7 * 24 * 3600);
+const seconds = z
+  .number()
+  .finite()
+  .min(0)
+  .max(7 * 24 * 3600);
 const storageAddress = { bucket: z.string().min(1).max(200), blob: z.string().min(1).max(2000) };
 
 export const clipViewSchema = z.object({
@@ -83,7 +104,10 @@ export const saveClipSchema = z
   })
   .strict()
   .refine((r) => r.end > r.start, { message: 'end must be after start', path: ['end'] })
-  .refine((r) => oneDestination(r, 'outDir', 'outDirGrant'), { message: 'give outDir or outDirGrant, not both', path: ['outDirGrant'] });
+  .refine((r) => oneDestination(r, 'outDir', 'outDirGrant'), {
+    message: 'give outDir or outDirGrant, not both',
+    path: ['outDirGrant'],
+  });
 export type SaveClipRequest = z.input<typeof saveClipSchema>;
 
 export const quoteSchema = z.object({
@@ -152,11 +176,20 @@ export const clipsChannels = {
   },
   /** Local full-text search over the clips' name, caption/transcript text, notes, tags, query and video name. */
   'clips:search': {
-    req: z.object({ text: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+    req: z
+      .object({ text: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(500).default(100) })
+      .strict(),
     res: z.object({ clips: z.array(clipViewSchema) }),
   },
   'clips:update': {
-    req: z.object({ id: z.number().int().positive(), name: z.string().trim().max(200).optional(), tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(), notes: z.string().max(20_000).optional() }).strict(),
+    req: z
+      .object({
+        id: z.number().int().positive(),
+        name: z.string().trim().max(200).optional(),
+        tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+        notes: z.string().max(20_000).optional(),
+      })
+      .strict(),
     res: clipViewSchema,
   },
   'clips:delete': {
@@ -183,11 +216,19 @@ export const clipsChannels = {
         onExists: z.enum(ON_EXISTS).default('refuse'),
       })
       .strict()
-      .refine((r) => oneDestination(r, 'file', 'fileGrant'), { message: 'give file or fileGrant, not both', path: ['fileGrant'] }),
+      .refine((r) => oneDestination(r, 'file', 'fileGrant'), {
+        message: 'give file or fileGrant, not both',
+        path: ['fileGrant'],
+      }),
     res: z.object({ content: z.string(), file: z.string().nullable(), count: z.number().int() }),
   },
   'downloads:list': {
-    req: z.object({ states: z.array(z.enum(DOWNLOAD_VIEW_STATES)).optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    req: z
+      .object({
+        states: z.array(z.enum(DOWNLOAD_VIEW_STATES)).optional(),
+        limit: z.number().int().min(1).max(1000).default(200),
+      })
+      .strict(),
     res: z.object({ downloads: z.array(downloadViewSchema) }),
   },
   'downloads:quote': {
@@ -206,10 +247,16 @@ export const clipsChannels = {
         destDirGrant: grantId.optional(),
       })
       .strict()
-      .refine((r) => oneDestination(r, 'destDir', 'destDirGrant'), { message: 'give destDir or destDirGrant, not both', path: ['destDirGrant'] }),
+      .refine((r) => oneDestination(r, 'destDir', 'destDirGrant'), {
+        message: 'give destDir or destDirGrant, not both',
+        path: ['destDirGrant'],
+      }),
     res: downloadViewSchema,
   },
-  'downloads:cancel': { req: z.object({ id: z.number().int().positive() }).strict(), res: z.object({ cancelled: z.boolean() }) },
+  'downloads:cancel': {
+    req: z.object({ id: z.number().int().positive() }).strict(),
+    res: z.object({ cancelled: z.boolean() }),
+  },
   'downloads:retry': { req: z.object({ id: z.number().int().positive() }).strict(), res: downloadViewSchema },
   /** The most recent search and its hits as stored in the client database: browsable offline. */
   'search:last-results': { req: z.object({}).strict(), res: z.object({ results: lastResultsSchema.nullable() }) },
@@ -221,7 +268,12 @@ export const clipsChannels = {
   /** Whether the library service answered its last probe; the clips library works either way. */
   'library:connectivity': {
     req: z.object({}).strict(),
-    res: z.object({ configured: z.boolean(), online: z.boolean(), checkedAt: z.number().int().nullable(), error: z.string().nullable() }),
+    res: z.object({
+      configured: z.boolean(),
+      online: z.boolean(),
+      checkedAt: z.number().int().nullable(),
+      error: z.string().nullable(),
+    }),
   },
 } as const;
 

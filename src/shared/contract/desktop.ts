@@ -9,7 +9,9 @@ const absolutePath = z
   .trim()
   .min(2)
   .max(4096)
-  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), { message: 'an absolute path is required' })
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), {
+    message: 'an absolute path is required',
+  })
   .refine((p) => !p.includes('\0'), { message: 'a path cannot contain NUL' });
 
 export const PATH_KINDS = ['folder', 'file'] as const;
@@ -80,7 +82,9 @@ export const desktopChannels = {
    * the writing channel accepts. Null when the user cancelled; `bad_request` in web mode (no dialog).
    */
   'destinations:choose': {
-    req: z.object({ purpose: z.enum(DESTINATION_PURPOSES), suggestedName: z.string().min(1).max(255).optional() }).strict(),
+    req: z
+      .object({ purpose: z.enum(DESTINATION_PURPOSES), suggestedName: z.string().min(1).max(255).optional() })
+      .strict(),
     res: z.object({ chosen: z.object({ grant: z.string(), path: z.string() }).nullable() }),
   },
   /**

@@ -32,8 +32,18 @@ export const searchRequestSchema = z
     tag: z.string().min(1).max(100).optional(),
     camera: z.string().min(1).max(200).optional(),
     /** yyyy-MM-dd HH:mm:ss: captured at or after. */
-    takenAfter: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).optional(),
-    gps: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), radiusKm: z.number().positive().max(20_000) }).strict().optional(),
+    takenAfter: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+      .optional(),
+    gps: z
+      .object({
+        latitude: z.number().min(-90).max(90),
+        longitude: z.number().min(-180).max(180),
+        radiusKm: z.number().positive().max(20_000),
+      })
+      .strict()
+      .optional(),
     filteringLevel: z.enum(['low', 'medium', 'high']).optional(),
   })
   .strict();
@@ -60,7 +70,11 @@ export const videoDetailSchema = z.object({
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
 
-export const remoteFolderSchema = z.object({ folderId: z.number().int(), name: z.string(), videoCount: z.number().int() });
+export const remoteFolderSchema = z.object({
+  folderId: z.number().int(),
+  name: z.string(),
+  videoCount: z.number().int(),
+});
 
 /** Library browsing channels: search, one video's detail, the service's folders. */
 export const libraryChannels = {

@@ -57,7 +57,18 @@ export const watchFolderViewSchema = z.object({
 export type WatchFolderView = z.infer<typeof watchFolderViewSchema>;
 
 /** Columns the library sorts by (server side, in SQL). */
-export const FILE_SORTS = ['added', 'name', 'duration', 'resolution', 'fps', 'codec', 'camera', 'taken', 'size', 'status'] as const;
+export const FILE_SORTS = [
+  'added',
+  'name',
+  'duration',
+  'resolution',
+  'fps',
+  'codec',
+  'camera',
+  'taken',
+  'size',
+  'status',
+] as const;
 export type FileSort = (typeof FILE_SORTS)[number];
 
 const counts = z.record(z.string(), z.number().int());
@@ -105,7 +116,12 @@ export const syncChannels = {
         desc: z.boolean().default(false),
       })
       .strict(),
-    res: z.object({ files: z.array(fileViewSchema), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+    res: z.object({
+      files: z.array(fileViewSchema),
+      total: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+    }),
   },
   /** The video codecs among the files, for the library's filter. */
   'sync:codecs': { req: z.object({}).strict(), res: z.object({ codecs: z.array(z.string()) }) },
@@ -123,7 +139,10 @@ export const syncChannels = {
     req: z.object({ fileId: z.number().int().positive() }).strict(),
     res: z.object({ videoNo: z.string(), untracked: z.number().int() }),
   },
-  'sync:cancel': { req: z.object({ fileId: z.number().int().positive() }).strict(), res: z.object({ cancelled: z.boolean() }) },
+  'sync:cancel': {
+    req: z.object({ fileId: z.number().int().positive() }).strict(),
+    res: z.object({ cancelled: z.boolean() }),
+  },
   'folders:add': {
     req: z
       .object({
@@ -139,12 +158,23 @@ export const syncChannels = {
   },
   /** Finished upload attempts, newest first; `failed` counts the attempts that ended for good. */
   'uploads:history': {
-    req: z.object({ page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(200).default(50) }).strict(),
-    res: z.object({ entries: z.array(uploadHistoryEntrySchema), total: z.number().int(), failed: z.number().int(), page: z.number().int(), size: z.number().int() }),
+    req: z
+      .object({ page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(200).default(50) })
+      .strict(),
+    res: z.object({
+      entries: z.array(uploadHistoryEntrySchema),
+      total: z.number().int(),
+      failed: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+    }),
   },
   /** The native folder picker (desktop app): the chosen folder, or null when cancelled; `bad_request` in web mode. */
   'folders:choose': { req: z.object({}).strict(), res: z.object({ path: z.string().nullable() }) },
-  'folders:remove': { req: z.object({ id: z.number().int().positive() }).strict(), res: z.object({ removed: z.boolean() }) },
+  'folders:remove': {
+    req: z.object({ id: z.number().int().positive() }).strict(),
+    res: z.object({ removed: z.boolean() }),
+  },
   'folders:list': { req: z.object({}).strict(), res: z.object({ folders: z.array(watchFolderViewSchema) }) },
 } as const;
 

@@ -31,7 +31,11 @@ export class DestinationGrants {
   peek(id: string, kind: GrantKind): string {
     this.prune();
     const grant = this.grants.get(id);
-    if (!grant || grant.kind !== kind) throw new AppError('forbidden', `no ${kind} destination was granted under this id (grants are used once and expire after 10 minutes): choose the destination again`);
+    if (!grant || grant.kind !== kind)
+      throw new AppError(
+        'forbidden',
+        `no ${kind} destination was granted under this id (grants are used once and expire after 10 minutes): choose the destination again`,
+      );
     return grant.path;
   }
 

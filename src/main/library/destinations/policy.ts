@@ -85,7 +85,8 @@ export class DestinationPolicy {
   clipsDir(): string {
     const set = this.d.store.get(CLIPS_DIR_KEY);
     const roots = [...Object.values(this.d.builtin), ...this.configuredRoots()];
-    const inside = (root: string): boolean => set === root || set?.startsWith(root.endsWith(path.sep) ? root : root + path.sep) === true;
+    const inside = (root: string): boolean =>
+      set === root || set?.startsWith(root.endsWith(path.sep) ? root : root + path.sep) === true;
     return set && roots.some(inside) ? set : this.d.builtin.clips;
   }
 
@@ -97,18 +98,32 @@ export class DestinationPolicy {
   }
 
   /** Runs the native dialog for `purpose` and grants what the user chose (once); null when cancelled. */
-  async choose(purpose: DestinationPurpose, suggestedName: string | undefined): Promise<{ grant: string; path: string } | null> {
+  async choose(
+    purpose: DestinationPurpose,
+    suggestedName: string | undefined,
+  ): Promise<{ grant: string; path: string } | null> {
     const chooser = this.d.chooser();
-    if (!chooser) throw new AppError('bad_request', 'there is no native dialog in web mode: type a path inside one of the allowed folders');
+    if (!chooser)
+      throw new AppError(
+        'bad_request',
+        'there is no native dialog in web mode: type a path inside one of the allowed folders',
+      );
     switch (purpose) {
       case 'export': {
         const name = sanitizeFileName(suggestedName ?? 'reelsync-clips.csv', 'reelsync-clips.csv');
-        const chosen = await chooser.saveFile({ title: 'Export markers', defaultPath: path.join(this.d.builtin.exports, name), extension: path.extname(name).slice(1) });
+        const chosen = await chooser.saveFile({
+          title: 'Export markers',
+          defaultPath: path.join(this.d.builtin.exports, name),
+          extension: path.extname(name).slice(1),
+        });
         return chosen ? { grant: this.grants.issue('file', chosen), path: chosen } : null;
       }
       case 'clips':
       case 'downloads': {
-        const chosen = await chooser.chooseFolder({ title: purpose === 'clips' ? 'Save clips to' : 'Download to', defaultPath: purpose === 'clips' ? this.clipsDir() : this.d.builtin.downloads });
+        const chosen = await chooser.chooseFolder({
+          title: purpose === 'clips' ? 'Save clips to' : 'Download to',
+          defaultPath: purpose === 'clips' ? this.clipsDir() : this.d.builtin.downloads,
+        });
         return chosen ? { grant: this.grants.issue('folder', chosen), path: chosen } : null;
       }
       default:
@@ -141,11 +156,17 @@ export class DestinationPolicy {
       this.grants.use(target.grant);
       return written;
     }
-    if (onExists === 'replace') throw new AppError('forbidden', 'replacing an existing file needs the save dialog (a fresh grant); a typed path never overwrites');
+    if (onExists === 'replace')
+      throw new AppError(
+        'forbidden',
+        'replacing an existing file needs the save dialog (a fresh grant); a typed path never overwrites',
+      );
     const file = target.path ?? '';
     const name = path.basename(file);
-    if (sanitizeFileName(name) !== name) throw new AppError('forbidden', `not a plain file name: ${JSON.stringify(name)}`);
-    if (path.extname(name).toLowerCase() !== `.${extension}`) throw new AppError('forbidden', `a ${extension.toUpperCase()} export must be named *.${extension}: ${name}`);
+    if (sanitizeFileName(name) !== name)
+      throw new AppError('forbidden', `not a plain file name: ${JSON.stringify(name)}`);
+    if (path.extname(name).toLowerCase() !== `.${extension}`)
+      throw new AppError('forbidden', `a ${extension.toUpperCase()} export must be named *.${extension}: ${name}`);
     const dir = await this.insideRoot(path.dirname(file));
     await mkdir(dir, { recursive: true });
     return writeNewFile(dir, name, content, onExists);
@@ -153,25 +174,37 @@ export class DestinationPolicy {
 
   /** `p` with symlinks resolved, when it lies inside an allowed root; `forbidden` otherwise. */
   private async insideRoot(p: string): Promise<string> {
-    if (!path.isAbsolute(p) || p.includes('\0')) throw new AppError('forbidden', `an absolute path is required: ${JSON.stringify(p)}`);
+    if (!path.isAbsolute(p) || p.includes('\0'))
+      throw new AppError('forbidden', `an absolute path is required: ${JSON.stringify(p)}`);
     const real = await realPathOf(p);
     const roots = await this.roots();
-    const root = roots.find((r) => real === r.path || real.startsWith(r.path.endsWith(path.sep) ? r.path : r.path + path.sep));
-    if (!root) throw new AppError('forbidden', `${p} is outside the folders Reelsync may write to (${roots.map((r) => r.path).join(', ')}); add a folder in Settings, or choose one in the desktop app's dialog`);
+    const root = roots.find(
+      (r) => real === r.path || real.startsWith(r.path.endsWith(path.sep) ? r.path : r.path + path.sep),
+    );
+    if (!root)
+      throw new AppError(
+        'forbidden',
+        `${p} is outside the folders Reelsync may write to (${roots.map((r) => r.path).join(', ')}); add a folder in Settings, or choose one in the desktop app's dialog`,
+      );
     const hidden = hiddenComponent(path.relative(root.path, real));
     if (hidden) throw new AppError('forbidden', `${p} goes through the hidden folder ${hidden}`);
     return real;
   }
 
   private async checkRoot(p: string): Promise<string> {
-    if (!path.isAbsolute(p) || p.includes('\0')) throw new AppError('forbidden', `an absolute path is required: ${JSON.stringify(p)}`);
+    if (!path.isAbsolute(p) || p.includes('\0'))
+      throw new AppError('forbidden', `an absolute path is required: ${JSON.stringify(p)}`);
     const info = await stat(p).catch(() => null);
     if (!info?.isDirectory()) throw new AppError('forbidden', `not an existing folder: ${p}`);
     const real = await realPathOf(p);
     const problem = systemFolderProblem(real, { dataDir: await realPathOf(this.d.dataDir) });
     if (problem) throw new AppError('forbidden', problem);
     const hidden = hiddenComponent(real);
-    if (hidden) throw new AppError('forbidden', `${real} is inside the hidden folder ${hidden}, where programs keep settings and start-up files`);
+    if (hidden)
+      throw new AppError(
+        'forbidden',
+        `${real} is inside the hidden folder ${hidden}, where programs keep settings and start-up files`,
+      );
     return real;
   }
 

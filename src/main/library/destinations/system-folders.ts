@@ -3,9 +3,40 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 
 /** Folders whose whole tree belongs to the operating system: never watched, never written to. */
-const SYSTEM_TREES_POSIX = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/sys', '/dev', '/boot', '/run', '/System', '/Library', '/private/etc', '/private/var/db'];
+const SYSTEM_TREES_POSIX = [
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/proc',
+  '/sys',
+  '/dev',
+  '/boot',
+  '/run',
+  '/System',
+  '/Library',
+  '/private/etc',
+  '/private/var/db',
+];
 /** Folders that hold everyone's data: their subfolders are fine (/mnt/card), they themselves are not. */
-const SHARED_TOPS_POSIX = ['/', '/home', '/Users', '/Volumes', '/mnt', '/media', '/tmp', '/var', '/private', '/opt', '/srv', '/root'];
+const SHARED_TOPS_POSIX = [
+  '/',
+  '/home',
+  '/Users',
+  '/Volumes',
+  '/mnt',
+  '/media',
+  '/tmp',
+  '/var',
+  '/private',
+  '/opt',
+  '/srv',
+  '/root',
+];
 const SYSTEM_TREES_WIN = ['C:\\Windows', 'C:\\Program Files', 'C:\\Program Files (x86)', 'C:\\ProgramData'];
 
 export interface FolderContext {
@@ -56,7 +87,8 @@ export function systemFolderProblem(real: string, ctx: FolderContext): string | 
   const tree = trees.find((t) => inside(real, t));
   if (tree) return `${real} is a system folder (inside ${tree})`;
   const driveRoot = win && /^[a-z]:\\?$/i.test(real);
-  if (driveRoot || (!win && SHARED_TOPS_POSIX.some((t) => norm(t) === norm(real)))) return `${real} is a top-level folder shared by the whole system: choose a folder inside it`;
+  if (driveRoot || (!win && SHARED_TOPS_POSIX.some((t) => norm(t) === norm(real))))
+    return `${real} is a top-level folder shared by the whole system: choose a folder inside it`;
   if (norm(real) === norm(home)) return `${real} is your home folder itself: choose a folder inside it`;
   if (inside(real, ctx.dataDir)) return `${real} is inside Reelsync's own data folder ${ctx.dataDir}`;
   if (inside(ctx.dataDir, real)) return `${real} contains Reelsync's own data folder ${ctx.dataDir}`;

@@ -13,15 +13,49 @@ let nextId = 1;
 function clip(over: Partial<ClipRow>): ClipRow {
   const id = nextId++;
   return {
-    id, video_no: `v${id}`, video_name: `video-${id}.mp4`, name: '', source_path: `/footage/video-${id}.mp4`, download_id: null,
-    start_s: 2, end_s: 3, handles_s: 0, mode: 'accurate', format: 'mp4', out_dir: '/clips', out_name: null, path: `/clips/clip-${id}.mp4`,
-    state: 'ready', error: null, duration_s: 1, fps: 25, width: 1920, height: 1080, has_audio: true, query: '', search_type: null, text: '',
-    score: null, video_bucket: null, video_blob: null, keyframe_bucket: null, keyframe_blob: null, thumbnail_path: null, tags: [], notes: '',
-    created_at: 0, updated_at: 0, ...over,
+    id,
+    video_no: `v${id}`,
+    video_name: `video-${id}.mp4`,
+    name: '',
+    source_path: `/footage/video-${id}.mp4`,
+    download_id: null,
+    start_s: 2,
+    end_s: 3,
+    handles_s: 0,
+    mode: 'accurate',
+    format: 'mp4',
+    out_dir: '/clips',
+    out_name: null,
+    path: `/clips/clip-${id}.mp4`,
+    state: 'ready',
+    error: null,
+    duration_s: 1,
+    fps: 25,
+    width: 1920,
+    height: 1080,
+    has_audio: true,
+    query: '',
+    search_type: null,
+    text: '',
+    score: null,
+    video_bucket: null,
+    video_blob: null,
+    keyframe_bucket: null,
+    keyframe_blob: null,
+    thumbnail_path: null,
+    tags: [],
+    notes: '',
+    created_at: 0,
+    updated_at: 0,
+    ...over,
   };
 }
 
-const events = (edl: string): string[][] => edl.split('\r\n').filter((l) => /^\d{3} /.test(l)).map((l) => l.split(/\s+/));
+const events = (edl: string): string[][] =>
+  edl
+    .split('\r\n')
+    .filter((l) => /^\d{3} /.test(l))
+    .map((l) => l.split(/\s+/));
 
 describe('CMX3600 timecode math', () => {
   test('25, 24 and 30 fps count whole frames of their own base', () => {
@@ -84,7 +118,10 @@ describe('EDL: one frame rate per list', () => {
   });
 
   test('a list whose rate cannot be known is refused with the reason', () => {
-    const pending = [clip({ fps: null, state: 'queued', path: null }), clip({ fps: null, state: 'cutting', path: null })];
+    const pending = [
+      clip({ fps: null, state: 'queued', path: null }),
+      clip({ fps: null, state: 'cutting', path: null }),
+    ];
     expect(() => listRate(pending, 'auto')).toThrow(/no clip has been cut yet.*Choose the project frame rate/);
     expect(listRate(pending, '24').num).toBe(24);
   });
@@ -127,7 +164,11 @@ describe('FCPXML', () => {
     expect(x.sequence.tcFormat).toBe('NDF');
     expect(x.assets.map((s) => s.hasAudio ?? null)).toEqual(['1', null, '1']);
     expect(x.formats[x.assets[0]?.format ?? '']).toMatchObject({ frameDuration: '1/30s', width: '1280' });
-    expect(x.clips.map((s) => [s.offset, s.duration])).toEqual([['0s', '2s'], ['2s', '6/5s'], ['16/5s', '13/25s']]);
+    expect(x.clips.map((s) => [s.offset, s.duration])).toEqual([
+      ['0s', '2s'],
+      ['2s', '6/5s'],
+      ['16/5s', '13/25s'],
+    ]);
     expect(x.sequence.duration).toBe('93/25s');
   });
 

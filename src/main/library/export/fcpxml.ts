@@ -32,13 +32,16 @@ export function clipsFcpxml(clips: ClipRow[], rate: Rate, title = 'Reelsync clip
     if (!f) {
       f = { id: `r${nextId++}`, rate: r };
       formats.set(key, f);
-      resources.push(`    <format id="${f.id}" frameDuration="${frameDuration(r)}" width="${width}" height="${height}"/>`);
+      resources.push(
+        `    <format id="${f.id}" frameDuration="${frameDuration(r)}" width="${width}" height="${height}"/>`,
+      );
     }
     return f;
   };
   const size = listSize(ready);
   const seqFormat = formatFor(rate, size.width, size.height);
-  const formatOf = (c: ClipRow): { id: string; rate: Rate } => formatFor(rateOf(c.fps), c.width ?? size.width, c.height ?? size.height);
+  const formatOf = (c: ClipRow): { id: string; rate: Rate } =>
+    formatFor(rateOf(c.fps), c.width ?? size.width, c.height ?? size.height);
   const spine: string[] = [];
   let seqOffset = 0;
   for (const c of ready) {
@@ -58,11 +61,18 @@ export function clipsFcpxml(clips: ClipRow[], rate: Rate, title = 'Reelsync clip
     const offset = rationalTime(seqOffset, rate);
     const from = Math.max(0, c.start_s - c.handles_s);
     const markerAt = rationalTime(Math.min(frames - 1, framesOf(c.start_s - from, f.rate)), f.rate);
-    const label = c.query ? `${c.query} (${c.video_name || c.video_no} ${c.start_s.toFixed(2)}-${c.end_s.toFixed(2)}s)` : `${c.video_name || c.video_no} ${c.start_s.toFixed(2)}-${c.end_s.toFixed(2)}s`;
-    spine.push(`          <asset-clip ref="${assetId}" offset="${offset}" name="${name}" start="0s" duration="${seqDuration}" format="${f.id}">`);
+    const label = c.query
+      ? `${c.query} (${c.video_name || c.video_no} ${c.start_s.toFixed(2)}-${c.end_s.toFixed(2)}s)`
+      : `${c.video_name || c.video_no} ${c.start_s.toFixed(2)}-${c.end_s.toFixed(2)}s`;
+    spine.push(
+      `          <asset-clip ref="${assetId}" offset="${offset}" name="${name}" start="0s" duration="${seqDuration}" format="${f.id}">`,
+    );
     if (c.notes) spine.push(`            <note>${xml(c.notes)}</note>`);
-    spine.push(`            <marker start="${markerAt}" duration="${frameDuration(f.rate)}" value="${xml(label)}"${c.text ? ` note="${xml(c.text.slice(0, 500))}"` : ''}/>`);
-    if (c.tags.length) spine.push(`            <keyword start="0s" duration="${seqDuration}" value="${xml(c.tags.join(', '))}"/>`);
+    spine.push(
+      `            <marker start="${markerAt}" duration="${frameDuration(f.rate)}" value="${xml(label)}"${c.text ? ` note="${xml(c.text.slice(0, 500))}"` : ''}/>`,
+    );
+    if (c.tags.length)
+      spine.push(`            <keyword start="0s" duration="${seqDuration}" value="${xml(c.tags.join(', '))}"/>`);
     spine.push('          </asset-clip>');
     seqOffset += seqFrames;
   }

@@ -29,7 +29,10 @@ export function listRate(clips: ClipRow[], setting: ExportFrameRate): Rate {
   const known = clips.flatMap((c) => (c.fps !== null && Number.isFinite(c.fps) && c.fps > 0 ? [rateOf(c.fps)] : []));
   const rate = mostCommon(known, (r) => `${r.num}/${r.den}`);
   if (!rate) {
-    throw new AppError('bad_request', 'the frame rate of this list cannot be known: no clip has been cut yet, so none has a known rate. Choose the project frame rate');
+    throw new AppError(
+      'bad_request',
+      'the frame rate of this list cannot be known: no clip has been cut yet, so none has a known rate. Choose the project frame rate',
+    );
   }
   return rate;
 }

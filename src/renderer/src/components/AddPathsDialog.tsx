@@ -8,7 +8,11 @@ import { call, transportKind } from '../transport';
 import { DialogCloseButton } from './DialogCloseButton';
 import { NO_WATCH_OPTIONS, WatchOptionsFields, watchOptions, type WatchOptionsText } from './WatchOptionsFields';
 
-const BADGE: Record<AddPathResult['outcome'], string> = { watching: 'badge-ok', 'already-watched': 'badge-idle', rejected: 'badge-bad' };
+const BADGE: Record<AddPathResult['outcome'], string> = {
+  watching: 'badge-ok',
+  'already-watched': 'badge-idle',
+  rejected: 'badge-bad',
+};
 
 export const ADD_PATHS_HELP =
   transportKind === 'web'
@@ -19,7 +23,15 @@ export const ADD_PATHS_HELP =
  * The one way to add footage (Library, Settings, drops): folders become watched folders, a video file is watched on its
  * own; each path is answered with what happened to it (watched, already there, refused and why).
  */
-export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean; onOpenChange: (o: boolean) => void; dropped: string[] }): React.JSX.Element {
+export function AddPathsDialog({
+  open,
+  onOpenChange,
+  dropped,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  dropped: string[];
+}): React.JSX.Element {
   const qc = useQueryClient();
   const [text, setText] = useState('');
   const [options, setOptions] = useState<WatchOptionsText>(NO_WATCH_OPTIONS);
@@ -53,7 +65,9 @@ export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean;
           <Dialog.Title className="dialog-title">
             <FolderPlus size={14} aria-hidden="true" /> Add footage
           </Dialog.Title>
-          <p className="muted">Folders are watched and their videos queued; a video file is watched on its own. {ADD_PATHS_HELP}</p>
+          <p className="muted">
+            Folders are watched and their videos queued; a video file is watched on its own. {ADD_PATHS_HELP}
+          </p>
           <form
             className="field"
             onSubmit={(e) => {
@@ -61,13 +75,29 @@ export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean;
               if (typed.length) add.mutate(typed);
             }}
           >
-            <textarea className="input mono notes" rows={3} placeholder="/Volumes/Shoot/Day 1" value={text} onChange={(e) => setText(e.target.value)} aria-label="Paths to add" />
+            <textarea
+              className="input mono notes"
+              rows={3}
+              placeholder="/Volumes/Shoot/Day 1"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-label="Paths to add"
+            />
             <WatchOptionsFields value={options} onChange={setOptions} />
             <div className="row">
-              <span className="muted">{typed.length ? `${typed.length} path${typed.length === 1 ? '' : 's'}` : 'full paths only: a relative path has nothing to be relative to'}</span>
+              <span className="muted">
+                {typed.length
+                  ? `${typed.length} path${typed.length === 1 ? '' : 's'}`
+                  : 'full paths only: a relative path has nothing to be relative to'}
+              </span>
               <span className="spacer" />
               {transportKind !== 'web' && (
-                <button type="button" className="button" disabled={pick.isPending || add.isPending} onClick={() => pick.mutate()}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={pick.isPending || add.isPending}
+                  onClick={() => pick.mutate()}
+                >
                   <FolderOpen size={14} aria-hidden="true" /> Choose folder…
                 </button>
               )}
@@ -85,7 +115,9 @@ export function AddPathsDialog({ open, onOpenChange, dropped }: { open: boolean;
             <ul className="add-results" data-testid="add-results">
               {add.data.results.map((r) => (
                 <li key={r.path} className="add-result" data-outcome={r.outcome}>
-                  <span className={`badge ${BADGE[r.outcome]}`}>{r.outcome === 'already-watched' ? 'already watched' : r.outcome}</span>
+                  <span className={`badge ${BADGE[r.outcome]}`}>
+                    {r.outcome === 'already-watched' ? 'already watched' : r.outcome}
+                  </span>
                   <div className="file-main">
                     <div className="mono file-name" title={r.path}>
                       {r.path}

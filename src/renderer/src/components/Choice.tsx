@@ -3,7 +3,17 @@ import { Check, ChevronDown } from 'lucide-react';
 import { styleNonce } from '../lib/style-nonce';
 
 /** A labelled Radix Select over a few string options. */
-export function Choice({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }): React.JSX.Element {
+export function Choice({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (v: string) => void;
+}): React.JSX.Element {
   return (
     <label className="field">
       <span className="field-label">{label}</span>

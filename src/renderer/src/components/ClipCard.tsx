@@ -28,7 +28,11 @@ export function ClipThumb({ clip }: { clip: ClipView }): React.JSX.Element {
     staleTime: Infinity,
   });
   if (thumb.data?.dataUrl) return <img src={thumb.data.dataUrl} alt="" />;
-  return clip.state === 'failed' ? <AlertTriangle size={26} strokeWidth={1.25} aria-hidden="true" /> : <Scissors size={26} strokeWidth={1.25} aria-hidden="true" />;
+  return clip.state === 'failed' ? (
+    <AlertTriangle size={26} strokeWidth={1.25} aria-hidden="true" />
+  ) : (
+    <Scissors size={26} strokeWidth={1.25} aria-hidden="true" />
+  );
 }
 
 export interface ClipCardActions {
@@ -40,7 +44,15 @@ export interface ClipCardActions {
 }
 
 /** A 16:9 card: still, time range, state while it is being made, the query that found it and its tags; right-click reveals the file. */
-export function ClipCard({ clip, selected, actions }: { clip: ClipView; selected: boolean; actions: ClipCardActions }): React.JSX.Element {
+export function ClipCard({
+  clip,
+  selected,
+  actions,
+}: {
+  clip: ClipView;
+  selected: boolean;
+  actions: ClipCardActions;
+}): React.JSX.Element {
   const { onSelect, onOpen } = actions;
   const busy = clip.state === 'queued' || clip.state === 'downloading' || clip.state === 'cutting';
   const card = (
@@ -61,7 +73,9 @@ export function ClipCard({ clip, selected, actions }: { clip: ClipView; selected
         <span className="hit-time">
           {smpte(clip.start, clip.fps)} – {smpte(clip.end, clip.fps)}
         </span>
-        {clip.state !== 'ready' && <span className={`hit-remote state-${clip.state}`}>{CLIP_STATE_LABEL[clip.state]}</span>}
+        {clip.state !== 'ready' && (
+          <span className={`hit-remote state-${clip.state}`}>{CLIP_STATE_LABEL[clip.state]}</span>
+        )}
       </div>
       {busy && <ProgressBar value={null} label={CLIP_STATE_LABEL[clip.state]} />}
       <div className="hit-meta">
@@ -89,7 +103,11 @@ export function ClipCard({ clip, selected, actions }: { clip: ClipView; selected
       <ContextMenu.Trigger asChild>{card}</ContextMenu.Trigger>
       <ContextMenu.Portal>
         <ContextMenu.Content className="menu" data-testid="clip-menu">
-          <ContextMenu.Item className="menu-item" disabled={clip.state !== 'ready' || clip.path === null} onSelect={actions.onReveal}>
+          <ContextMenu.Item
+            className="menu-item"
+            disabled={clip.state !== 'ready' || clip.path === null}
+            onSelect={actions.onReveal}
+          >
             <FolderOpen size={13} aria-hidden="true" /> {actions.revealLabel}
           </ContextMenu.Item>
         </ContextMenu.Content>

@@ -42,38 +42,72 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
     }
     // Chromium lets a page drag a download out to the desktop or another app: the clip file through the media route.
     const url = new URL(localMediaUrl(clip.path), window.location.href).toString();
-    e.dataTransfer.setData('DownloadURL', `video/${clip.format === 'mkv' ? 'x-matroska' : clip.format === 'mov' ? 'quicktime' : 'mp4'}:${fileName(clip.path)}:${url}`);
+    e.dataTransfer.setData(
+      'DownloadURL',
+      `video/${clip.format === 'mkv' ? 'x-matroska' : clip.format === 'mov' ? 'quicktime' : 'mp4'}:${fileName(clip.path)}:${url}`,
+    );
     e.dataTransfer.setData('text/plain', clip.path);
   };
   return (
     <aside className="clip-detail" aria-label="Clip" data-testid="clip-detail">
       <div className="clip-stage">
-        {src ? <video key={src} className="clip-video" src={src} controls muted preload="auto" data-testid="clip-video" /> : <p className="muted">Nothing to play until the clip is cut.</p>}
+        {src ? (
+          <video key={src} className="clip-video" src={src} controls muted preload="auto" data-testid="clip-video" />
+        ) : (
+          <p className="muted">Nothing to play until the clip is cut.</p>
+        )}
       </div>
       <div className="row">
         <h2 className="clip-title" title={clipTitle(clip)}>
           {clipTitle(clip)}
         </h2>
         <span className="spacer" />
-        <Tip text={transportKind === 'electron' ? 'Drag into your editing application' : 'Drag out to the desktop or an editor (Chromium)'}>
-          <span className={ready ? 'drag-handle' : 'drag-handle disabled'} draggable={ready} onDragStart={onDragStart} aria-label="Drag the clip file out" role="button" tabIndex={-1}>
+        <Tip
+          text={
+            transportKind === 'electron'
+              ? 'Drag into your editing application'
+              : 'Drag out to the desktop or an editor (Chromium)'
+          }
+        >
+          <span
+            className={ready ? 'drag-handle' : 'drag-handle disabled'}
+            draggable={ready}
+            onDragStart={onDragStart}
+            aria-label="Drag the clip file out"
+            role="button"
+            tabIndex={-1}
+          >
             <GripVertical size={14} aria-hidden="true" /> Drag
           </span>
         </Tip>
         <Tip text={revealLabel}>
-          <button type="button" className="icon-button" aria-label={`${revealLabel}: the clip file`} disabled={!ready} onClick={() => reveal.mutate(clip.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`${revealLabel}: the clip file`}
+            disabled={!ready}
+            onClick={() => reveal.mutate(clip.id)}
+          >
             <FolderOpen size={14} />
           </button>
         </Tip>
         <Tip text="Delete the clip">
-          <button type="button" className="icon-button" aria-label="Delete the clip" data-testid="clip-delete" onClick={() => setConfirm(true)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Delete the clip"
+            data-testid="clip-delete"
+            onClick={() => setConfirm(true)}
+          >
             <Trash2 size={14} />
           </button>
         </Tip>
       </div>
       <dl className="facts">
         <dt>State</dt>
-        <dd data-testid="clip-state">{clip.state === 'failed' ? `Failed: ${clip.error ?? ''}` : CLIP_STATE_LABEL[clip.state]}</dd>
+        <dd data-testid="clip-state">
+          {clip.state === 'failed' ? `Failed: ${clip.error ?? ''}` : CLIP_STATE_LABEL[clip.state]}
+        </dd>
         <dt>Source</dt>
         <dd className="mono" title={clip.sourcePath ?? undefined}>
           {clip.sourcePath ? fileName(clip.sourcePath) : `the library’s copy of ${clip.videoName || 'this video'}`}
@@ -85,7 +119,11 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
           {clip.duration !== null ? ` · file ${clip.duration.toFixed(2)} s` : ''}
         </dd>
         <dt>Found by</dt>
-        <dd>{clip.query ? `“${clip.query}”${clip.searchType ? ` · ${SEARCH_TYPE_LABEL[clip.searchType] ?? clip.searchType} search` : ''}` : 'saved from the player'}</dd>
+        <dd>
+          {clip.query
+            ? `“${clip.query}”${clip.searchType ? ` · ${SEARCH_TYPE_LABEL[clip.searchType] ?? clip.searchType} search` : ''}`
+            : 'saved from the player'}
+        </dd>
         {clip.text && (
           <>
             <dt>Line</dt>
@@ -95,7 +133,8 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
         <dt>File</dt>
         <dd className="mono" title={clip.path ?? undefined} data-testid="clip-path">
           {clip.path ?? '—'}
-          {clip.width ? ` · ${clip.width}×${clip.height ?? 0}` : ''} · {clip.format.toUpperCase()} {clip.mode === 'copy' ? '(stream copy)' : '(frame-accurate)'}
+          {clip.width ? ` · ${clip.width}×${clip.height ?? 0}` : ''} · {clip.format.toUpperCase()}{' '}
+          {clip.mode === 'copy' ? '(stream copy)' : '(frame-accurate)'}
         </dd>
       </dl>
       <label className="field">
@@ -132,11 +171,16 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
           <Dialog.Content
             className="dialog narrow"
             aria-describedby={undefined}
-            onCloseAutoFocus={returnFocusTo(() => document.querySelector<HTMLElement>(`[data-testid="clip-card"][data-clip-id="${clip.id}"]`))}
+            onCloseAutoFocus={returnFocusTo(() =>
+              document.querySelector<HTMLElement>(`[data-testid="clip-card"][data-clip-id="${clip.id}"]`),
+            )}
           >
-            <Dialog.Title className="dialog-title">Delete “{clipTitle(clip)}” {smpte(clip.start, clip.fps)}?</Dialog.Title>
+            <Dialog.Title className="dialog-title">
+              Delete “{clipTitle(clip)}” {smpte(clip.start, clip.fps)}?
+            </Dialog.Title>
             <label className="row tight">
-              <input type="checkbox" checked={deleteFile} onChange={(e) => setDeleteFile(e.target.checked)} /> Also delete the clip file from disk
+              <input type="checkbox" checked={deleteFile} onChange={(e) => setDeleteFile(e.target.checked)} /> Also
+              delete the clip file from disk
             </label>
             <div className="row">
               <span className="spacer" />

@@ -20,16 +20,22 @@ export function ClipsFolderField(): React.JSX.Element {
     <>
       <ul className="folder-list">
         <li className="folder-item" data-testid="clips-folder">
-        <Scissors size={16} aria-hidden="true" />
-        <div className="file-main">
-          <div className="mono" data-testid="clips-folder-path">{current ?? '…'}</div>
-          <div className="muted">{current && current !== builtin ? 'New clips are saved here' : "New clips are saved in Reelsync's own folder"}</div>
-        </div>
-        {current && builtin && current !== builtin && (
-          <button type="button" className="button" onClick={() => set.mutate(null)} disabled={set.isPending}>
-            Use Reelsync’s folder
-          </button>
-        )}
+          <Scissors size={16} aria-hidden="true" />
+          <div className="file-main">
+            <div className="mono" data-testid="clips-folder-path">
+              {current ?? '…'}
+            </div>
+            <div className="muted">
+              {current && current !== builtin
+                ? 'New clips are saved here'
+                : "New clips are saved in Reelsync's own folder"}
+            </div>
+          </div>
+          {current && builtin && current !== builtin && (
+            <button type="button" className="button" onClick={() => set.mutate(null)} disabled={set.isPending}>
+              Use Reelsync’s folder
+            </button>
+          )}
         </li>
       </ul>
       <PathForm

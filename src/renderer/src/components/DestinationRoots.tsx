@@ -30,7 +30,12 @@ export function DestinationRoots(): React.JSX.Element {
             </div>
             {!r.builtin && (
               <Tip text="Stop allowing writes here (files stay)">
-                <button type="button" className="icon-button" aria-label={`Remove ${r.path}`} onClick={() => set.mutate(configured.filter((p) => p !== r.path))}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Remove ${r.path}`}
+                  onClick={() => set.mutate(configured.filter((p) => p !== r.path))}
+                >
                   <Trash2 size={14} />
                 </button>
               </Tip>
@@ -48,7 +53,9 @@ export function DestinationRoots(): React.JSX.Element {
         submit={(p) => set.mutateAsync([...configured, p])}
       />
       <p className="muted">
-        Exports, clips and downloads are written only inside these folders{destinations.data?.dialog ? ', or where you choose in a dialog' : ''}. System, hidden and home folders themselves are refused.
+        Exports, clips and downloads are written only inside these folders
+        {destinations.data?.dialog ? ', or where you choose in a dialog' : ''}. System, hidden and home folders
+        themselves are refused.
       </p>
     </>
   );

@@ -92,7 +92,9 @@ export function DownloadsList(): React.JSX.Element {
   if (rows.length === 0) {
     return (
       <EmptyState icon={CloudDownload} title="No downloads" testId="downloads-empty">
-        <p>Clips of videos whose original is not on this computer download it first; their progress and cost show here.</p>
+        <p>
+          Clips of videos whose original is not on this computer download it first; their progress and cost show here.
+        </p>
       </EmptyState>
     );
   }

@@ -4,7 +4,8 @@ import { droppedPaths } from '../lib/dropped-paths';
 import { pathsForDroppedFiles, transportKind } from '../transport';
 import { AddPathsDialog } from './AddPathsDialog';
 
-const carriesText = (dt: DataTransfer | null): boolean => !!dt && (dt.types.includes('text/uri-list') || dt.types.includes('text/plain'));
+const carriesText = (dt: DataTransfer | null): boolean =>
+  !!dt && (dt.types.includes('text/uri-list') || dt.types.includes('text/plain'));
 const carriesFiles = (dt: DataTransfer | null): boolean => !!dt && dt.types.includes('Files');
 
 /**
@@ -39,7 +40,10 @@ export function DropOverlay(): React.JSX.Element {
       const dt = e.dataTransfer;
       if (!handled(dt) || !dt) return;
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
-      const paths = droppedPaths(pathsForDroppedFiles([...dt.files]), dt.getData('text/uri-list') || dt.getData('text/plain'));
+      const paths = droppedPaths(
+        pathsForDroppedFiles([...dt.files]),
+        dt.getData('text/uri-list') || dt.getData('text/plain'),
+      );
       // Electron with no path for the dropped files: let the shell's navigation fallback take it.
       if (transportKind === 'electron' && !paths.length && carriesFiles(dt) && !carriesText(dt)) return;
       e.preventDefault();
@@ -62,7 +66,9 @@ export function DropOverlay(): React.JSX.Element {
       {over && (
         <div className="drop-overlay" data-testid="drop-overlay" aria-hidden="true">
           <FolderPlus size={36} strokeWidth={1.25} />
-          {over === 'paths' ? 'Drop folders or videos to watch and sync them' : 'A browser does not say where a dropped folder lives: drop it to type or paste its path instead'}
+          {over === 'paths'
+            ? 'Drop folders or videos to watch and sync them'
+            : 'A browser does not say where a dropped folder lives: drop it to type or paste its path instead'}
         </div>
       )}
       <AddPathsDialog

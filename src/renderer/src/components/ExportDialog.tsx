@@ -26,7 +26,16 @@ type OnExists = 'refuse' | 'rename' | 'replace';
 
 const RATE_LABEL: Record<ExportFrameRate, string> = {
   auto: 'Most common of the clips',
-  '23.976': '23.976', '24': '24', '25': '25', '29.97': '29.97 NDF', '29.97-df': '29.97 DF', '30': '30', '50': '50', '59.94': '59.94 NDF', '59.94-df': '59.94 DF', '60': '60',
+  '23.976': '23.976',
+  '24': '24',
+  '25': '25',
+  '29.97': '29.97 NDF',
+  '29.97-df': '29.97 DF',
+  '30': '30',
+  '50': '50',
+  '59.94': '59.94 NDF',
+  '59.94-df': '59.94 DF',
+  '60': '60',
 };
 
 /**
@@ -46,7 +55,9 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
   const target = file || (exportsRoot ? defaultFile(exportsRoot, format) : '');
   const run = useMutation({
     mutationFn: (onExists: OnExists) =>
-      chosen ? call('clips:export', { format, frameRate, ids, fileGrant: chosen.grant, onExists: 'replace' }) : call('clips:export', { format, frameRate, ids, file: target, onExists }),
+      chosen
+        ? call('clips:export', { format, frameRate, ids, fileGrant: chosen.grant, onExists: 'replace' })
+        : call('clips:export', { format, frameRate, ids, file: target, onExists }),
     onSuccess: () => setChosen(null),
   });
   const choose = useMutation({
@@ -71,7 +82,9 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog narrow" aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">Export {ids ? `${ids.length} clip${ids.length === 1 ? '' : 's'}` : 'all clips'} as a marker list</Dialog.Title>
+          <Dialog.Title className="dialog-title">
+            Export {ids ? `${ids.length} clip${ids.length === 1 ? '' : 's'}` : 'all clips'} as a marker list
+          </Dialog.Title>
           <Tabs.Root
             value={format}
             onValueChange={(v) => {
@@ -109,16 +122,26 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
                   </option>
                 ))}
               </select>
-              <span className="muted">Every timecode is converted to this rate, so the list imports into a timeline of the same rate.</span>
+              <span className="muted">
+                Every timecode is converted to this rate, so the list imports into a timeline of the same rate.
+              </span>
             </label>
           )}
           {dialog ? (
             <div className="field">
               <span className="field-label">Save to</span>
               <div className="row">
-                <span className="mono" data-testid="export-chosen">{chosen?.path ?? 'no file chosen yet'}</span>
+                <span className="mono" data-testid="export-chosen">
+                  {chosen?.path ?? 'no file chosen yet'}
+                </span>
                 <span className="spacer" />
-                <button type="button" className="button" onClick={() => choose.mutate()} disabled={choose.isPending} data-testid="export-choose">
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => choose.mutate()}
+                  disabled={choose.isPending}
+                  data-testid="export-choose"
+                >
                   Choose file…
                 </button>
               </div>
@@ -126,13 +149,22 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
           ) : (
             <label className="field">
               <span className="field-label">Save to</span>
-              <input className="input mono" value={target} onChange={(e) => setFile(e.target.value)} aria-label="Export file" data-testid="export-file" />
-              <span className="muted">Allowed folders: {destinations.data?.roots.map((r) => r.path).join(', ') ?? '…'} (more in Settings)</span>
+              <input
+                className="input mono"
+                value={target}
+                onChange={(e) => setFile(e.target.value)}
+                aria-label="Export file"
+                data-testid="export-file"
+              />
+              <span className="muted">
+                Allowed folders: {destinations.data?.roots.map((r) => r.path).join(', ') ?? '…'} (more in Settings)
+              </span>
             </label>
           )}
           {run.isSuccess && (
             <div className="callout ok" role="status" data-testid="export-done">
-              Saved {run.data.count} clip{run.data.count === 1 ? '' : 's'} to <span className="mono">{run.data.file}</span>
+              Saved {run.data.count} clip{run.data.count === 1 ? '' : 's'} to{' '}
+              <span className="mono">{run.data.file}</span>
             </div>
           )}
           {run.isSuccess && <pre className="export-preview">{run.data.content.slice(0, 1200)}</pre>}
@@ -157,7 +189,13 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
           <div className="row">
             <span className="spacer" />
             <Dialog.Close className="button">Close</Dialog.Close>
-            <button type="button" className="button primary" disabled={(dialog ? !chosen : !target) || run.isPending} onClick={() => run.mutate('refuse')} data-testid="export-run">
+            <button
+              type="button"
+              className="button primary"
+              disabled={(dialog ? !chosen : !target) || run.isPending}
+              onClick={() => run.mutate('refuse')}
+              data-testid="export-run"
+            >
               Export
             </button>
           </div>

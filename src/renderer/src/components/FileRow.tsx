@@ -20,15 +20,28 @@ export interface FileActions {
 }
 
 /** The status badge with upload/index progress or the reason. */
-export function FileStatusCell({ file, progress }: { file: FileView; progress: UploadProgress | undefined }): React.JSX.Element {
+export function FileStatusCell({
+  file,
+  progress,
+}: {
+  file: FileView;
+  progress: UploadProgress | undefined;
+}): React.JSX.Element {
   return (
     <div className="file-status">
       <StatusBadge status={file.status} />
       {file.paused && <span className="badge badge-idle">Paused</span>}
       {file.status === 'uploading' && (
         <div className="inline-progress" data-testid="upload-progress">
-          <ProgressBar value={progress ? (progress.bytes / Math.max(1, progress.total)) * 100 : null} label={`Uploading ${fileName(file.path)}`} />
-          <span className="muted">{progress ? `${Math.round((progress.bytes / Math.max(1, progress.total)) * 100)}% · ${rate(progress.rate)} · ${eta(progress.etaSeconds)}` : 'starting…'}</span>
+          <ProgressBar
+            value={progress ? (progress.bytes / Math.max(1, progress.total)) * 100 : null}
+            label={`Uploading ${fileName(file.path)}`}
+          />
+          <span className="muted">
+            {progress
+              ? `${Math.round((progress.bytes / Math.max(1, progress.total)) * 100)}% · ${rate(progress.rate)} · ${eta(progress.etaSeconds)}`
+              : 'starting…'}
+          </span>
         </div>
       )}
       {file.status === 'indexing' && (
@@ -44,35 +57,60 @@ export function FileStatusCell({ file, progress }: { file: FileView; progress: U
 
 /** Retry, pause, resume, cancel: the ones that apply to the file's state. */
 export function FileActionButtons({ file, actions }: { file: FileView; actions: FileActions }): React.JSX.Element {
-  const canRetry = file.status === 'failed' || file.status === 'index_failed' || file.status === 'cancelled' || file.status === 'skipped';
-  const canPause = !file.paused && (file.status === 'queued' || file.status === 'uploading' || file.status === 'waiting');
+  const canRetry =
+    file.status === 'failed' ||
+    file.status === 'index_failed' ||
+    file.status === 'cancelled' ||
+    file.status === 'skipped';
+  const canPause =
+    !file.paused && (file.status === 'queued' || file.status === 'uploading' || file.status === 'waiting');
   const canCancel = file.status === 'queued' || file.status === 'uploading' || file.status === 'waiting';
   return (
     <div className="file-actions">
       {canRetry && (
         <Tip text={file.status === 'skipped' ? 'Check this file again' : 'Retry'}>
-          <button type="button" className="icon-button" aria-label={`Retry ${fileName(file.path)}`} onClick={() => actions.retry(file.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Retry ${fileName(file.path)}`}
+            onClick={() => actions.retry(file.id)}
+          >
             <RotateCcw size={14} />
           </button>
         </Tip>
       )}
       {canPause && (
         <Tip text="Pause this file">
-          <button type="button" className="icon-button" aria-label={`Pause ${fileName(file.path)}`} onClick={() => actions.pause(file.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Pause ${fileName(file.path)}`}
+            onClick={() => actions.pause(file.id)}
+          >
             <Pause size={14} />
           </button>
         </Tip>
       )}
       {file.paused && (
         <Tip text="Resume this file">
-          <button type="button" className="icon-button" aria-label={`Resume ${fileName(file.path)}`} onClick={() => actions.resume(file.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Resume ${fileName(file.path)}`}
+            onClick={() => actions.resume(file.id)}
+          >
             <Play size={14} />
           </button>
         </Tip>
       )}
       {canCancel && (
         <Tip text="Cancel the upload">
-          <button type="button" className="icon-button" aria-label={`Cancel ${fileName(file.path)}`} onClick={() => actions.cancel(file.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Cancel ${fileName(file.path)}`}
+            onClick={() => actions.cancel(file.id)}
+          >
             <X size={14} />
           </button>
         </Tip>
@@ -102,7 +140,15 @@ export function RevealItem({ file, actions }: { file: FileView; actions: FileAct
 }
 
 /** One file: name, folder, status with its progress or reason, the actions that apply to its state; right-click reveals it. */
-export function FileRow({ file, progress, actions }: { file: FileView; progress: UploadProgress | undefined; actions: FileActions }): React.JSX.Element {
+export function FileRow({
+  file,
+  progress,
+  actions,
+}: {
+  file: FileView;
+  progress: UploadProgress | undefined;
+  actions: FileActions;
+}): React.JSX.Element {
   return (
     <ContextMenu.Root>
       <ContextMenu.Trigger asChild>

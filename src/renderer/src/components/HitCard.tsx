@@ -12,7 +12,15 @@ export interface HitActions {
 }
 
 /** A 16:9 keyframe card: the frame, its time range, a score bar and the caption or transcript line; a context menu to open, preview or save a clip. */
-export function HitCard({ hit, selected, actions }: { hit: SearchHit; selected: boolean; actions: HitActions }): React.JSX.Element {
+export function HitCard({
+  hit,
+  selected,
+  actions,
+}: {
+  hit: SearchHit;
+  selected: boolean;
+  actions: HitActions;
+}): React.JSX.Element {
   const name = hit.videoName ?? (hit.localPath ? fileName(hit.localPath) : hit.videoNo);
   return (
     <ContextMenu.Root onOpenChange={(open) => open && actions.onSelect()}>
@@ -29,7 +37,11 @@ export function HitCard({ hit, selected, actions }: { hit: SearchHit; selected: 
           tabIndex={selected ? 0 : -1}
         >
           <div className="hit-frame">
-            {hit.keyframe ? <img src={keyframeUrl(hit.keyframe.bucket, hit.keyframe.blob)} alt="" loading="lazy" /> : <Film size={28} strokeWidth={1.25} aria-hidden="true" />}
+            {hit.keyframe ? (
+              <img src={keyframeUrl(hit.keyframe.bucket, hit.keyframe.blob)} alt="" loading="lazy" />
+            ) : (
+              <Film size={28} strokeWidth={1.25} aria-hidden="true" />
+            )}
             <span className="hit-time">
               {timecode(hit.start)} – {timecode(hit.end)}
             </span>

@@ -16,7 +16,15 @@ const COLUMNS: { sort: FileSort | null; label: string; className?: string }[] = 
 ];
 
 /** Column headers of the library browser; a click sorts by the column, a second click reverses it. */
-export function LibraryHeader({ sort, desc, onSort }: { sort: FileSort; desc: boolean; onSort: (sort: FileSort, desc: boolean) => void }): React.JSX.Element {
+export function LibraryHeader({
+  sort,
+  desc,
+  onSort,
+}: {
+  sort: FileSort;
+  desc: boolean;
+  onSort: (sort: FileSort, desc: boolean) => void;
+}): React.JSX.Element {
   return (
     <div className="library-row library-header" role="row">
       {COLUMNS.map((c, i) => {

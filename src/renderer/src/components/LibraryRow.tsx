@@ -33,7 +33,17 @@ export function removeBlocker(file: FileView): string | null {
 }
 
 /** A menu item that, when disabled, says why in a tooltip. */
-function BlockableItem({ blocker, onSelect, testId, children }: { blocker: string | null; onSelect: () => void; testId: string; children: React.ReactNode }): React.JSX.Element {
+function BlockableItem({
+  blocker,
+  onSelect,
+  testId,
+  children,
+}: {
+  blocker: string | null;
+  onSelect: () => void;
+  testId: string;
+  children: React.ReactNode;
+}): React.JSX.Element {
   const item = (
     <ContextMenu.Item className="menu-item" disabled={blocker !== null} onSelect={onSelect} data-testid={testId}>
       {children}
@@ -51,7 +61,15 @@ export function canOpen(file: FileView): boolean {
  * One file of the library browser: its picture, the facts an editor sorts by, its status and actions. Click or Enter
  * opens the player; right-click offers open, reveal, copy path, save clip and remove.
  */
-export function LibraryRow({ file, progress, actions }: { file: FileView; progress: UploadProgress | undefined; actions: LibraryRowActions }): React.JSX.Element {
+export function LibraryRow({
+  file,
+  progress,
+  actions,
+}: {
+  file: FileView;
+  progress: UploadProgress | undefined;
+  actions: LibraryRowActions;
+}): React.JSX.Element {
   const openable = canOpen(file);
   const open = (): void => {
     if (openable) actions.open(file);
@@ -77,7 +95,11 @@ export function LibraryRow({ file, progress, actions }: { file: FileView; progre
             if (!(e.target instanceof Element && e.target.closest('button'))) open();
           }}
         >
-          <PosterThumb path={file.path} duration={file.duration} playable={file.status !== 'deleted' && file.codec !== null} />
+          <PosterThumb
+            path={file.path}
+            duration={file.duration}
+            playable={file.status !== 'deleted' && file.codec !== null}
+          />
           <div className="file-main">
             <div className="file-name" title={file.path}>
               {fileName(file.path)}
@@ -87,11 +109,17 @@ export function LibraryRow({ file, progress, actions }: { file: FileView; progre
               {file.duplicateOf ? ' · already in the library' : ''}
             </div>
           </div>
-          <span className="fact num" data-testid="fact-duration">{durationLabel(file.duration)}</span>
+          <span className="fact num" data-testid="fact-duration">
+            {durationLabel(file.duration)}
+          </span>
           <span className="fact num">{resolutionLabel(file.width, file.height)}</span>
           <span className="fact num">{fpsLabel(file.fps)}</span>
-          <span className="fact" data-testid="fact-codec">{codecLabel(file.codec)}</span>
-          <span className="fact ellipsis" title={file.camera ?? undefined}>{textOrNone(file.camera)}</span>
+          <span className="fact" data-testid="fact-codec">
+            {codecLabel(file.codec)}
+          </span>
+          <span className="fact ellipsis" title={file.camera ?? undefined}>
+            {textOrNone(file.camera)}
+          </span>
           <span className="fact">{takenLabel(file.takenAt)}</span>
           <span className="fact num">{bytes(file.size)}</span>
           <FileStatusCell file={file} progress={progress} />

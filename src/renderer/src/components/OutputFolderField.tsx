@@ -5,12 +5,19 @@ import { call } from '../transport';
 import { Choice } from './Choice';
 
 /** Where a clip goes: the default folder, an allowed folder by path (browser), or a folder granted by the dialog (desktop). */
-export type OutputFolder = { kind: 'default' } | { kind: 'path'; path: string } | { kind: 'grant'; grant: string; path: string };
+export type OutputFolder =
+  { kind: 'default' } | { kind: 'path'; path: string } | { kind: 'grant'; grant: string; path: string };
 
 const DEFAULT = '__default__';
 
 /** The "Save to" field of a clip: a choice of allowed folders in a browser, the native folder picker in the desktop app. */
-export function OutputFolderField({ value, onChange }: { value: OutputFolder; onChange: (v: OutputFolder) => void }): React.JSX.Element {
+export function OutputFolderField({
+  value,
+  onChange,
+}: {
+  value: OutputFolder;
+  onChange: (v: OutputFolder) => void;
+}): React.JSX.Element {
   const destinations = useDestinations();
   const choose = useMutation({
     mutationFn: () => call('destinations:choose', { purpose: 'clips' }),
@@ -22,7 +29,9 @@ export function OutputFolderField({ value, onChange }: { value: OutputFolder; on
       <div className="field full">
         <span className="field-label">Save to</span>
         <div className="row">
-          <span className="mono" data-testid="clip-folder">{value.kind === 'default' ? "Reelsync's clips folder" : value.path}</span>
+          <span className="mono" data-testid="clip-folder">
+            {value.kind === 'default' ? "Reelsync's clips folder" : value.path}
+          </span>
           <span className="spacer" />
           <button type="button" className="button" onClick={() => choose.mutate()} disabled={choose.isPending}>
             <FolderOpen size={14} aria-hidden="true" /> Choose folder…

@@ -19,12 +19,23 @@ export function PathForm(p: {
         e.preventDefault();
         const typed = path.trim();
         // A refusal is shown from `error`; the typed path stays for the user to fix.
-        if (typed) p.submit(typed).then(() => setPath(''), () => undefined);
+        if (typed)
+          p.submit(typed).then(
+            () => setPath(''),
+            () => undefined,
+          );
       }}
     >
       <label className="field wide">
         <span className="field-label">{p.label}</span>
-        <input className="input mono" name={p.name} value={path} onChange={(e) => setPath(e.target.value)} placeholder={p.placeholder} required />
+        <input
+          className="input mono"
+          name={p.name}
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          placeholder={p.placeholder}
+          required
+        />
       </label>
       <button type="submit" className="button" disabled={p.pending} data-testid={p.testId && `${p.testId}-save`}>
         {p.button}

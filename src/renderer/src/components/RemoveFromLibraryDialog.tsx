@@ -11,7 +11,13 @@ import { ErrorState } from './States';
  * Asks before removing a file's video from the library: the service deletes it and the app stops uploading the file,
  * which stays on disk untouched. A failure (the service offline) stays in the dialog in plain words.
  */
-export function RemoveFromLibraryDialog({ file, onClose }: { file: FileView | null; onClose: () => void }): React.JSX.Element {
+export function RemoveFromLibraryDialog({
+  file,
+  onClose,
+}: {
+  file: FileView | null;
+  onClose: () => void;
+}): React.JSX.Element {
   const qc = useQueryClient();
   const toast = useToast();
   const remove = useMutation({
@@ -19,7 +25,10 @@ export function RemoveFromLibraryDialog({ file, onClose }: { file: FileView | nu
     onSuccess: (_, id) => {
       void qc.invalidateQueries({ queryKey: ['sync'] });
       void qc.invalidateQueries({ queryKey: ['search'] });
-      toast({ title: 'Removed from the library', body: file && file.id === id ? `${fileName(file.path)} stays on disk.` : undefined });
+      toast({
+        title: 'Removed from the library',
+        body: file && file.id === id ? `${fileName(file.path)} stays on disk.` : undefined,
+      });
       onClose();
     },
   });
@@ -32,10 +41,12 @@ export function RemoveFromLibraryDialog({ file, onClose }: { file: FileView | nu
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog narrow" aria-describedby={undefined} data-testid="remove-dialog">
-          <Dialog.Title className="dialog-title">Remove “{file ? fileName(file.path) : ''}” from the library?</Dialog.Title>
+          <Dialog.Title className="dialog-title">
+            Remove “{file ? fileName(file.path) : ''}” from the library?
+          </Dialog.Title>
           <p>
-            The library deletes this video, its index and its search results. The file on your disk is not touched, and Reelsync stops uploading it:
-            choose Retry on it later to add it back.
+            The library deletes this video, its index and its search results. The file on your disk is not touched, and
+            Reelsync stops uploading it: choose Retry on it later to add it back.
           </p>
           {remove.isError && <ErrorState title="Nothing was removed" error={remove.error} />}
           <div className="row">

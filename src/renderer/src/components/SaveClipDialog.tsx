@@ -30,27 +30,53 @@ function usd(n: number | null): string {
 /** Where the clip comes from and what it costs, shown before saving. */
 function SourceNote({ hit }: { hit: SearchHit }): React.JSX.Element {
   const offline = useLibraryOffline();
-  const detail = useQuery({ queryKey: ['video', hit.videoNo], queryFn: () => call('library:video', { videoNo: hit.videoNo }), enabled: !hit.localPath, retry: false });
+  const detail = useQuery({
+    queryKey: ['video', hit.videoNo],
+    queryFn: () => call('library:video', { videoNo: hit.videoNo }),
+    enabled: !hit.localPath,
+    retry: false,
+  });
   const original = detail.data?.original ?? null;
   const quote = useQuery({
     queryKey: ['quote', original?.bucket, original?.blob],
-    queryFn: () => call('downloads:quote', { bucket: original?.bucket ?? '', blob: original?.blob ?? '', videoNo: hit.videoNo }),
+    queryFn: () =>
+      call('downloads:quote', { bucket: original?.bucket ?? '', blob: original?.blob ?? '', videoNo: hit.videoNo }),
     enabled: original !== null,
     retry: false,
   });
-  if (hit.localPath) return <p className="callout ok" data-testid="clip-cost">Cut from the local original on this computer: free, works offline.</p>;
-  if (offline) return <p className="callout warn">The original is not on this computer and the library service is offline: the clip waits until it is back.</p>;
+  if (hit.localPath)
+    return (
+      <p className="callout ok" data-testid="clip-cost">
+        Cut from the local original on this computer: free, works offline.
+      </p>
+    );
+  if (offline)
+    return (
+      <p className="callout warn">
+        The original is not on this computer and the library service is offline: the clip waits until it is back.
+      </p>
+    );
   if (detail.isError || quote.isError) return <p className="callout warn">{(detail.error ?? quote.error)?.message}</p>;
   if (!quote.data) return <p className="muted">Asking the library what the original costs to download…</p>;
   return (
     <p className="callout warn" data-testid="clip-cost">
-      The original is not on this computer: it is downloaded first ({quote.data.bytes === null ? 'size unknown' : bytes(quote.data.bytes)}), {usd(quote.data.usd)} at 0.12 USD/GB. The service checks the balance before sending a byte.
+      The original is not on this computer: it is downloaded first (
+      {quote.data.bytes === null ? 'size unknown' : bytes(quote.data.bytes)}), {usd(quote.data.usd)} at 0.12 USD/GB. The
+      service checks the balance before sending a byte.
     </p>
   );
 }
 
 /** Save a moment as a clip file; a fresh form per clip (nothing carries over from the last one). Closing gives focus to `returnFocus()`. */
-export function SaveClipDialog({ target, onClose, returnFocus }: { target: ClipTarget | null; onClose: () => void; returnFocus?: () => HTMLElement | null | undefined }): React.JSX.Element {
+export function SaveClipDialog({
+  target,
+  onClose,
+  returnFocus,
+}: {
+  target: ClipTarget | null;
+  onClose: () => void;
+  returnFocus?: () => HTMLElement | null | undefined;
+}): React.JSX.Element {
   return (
     <Dialog.Root open={target !== null} onOpenChange={(o) => !o && onClose()}>
       <Dialog.Portal>
@@ -64,7 +90,9 @@ export function SaveClipDialog({ target, onClose, returnFocus }: { target: ClipT
           <Dialog.Title className="dialog-title">
             <Scissors size={14} aria-hidden="true" /> Save clip · {target?.hit.videoName ?? target?.hit.videoNo}
           </Dialog.Title>
-          {target && <SaveClipForm key={`${target.hit.id}@${target.start}-${target.end}`} target={target} onDone={onClose} />}
+          {target && (
+            <SaveClipForm key={`${target.hit.id}@${target.start}-${target.end}`} target={target} onDone={onClose} />
+          )}
           <DialogCloseButton />
         </Dialog.Content>
       </Dialog.Portal>
@@ -76,7 +104,11 @@ export function SaveClipDialog({ target, onClose, returnFocus }: { target: ClipT
 function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => void }): React.JSX.Element {
   const qc = useQueryClient();
   const { hit } = target;
-  const detail = useQuery({ queryKey: ['video', hit.videoNo], queryFn: () => call('library:video', { videoNo: hit.videoNo }), retry: false });
+  const detail = useQuery({
+    queryKey: ['video', hit.videoNo],
+    queryFn: () => call('library:video', { videoNo: hit.videoNo }),
+    retry: false,
+  });
   const fps = detail.data?.fps ?? null;
   const [range, setRange] = useState<{ start: string; end: string } | null>(null);
   const [name, setName] = useState('');
@@ -133,21 +165,57 @@ function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => vo
     >
       <label className="field full">
         <span className="field-label">Name</span>
-        <input className="input" value={name} maxLength={200} placeholder={`${hit.videoName ?? hit.videoNo} ${smpte(target.start, fps)}`} onChange={(e) => setName(e.target.value)} aria-label="Clip name" data-testid="clip-name-input" />
+        <input
+          className="input"
+          value={name}
+          maxLength={200}
+          placeholder={`${hit.videoName ?? hit.videoNo} ${smpte(target.start, fps)}`}
+          onChange={(e) => setName(e.target.value)}
+          aria-label="Clip name"
+          data-testid="clip-name-input"
+        />
       </label>
       <label className="field">
         <span className="field-label">In</span>
-        <input className="input timecode mono" value={shown.start} onChange={(e) => edit('start', e.target.value)} aria-label="In point" title={timeHint} aria-invalid={start === null} data-testid="clip-in" />
+        <input
+          className="input timecode mono"
+          value={shown.start}
+          onChange={(e) => edit('start', e.target.value)}
+          aria-label="In point"
+          title={timeHint}
+          aria-invalid={start === null}
+          data-testid="clip-in"
+        />
       </label>
       <label className="field">
         <span className="field-label">Out</span>
-        <input className="input timecode mono" value={shown.end} onChange={(e) => edit('end', e.target.value)} aria-label="Out point" title={timeHint} aria-invalid={end === null} data-testid="clip-out" />
+        <input
+          className="input timecode mono"
+          value={shown.end}
+          onChange={(e) => edit('end', e.target.value)}
+          aria-label="Out point"
+          title={timeHint}
+          aria-invalid={end === null}
+          data-testid="clip-out"
+        />
       </label>
       <label className="field">
         <span className="field-label">Handles (s)</span>
-        <input className="input small mono" inputMode="decimal" value={handles} onChange={(e) => setHandles(e.target.value)} aria-label="Handles in seconds" aria-invalid={handleSeconds === null} />
+        <input
+          className="input small mono"
+          inputMode="decimal"
+          value={handles}
+          onChange={(e) => setHandles(e.target.value)}
+          aria-label="Handles in seconds"
+          aria-invalid={handleSeconds === null}
+        />
       </label>
-      <Choice label="Format" value={format} options={CLIP_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))} onChange={(v) => setFormat(CLIP_FORMATS.find((f) => f === v) ?? 'mp4')} />
+      <Choice
+        label="Format"
+        value={format}
+        options={CLIP_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))}
+        onChange={(v) => setFormat(CLIP_FORMATS.find((f) => f === v) ?? 'mp4')}
+      />
       <OutputFolderField value={folder} onChange={setFolder} />
       <label className="field row switch-field">
         <Switch.Root className="switch" checked={copy} onCheckedChange={setCopy} aria-label="Fast stream copy">
@@ -158,7 +226,11 @@ function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => vo
         </span>
       </label>
       <p className="muted full" data-testid="clip-range-summary">
-        {valid ? `${smpte(start, fps)} – ${smpte(end, fps)} · ${(end - start).toFixed(2)} s${(handleSeconds ?? 0) > 0 ? ` plus ${handleSeconds} s each side` : ''}` : start === null || end === null ? `In and out take ${timeHint}.` : 'Out must come after In.'}
+        {valid
+          ? `${smpte(start, fps)} – ${smpte(end, fps)} · ${(end - start).toFixed(2)} s${(handleSeconds ?? 0) > 0 ? ` plus ${handleSeconds} s each side` : ''}`
+          : start === null || end === null
+            ? `In and out take ${timeHint}.`
+            : 'Out must come after In.'}
       </p>
       <div className="field full">
         <span className="field-label">Tags</span>
@@ -166,7 +238,13 @@ function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => vo
       </div>
       <label className="field full">
         <span className="field-label">Notes</span>
-        <textarea className="input notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} aria-label="Clip notes" />
+        <textarea
+          className="input notes"
+          rows={2}
+          value={notes}
+          onChange={(e) => setNotes(e.target.value)}
+          aria-label="Clip notes"
+        />
       </label>
       <div className="full">
         <SourceNote hit={hit} />
@@ -179,7 +257,12 @@ function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => vo
       <div className="row full">
         <span className="spacer" />
         <Dialog.Close className="button">Cancel</Dialog.Close>
-        <button type="submit" className="button primary" disabled={!valid || save.isPending} data-testid="save-clip-submit">
+        <button
+          type="submit"
+          className="button primary"
+          disabled={!valid || save.isPending}
+          data-testid="save-clip-submit"
+        >
           Save clip
         </button>
       </div>

@@ -8,7 +8,12 @@ import { bridge, call } from '../transport';
 /** The embedded service's state: asked once, then kept current by `service:state` events. */
 export function useServiceState(): ServiceState | undefined {
   const qc = useQueryClient();
-  const query = useQuery({ queryKey: ['service'], queryFn: () => call('service:status', {}), refetchInterval: 15_000, retry: false });
+  const query = useQuery({
+    queryKey: ['service'],
+    queryFn: () => call('service:status', {}),
+    refetchInterval: 15_000,
+    retry: false,
+  });
   useEffect(
     () =>
       bridge.on('service:state', (state) => {
@@ -55,10 +60,14 @@ export function serviceStateText(s: ServiceState, secondsLeft: number | null): s
 
 function RestartButton(): React.JSX.Element {
   const qc = useQueryClient();
-  const restart = useMutation({ mutationFn: () => call('service:restart', {}), onSuccess: (state) => qc.setQueryData(['service'], state) });
+  const restart = useMutation({
+    mutationFn: () => call('service:restart', {}),
+    onSuccess: (state) => qc.setQueryData(['service'], state),
+  });
   return (
     <button type="button" className="button" onClick={() => restart.mutate()} disabled={restart.isPending}>
-      <RotateCw size={14} aria-hidden="true" className={restart.isPending ? 'spin' : undefined} /> {restart.isPending ? 'Restarting…' : 'Restart service'}
+      <RotateCw size={14} aria-hidden="true" className={restart.isPending ? 'spin' : undefined} />{' '}
+      {restart.isPending ? 'Restarting…' : 'Restart service'}
     </button>
   );
 }
@@ -73,7 +82,9 @@ export function ServiceBanner(): React.JSX.Element | null {
     <div className="service-banner" role="alert" data-testid="service-banner" data-state={state.state}>
       <AlertTriangle size={16} aria-hidden="true" />
       <div className="service-banner-text">
-        <strong>{state.state === 'crashed' ? 'The library service is down.' : 'The library service stopped unexpectedly.'}</strong>{' '}
+        <strong>
+          {state.state === 'crashed' ? 'The library service is down.' : 'The library service stopped unexpectedly.'}
+        </strong>{' '}
         {state.state === 'crashed'
           ? 'It could not be restarted.'
           : `Restarting automatically (attempt ${state.attempt}${secondsLeft !== null ? `, next try in ${secondsLeft} s` : ''}).`}{' '}

@@ -12,7 +12,13 @@ export function Sidebar({ current, onSelect }: { current: PageId; onSelect: (id:
   const items: { id: PageId; label: string; icon: LucideIcon; count: number | undefined; hint: string }[] = [
     { id: 'library', label: 'Library', icon: Library, count: q?.total, hint: 'files in watched folders' },
     { id: 'search', label: 'Search', icon: Search, count: q?.indexed, hint: 'searchable files' },
-    { id: 'uploads', label: 'Uploads', icon: UploadCloud, count: q ? q.busy + q.failed : undefined, hint: q?.failed ? `files still in the queue, ${q.failed} of them failed` : 'files still in the queue' },
+    {
+      id: 'uploads',
+      label: 'Uploads',
+      icon: UploadCloud,
+      count: q ? q.busy + q.failed : undefined,
+      hint: q?.failed ? `files still in the queue, ${q.failed} of them failed` : 'files still in the queue',
+    },
     { id: 'clips', label: 'Clips', icon: Scissors, count: clips.data, hint: 'saved clips' },
     { id: 'settings', label: 'Settings', icon: Settings, count: status.data?.folders, hint: 'watched folders' },
   ];
@@ -40,7 +46,11 @@ export function Sidebar({ current, onSelect }: { current: PageId; onSelect: (id:
                 </span>
               )}
               {id === 'uploads' && q !== undefined && q.failed > 0 && (
-                <span className="nav-count nav-failed" title={`${q.failed} failed: open Uploads to see why and retry`} data-testid="count-uploads-failed">
+                <span
+                  className="nav-count nav-failed"
+                  title={`${q.failed} failed: open Uploads to see why and retry`}
+                  data-testid="count-uploads-failed"
+                >
                   {q.failed.toLocaleString()} failed
                 </span>
               )}

@@ -4,7 +4,17 @@ import type { ReactNode } from 'react';
 import { plainReason } from '../../../shared/plain-reasons';
 
 /** Designed empty, loading and error states: never a blank pane. */
-export function EmptyState({ icon: Icon, title, children, testId }: { icon: LucideIcon; title: string; children?: ReactNode; testId?: string }): React.JSX.Element {
+export function EmptyState({
+  icon: Icon,
+  title,
+  children,
+  testId,
+}: {
+  icon: LucideIcon;
+  title: string;
+  children?: ReactNode;
+  testId?: string;
+}): React.JSX.Element {
   return (
     <div className="empty-state" data-testid={testId}>
       <Icon size={40} strokeWidth={1.25} aria-hidden="true" />
@@ -23,7 +33,15 @@ export function LoadingState({ label }: { label: string }): React.JSX.Element {
   );
 }
 
-export function ErrorState({ title, error, action }: { title: string; error: Error; action?: ReactNode }): React.JSX.Element {
+export function ErrorState({
+  title,
+  error,
+  action,
+}: {
+  title: string;
+  error: Error;
+  action?: ReactNode;
+}): React.JSX.Element {
   // A known raw cause (an errno, a socket error) gets its sentence; the app's own messages are already plain words.
   const plain = plainReason(error.message);
   const known = plain.cause !== 'unknown';

@@ -2,7 +2,15 @@ import { X } from 'lucide-react';
 import { useState } from 'react';
 
 /** Tags as removable chips plus an input: Enter or comma adds, Backspace on an empty input removes the last. */
-export function TagEditor({ tags, onChange, label = 'Tags' }: { tags: string[]; onChange: (tags: string[]) => void; label?: string }): React.JSX.Element {
+export function TagEditor({
+  tags,
+  onChange,
+  label = 'Tags',
+}: {
+  tags: string[];
+  onChange: (tags: string[]) => void;
+  label?: string;
+}): React.JSX.Element {
   const [draft, setDraft] = useState('');
   const add = (): void => {
     const fresh = draft
@@ -17,7 +25,12 @@ export function TagEditor({ tags, onChange, label = 'Tags' }: { tags: string[]; 
       {tags.map((t) => (
         <span key={t} className="tag-chip">
           {t}
-          <button type="button" className="tag-remove" aria-label={`Remove tag ${t}`} onClick={() => onChange(tags.filter((x) => x !== t))}>
+          <button
+            type="button"
+            className="tag-remove"
+            aria-label={`Remove tag ${t}`}
+            onClick={() => onChange(tags.filter((x) => x !== t))}
+          >
             <X size={11} />
           </button>
         </span>

@@ -73,7 +73,12 @@ export function Timeline({
           style={{ left: pct(r.start), width: `calc(${pct(r.end)} - ${pct(r.start)})` }}
         />
       ))}
-      {marks.in !== null && marks.out !== null && marks.out > marks.in && <span className="timeline-inout" style={{ left: pct(marks.in), width: `calc(${pct(marks.out)} - ${pct(marks.in)})` }} />}
+      {marks.in !== null && marks.out !== null && marks.out > marks.in && (
+        <span
+          className="timeline-inout"
+          style={{ left: pct(marks.in), width: `calc(${pct(marks.out)} - ${pct(marks.in)})` }}
+        />
+      )}
       {marks.in !== null && <span className="timeline-mark in" style={{ left: pct(marks.in) }} />}
       {marks.out !== null && <span className="timeline-mark out" style={{ left: pct(marks.out) }} />}
       <span className="timeline-head" style={{ left: pct(time) }} />

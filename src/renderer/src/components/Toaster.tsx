@@ -5,7 +5,10 @@ import { ToastContext, type ToastMessage } from '../hooks/useToast';
 /** Radix toasts for outcomes and problems; children get `useToast()`. */
 export function Toaster({ children }: { children: ReactNode }): React.JSX.Element {
   const [items, setItems] = useState<(ToastMessage & { id: number })[]>([]);
-  const push = useCallback((t: ToastMessage) => setItems((xs) => [...xs.slice(-3), { ...t, id: Date.now() + Math.random() }]), []);
+  const push = useCallback(
+    (t: ToastMessage) => setItems((xs) => [...xs.slice(-3), { ...t, id: Date.now() + Math.random() }]),
+    [],
+  );
   return (
     <ToastContext.Provider value={push}>
       <Toast.Provider swipeDirection="right" duration={6000}>

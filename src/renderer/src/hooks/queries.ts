@@ -3,7 +3,12 @@ import { call } from '../transport';
 
 /** Shared queries; keys under 'sync' are refreshed by the sync events. */
 export function useSyncStatus() {
-  return useQuery({ queryKey: ['sync', 'status'], queryFn: () => call('sync:status', {}), refetchInterval: 5000, retry: false });
+  return useQuery({
+    queryKey: ['sync', 'status'],
+    queryFn: () => call('sync:status', {}),
+    refetchInterval: 5000,
+    retry: false,
+  });
 }
 
 export function useFolders() {
@@ -20,7 +25,12 @@ export function useAppInfo() {
 
 /** Whether the library service answers (pushed by `library:connectivity` events, polled as a fallback). */
 export function useConnectivity() {
-  return useQuery({ queryKey: ['connectivity'], queryFn: () => call('library:connectivity', {}), refetchInterval: 15_000, retry: false });
+  return useQuery({
+    queryKey: ['connectivity'],
+    queryFn: () => call('library:connectivity', {}),
+    refetchInterval: 15_000,
+    retry: false,
+  });
 }
 
 /** True only when a library service is configured and its last probe failed. */
@@ -30,7 +40,10 @@ export function useLibraryOffline(): boolean {
 }
 
 export function useClipCount() {
-  return useQuery({ queryKey: ['clips', 'count'], queryFn: async () => (await call('clips:list', { page: 1, size: 1 })).total });
+  return useQuery({
+    queryKey: ['clips', 'count'],
+    queryFn: async () => (await call('clips:list', { page: 1, size: 1 })).total,
+  });
 }
 
 export function useDownloads() {
@@ -44,5 +57,10 @@ export function useDestinations() {
 
 /** The library service's folders (name, video count): what a watched folder can file its footage into. */
 export function useLibraryFolders() {
-  return useQuery({ queryKey: ['library-folders'], queryFn: () => call('library:folders', {}), retry: false, staleTime: 60_000 });
+  return useQuery({
+    queryKey: ['library-folders'],
+    queryFn: () => call('library:folders', {}),
+    retry: false,
+    staleTime: 60_000,
+  });
 }

@@ -10,8 +10,16 @@ export function useClipActions() {
   const toast = useToast();
   const onError = (err: Error): void => toast({ title: 'That did not work', body: err.message, tone: 'bad' });
   const settle = () => qc.invalidateQueries({ queryKey: ['clips'] });
-  const update = useMutation({ mutationFn: (req: Req<'clips:update'>) => call('clips:update', req), onSettled: settle, onError });
-  const remove = useMutation({ mutationFn: (req: Req<'clips:delete'>) => call('clips:delete', req), onSettled: settle, onError });
+  const update = useMutation({
+    mutationFn: (req: Req<'clips:update'>) => call('clips:update', req),
+    onSettled: settle,
+    onError,
+  });
+  const remove = useMutation({
+    mutationFn: (req: Req<'clips:delete'>) => call('clips:delete', req),
+    onSettled: settle,
+    onError,
+  });
   const reveal = useReveal('clip');
   const dragOut = useMutation({ mutationFn: (id: number) => call('clips:drag-out', { id }), onError });
   return { update, remove, reveal, dragOut };

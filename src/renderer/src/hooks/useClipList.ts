@@ -28,7 +28,9 @@ export function useClipList(text: string, tag: string | null, state: ClipStateFi
   const query = useQuery({
     queryKey: ['clips', 'list', debounced, debounced ? null : tag],
     queryFn: async (): Promise<ClipView[]> =>
-      debounced ? (await call('clips:search', { text: debounced, limit: 500 })).clips : (await call('clips:list', { page: 1, size: 500, ...(tag ? { tag } : {}) })).clips,
+      debounced
+        ? (await call('clips:search', { text: debounced, limit: 500 })).clips
+        : (await call('clips:list', { page: 1, size: 500, ...(tag ? { tag } : {}) })).clips,
     placeholderData: keepPreviousData,
   });
   const clips = (query.data ?? []).filter((c) => (!tag || c.tags.includes(tag)) && matchesState(c, state));

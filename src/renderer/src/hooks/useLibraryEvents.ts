@@ -35,7 +35,8 @@ export function useLibraryEvents(): void {
         if (!e.clip || announced.get(e.id) === state) return;
         if (state) announced.set(e.id, state);
         if (e.clip.state === 'ready') toast({ title: 'Clip saved', body: e.clip.path ?? undefined, tone: 'ok' });
-        if (e.clip.state === 'failed') toast({ title: 'The clip could not be saved', body: e.clip.error ?? undefined, tone: 'bad' });
+        if (e.clip.state === 'failed')
+          toast({ title: 'The clip could not be saved', body: e.clip.error ?? undefined, tone: 'bad' });
       }),
       bridge.on('downloads:progress', (p) => {
         const before = downloads.snapshot().get(p.id);

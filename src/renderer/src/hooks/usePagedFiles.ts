@@ -21,8 +21,24 @@ const PAGE = 200;
  * a few requests, not one huge answer.
  */
 export function usePagedFiles(query: FilesQuery, visible: { start: number; end: number }) {
-  const req = { state: query.state, codec: query.codec, camera: query.camera, name: query.name, sort: query.sort ?? 'added', desc: query.desc ?? false };
-  const key = ['sync', 'files', req.state ?? 'all', req.codec ?? 'any', req.camera ?? 'any', req.name ?? '', req.sort, req.desc ? 'desc' : 'asc'];
+  const req = {
+    state: query.state,
+    codec: query.codec,
+    camera: query.camera,
+    name: query.name,
+    sort: query.sort ?? 'added',
+    desc: query.desc ?? false,
+  };
+  const key = [
+    'sync',
+    'files',
+    req.state ?? 'all',
+    req.codec ?? 'any',
+    req.camera ?? 'any',
+    req.name ?? '',
+    req.sort,
+    req.desc ? 'desc' : 'asc',
+  ];
   const first = useQuery({
     queryKey: [...key, 1],
     queryFn: () => call('sync:files', { page: 1, size: PAGE, ...req }),
@@ -30,7 +46,8 @@ export function usePagedFiles(query: FilesQuery, visible: { start: number; end: 
   });
   const total = first.data?.total ?? 0;
   const pages: number[] = [];
-  for (let p = Math.floor(visible.start / PAGE) + 1; p <= Math.floor(Math.max(visible.end, 0) / PAGE) + 1; p++) if (p > 1 && (p - 1) * PAGE < total) pages.push(p);
+  for (let p = Math.floor(visible.start / PAGE) + 1; p <= Math.floor(Math.max(visible.end, 0) / PAGE) + 1; p++)
+    if (p > 1 && (p - 1) * PAGE < total) pages.push(p);
   const rest = useQueries({
     queries: pages.map((page) => ({
       queryKey: [...key, page],

@@ -22,9 +22,11 @@ export function useRevealLabel(): string {
 export function useReveal(what: 'file' | 'clip') {
   const toast = useToast();
   return useMutation({
-    mutationFn: (id: number): Promise<Res<'files:reveal'>> => (what === 'file' ? call('files:reveal', { id }) : call('clips:reveal', { id })),
+    mutationFn: (id: number): Promise<Res<'files:reveal'>> =>
+      what === 'file' ? call('files:reveal', { id }) : call('clips:reveal', { id }),
     onSuccess: (r) => {
-      if (!r.done) toast({ title: what === 'file' ? 'The file is here' : 'The clip file is here', body: r.detail, tone: 'info' });
+      if (!r.done)
+        toast({ title: what === 'file' ? 'The file is here' : 'The clip file is here', body: r.detail, tone: 'info' });
     },
     onError: (err) => toast({ title: 'Could not show the file', body: err.message, tone: 'bad' }),
   });

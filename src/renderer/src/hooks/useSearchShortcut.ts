@@ -5,7 +5,11 @@ export function useSearchShortcut(onSearch: () => void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       const t = e.target;
-      const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || (t instanceof HTMLElement && t.isContentEditable);
+      const typing =
+        t instanceof HTMLInputElement ||
+        t instanceof HTMLTextAreaElement ||
+        t instanceof HTMLSelectElement ||
+        (t instanceof HTMLElement && t.isContentEditable);
       const slash = e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey;
       const ctrlK = (e.key === 'k' || e.key === 'K') && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
       // A dialog open (saving a clip, a preview) keeps its keys.

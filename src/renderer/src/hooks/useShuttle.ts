@@ -93,7 +93,12 @@ export function useShuttle(video: RefObject<HTMLVideoElement | null>, frame: num
     shuttle,
     toggle: () => apply(s.dir === 'stopped' ? { dir: 'forward', speed: 1 } : { dir: 'stopped' }),
     stop: () => apply({ dir: 'stopped' }),
-    forward: () => apply(s.dir === 'forward' ? { dir: 'forward', speed: Math.min(MAX_SPEED, s.speed * 2) } : { dir: 'forward', speed: 1 }),
+    forward: () =>
+      apply(
+        s.dir === 'forward'
+          ? { dir: 'forward', speed: Math.min(MAX_SPEED, s.speed * 2) }
+          : { dir: 'forward', speed: 1 },
+      ),
     reverse: () => {
       if (s.dir === 'forward' && s.speed > 1) apply({ dir: 'forward', speed: s.speed / 2 });
       else if (s.dir === 'reverse') apply({ dir: 'reverse', speed: Math.min(MAX_SPEED, s.speed * 2) });
@@ -105,7 +110,10 @@ export function useShuttle(video: RefObject<HTMLVideoElement | null>, frame: num
       if (!v) return;
       // Land inside the target frame, not on its edge, so rounding never shows the previous one.
       const index = Math.round(v.currentTime / frame) + frames;
-      v.currentTime = Math.max(0, Math.min(Number.isFinite(v.duration) ? v.duration : Infinity, index * frame + frame / 4));
+      v.currentTime = Math.max(
+        0,
+        Math.min(Number.isFinite(v.duration) ? v.duration : Infinity, index * frame + frame / 4),
+      );
     },
   };
 }

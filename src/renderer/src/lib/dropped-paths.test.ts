@@ -13,7 +13,9 @@ describe('paths from text', () => {
 
 describe('dropped paths', () => {
   it('takes every dropped file and folder path, then text paths, once each; nothing without a full path', () => {
-    expect(droppedPaths(['/mnt/card/DCIM', '/home/ed/a.mp4', 'C:\\Shoot', ''], 'file:///home/ed/a.mp4\n/mnt/b')).toEqual(['/mnt/card/DCIM', '/home/ed/a.mp4', 'C:\\Shoot', '/mnt/b']);
+    expect(
+      droppedPaths(['/mnt/card/DCIM', '/home/ed/a.mp4', 'C:\\Shoot', ''], 'file:///home/ed/a.mp4\n/mnt/b'),
+    ).toEqual(['/mnt/card/DCIM', '/home/ed/a.mp4', 'C:\\Shoot', '/mnt/b']);
     expect(droppedPaths([], '')).toEqual([]);
   });
 });

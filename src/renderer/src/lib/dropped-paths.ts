@@ -13,7 +13,14 @@ function pathOfLine(raw: string): string | null {
   }
 }
 
-const lines = (text: string): string[] => [...new Set(text.split(/\r?\n/).map(pathOfLine).filter((p): p is string => p !== null))];
+const lines = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(/\r?\n/)
+      .map(pathOfLine)
+      .filter((p): p is string => p !== null),
+  ),
+];
 
 /**
  * Paths carried by dropped or pasted text: absolute paths one per line, or file:// URIs (what file managers put in

@@ -25,15 +25,27 @@ export function ClipsPage(): React.JSX.Element {
   const total = useClipCount();
   const downloads = useDownloads();
   const { query, clips, searching } = useClipList(text, tag, state);
-  const index = Math.max(0, clips.findIndex((c) => c.id === selectedId));
+  const index = Math.max(
+    0,
+    clips.findIndex((c) => c.id === selectedId),
+  );
   const selected = clips[index];
   const tags = [...new Set((query.data ?? []).flatMap((c) => c.tags))].sort();
   const play = (): void => {
     const v = document.querySelector<HTMLVideoElement>('[data-testid="clip-video"]');
     if (v) void (v.paused ? v.play() : Promise.resolve(v.pause())).catch(() => undefined);
   };
-  const onKeyDown = useGridKeys({ grid, count: clips.length, index, setIndex: (i) => setSelectedId(clips[i]?.id ?? null), onOpen: play, onPreview: play });
-  const activeDownloads = (downloads.data?.downloads ?? []).filter((d) => d.state === 'queued' || d.state === 'downloading').length;
+  const onKeyDown = useGridKeys({
+    grid,
+    count: clips.length,
+    index,
+    setIndex: (i) => setSelectedId(clips[i]?.id ?? null),
+    onOpen: play,
+    onPreview: play,
+  });
+  const activeDownloads = (downloads.data?.downloads ?? []).filter(
+    (d) => d.state === 'queued' || d.state === 'downloading',
+  ).length;
   return (
     <section className="page page-fill" data-testid="clips-page">
       <header className="page-header row">
@@ -44,12 +56,20 @@ export function ClipsPage(): React.JSX.Element {
               Clips <span className="tab-count">{total.data ?? ''}</span>
             </Tabs.Trigger>
             <Tabs.Trigger value="downloads" className="tab" data-testid="tab-downloads">
-              Downloads <span className="tab-count">{activeDownloads > 0 ? `${activeDownloads} active` : (downloads.data?.downloads.length ?? '')}</span>
+              Downloads{' '}
+              <span className="tab-count">
+                {activeDownloads > 0 ? `${activeDownloads} active` : (downloads.data?.downloads.length ?? '')}
+              </span>
             </Tabs.Trigger>
           </Tabs.List>
         </Tabs.Root>
         <span className="spacer" />
-        {tab === 'clips' && <ExportDialog ids={searching || tag || state !== 'all' ? clips.map((c) => c.id) : undefined} disabled={clips.length === 0} />}
+        {tab === 'clips' && (
+          <ExportDialog
+            ids={searching || tag || state !== 'all' ? clips.map((c) => c.id) : undefined}
+            disabled={clips.length === 0}
+          />
+        )}
       </header>
       {tab === 'downloads' && <DownloadsList />}
       {tab === 'clips' && (
@@ -57,9 +77,20 @@ export function ClipsPage(): React.JSX.Element {
           <div className="filters clip-filters">
             <label className="search-bar compact">
               <SearchIcon size={14} aria-hidden="true" />
-              <input className="search-input" aria-label="Search clips" placeholder="Search clips: caption, transcript, notes, tags, query…" value={text} onChange={(e) => setText(e.target.value)} />
+              <input
+                className="search-input"
+                aria-label="Search clips"
+                placeholder="Search clips: caption, transcript, notes, tags, query…"
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+              />
             </label>
-            <Choice label="Tag" value={tag ?? 'any'} options={[{ value: 'any', label: 'Any tag' }, ...tags.map((t) => ({ value: t, label: t }))]} onChange={(v) => setTag(v === 'any' ? null : v)} />
+            <Choice
+              label="Tag"
+              value={tag ?? 'any'}
+              options={[{ value: 'any', label: 'Any tag' }, ...tags.map((t) => ({ value: t, label: t }))]}
+              onChange={(v) => setTag(v === 'any' ? null : v)}
+            />
             <Choice
               label="State"
               value={state}
@@ -76,7 +107,10 @@ export function ClipsPage(): React.JSX.Element {
           {query.isError && <ErrorState title="Could not read the clips" error={query.error} />}
           {query.isSuccess && total.data === 0 && (
             <EmptyState icon={Scissors} title="No clips yet" testId="clips-empty">
-              <p>Save a moment from a search result (right-click a card, or press S) or from the player (set I and O, then S). Clips stay here and play with no network.</p>
+              <p>
+                Save a moment from a search result (right-click a card, or press S) or from the player (set I and O,
+                then S). Clips stay here and play with no network.
+              </p>
             </EmptyState>
           )}
           {query.isSuccess && total.data !== 0 && clips.length === 0 && (
@@ -89,7 +123,17 @@ export function ClipsPage(): React.JSX.Element {
               <div className="hit-grid" role="grid" aria-label="Clips" ref={grid} onKeyDown={onKeyDown}>
                 <div role="row" className="hit-grid-row">
                   {clips.map((c, i) => (
-                    <ClipCard key={c.id} clip={c} selected={i === index} actions={{ onSelect: () => setSelectedId(c.id), onOpen: play, onReveal: () => reveal.mutate(c.id), revealLabel }} />
+                    <ClipCard
+                      key={c.id}
+                      clip={c}
+                      selected={i === index}
+                      actions={{
+                        onSelect: () => setSelectedId(c.id),
+                        onOpen: play,
+                        onReveal: () => reveal.mutate(c.id),
+                        revealLabel,
+                      }}
+                    />
                   ))}
                 </div>
               </div>

@@ -50,7 +50,13 @@ function wholeFileHit(file: FileView): SearchHit {
 const NONE: string[] = [];
 
 /** Watched folders and every file with its picture, facts and status, sorted and filtered in SQL, in a virtualised list. */
-export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => void; onOpen: (hit: SearchHit) => void }): React.JSX.Element {
+export function LibraryPage({
+  onOpenSettings,
+  onOpen,
+}: {
+  onOpenSettings: () => void;
+  onOpen: (hit: SearchHit) => void;
+}): React.JSX.Element {
   const [adding, setAdding] = useState(false);
   const [saving, setSaving] = useState<ClipTarget | null>(null);
   const [removing, setRemoving] = useState<FileView | null>(null);
@@ -84,7 +90,8 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
   const actions: LibraryRowActions = {
     ...fileActions,
     open: (file) => onOpen(wholeFileHit(file)),
-    saveClip: (file) => setSaving({ hit: wholeFileHit(file), start: 0, end: file.duration ?? 0, query: '', searchType: null }),
+    saveClip: (file) =>
+      setSaving({ hit: wholeFileHit(file), start: 0, end: file.duration ?? 0, query: '', searchType: null }),
     remove: setRemoving,
     copyPath: (path) => {
       navigator.clipboard.writeText(path).then(
@@ -112,7 +119,15 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
         <header className="page-header">
           <h1>Library</h1>
         </header>
-        <ErrorState title="The library service is not connected" error={status.error} action={<button type="button" className="button" onClick={onOpenSettings}>Open settings</button>} />
+        <ErrorState
+          title="The library service is not connected"
+          error={status.error}
+          action={
+            <button type="button" className="button" onClick={onOpenSettings}>
+              Open settings
+            </button>
+          }
+        />
       </section>
     );
   }
@@ -141,68 +156,95 @@ export function LibraryPage({ onOpenSettings, onOpen }: { onOpenSettings: () => 
         </ul>
       )}
       <div className="library-bar">
-      <Tabs.Root value={filter} onValueChange={setFilter}>
-        <Tabs.List className="tabs" aria-label="Filter files">
-          {FILTERS.map((f) => (
-            <Tabs.Trigger key={f.id} value={f.id} className="tab">
-              {f.label}
-              {f.state && status.data ? <span className="tab-count">{status.data.files[f.state] ?? 0}</span> : null}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-      </Tabs.Root>
-      <div className="library-tools row">
-        <label className="field">
-          <span className="field-label">Name</span>
-          <input
-            type="search"
-            className="input library-name-filter"
-            placeholder="Part of the file name"
-            aria-label="Filter by name"
-            value={name}
-            maxLength={200}
-            onChange={(e) => setName(e.target.value)}
+        <Tabs.Root value={filter} onValueChange={setFilter}>
+          <Tabs.List className="tabs" aria-label="Filter files">
+            {FILTERS.map((f) => (
+              <Tabs.Trigger key={f.id} value={f.id} className="tab">
+                {f.label}
+                {f.state && status.data ? <span className="tab-count">{status.data.files[f.state] ?? 0}</span> : null}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+        </Tabs.Root>
+        <div className="library-tools row">
+          <label className="field">
+            <span className="field-label">Name</span>
+            <input
+              type="search"
+              className="input library-name-filter"
+              placeholder="Part of the file name"
+              aria-label="Filter by name"
+              value={name}
+              maxLength={200}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </label>
+          <Choice
+            label="Camera"
+            value={camera}
+            options={[
+              { value: ANY_CAMERA, label: 'Any camera' },
+              ...(cameras.data?.cameras ?? []).map((c) => ({ value: c, label: c })),
+            ]}
+            onChange={setCamera}
           />
-        </label>
-        <Choice
-          label="Camera"
-          value={camera}
-          options={[{ value: ANY_CAMERA, label: 'Any camera' }, ...(cameras.data?.cameras ?? []).map((c) => ({ value: c, label: c }))]}
-          onChange={setCamera}
-        />
-        <Choice
-          label="Codec"
-          value={codec}
-          options={[{ value: ANY_CODEC, label: 'Any codec' }, ...(codecs.data?.codecs ?? []).map((c) => ({ value: c, label: codecLabel(c) }))]}
-          onChange={setCodec}
-        />
-      </div>
+          <Choice
+            label="Codec"
+            value={codec}
+            options={[
+              { value: ANY_CODEC, label: 'Any codec' },
+              ...(codecs.data?.codecs ?? []).map((c) => ({ value: c, label: codecLabel(c) })),
+            ]}
+            onChange={setCodec}
+          />
+        </div>
       </div>
       {files.first.isLoading && <LoadingState label="Reading the library…" />}
       {files.first.isError && <ErrorState title="Could not list files" error={files.first.error} />}
-      {files.first.isSuccess && files.total === 0 && (
-        folderList.length === 0 ? (
+      {files.first.isSuccess &&
+        files.total === 0 &&
+        (folderList.length === 0 ? (
           <EmptyState icon={FolderPlus} title="No folders watched yet" testId="library-empty">
-            <p>Add the folders where your footage lands. Reelsync uploads every video in them and keeps watching for new ones.</p>
+            <p>
+              Add the folders where your footage lands. Reelsync uploads every video in them and keeps watching for new
+              ones.
+            </p>
             <button type="button" className="button primary" onClick={onOpenSettings}>
               Add a folder
             </button>
           </EmptyState>
         ) : (
           <EmptyState icon={Film} title={!narrowed ? 'No videos found yet' : 'Nothing here'} testId="library-empty">
-            <p>{!narrowed ? 'The watched folders are being scanned; files appear here as they are found.' : 'No file matches this filter.'}</p>
+            <p>
+              {!narrowed
+                ? 'The watched folders are being scanned; files appear here as they are found.'
+                : 'No file matches this filter.'}
+            </p>
           </EmptyState>
-        )
-      )}
+        ))}
       {files.total > 0 && (
-        <div ref={scroller} className="virtual-list library-list" data-testid="file-list" role="table" aria-label="Library files">
+        <div
+          ref={scroller}
+          className="virtual-list library-list"
+          data-testid="file-list"
+          role="table"
+          aria-label="Library files"
+        >
           <LibraryHeader sort={order.sort} desc={order.desc} onSort={(sort, desc) => setOrder({ sort, desc })} />
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const file = files.row(item.index);
               return (
-                <div key={item.key} className="virtual-row" style={{ height: item.size, transform: `translateY(${item.start}px)` }}>
-                  {file ? <LibraryRow file={file} progress={progress.get(file.id)} actions={actions} /> : <div className="file-row skeleton" aria-hidden="true" />}
+                <div
+                  key={item.key}
+                  className="virtual-row"
+                  style={{ height: item.size, transform: `translateY(${item.start}px)` }}
+                >
+                  {file ? (
+                    <LibraryRow file={file} progress={progress.get(file.id)} actions={actions} />
+                  ) : (
+                    <div className="file-row skeleton" aria-hidden="true" />
+                  )}
                 </div>
               );
             })}

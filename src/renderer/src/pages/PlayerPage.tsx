@@ -13,7 +13,12 @@ import { call, localMediaUrl } from '../transport';
 
 /** Keys a text field keeps for itself. */
 function typingIn(target: EventTarget | null): boolean {
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || (target instanceof HTMLElement && target.isContentEditable);
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    (target instanceof HTMLElement && target.isContentEditable)
+  );
 }
 
 function shuttleLabel(s: Shuttle): string {
@@ -42,8 +47,16 @@ export function PlayerPage({
   const [time, setTime] = useState(hit?.start ?? 0);
   const [marks, setMarks] = useState<{ in: number | null; out: number | null }>({ in: null, out: null });
   const [saving, setSaving] = useState<ClipTarget | null>(null);
-  const detail = useQuery({ queryKey: ['video', hit?.videoNo], queryFn: () => call('library:video', { videoNo: hit?.videoNo ?? '' }), enabled: !!hit, retry: false });
-  const sameVideo = hits.map((h, i) => ({ h, i })).filter(({ h }) => h.videoNo === hit?.videoNo).sort((a, b) => a.h.start - b.h.start);
+  const detail = useQuery({
+    queryKey: ['video', hit?.videoNo],
+    queryFn: () => call('library:video', { videoNo: hit?.videoNo ?? '' }),
+    enabled: !!hit,
+    retry: false,
+  });
+  const sameVideo = hits
+    .map((h, i) => ({ h, i }))
+    .filter(({ h }) => h.videoNo === hit?.videoNo)
+    .sort((a, b) => a.h.start - b.h.start);
   const pos = sameVideo.findIndex((x) => x.i === index);
   const localPath = detail.data?.localPath ?? hit?.localPath ?? null;
   const fps = detail.data?.fps ?? null;
@@ -144,7 +157,13 @@ export function PlayerPage({
         <h1 className="player-title">{detail.data?.name ?? hit.videoName ?? hit.videoNo}</h1>
         <span className="spacer" />
         <Tip text="Previous hit in this video (P)">
-          <button type="button" className="icon-button" aria-label="Previous hit" disabled={pos <= 0} onClick={() => onIndex(sameVideo[pos - 1]?.i ?? index)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Previous hit"
+            disabled={pos <= 0}
+            onClick={() => onIndex(sameVideo[pos - 1]?.i ?? index)}
+          >
             <ChevronLeft size={16} />
           </button>
         </Tip>
@@ -152,7 +171,13 @@ export function PlayerPage({
           Hit {pos + 1} of {sameVideo.length}
         </span>
         <Tip text="Next hit in this video (N)">
-          <button type="button" className="icon-button" aria-label="Next hit" disabled={pos >= sameVideo.length - 1} onClick={() => onIndex(sameVideo[pos + 1]?.i ?? index)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Next hit"
+            disabled={pos >= sameVideo.length - 1}
+            onClick={() => onIndex(sameVideo[pos + 1]?.i ?? index)}
+          >
             <ChevronRight size={16} />
           </button>
         </Tip>
@@ -161,7 +186,10 @@ export function PlayerPage({
       {detail.isError && !localPath && <ErrorState title="Could not load this video" error={detail.error} />}
       {detail.isSuccess && !localPath && (
         <EmptyState icon={FileWarning} title="The original is not on this computer" testId="player-no-local">
-          <p>This video is in the library, but no watched folder holds its original any more. Save the moment as a clip to download it: the cost shows before anything is downloaded.</p>
+          <p>
+            This video is in the library, but no watched folder holds its original any more. Save the moment as a clip
+            to download it: the cost shows before anything is downloaded.
+          </p>
           <button type="button" className="button primary" onClick={openSave}>
             <Scissors size={14} aria-hidden="true" /> Save clip…
           </button>
@@ -198,15 +226,34 @@ export function PlayerPage({
               onPause={(e) => setTime(e.currentTarget.currentTime)}
             />
           </div>
-          <Timeline duration={duration} time={time} frame={frame} label={tc(time)} ranges={sameVideo.map((x) => ({ start: x.h.start, end: x.h.end, current: x.i === index }))} marks={marks} onSeek={seek} />
+          <Timeline
+            duration={duration}
+            time={time}
+            frame={frame}
+            label={tc(time)}
+            ranges={sameVideo.map((x) => ({ start: x.h.start, end: x.h.end, current: x.i === index }))}
+            marks={marks}
+            onSeek={seek}
+          />
           <div className="player-facts row">
-            <span data-testid="player-time" className="mono" title={fps ? `${Math.round(fps * 100) / 100} fps` : 'frame rate unknown'}>
+            <span
+              data-testid="player-time"
+              className="mono"
+              title={fps ? `${Math.round(fps * 100) / 100} fps` : 'frame rate unknown'}
+            >
               {tc(time)}
             </span>
             <span className="mono muted" data-testid="player-shuttle">
               {shuttleLabel(transport.shuttle)}
             </span>
-            <button type="button" className="icon-button" aria-label={muted ? 'Unmute (M)' : 'Mute (M)'} aria-pressed={muted} onClick={toggleMute} data-testid="player-mute">
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={muted ? 'Unmute (M)' : 'Mute (M)'}
+              aria-pressed={muted}
+              onClick={toggleMute}
+              data-testid="player-mute"
+            >
               {muted ? <VolumeX size={15} /> : <Volume2 size={15} />}
             </button>
             <span className="muted">
@@ -217,7 +264,10 @@ export function PlayerPage({
             <span className="mono muted" data-testid="in-out">
               In {marks.in === null ? '—' : tc(marks.in)} · Out {marks.out === null ? '—' : tc(marks.out)}
             </span>
-            <span className="muted kbd-hint" title="Space or K play and pause · J and L shuttle back and forward (press again for faster) · ← → or , . one frame · M mute · I and O in and out · S save a clip · N and P next and previous hit">
+            <span
+              className="muted kbd-hint"
+              title="Space or K play and pause · J and L shuttle back and forward (press again for faster) · ← → or , . one frame · M mute · I and O in and out · S save a clip · N and P next and previous hit"
+            >
               J K L · ← → frame · I O · S save
             </span>
             <button type="button" className="button primary" onClick={openSave} data-testid="player-save-clip">

@@ -45,13 +45,25 @@ export function SearchPage({
   const [preview, setPreview] = useState<SearchHit | null>(null);
   const grid = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const selectedCard = (): HTMLElement | undefined => grid.current?.querySelectorAll<HTMLElement>('[role="gridcell"]')[state.selected];
+  const selectedCard = (): HTMLElement | undefined =>
+    grid.current?.querySelectorAll<HTMLElement>('[role="gridcell"]')[state.selected];
   const req = state.request;
   const [saving, setSaving] = useState<ClipTarget | null>(null);
   const offline = useLibraryOffline();
-  const results = useQuery({ queryKey: ['search', req], queryFn: () => call('search:run', req ?? { query: '' }), enabled: req !== null && !offline, retry: false, staleTime: 60_000 });
-  const unreachable = offline || (results.isError && results.error instanceof ContractError && results.error.code === 'offline');
-  const last = useQuery({ queryKey: ['search-last'], queryFn: () => call('search:last-results', {}), enabled: unreachable });
+  const results = useQuery({
+    queryKey: ['search', req],
+    queryFn: () => call('search:run', req ?? { query: '' }),
+    enabled: req !== null && !offline,
+    retry: false,
+    staleTime: 60_000,
+  });
+  const unreachable =
+    offline || (results.isError && results.error instanceof ContractError && results.error.code === 'offline');
+  const last = useQuery({
+    queryKey: ['search-last'],
+    queryFn: () => call('search:last-results', {}),
+    enabled: unreachable,
+  });
   const lastResults = unreachable ? (last.data?.results ?? null) : null;
   const hits = lastResults ? lastResults.hits : (results.data?.hits ?? []);
   const shownQuery = lastResults ? lastResults.query : (req?.query ?? '');
@@ -99,7 +111,14 @@ export function SearchPage({
         }}
       >
         <SearchIcon size={16} aria-hidden="true" />
-        <input className="search-input" aria-label="Search the library" placeholder="Search footage: words on screen, what is said, what is seen…" value={text} onChange={(e) => setText(e.target.value)} ref={input} />
+        <input
+          className="search-input"
+          aria-label="Search the library"
+          placeholder="Search footage: words on screen, what is said, what is seen…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          ref={input}
+        />
         <Tabs.Root
           value={type}
           onValueChange={(v) => {
@@ -116,7 +135,13 @@ export function SearchPage({
             ))}
           </Tabs.List>
         </Tabs.Root>
-        <button type="button" className={showFilters ? 'icon-button on' : 'icon-button'} aria-label="Filters" aria-pressed={showFilters} onClick={() => setShowFilters(!showFilters)}>
+        <button
+          type="button"
+          className={showFilters ? 'icon-button on' : 'icon-button'}
+          aria-label="Filters"
+          aria-pressed={showFilters}
+          onClick={() => setShowFilters(!showFilters)}
+        >
           <SlidersHorizontal size={14} />
         </button>
         <button type="submit" className="button primary">
@@ -139,14 +164,20 @@ export function SearchPage({
       )}
       {req === null && !lastResults && (
         <EmptyState icon={SearchIcon} title="Find any moment" testId="search-empty">
-          <p>Search words that appear on screen, are spoken, or describe what is seen. Arrow keys move through results, Enter opens the player, Space previews, S saves a clip.</p>
+          <p>
+            Search words that appear on screen, are spoken, or describe what is seen. Arrow keys move through results,
+            Enter opens the player, Space previews, S saves a clip.
+          </p>
         </EmptyState>
       )}
       {!unreachable && results.isLoading && <LoadingState label={`Searching for “${req?.query ?? ''}”…`} />}
       {!unreachable && results.isError && <ErrorState title="Search failed" error={results.error} />}
       {!unreachable && results.isSuccess && hits.length === 0 && (
         <EmptyState icon={SearchX} title={`Nothing matches “${req?.query ?? ''}”`} testId="search-no-results">
-          <p>Try another word, another search type, or fewer filters. Files still indexing become searchable when they finish.</p>
+          <p>
+            Try another word, another search type, or fewer filters. Files still indexing become searchable when they
+            finish.
+          </p>
         </EmptyState>
       )}
       {hits.length > 0 && (
@@ -162,7 +193,12 @@ export function SearchPage({
                   key={hit.id}
                   hit={hit}
                   selected={i === state.selected}
-                  actions={{ onSelect: () => setState({ ...state, selected: i }), onOpen: () => onOpen(hits, i, found), onPreview: () => setPreview(hit), onSave: () => saveClip(i) }}
+                  actions={{
+                    onSelect: () => setState({ ...state, selected: i }),
+                    onOpen: () => onOpen(hits, i, found),
+                    onPreview: () => setPreview(hit),
+                    onSave: () => saveClip(i),
+                  }}
                 />
               ))}
             </div>
@@ -183,9 +219,18 @@ export function SearchPage({
               {preview?.videoName ?? preview?.videoNo} · {timecode(preview?.start ?? 0)} – {timecode(preview?.end ?? 0)}
             </Dialog.Title>
             {preview?.localPath ? (
-              <video className="preview-video" src={`${localMediaUrl(preview.localPath)}#t=${preview.start},${preview.end}`} autoPlay muted controls data-testid="preview-video" />
+              <video
+                className="preview-video"
+                src={`${localMediaUrl(preview.localPath)}#t=${preview.start},${preview.end}`}
+                autoPlay
+                muted
+                controls
+                data-testid="preview-video"
+              />
             ) : (
-              <p className="muted">The original of this video is not on this computer, so it cannot be previewed here.</p>
+              <p className="muted">
+                The original of this video is not on this computer, so it cannot be previewed here.
+              </p>
             )}
             <Dialog.Close className="icon-button dialog-close" aria-label="Close preview">
               <X size={14} />

@@ -11,8 +11,26 @@ import { useUploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, rate } from '../lib/format';
 import { call } from '../transport';
 
-const ACTIVE = new Set<FileView['status']>(['waiting', 'queued', 'uploading', 'indexing', 'failed', 'index_failed', 'cancelled', 'skipped']);
-const ORDER: FileView['status'][] = ['uploading', 'indexing', 'queued', 'waiting', 'failed', 'index_failed', 'cancelled', 'skipped'];
+const ACTIVE = new Set<FileView['status']>([
+  'waiting',
+  'queued',
+  'uploading',
+  'indexing',
+  'failed',
+  'index_failed',
+  'cancelled',
+  'skipped',
+]);
+const ORDER: FileView['status'][] = [
+  'uploading',
+  'indexing',
+  'queued',
+  'waiting',
+  'failed',
+  'index_failed',
+  'cancelled',
+  'skipped',
+];
 
 /** The upload queue (per-file and total progress, speed, ETA; pause/resume; cancel/retry per file), files refused with why, and the finished transfers. */
 export function UploadsPage(): React.JSX.Element {
@@ -40,7 +58,10 @@ export function UploadsPage(): React.JSX.Element {
     },
     onSettled: () => qc.invalidateQueries({ queryKey: ['sync'] }),
   });
-  const retryAll = useMutation({ mutationFn: () => call('sync:retry', {}), onSettled: () => qc.invalidateQueries({ queryKey: ['sync'] }) });
+  const retryAll = useMutation({
+    mutationFn: () => call('sync:retry', {}),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['sync'] }),
+  });
   const paused = status.data?.paused ?? null;
   const live = [...progress.values()];
   const sent = live.reduce((n, p) => n + p.bytes, 0);
@@ -57,7 +78,13 @@ export function UploadsPage(): React.JSX.Element {
             <RotateCcw size={14} aria-hidden="true" /> Retry all failed
           </button>
         )}
-        <button type="button" className="button primary" data-testid="queue-toggle" disabled={status.isError || queue.isPending} onClick={() => queue.mutate(paused === null)}>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="queue-toggle"
+          disabled={status.isError || queue.isPending}
+          onClick={() => queue.mutate(paused === null)}
+        >
           {paused ? <Play size={14} aria-hidden="true" /> : <Pause size={14} aria-hidden="true" />}
           {paused ? 'Resume queue' : 'Pause queue'}
         </button>

@@ -53,7 +53,9 @@ function modelHandler(): io.IOHandler {
 }
 
 function packageVersion(name: string): string {
-  const pkg = JSON.parse(readFileSync(join(dirname(nodeRequire.resolve(name)), '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+  const pkg = JSON.parse(
+    readFileSync(join(dirname(nodeRequire.resolve(name)), '..', '..', 'package.json'), 'utf8'),
+  ) as { version?: unknown };
   return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 
@@ -71,7 +73,11 @@ export function loadSafetyEngine(): Promise<SafetyEngine> {
     await model.load();
     if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);
     const version = `nsfwjs ${packageVersion('nsfwjs')} ${MODEL} tfjs-wasm ${tf.version_core}`;
-    return { detectorId: `nsfwjs-${MODEL}`, detectorVersion: version, classify: (rgb, w, h) => classify(tf, model, rgb, w, h) };
+    return {
+      detectorId: `nsfwjs-${MODEL}`,
+      detectorVersion: version,
+      classify: (rgb, w, h) => classify(tf, model, rgb, w, h),
+    };
   })();
   engine.catch(() => {
     engine = null;

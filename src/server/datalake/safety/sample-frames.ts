@@ -18,8 +18,23 @@ export async function* sampleFrames(videoPath: string, fps: number, signal: Abor
   const frameBytes = SAMPLE_SIZE * SAMPLE_SIZE * 3;
   const child = spawn(
     ffmpegPath(),
-    ['-hide_banner', '-nostats', '-loglevel', 'error', ...mediaInput('storedVideo', videoPath), '-an', '-sn', '-dn', '-vf', `fps=${fps},scale=${SAMPLE_SIZE}:${SAMPLE_SIZE}`,
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    [
+      '-hide_banner',
+      '-nostats',
+      '-loglevel',
+      'error',
+      ...mediaInput('storedVideo', videoPath),
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      `fps=${fps},scale=${SAMPLE_SIZE}:${SAMPLE_SIZE}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], signal },
   );
   let stderr = '';
@@ -42,7 +57,8 @@ export async function* sampleFrames(videoPath: string, fps: number, signal: Abor
       }
     }
     const code = await exited;
-    if (code !== 0) throw new Error(`ffmpeg frame sampling exited with ${code}: ${stderr.trim().split('\n').slice(-2).join('; ')}`);
+    if (code !== 0)
+      throw new Error(`ffmpeg frame sampling exited with ${code}: ${stderr.trim().split('\n').slice(-2).join('; ')}`);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

@@ -29,7 +29,10 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
     const rows = dl.collections.list(account.id, q.limit + 1, decodeCursor(timeCursor, q.cursor));
     const page = rows.slice(0, q.limit);
     const last = page.at(-1);
-    return { collections: page.map((r) => dl.collections.record(r)), next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null };
+    return {
+      collections: page.map((r) => dl.collections.record(r)),
+      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
+    };
   });
 
   app.get('/collections/:id', async (request) => {

@@ -15,7 +15,10 @@ const httpUrl = (name: string) =>
     .max(2048)
     .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), `${name} must be an http or https URL`)
     // The path is percent-decoded later (the stored file name): a malformed escape is refused here, naming the field.
-    .refine((v) => !URL.canParse(v) || tryDecodePercent(new URL(v).pathname) !== null, `${name} has a malformed percent-escape in its path (write % as %25)`);
+    .refine(
+      (v) => !URL.canParse(v) || tryDecodePercent(new URL(v).pathname) !== null,
+      `${name} has a malformed percent-escape in its path (write % as %25)`,
+    );
 
 const metadataValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
 
@@ -42,7 +45,14 @@ export type IngestFields = z.infer<typeof ingestFields>;
 
 /** What makes two requests with the same idempotency_key "the same request". */
 export function requestHash(kind: 'url' | 'file', f: IngestFields): string {
-  const key = { kind, c: f.collection_id, u: f.source_url ?? null, cb: f.callback_url ?? null, fps: f.fps, m: f.metadata };
+  const key = {
+    kind,
+    c: f.collection_id,
+    u: f.source_url ?? null,
+    cb: f.callback_url ?? null,
+    fps: f.fps,
+    m: f.metadata,
+  };
   return createHash('sha256').update(JSON.stringify(key)).digest('hex');
 }
 
@@ -55,10 +65,16 @@ export function targetCollection(dl: Datalake, account: Account, collectionId: s
 }
 
 /** A previous ingest with this key: returned as is (no second ingest, no second charge) if the request matches. */
-export function replayed(dl: Datalake, account: Account, key: string | undefined, hash: string): OperationRow | undefined {
+export function replayed(
+  dl: Datalake,
+  account: Account,
+  key: string | undefined,
+  hash: string,
+): OperationRow | undefined {
   if (!key) return undefined;
   const previous = dl.operations.byIdempotencyKey(account.id, key);
-  if (previous && previous.request_hash !== hash) throw conflict('idempotency_key was already used for a different request');
+  if (previous && previous.request_hash !== hash)
+    throw conflict('idempotency_key was already used for a different request');
   return previous;
 }
 
@@ -67,7 +83,9 @@ export function admit(dl: Datalake, account: Account): void {
   const cap = dl.ctx.config.limits.concurrentIngests;
   const active = dl.operations.activeIngests(account.id);
   if (active >= cap) {
-    throw new DatalakeError(429, 'rate_limited', `${active} ingests are running, the plan allows ${cap} at once`, { 'retry-after': '15' });
+    throw new DatalakeError(429, 'rate_limited', `${active} ingests are running, the plan allows ${cap} at once`, {
+      'retry-after': '15',
+    });
   }
   dl.ctx.billing.requireAtLeast(account.id, indexingPrice(60));
 }

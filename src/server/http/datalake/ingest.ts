@@ -14,7 +14,15 @@ import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { safeFileName } from '../library/form-fields';
 import { accountOf } from '../library/auth';
-import { admit, ingestFields, rejectResumableFields, replayed, requestHash, targetCollection, type IngestFields } from './ingest-fields';
+import {
+  admit,
+  ingestFields,
+  rejectResumableFields,
+  replayed,
+  requestHash,
+  targetCollection,
+  type IngestFields,
+} from './ingest-fields';
 import { parse, tryDecodePercent } from './parse';
 import { createResumable } from './resumable';
 
@@ -29,7 +37,8 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
     if (request.isMultipart()) return ingestMultipart(dl, account, request, reply);
     const fields = parse(ingestFields, request.body);
     rejectResumableFields(fields);
-    if (!fields.source_url) throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
+    if (!fields.source_url)
+      throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
     const hash = requestHash('url', fields);
     const previous = replayed(dl, account, fields.idempotency_key, hash);
     if (previous) return reply.code(202).send(dl.operations.record(previous));
@@ -64,7 +73,12 @@ function urlFileName(url: string): string {
   return safeFileName(last || 'video');
 }
 
-async function ingestMultipart(dl: Datalake, account: Account, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function ingestMultipart(
+  dl: Datalake,
+  account: Account,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const parts = request.parts();
   let fields: IngestFields | undefined;
   let stored: string | undefined;
@@ -101,7 +115,13 @@ async function ingestMultipart(dl: Datalake, account: Account, request: FastifyR
       });
       const { op } = startIngest(
         dl,
-        { ...common(account, fields, requestHash('file', fields)), sourceType: 'file', sourceUrl: null, filename: safeFileName(part.filename || 'video'), contentType: part.mimetype },
+        {
+          ...common(account, fields, requestHash('file', fields)),
+          sourceType: 'file',
+          sourceUrl: null,
+          filename: safeFileName(part.filename || 'video'),
+          contentType: part.mimetype,
+        },
         videoId,
       );
       stored = undefined; // the ingest owns the file now
@@ -134,7 +154,11 @@ async function receive(part: MultipartFile, path: string): Promise<void> {
   }
   if (!mayBeVideoType(part.mimetype) || !extensionAllowed(part.filename || '')) {
     part.file.resume();
-    throw new DatalakeError(415, 'unsupported_media', `${part.filename || 'the file'} (${part.mimetype || 'no type'}) is not a supported video`);
+    throw new DatalakeError(
+      415,
+      'unsupported_media',
+      `${part.filename || 'the file'} (${part.mimetype || 'no type'}) is not a supported video`,
+    );
   }
   try {
     await pipeline(part.file, createWriteStream(path));

@@ -26,7 +26,10 @@ const momentQuery = z
   .object({ start: seconds, end: seconds })
   .strict()
   .refine((q) => q.end > q.start, { message: 'must be after start', path: ['end'] })
-  .refine((q) => q.end - q.start <= MOMENT_MAX_SECONDS, { message: `the slice may be at most ${MOMENT_MAX_SECONDS} s long`, path: ['end'] });
+  .refine((q) => q.end - q.start <= MOMENT_MAX_SECONDS, {
+    message: `the slice may be at most ${MOMENT_MAX_SECONDS} s long`,
+    path: ['end'],
+  });
 
 /**
  * Get Moment: the derived content of [start, end) of one video (segments, transcript words, safety events), free like
@@ -43,10 +46,12 @@ export function registerMoment(app: FastifyInstance, dl: Datalake): void {
     if (!video || video.status === 'cancelled') throw missing('video');
     const library = indexedLibraryVideo(dl, video);
     const duration = library.duration;
-    if (duration !== null && q.start >= duration) throw invalid(`start: must be before the end of the video (${duration} s)`);
+    if (duration !== null && q.start >= duration)
+      throw invalid(`start: must be before the end of the video (${duration} s)`);
     const end = duration === null ? q.end : Math.min(q.end, duration);
     const collection = dl.collections.byId(video.collection_id);
-    if (collection?.safety_detector) dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
+    if (collection?.safety_detector)
+      dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
     return {
       video_id: video.id,
       start: q.start,
@@ -67,14 +72,18 @@ function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): VideoRow {
   const library = video.library_video_id ? dl.ctx.videos.byId(video.library_video_id) : undefined;
   if (library?.status === 'PARSE') return library;
   if (video.status === 'failed') throw conflict('the video has no index: its ingest failed', state);
-  throw conflict(`the video is not indexed yet (status ${video.status}); read its moments once its ingest operation reaches the derive stage or is done`, state);
+  throw conflict(
+    `the video is not indexed yet (status ${video.status}); read its moments once its ingest operation reaches the derive stage or is done`,
+    state,
+  );
 }
 
 /** The overlap rule of the doc comment above, over start_time and end_time (of table alias `t`); binds end, start, start. */
 const overlaps = (t = ''): string => `${t}start_time < ? AND (${t}end_time > ? OR ${t}start_time >= ?)`;
 
 /** A segments row under the answer's names (labels still JSON text), with the number of faces found in it. */
-type SegmentRow = Record<'index' | 'start' | 'end' | 'faces', number> & Record<'caption' | 'transcript' | 'ocr_text' | 'labels', string> & { keyframe_blob: string | null };
+type SegmentRow = Record<'index' | 'start' | 'end' | 'faces', number> &
+  Record<'caption' | 'transcript' | 'ocr_text' | 'labels', string> & { keyframe_blob: string | null };
 
 function segmentsIn(db: Db, library: VideoRow, start: number, end: number) {
   const rows = db
@@ -94,9 +103,16 @@ function segmentsIn(db: Db, library: VideoRow, start: number, end: number) {
   }));
 }
 
-function wordsIn(db: Db, libraryVideoId: number, start: number, end: number): { word: string; start: number; end: number }[] {
+function wordsIn(
+  db: Db,
+  libraryVideoId: number,
+  start: number,
+  end: number,
+): { word: string; start: number; end: number }[] {
   return db
-    .prepare(`SELECT word, start_time AS "start", end_time AS "end" FROM transcript_words WHERE video_id = ? AND ${overlaps()} ORDER BY idx`)
+    .prepare(
+      `SELECT word, start_time AS "start", end_time AS "end" FROM transcript_words WHERE video_id = ? AND ${overlaps()} ORDER BY idx`,
+    )
     .all(libraryVideoId, end, start, start) as { word: string; start: number; end: number }[];
 }
 

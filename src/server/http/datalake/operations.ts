@@ -22,8 +22,19 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
       case 'cancelled':
         return reply.code(200).send({ operation: row.id, cancelled: true, done: true });
       case 'too_late': {
-        const reason = row.done ? 'the operation has already finished' : row.kind !== 'ingest' ? `a ${row.kind} operation cannot be cancelled` : 'the index stage has started';
-        return reply.code(409).send({ operation: row.id, cancelled: row.cancelled === 1, done: row.done === 1, error: { code: 'conflict', message: `cannot cancel: ${reason}` } });
+        const reason = row.done
+          ? 'the operation has already finished'
+          : row.kind !== 'ingest'
+            ? `a ${row.kind} operation cannot be cancelled`
+            : 'the index stage has started';
+        return reply
+          .code(409)
+          .send({
+            operation: row.id,
+            cancelled: row.cancelled === 1,
+            done: row.done === 1,
+            error: { code: 'conflict', message: `cannot cancel: ${reason}` },
+          });
       }
       default: {
         const never: never = result;

@@ -48,7 +48,8 @@ export function decodeCursor<T extends z.ZodType>(schema: T, cursor: string | un
 
 export const timeCursor = z.object({ t: z.number().int(), id: z.string() });
 
-export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError => new DatalakeError(409, 'conflict', message, {}, details);
+export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
+  new DatalakeError(409, 'conflict', message, {}, details);
 
 /**
  * `{id}:verb` action paths (POST /operations/{id}:cancel). The router cannot put a literal colon after a parameter, so
@@ -57,6 +58,7 @@ export const conflict = (message: string, details: Record<string, unknown> = {})
 export function actionTarget(params: unknown, verb: string): string {
   const { target } = parse(z.object({ target: z.string().max(300) }), params);
   const suffix = `:${verb}`;
-  if (!target.endsWith(suffix) || target.length === suffix.length) throw new DatalakeError(404, 'not_found', `no such action; expected {id}${suffix}`);
+  if (!target.endsWith(suffix) || target.length === suffix.length)
+    throw new DatalakeError(404, 'not_found', `no such action; expected {id}${suffix}`);
   return target.slice(0, -suffix.length);
 }

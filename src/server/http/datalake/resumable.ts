@@ -33,13 +33,22 @@ async function offsetOf(dl: Datalake, videoId: string): Promise<number> {
 }
 
 /** POST /videos?upload=resumable: 201 {video_id, upload_url, chunk_size, ...}; the same idempotency_key returns the same session. */
-export async function createResumable(dl: Datalake, account: Account, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function createResumable(
+  dl: Datalake,
+  account: Account,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const f = parse(ingestFields, request.body);
   if (f.source_url) throw invalid('a resumable upload has no source_url');
   if (f.size === undefined) throw invalid('size (total bytes of the file) is required for a resumable upload');
   const filename = safeFileName(f.filename ?? 'video');
   if (!mayBeVideoType(f.content_type) || !extensionAllowed(filename)) {
-    throw new DatalakeError(415, 'unsupported_media', `${filename} (${f.content_type ?? 'no type'}) is not a supported video`);
+    throw new DatalakeError(
+      415,
+      'unsupported_media',
+      `${filename} (${f.content_type ?? 'no type'}) is not a supported video`,
+    );
   }
   if (f.idempotency_key) {
     const previous = dl.videos.byIdempotencyKey(account.id, f.idempotency_key);
@@ -76,7 +85,11 @@ function uploading(dl: Datalake, account: Account, params: unknown): DlVideoRow 
   const video = dl.videos.get(account.id, id);
   if (!video || video.source_type !== 'resumable') {
     const idle = Math.round(dl.ctx.config.limits.uploadSessionIdleMs / 1000);
-    throw new DatalakeError(404, 'not_found', `upload session not found (a session that receives nothing for ${idle} s expires with its bytes)`);
+    throw new DatalakeError(
+      404,
+      'not_found',
+      `upload session not found (a session that receives nothing for ${idle} s expires with its bytes)`,
+    );
   }
   return video;
 }
@@ -86,7 +99,11 @@ const RANGE = /^bytes (\d{1,13})-(\d{1,13})\/(\d{1,13})$/;
 export function registerResumable(app: FastifyInstance, dl: Datalake): void {
   app.get('/uploads/:id', async (request) => {
     const video = uploading(dl, accountOf(request), request.params);
-    return session(request, video, video.status === 'uploading' ? await offsetOf(dl, video.id) : (video.upload_size ?? 0));
+    return session(
+      request,
+      video,
+      video.status === 'uploading' ? await offsetOf(dl, video.id) : (video.upload_size ?? 0),
+    );
   });
 
   /**
@@ -100,7 +117,8 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     const m = typeof header === 'string' ? RANGE.exec(header) : null;
     if (!m) throw invalid('Content-Range: bytes START-END/TOTAL is required');
     const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (total !== video.upload_size) throw invalid(`the total in Content-Range must be the session size ${video.upload_size}`);
+    if (total !== video.upload_size)
+      throw invalid(`the total in Content-Range must be the session size ${video.upload_size}`);
     if (end < start || end >= total) throw invalid('Content-Range END must be at least START and below TOTAL');
     // One chunk at a time per session: a second concurrent PUT would interleave bytes.
     if (!claimSession(video.id)) throw conflict('another chunk of this upload is in progress');
@@ -113,7 +131,12 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
       const limit = new Transform({
         transform(chunk: Buffer, _enc, done) {
           received += chunk.length;
-          done(received > expected ? invalid(`the chunk carries more than the ${expected} bytes of its Content-Range`) : null, chunk);
+          done(
+            received > expected
+              ? invalid(`the chunk carries more than the ${expected} bytes of its Content-Range`)
+              : null,
+            chunk,
+          );
         },
       });
       try {
@@ -149,9 +172,16 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
   });
 }
 
-async function finalize(dl: Datalake, account: Account, video: DlVideoRow, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function finalize(
+  dl: Datalake,
+  account: Account,
+  video: DlVideoRow,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const offset = await offsetOf(dl, video.id);
-  if (offset !== video.upload_size) throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
+  if (offset !== video.upload_size)
+    throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
   targetCollection(dl, account, video.collection_id);
   admit(dl, account);
   try {
@@ -167,6 +197,11 @@ async function finalize(dl: Datalake, account: Account, video: DlVideoRow, reque
   const again = dl.videos.byId(video.id);
   const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
   if (raced) return reply.code(202).send(dl.operations.record(raced));
-  const op = queueIngest(dl, video, { accountId: account.id, callbackUrl: video.callback_url, idempotencyKey: null, requestHash: null });
+  const op = queueIngest(dl, video, {
+    accountId: account.id,
+    callbackUrl: video.callback_url,
+    idempotencyKey: null,
+    requestHash: null,
+  });
   return reply.code(202).send(dl.operations.record(op));
 }

@@ -17,7 +17,15 @@ import { registerStreams } from './streams';
 import { registerUsage } from './usage';
 import { registerVideos } from './videos';
 
-const byStatus: Record<number, DatalakeErrorCode> = { 401: 'unauthenticated', 402: 'insufficient_balance', 404: 'not_found', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media', 429: 'rate_limited' };
+const byStatus: Record<number, DatalakeErrorCode> = {
+  401: 'unauthenticated',
+  402: 'insufficient_balance',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media',
+  429: 'rate_limited',
+};
 
 /** Interface B under /serve/datalake/v1: its own key kind and its own error body, {error: {code, message}}. */
 export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -28,19 +36,34 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
       scope.addContentTypeParser('*', (_request, _payload, next) => next(null, undefined));
       scope.addHook('preHandler', authenticate(ctx.accounts, 'datalake'));
       scope.setErrorHandler((err: FastifyError | Error, request, reply) => {
-        const send = (status: number, code: DatalakeErrorCode, message: string, headers: Record<string, string> = {}, details = {}): void => {
-          void reply.code(status).headers(headers).send({ error: { code, message, ...details } });
+        const send = (
+          status: number,
+          code: DatalakeErrorCode,
+          message: string,
+          headers: Record<string, string> = {},
+          details = {},
+        ): void => {
+          void reply
+            .code(status)
+            .headers(headers)
+            .send({ error: { code, message, ...details } });
         };
         if (err instanceof DatalakeError) return send(err.httpStatus, err.code, err.message, err.headers, err.details);
-        if (err instanceof ApiError) return send(err.httpStatus, byStatus[err.httpStatus] ?? 'invalid_argument', err.message, err.headers);
+        if (err instanceof ApiError)
+          return send(err.httpStatus, byStatus[err.httpStatus] ?? 'invalid_argument', err.message, err.headers);
         if (err instanceof InsufficientBalanceError) return send(402, 'insufficient_balance', err.message);
         const status = (err as FastifyError).statusCode;
-        if (status && status >= 400 && status < 500) return send(status, byStatus[status] ?? 'invalid_argument', err.message);
+        if (status && status >= 400 && status < 500)
+          return send(status, byStatus[status] ?? 'invalid_argument', err.message);
         ctx.log.error({ err: err.message, stack: err.stack, url: request.url }, 'datalake request failed');
         return send(500, 'internal', 'internal error');
       });
       scope.setNotFoundHandler((request, reply) => {
-        void reply.code(404).send({ error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` } });
+        void reply
+          .code(404)
+          .send({
+            error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` },
+          });
       });
       registerCollections(scope, dl);
       registerIngest(scope, dl);

@@ -23,7 +23,8 @@ export function registerSearch(app: FastifyInstance, dl: Datalake): void {
     const account = accountOf(request);
     const body = parse(searchBody, request.body);
     const wait = limiter.take(`dl-search:${account.id}`);
-    if (wait) throw new DatalakeError(429, 'rate_limited', 'more than 5 searches per second', { 'retry-after': String(wait) });
+    if (wait)
+      throw new DatalakeError(429, 'rate_limited', 'more than 5 searches per second', { 'retry-after': String(wait) });
     let folderId: number | undefined;
     if (body.collection_id) {
       const collection = dl.collections.get(account.id, body.collection_id);

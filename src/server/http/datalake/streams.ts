@@ -14,11 +14,15 @@ const openBody = z
     source_url: z.string().max(2048),
     fps: z.number().min(0.1).max(30).default(1),
     segment_seconds: z.number().min(2).max(300).default(10),
-    metadata: z.record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).default({}),
+    metadata: z
+      .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+      .default({}),
   })
   .strict();
 const listQuery = z.object({ limit: limitParam(20), cursor: z.string().optional() }).strict();
-const eventsQuery = z.object({ limit: limitParam(50), cursor: z.string().optional(), since: z.coerce.number().min(0).optional() }).strict();
+const eventsQuery = z
+  .object({ limit: limitParam(50), cursor: z.string().optional(), since: z.coerce.number().min(0).optional() })
+  .strict();
 const eventCursor = z.object({ start: z.number(), seq: z.number().int() });
 
 /** Open Stream: a live pull source, cut into segments that are ingested (indexed, derived) while it plays. */
@@ -34,10 +38,21 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     const account = accountOf(request);
     const body = parse(openBody, request.body);
     const scheme = URL.canParse(body.source_url) ? new URL(body.source_url).protocol : '';
-    if (scheme === 'rtsp:' || scheme === 'rtmp:' || scheme === 'rtmps:') throw invalid(`${scheme.slice(0, -1)} pull sources are not supported by this service yet; use an http(s) source such as an HLS playlist`);
-    if (scheme !== 'http:' && scheme !== 'https:') throw invalid('source_url must be an http or https URL (an HLS playlist or another live http source)');
+    if (scheme === 'rtsp:' || scheme === 'rtmp:' || scheme === 'rtmps:')
+      throw invalid(
+        `${scheme.slice(0, -1)} pull sources are not supported by this service yet; use an http(s) source such as an HLS playlist`,
+      );
+    if (scheme !== 'http:' && scheme !== 'https:')
+      throw invalid('source_url must be an http or https URL (an HLS playlist or another live http source)');
     targetCollection(dl, account, body.collection_id);
-    const row = dl.streams.create({ accountId: account.id, collectionId: body.collection_id, sourceUrl: body.source_url, fps: body.fps, segmentSeconds: body.segment_seconds, metadata: body.metadata });
+    const row = dl.streams.create({
+      accountId: account.id,
+      collectionId: body.collection_id,
+      sourceUrl: body.source_url,
+      fps: body.fps,
+      segmentSeconds: body.segment_seconds,
+      metadata: body.metadata,
+    });
     dl.ctx.jobs.enqueue(STREAM_JOB, row.id, { streamId: row.id }, 3);
     return reply.code(201).send(dl.streams.record(row));
   });
@@ -47,7 +62,10 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     const rows = dl.streams.list(accountOf(request).id, q.limit + 1, decodeCursor(timeCursor, q.cursor));
     const page = rows.slice(0, q.limit);
     const last = page.at(-1);
-    return { streams: page.map((r) => dl.streams.record(r)), next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null };
+    return {
+      streams: page.map((r) => dl.streams.record(r)),
+      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
+    };
   });
 
   app.get('/streams/:id', async (request) => dl.streams.record(find(accountOf(request).id, request.params)));
@@ -68,7 +86,9 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     const after = decodeCursor(eventCursor, q.cursor);
     dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake stream safety events', row.id);
     const page = dl.events.streamPage(row.id, q.limit, q.since, after);
-    const indexing = dl.ctx.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(row.id) !== undefined;
+    const indexing =
+      dl.ctx.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(row.id) !==
+      undefined;
     const live = row.status === 'starting' || row.status === 'live' || indexing;
     return { events: page.events, next_cursor: page.more && page.last ? encodeCursor(page.last) : null, live };
   });

@@ -6,7 +6,9 @@ import { videoRecord } from '../../datalake/video-record';
 import { accountOf } from '../library/auth';
 import { decodeCursor, encodeCursor, idParam, limitParam, parse, timeCursor } from './parse';
 
-const listQuery = z.object({ limit: limitParam(20), cursor: z.string().optional(), collection_id: z.string().max(100).optional() }).strict();
+const listQuery = z
+  .object({ limit: limitParam(20), cursor: z.string().optional(), collection_id: z.string().max(100).optional() })
+  .strict();
 
 export function registerVideos(app: FastifyInstance, dl: Datalake): void {
   app.get('/videos', async (request) => {
@@ -15,7 +17,10 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
     const rows = dl.videos.list(account.id, q.limit + 1, q.collection_id, decodeCursor(timeCursor, q.cursor));
     const page = rows.slice(0, q.limit);
     const last = page.at(-1);
-    return { videos: page.map((v) => videoRecord(dl, v)), next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null };
+    return {
+      videos: page.map((v) => videoRecord(dl, v)),
+      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
+    };
   });
 
   app.get('/videos/:id', async (request) => {

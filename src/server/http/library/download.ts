@@ -62,7 +62,13 @@ type Prepared =
   | { kind: 'blob'; bucket: string; blob: string; size: number; range: ByteRange | null; bytes: number; name: string };
 
 /** The checks every download method makes (rate limit, ownership, existence, range); charges nothing. */
-async function prepare(ctx: ServiceContext, account: Account, request: FastifyRequest, bucket: string, blob: string): Promise<Prepared> {
+async function prepare(
+  ctx: ServiceContext,
+  account: Account,
+  request: FastifyRequest,
+  bucket: string,
+  blob: string,
+): Promise<Prepared> {
   const wait = ctx.limits.download.take(`download:${account.id}`);
   if (wait) throw rateLimited(wait);
   // Another account's bucket, an invalid or escaping path, a deleted video: all the same "does not exist".
@@ -99,7 +105,8 @@ function send(ctx: ServiceContext, account: Account, reply: FastifyReply, p: Pre
   try {
     ctx.billing.charge(account.id, downloadPrice(p.bytes), 'download', `${p.bucket}/${p.blob}`);
   } catch (err) {
-    if (err instanceof InsufficientBalanceError) throw new ApiError(402, ENVELOPE_CODES.insufficientBalance, API_MESSAGES.downloadBalance);
+    if (err instanceof InsufficientBalanceError)
+      throw new ApiError(402, ENVELOPE_CODES.insufficientBalance, API_MESSAGES.downloadBalance);
     throw err;
   }
   return answerHeaders(reply, p).send(ctx.blobs.read(p.bucket, p.blob, p.range ?? undefined));

@@ -6,7 +6,12 @@ import { accountOf } from './auth';
 import { parseOr400 } from './validate';
 
 const name = z.string().trim().min(1, 'name is required').max(200, 'name must be at most 200 characters');
-const folderParam = z.object({ id: z.string().regex(/^-?\d{1,12}$/, 'folder id must be an integer').transform(Number) });
+const folderParam = z.object({
+  id: z
+    .string()
+    .regex(/^-?\d{1,12}$/, 'folder id must be an integer')
+    .transform(Number),
+});
 
 /** Folders: POST /folders, GET /folders, PATCH /folders/:id (rename), DELETE /folders/:id (empty folders only). */
 export function registerFolders(app: FastifyInstance, ctx: ServiceContext): void {

@@ -3,7 +3,11 @@ import { isValidDatetime, UPLOAD_LIMITS } from '../../../shared/api-types';
 import { badRequest } from '../envelope';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
-const intField = (name: string) => z.string().regex(/^-?\d{1,12}$/, `${name} must be an integer`).transform(Number);
+const intField = (name: string) =>
+  z
+    .string()
+    .regex(/^-?\d{1,12}$/, `${name} must be an integer`)
+    .transform(Number);
 const numberField = (name: string, min: number, max: number) =>
   z
     .string()
@@ -25,24 +29,46 @@ export const uploadFieldsSchema = z
         .max(UPLOAD_LIMITS.callbackMaxLength, `callback must be at most ${UPLOAD_LIMITS.callbackMaxLength} characters`)
         .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), 'callback must be an http or https URL'),
     ),
-    datetime_taken: optional(z.string().refine(isValidDatetime, 'datetime_taken must be in the format yyyy-MM-dd HH:mm:ss')),
+    datetime_taken: optional(
+      z.string().refine(isValidDatetime, 'datetime_taken must be in the format yyyy-MM-dd HH:mm:ss'),
+    ),
     camera_model: optional(
-      z.string().max(UPLOAD_LIMITS.cameraModelMaxLength, `camera_model must be at most ${UPLOAD_LIMITS.cameraModelMaxLength} characters`),
+      z
+        .string()
+        .max(
+          UPLOAD_LIMITS.cameraModelMaxLength,
+          `camera_model must be at most ${UPLOAD_LIMITS.cameraModelMaxLength} characters`,
+        ),
     ),
     latitude: optional(numberField('latitude', -90, 90)),
     longitude: optional(numberField('longitude', -180, 180)),
     retain_original_video: optional(boolField),
-    video_transcription_prompt: optional(z.string().max(2000, 'video_transcription_prompt must be at most 2000 characters')),
+    video_transcription_prompt: optional(
+      z.string().max(2000, 'video_transcription_prompt must be at most 2000 characters'),
+    ),
     tags: z
       .array(z.string().trim().min(1, 'tags must not be empty').max(100, 'a tag must be at most 100 characters'))
       .max(UPLOAD_LIMITS.maxTags, `at most ${UPLOAD_LIMITS.maxTags} tags`)
       .default([]),
   })
-  .refine((f) => (f.latitude === undefined) === (f.longitude === undefined), 'latitude and longitude must be given together');
+  .refine(
+    (f) => (f.latitude === undefined) === (f.longitude === undefined),
+    'latitude and longitude must be given together',
+  );
 
 export type UploadFields = z.infer<typeof uploadFieldsSchema>;
 
-const SINGLE = ['folder_id', 'unique_id', 'callback', 'datetime_taken', 'camera_model', 'latitude', 'longitude', 'retain_original_video', 'video_transcription_prompt'];
+const SINGLE = [
+  'folder_id',
+  'unique_id',
+  'callback',
+  'datetime_taken',
+  'camera_model',
+  'latitude',
+  'longitude',
+  'retain_original_video',
+  'video_transcription_prompt',
+];
 
 /** Turns raw multipart fields (name -> values) into validated upload fields: tags[N] and repeated `tags` both count. */
 export function parseUploadFields(raw: Map<string, string[]>): UploadFields {
@@ -83,7 +109,10 @@ export function videoFieldsOf(form: UploadFields) {
 /** File name safe to store and to hand back in Content-Disposition: no folders, no control or reserved characters. */
 export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[\p{Cc}<>:"|?*]/gu, '_').replace(/^[.\s]+/, '').trim();
+  const cleaned = base
+    .replace(/[\p{Cc}<>:"|?*]/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
   const limited = Buffer.byteLength(cleaned) > 200 ? truncateBytes(cleaned, 200) : cleaned;
   return limited || 'video';
 }

@@ -23,11 +23,18 @@ export function registerMetadata(app: FastifyInstance, ctx: ServiceContext): voi
     const row = ctx.videos.byNo(account.id, video_no);
     if (!row) return success(null);
     const segments = ctx.db
-      .prepare("SELECT idx, transcript, start_time, end_time FROM segments WHERE video_id = ? AND transcript != '' ORDER BY idx")
+      .prepare(
+        "SELECT idx, transcript, start_time, end_time FROM segments WHERE video_id = ? AND transcript != '' ORDER BY idx",
+      )
       .all(row.id) as { idx: number; transcript: string; start_time: number; end_time: number }[];
     return success({
       videoNo: row.video_no,
-      transcriptions: segments.map((s, index) => ({ index, content: s.transcript, startTime: s.start_time, endTime: s.end_time })),
+      transcriptions: segments.map((s, index) => ({
+        index,
+        content: s.transcript,
+        startTime: s.start_time,
+        endTime: s.end_time,
+      })),
     });
   });
 }

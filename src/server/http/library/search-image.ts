@@ -26,13 +26,19 @@ const imageFields = z.object({
  * POST /search_image: JSON body = BY_IMAGE text search over keyframes; multipart with an image `file` = search by
  * photo, ranking keyframes by face similarity to the faces in the photo.
  */
-export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, runText: (account: Account, body: SearchBody) => Promise<unknown>): void {
+export function registerSearchImage(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  runText: (account: Account, body: SearchBody) => Promise<unknown>,
+): void {
   const faceQueries = new FaceQueryPool(ctx.log.child({ module: 'photo-query' }));
   app.addHook('onClose', () => faceQueries.close());
   app.post('/search_image', async (request, reply) => {
     const account = accountOf(request);
     if (!request.isMultipart()) {
-      return success(await runText(account, parseOr400(searchBody, { ...(request.body as object), search_type: 'BY_IMAGE' })));
+      return success(
+        await runText(account, parseOr400(searchBody, { ...(request.body as object), search_type: 'BY_IMAGE' })),
+      );
     }
     const wait = ctx.limits.search.take(`search:${account.id}`);
     if (wait) throw rateLimited(wait);

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { FILTERING_LEVELS, PRICES_MICRO_USD, SEARCH_LIMITS, type CaptionItem, type ClipItem } from '../../../shared/api-types';
+import {
+  FILTERING_LEVELS,
+  PRICES_MICRO_USD,
+  SEARCH_LIMITS,
+  type CaptionItem,
+  type ClipItem,
+} from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { ServiceContext } from '../../context';
 import { captionContent } from '../../indexer/caption';
@@ -16,7 +22,8 @@ import { parseOr400 } from './validate';
 function topK(body: SearchBody): number {
   if (body.search_type === 'BY_CAPTION') {
     const k = body.top_k ?? SEARCH_LIMITS.captionTopKDefault;
-    if (k < 1 || k > SEARCH_LIMITS.captionTopKMax) throw badRequest(`top_k must be between 1 and ${SEARCH_LIMITS.captionTopKMax} for BY_CAPTION`);
+    if (k < 1 || k > SEARCH_LIMITS.captionTopKMax)
+      throw badRequest(`top_k must be between 1 and ${SEARCH_LIMITS.captionTopKMax} for BY_CAPTION`);
     return k;
   }
   const k = body.top_k ?? SEARCH_LIMITS.topKDefault;
@@ -40,7 +47,10 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
       tag: body.tag,
       cameraModel: body.camera_tag,
       takenSince: body.datetime_taken,
-      near: body.latitude !== undefined && body.longitude !== undefined ? { latitude: body.latitude, longitude: body.longitude, radiusKm: body.radius_km } : undefined,
+      near:
+        body.latitude !== undefined && body.longitude !== undefined
+          ? { latitude: body.latitude, longitude: body.longitude, radiusKm: body.radius_km }
+          : undefined,
     };
     const min = body.filtering_level ? FILTERING_LEVELS[body.filtering_level] : 0;
     const text = body.search_param;
@@ -48,9 +58,13 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
     switch (body.search_type) {
       case 'BY_CLIP':
       case 'BY_VIDEO':
-        return (await ctx.search.search({ text, field: 'all', filter, limit: k })).filter((h) => h.score >= min).map((h) => clipItem(h, true));
+        return (await ctx.search.search({ text, field: 'all', filter, limit: k }))
+          .filter((h) => h.score >= min)
+          .map((h) => clipItem(h, true));
       case 'BY_AUDIO':
-        return (await ctx.search.search({ text, field: 'transcript', filter, limit: k })).filter((h) => h.score >= min).map((h) => clipItem(h, false));
+        return (await ctx.search.search({ text, field: 'transcript', filter, limit: k }))
+          .filter((h) => h.score >= min)
+          .map((h) => clipItem(h, false));
       case 'BY_CAPTION': {
         const qv = lexicalVector(body.search_param);
         return (await ctx.search.search({ text, field: 'caption', filter, limit: k }))
@@ -59,9 +73,13 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
           .sort((a, b) => b.score - a.score);
       }
       case 'BY_IMAGE': {
-        const hits = (await ctx.search.search({ text, field: 'all', filter, limit: SEARCH_LIMITS.topKMax })).filter((h) => h.score >= min && h.keyframeBlob);
+        const hits = (await ctx.search.search({ text, field: 'all', filter, limit: SEARCH_LIMITS.topKMax })).filter(
+          (h) => h.score >= min && h.keyframeBlob,
+        );
         const pageSize = k;
-        const page = hits.slice((body.page - 1) * pageSize, body.page * pageSize).map((h) => ({ ...h, datetimeTaken: null, cameraModel: null, latitude: null, longitude: null }));
+        const page = hits
+          .slice((body.page - 1) * pageSize, body.page * pageSize)
+          .map((h) => ({ ...h, datetimeTaken: null, cameraModel: null, latitude: null, longitude: null }));
         return imagePage(hits.length, body.page, pageSize, page);
       }
     }
@@ -84,7 +102,12 @@ export function registerSearch(app: FastifyInstance, ctx: ServiceContext): void 
     const wait = ctx.limits.search.take(`search:${account.id}`);
     if (wait) throw rateLimited(wait);
     ctx.billing.charge(account.id, PRICES_MICRO_USD.search, 'search', 'audio transcripts');
-    const hits = await ctx.search.search({ text: q.query, field: 'transcript', filter: { accountId: account.id }, limit: SEARCH_LIMITS.topKMax });
+    const hits = await ctx.search.search({
+      text: q.query,
+      field: 'transcript',
+      filter: { accountId: account.id },
+      limit: SEARCH_LIMITS.topKMax,
+    });
     return success({
       current_page: q.page,
       page_size: q.page_size,
@@ -116,7 +139,9 @@ function clipItem(h: SegmentHit, withKeyframe: boolean): ClipItem {
 }
 
 function captionItem(h: SegmentHit, queryVector: Float32Array, accountId: number): CaptionItem {
-  const stored = h.captionVector ? new Float32Array(h.captionVector.buffer, h.captionVector.byteOffset, h.captionVector.byteLength / 4) : lexicalVector(captionContent(h.caption));
+  const stored = h.captionVector
+    ? new Float32Array(h.captionVector.buffer, h.captionVector.byteOffset, h.captionVector.byteLength / 4)
+    : lexicalVector(captionContent(h.caption));
   const similarity = Math.max(0, Math.min(1, cosine(queryVector, stored)));
   const item: CaptionItem = {
     video_no: h.videoNo,

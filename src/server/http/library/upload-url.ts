@@ -18,11 +18,16 @@ type RawFields = Map<string, string[]>;
  */
 export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext): void {
   void app.register((scope, _opts, done) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ctx.config.http.maxJsonBytes }, (_request, body, next) => {
-      const fields: RawFields = new Map();
-      for (const [name, value] of new URLSearchParams(String(body))) fields.set(name, [...(fields.get(name) ?? []), value]);
-      next(null, fields);
-    });
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: ctx.config.http.maxJsonBytes },
+      (_request, body, next) => {
+        const fields: RawFields = new Map();
+        for (const [name, value] of new URLSearchParams(String(body)))
+          fields.set(name, [...(fields.get(name) ?? []), value]);
+        next(null, fields);
+      },
+    );
 
     scope.post('/upload_url', async (request, reply) => {
       const account = accountOf(request);
@@ -32,7 +37,12 @@ export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext): vo
       const form = parseUploadFields(raw);
       const cap = ctx.config.limits.concurrentIngests;
       if (ctx.videos.fetching(account.id) >= cap) {
-        throw new ApiError(429, ENVELOPE_CODES.rateLimited, `${cap} videos are still being fetched from their links; wait for one to finish.`, { 'retry-after': '15' });
+        throw new ApiError(
+          429,
+          ENVELOPE_CODES.rateLimited,
+          `${cap} videos are still being fetched from their links; wait for one to finish.`,
+          { 'retry-after': '15' },
+        );
       }
       const folderId = ctx.folders.resolve(account.id, form.folder_id, form.unique_id);
       const name = urlFileName(url);
@@ -57,7 +67,12 @@ export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext): vo
         },
         url,
       );
-      const data: UploadedVideo = { videoNo: row.video_no, videoName: row.video_name, videoStatus: 'UNPARSE', uploadTime: String(row.created_at) };
+      const data: UploadedVideo = {
+        videoNo: row.video_no,
+        videoName: row.video_name,
+        videoStatus: 'UNPARSE',
+        uploadTime: String(row.created_at),
+      };
       return reply.send(success(data));
     });
     done();
@@ -76,7 +91,10 @@ async function readFields(request: FastifyRequest): Promise<RawFields> {
         await drainParts(parts);
         throw badRequest('upload_url takes a url field, not a file part (upload files with /upload)');
       }
-      fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), typeof part.value === 'string' ? part.value : String(part.value)]);
+      fields.set(part.fieldname, [
+        ...(fields.get(part.fieldname) ?? []),
+        typeof part.value === 'string' ? part.value : String(part.value),
+      ]);
     }
     return fields;
   }
@@ -85,12 +103,15 @@ async function readFields(request: FastifyRequest): Promise<RawFields> {
     const fields: RawFields = new Map();
     for (const [name, value] of Object.entries(request.body)) {
       const values: unknown[] = Array.isArray(value) ? value : [value];
-      if (!values.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) throw badRequest(`${name} must be text`);
+      if (!values.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
+        throw badRequest(`${name} must be text`);
       fields.set(name, values.map(String));
     }
     return fields;
   }
-  throw badRequest('upload_url takes form fields (multipart/form-data, application/x-www-form-urlencoded) or a JSON object with url');
+  throw badRequest(
+    'upload_url takes form fields (multipart/form-data, application/x-www-form-urlencoded) or a JSON object with url',
+  );
 }
 
 function sourceUrl(fields: RawFields): string {

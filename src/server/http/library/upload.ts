@@ -103,7 +103,12 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
           videoNo,
         );
         ctx.jobs.enqueue('index', videoNo, { videoId: row.id }, ctx.config.indexer.maxAttempts);
-        const data: UploadedVideo = { videoNo, videoName: name, videoStatus: 'UNPARSE', uploadTime: String(row.created_at) };
+        const data: UploadedVideo = {
+          videoNo,
+          videoName: name,
+          videoStatus: 'UNPARSE',
+          uploadTime: String(row.created_at),
+        };
         return reply.send(success(data));
       } catch (err) {
         ctx.billing.refund(account.id, price, 'upload failed', videoNo);

@@ -7,7 +7,8 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.ou
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.join('.') ?? '';
-    if (issue?.code === 'invalid_type' && issue.message.endsWith('received undefined') && path) throw badRequest(`${path} is required`);
+    if (issue?.code === 'invalid_type' && issue.message.endsWith('received undefined') && path)
+      throw badRequest(`${path} is required`);
     throw badRequest(`${path ? `${path}: ` : ''}${issue?.message ?? 'invalid request'}`);
   }
   return parsed.data;

@@ -17,9 +17,15 @@ const listBody = z.object({
   tag: z.string().max(100).optional(),
 });
 
-const videoNos = z.array(z.string().min(1).max(100)).min(1, 'give at least one video number').max(100, 'at most 100 video numbers');
+const videoNos = z
+  .array(z.string().min(1).max(100))
+  .min(1, 'give at least one video number')
+  .max(100, 'at most 100 video numbers');
 /** A bare JSON array of video numbers, or {"video_nos": [...]}. */
-const deleteBody = z.preprocess((v) => (v && typeof v === 'object' && !Array.isArray(v) && 'video_nos' in v ? v.video_nos : v), videoNos);
+const deleteBody = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && 'video_nos' in v ? v.video_nos : v),
+  videoNos,
+);
 
 export function registerVideos(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/list_videos', async (request) => {

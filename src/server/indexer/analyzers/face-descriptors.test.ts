@@ -16,7 +16,20 @@ let cleanup: () => Promise<void> = async () => {};
 /** Writes one 640 px wide frame from `input` through the ffmpeg filter `vf`, and reads it back as a SegmentFrame. */
 async function frame(name: string, input: string[], vf: string): Promise<SegmentFrame> {
   const keyframePath = join(dir, `${name}.jpg`);
-  await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...input, '-vf', vf, '-frames:v', '1', '-q:v', '4', keyframePath]);
+  await runTool('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    ...input,
+    '-vf',
+    vf,
+    '-frames:v',
+    '1',
+    '-q:v',
+    '4',
+    keyframePath,
+  ]);
   const { width, height } = await imageSize(keyframePath);
   return { index: 0, start: 0, end: 1, keyframePath, width, height, rgb: () => decodeRgb(keyframePath, width, height) };
 }
@@ -45,9 +58,17 @@ describe('face descriptors (human finds the faces, face-api describes them)', ()
     // The astronaut as the indexer sees her: the photo clip's first keyframe, scaled to 640 px.
     const clip = await frame('astronaut-clip', ['-ss', '1', '-i', await ensurePhotoClip()], "scale='min(640,iw)':-2");
     // The same photo smaller, elsewhere on a grey frame, brighter.
-    const moved = await frame('astronaut-moved', ['-i', await photoPath('astronaut')], 'scale=300:-2,eq=brightness=0.06,pad=640:360:300:30:color=gray');
+    const moved = await frame(
+      'astronaut-moved',
+      ['-i', await photoPath('astronaut')],
+      'scale=300:-2,eq=brightness=0.06,pad=640:360:300:30:color=gray',
+    );
     // Three other people: the first of face-api's own sample photos, shipped in its package.
-    const others = await frame('others', ['-i', join(packageDir('@vladmandic/face-api'), 'demo', 'sample1.jpg')], 'scale=640:-2');
+    const others = await frame(
+      'others',
+      ['-i', join(packageDir('@vladmandic/face-api'), 'demo', 'sample1.jpg')],
+      'scale=640:-2',
+    );
 
     const [a, b, c] = [await facesOf(clip), await facesOf(moved), await facesOf(others)];
     expect(a).toHaveLength(1);
@@ -67,7 +88,8 @@ describe('face descriptors (human finds the faces, face-api describes them)', ()
       expect(d).toBeGreaterThan(SAME_PERSON_DISTANCE);
       expect(d).toBeGreaterThan(same + 0.2);
     }
-    const score = (f: Face | undefined): number | null => faceSimilarity({ model: FACE_MODEL, descriptor: astronaut }, { model: FACE_MODEL, descriptor: vector(f) });
+    const score = (f: Face | undefined): number | null =>
+      faceSimilarity({ model: FACE_MODEL, descriptor: astronaut }, { model: FACE_MODEL, descriptor: vector(f) });
     expect(score(b[0])).toBeGreaterThan(0.5);
     for (const f of c) expect(score(f)).toBeLessThan(0.5);
 

@@ -15,7 +15,11 @@ interface FaceApiModule {
   Rect: new (x: number, y: number, width: number, height: number) => unknown;
   FaceDetection: new (score: number, relativeBox: unknown, imageDims: { width: number; height: number }) => unknown;
   extendWithFaceDetection: <T extends object>(source: T, detection: unknown) => T;
-  DetectAllFaceLandmarksTask: new (parent: Promise<object[]>, input: unknown, useTinyLandmarkNet: boolean) => {
+  DetectAllFaceLandmarksTask: new (
+    parent: Promise<object[]>,
+    input: unknown,
+    useTinyLandmarkNet: boolean,
+  ) => {
     withFaceDescriptors(): PromiseLike<unknown[]>;
   };
 }
@@ -61,14 +65,20 @@ export interface DescribedFace extends FaceBox {
  * fs: no fetch). The build requires `@tensorflow/tfjs` and `@tensorflow/tfjs-backend-wasm` and sets no backend of its
  * own; it must share the tfjs-core instance human runs on, or its tensors would live in another engine: checked here.
  */
-export async function loadFaceDescriber(tf: typeof TfjsCore, packageDir: (name: string) => string): Promise<FaceDescriber> {
+export async function loadFaceDescriber(
+  tf: typeof TfjsCore,
+  packageDir: (name: string) => string,
+): Promise<FaceDescriber> {
   const dir = packageDir('@vladmandic/face-api');
   const mod: unknown = nodeRequire(join(dir, 'dist', 'face-api.node-wasm.js'));
   if (!isFaceApiModule(mod)) throw new Error('face-api.node-wasm.js lacks the exports the indexer uses');
-  if (mod.tf.engine() !== tf.engine()) throw new Error('face-api loaded a second copy of @tensorflow/tfjs-core; it must share the indexer\'s');
+  if (mod.tf.engine() !== tf.engine())
+    throw new Error("face-api loaded a second copy of @tensorflow/tfjs-core; it must share the indexer's");
   const modelDir = join(dir, 'model');
-  for (const net of [mod.nets.faceLandmark68Net, mod.nets.faceRecognitionNet]) if (!net.isLoaded) await net.loadFromDisk(modelDir);
-  if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()} after loading face-api, expected wasm`);
+  for (const net of [mod.nets.faceLandmark68Net, mod.nets.faceRecognitionNet])
+    if (!net.isLoaded) await net.loadFromDisk(modelDir);
+  if (tf.getBackend() !== 'wasm')
+    throw new Error(`tfjs backend is ${tf.getBackend()} after loading face-api, expected wasm`);
   return { faceApi: mod, version: `face-api ${mod.version}` };
 }
 
@@ -92,7 +102,11 @@ function clip(face: FaceBox, width: number, height: number): FaceBox | null {
  * first: face-api shifts landmarks by the unclipped box, so a box reaching past the border would misplace them.
  * `image` is the [height, width, 3] tensor the boxes were found on; it is not disposed here.
  */
-export async function describeFaces(describer: FaceDescriber, image: TfjsCore.Tensor3D, faces: FaceBox[]): Promise<DescribedFace[]> {
+export async function describeFaces(
+  describer: FaceDescriber,
+  image: TfjsCore.Tensor3D,
+  faces: FaceBox[],
+): Promise<DescribedFace[]> {
   const [height, width] = image.shape;
   const { faceApi } = describer;
   const kept = faces.map((f) => clip(f, width, height)).filter((f): f is FaceBox => f !== null);
@@ -102,12 +116,17 @@ export async function describeFaces(describer: FaceDescriber, image: TfjsCore.Te
     const relative = new faceApi.Rect(x / width, y / height, w / width, h / height);
     return faceApi.extendWithFaceDetection({ index }, new faceApi.FaceDetection(f.score, relative, { width, height }));
   });
-  const results = await new faceApi.DetectAllFaceLandmarksTask(Promise.resolve(parents), image, false).withFaceDescriptors();
+  const results = await new faceApi.DetectAllFaceLandmarksTask(
+    Promise.resolve(parents),
+    image,
+    false,
+  ).withFaceDescriptors();
   const described: DescribedFace[] = [];
   for (const r of results) {
     const { index, descriptor } = r as { index?: unknown; descriptor?: unknown };
     const face = typeof index === 'number' ? kept[index] : undefined;
-    if (face && descriptor instanceof Float32Array && descriptor.length === 128) described.push({ ...face, descriptor });
+    if (face && descriptor instanceof Float32Array && descriptor.length === 128)
+      described.push({ ...face, descriptor });
   }
   return described;
 }

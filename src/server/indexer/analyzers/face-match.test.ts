@@ -32,12 +32,22 @@ describe('face-api distance to score', () => {
 
   it('compares face-api descriptors by Euclidean distance', () => {
     expect(euclideanDistance(base, at(base, 0.3))).toBeCloseTo(0.3, 5);
-    const near = faceSimilarity({ model: FACE_API_MODEL, descriptor: base }, { model: FACE_API_MODEL, descriptor: at(base, 0.3) });
-    const far = faceSimilarity({ model: FACE_API_MODEL, descriptor: base }, { model: FACE_API_MODEL, descriptor: at(base, 0.9) });
+    const near = faceSimilarity(
+      { model: FACE_API_MODEL, descriptor: base },
+      { model: FACE_API_MODEL, descriptor: at(base, 0.3) },
+    );
+    const far = faceSimilarity(
+      { model: FACE_API_MODEL, descriptor: base },
+      { model: FACE_API_MODEL, descriptor: at(base, 0.9) },
+    );
     expect(near).toBeGreaterThan(0.9);
     expect(far).toBeLessThan(0.1);
-    expect(samePerson({ model: FACE_API_MODEL, descriptor: base }, { model: FACE_API_MODEL, descriptor: at(base, 0.55) })).toBe(true);
-    expect(samePerson({ model: FACE_API_MODEL, descriptor: base }, { model: FACE_API_MODEL, descriptor: at(base, 0.65) })).toBe(false);
+    expect(
+      samePerson({ model: FACE_API_MODEL, descriptor: base }, { model: FACE_API_MODEL, descriptor: at(base, 0.55) }),
+    ).toBe(true);
+    expect(
+      samePerson({ model: FACE_API_MODEL, descriptor: base }, { model: FACE_API_MODEL, descriptor: at(base, 0.65) }),
+    ).toBe(false);
   });
 });
 
@@ -45,22 +55,50 @@ describe('which faces may be compared', () => {
   const faceres = Float32Array.from({ length: 1024 }, (_, i) => Math.cos(i));
 
   it('never compares descriptors of different models, even of one length', () => {
-    expect(faceSimilarity({ model: FACE_API_MODEL, descriptor: base }, { model: HUMAN_FACERES_MODEL, descriptor: faceres })).toBeNull();
-    expect(faceSimilarity({ model: FACE_API_MODEL, descriptor: base }, { model: 'other:128', descriptor: base })).toBeNull();
-    expect(samePerson({ model: FACE_API_MODEL, descriptor: base }, { model: HUMAN_FACERES_MODEL, descriptor: faceres })).toBe(false);
+    expect(
+      faceSimilarity({ model: FACE_API_MODEL, descriptor: base }, { model: HUMAN_FACERES_MODEL, descriptor: faceres }),
+    ).toBeNull();
+    expect(
+      faceSimilarity({ model: FACE_API_MODEL, descriptor: base }, { model: 'other:128', descriptor: base }),
+    ).toBeNull();
+    expect(
+      samePerson({ model: FACE_API_MODEL, descriptor: base }, { model: HUMAN_FACERES_MODEL, descriptor: faceres }),
+    ).toBe(false);
   });
 
-  it('refuses a descriptor whose length is not its model\'s', () => {
+  it("refuses a descriptor whose length is not its model's", () => {
     const short = base.subarray(0, 64);
-    expect(faceSimilarity({ model: FACE_API_MODEL, descriptor: short }, { model: FACE_API_MODEL, descriptor: short })).toBeNull();
-    expect(faceSimilarity({ model: HUMAN_FACERES_MODEL, descriptor: base }, { model: HUMAN_FACERES_MODEL, descriptor: base })).toBeNull();
+    expect(
+      faceSimilarity({ model: FACE_API_MODEL, descriptor: short }, { model: FACE_API_MODEL, descriptor: short }),
+    ).toBeNull();
+    expect(
+      faceSimilarity(
+        { model: HUMAN_FACERES_MODEL, descriptor: base },
+        { model: HUMAN_FACERES_MODEL, descriptor: base },
+      ),
+    ).toBeNull();
   });
 
   it('keeps comparing legacy faceres embeddings among themselves by cosine', () => {
-    expect(faceSimilarity({ model: HUMAN_FACERES_MODEL, descriptor: faceres }, { model: HUMAN_FACERES_MODEL, descriptor: faceres })).toBeCloseTo(1, 6);
+    expect(
+      faceSimilarity(
+        { model: HUMAN_FACERES_MODEL, descriptor: faceres },
+        { model: HUMAN_FACERES_MODEL, descriptor: faceres },
+      ),
+    ).toBeCloseTo(1, 6);
     const opposite = faceres.map((x) => -x);
-    expect(faceSimilarity({ model: HUMAN_FACERES_MODEL, descriptor: faceres }, { model: HUMAN_FACERES_MODEL, descriptor: opposite })).toBe(0);
-    expect(samePerson({ model: HUMAN_FACERES_MODEL, descriptor: faceres }, { model: HUMAN_FACERES_MODEL, descriptor: faceres })).toBe(true);
+    expect(
+      faceSimilarity(
+        { model: HUMAN_FACERES_MODEL, descriptor: faceres },
+        { model: HUMAN_FACERES_MODEL, descriptor: opposite },
+      ),
+    ).toBe(0);
+    expect(
+      samePerson(
+        { model: HUMAN_FACERES_MODEL, descriptor: faceres },
+        { model: HUMAN_FACERES_MODEL, descriptor: faceres },
+      ),
+    ).toBe(true);
   });
 
   it('stores descriptors as packed float32 and reads them back from an unaligned buffer', () => {

@@ -159,7 +159,12 @@ export interface FrameDetections {
 }
 
 /** Runs detection on packed RGB pixels: objects and face boxes by human, then face descriptors by face-api, one tensor. */
-export async function detectRgb(engine: DetectionEngine, rgb: Uint8Array, width: number, height: number): Promise<FrameDetections> {
+export async function detectRgb(
+  engine: DetectionEngine,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+): Promise<FrameDetections> {
   const tensor = engine.tf.tensor3d(rgb, [height, width, 3], 'int32');
   try {
     const result = resultSchema.parse(await engine.human.detect(tensor));

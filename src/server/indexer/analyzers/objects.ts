@@ -30,8 +30,17 @@ export class ObjectsAnalyzer implements FrameAnalyzer {
     this.engine ??= await loadDetectionEngine();
     const rgb = await segment.rgb();
     const found = await detectRgb(this.engine, rgb, segment.width, segment.height);
-    const labels: Label[] = found.objects.map((o) => ({ label: o.label, score: round(o.score), source: OBJECT_SOURCE }));
-    const faces: Face[] = found.faces.map((f) => ({ descriptor: Array.from(f.descriptor), model: FACE_MODEL, box: f.box, score: round(f.score) }));
+    const labels: Label[] = found.objects.map((o) => ({
+      label: o.label,
+      score: round(o.score),
+      source: OBJECT_SOURCE,
+    }));
+    const faces: Face[] = found.faces.map((f) => ({
+      descriptor: Array.from(f.descriptor),
+      model: FACE_MODEL,
+      box: f.box,
+      score: round(f.score),
+    }));
     return { labels, faces };
   }
 

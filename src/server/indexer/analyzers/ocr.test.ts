@@ -9,14 +9,31 @@ import { confidentWords, mergeReads, OcrAnalyzer, picturesDiffer } from './ocr';
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 
 function page(lines: [string, number][][]): unknown {
-  return { blocks: [{ paragraphs: [{ lines: lines.map((words) => ({ words: words.map(([text, confidence]) => ({ text, confidence })) })) }] }] };
+  return {
+    blocks: [
+      {
+        paragraphs: [
+          { lines: lines.map((words) => ({ words: words.map(([text, confidence]) => ({ text, confidence })) })) },
+        ],
+      },
+    ],
+  };
 }
 
 describe('confidentWords', () => {
   it('keeps words read with confidence, in reading order, and drops lone glyphs', () => {
     const read = page([
-      [['SUNSET', 96], ['|', 90], ['OVER', 95]],
-      [['ii', 30], ['THE', 91], ['BAY', 88], ['a', 99]],
+      [
+        ['SUNSET', 96],
+        ['|', 90],
+        ['OVER', 95],
+      ],
+      [
+        ['ii', 30],
+        ['THE', 91],
+        ['BAY', 88],
+        ['a', 99],
+      ],
     ]);
     expect(confidentWords(read)).toEqual(['SUNSET', 'OVER', 'THE', 'BAY']);
     expect(confidentWords({ blocks: null })).toEqual([]);
@@ -25,18 +42,33 @@ describe('confidentWords', () => {
 
 describe('mergeReads', () => {
   it('keeps one copy of what both frames read', () => {
-    expect(mergeReads([['HARBOUR', 'LIGHTS'], ['HARBOUR', 'LIGHTS']])).toBe('HARBOUR LIGHTS');
+    expect(
+      mergeReads([
+        ['HARBOUR', 'LIGHTS'],
+        ['HARBOUR', 'LIGHTS'],
+      ]),
+    ).toBe('HARBOUR LIGHTS');
     expect(mergeReads([['MARKET|'], ['market']])).toBe('MARKET|');
     expect(mergeReads([[], []])).toBe('');
   });
 
   it('starts from the fuller read, so a title read whole stays one phrase', () => {
-    expect(mergeReads([['THE', 'BAY'], ['SUNSET', 'OVER', 'THE', 'BAY']])).toBe('SUNSET OVER THE BAY');
+    expect(
+      mergeReads([
+        ['THE', 'BAY'],
+        ['SUNSET', 'OVER', 'THE', 'BAY'],
+      ]),
+    ).toBe('SUNSET OVER THE BAY');
     expect(mergeReads([['INTERVIEW', 'ANNA'], ['INTERVIEW']])).toBe('INTERVIEW ANNA');
   });
 
   it('adds the words only the other frame read, after the first read, each once', () => {
-    expect(mergeReads([['CHAPTER', 'TWO', 'ROOM'], ['ROOM', 'FIVE']])).toBe('CHAPTER TWO ROOM FIVE');
+    expect(
+      mergeReads([
+        ['CHAPTER', 'TWO', 'ROOM'],
+        ['ROOM', 'FIVE'],
+      ]),
+    ).toBe('CHAPTER TWO ROOM FIVE');
     // Repeats inside one read are the text's own and stay.
     expect(mergeReads([['THE', 'END', 'OF', 'THE', 'ROAD'], []])).toBe('THE END OF THE ROAD');
   });
@@ -57,7 +89,8 @@ describe('picturesDiffer', () => {
   it('sees a change confined to one block, like a title fading in', () => {
     const a = base();
     const b = a.slice();
-    for (let y = 20; y < 36; y++) for (let x = 30; x < 46; x++) for (let c = 0; c < 3; c++) b[(y * width + x) * 3 + c] = 255;
+    for (let y = 20; y < 36; y++)
+      for (let x = 30; x < 46; x++) for (let c = 0; c < 3; c++) b[(y * width + x) * 3 + c] = 255;
     expect(picturesDiffer(a, b, width, height)).toBe(true);
   });
 
@@ -84,9 +117,24 @@ describe('OcrAnalyzer on a real video', () => {
   it('reads a title that appears after the keyframe, from the middle of the segment', async () => {
     const clip = join(dir, 'late-title.mp4');
     await runTool('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=0x336699:size=1280x720:rate=25', '-t', '4',
-      '-vf', `drawtext=fontfile=${FONT}:text='EVENING FERRY':fontcolor=white:fontsize=90:x=(w-text_w)/2:y=(h-text_h)/2:enable='gte(t,1)'`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x336699:size=1280x720:rate=25',
+      '-t',
+      '4',
+      '-vf',
+      `drawtext=fontfile=${FONT}:text='EVENING FERRY':fontcolor=white:fontsize=90:x=(w-text_w)/2:y=(h-text_h)/2:enable='gte(t,1)'`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
     ]);
     const workDir = join(dir, 'work');
     await mkdir(workDir);

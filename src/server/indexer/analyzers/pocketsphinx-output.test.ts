@@ -37,7 +37,7 @@ describe('pocketsphinx output', () => {
   });
 
   it('takes prompt words as lower-case dictionary spellings', () => {
-    expect(promptWords('Harbour Lights, the harbour; O\'Brien 2024')).toEqual(['harbour', 'lights', 'the', "o'brien"]);
+    expect(promptWords("Harbour Lights, the harbour; O'Brien 2024")).toEqual(['harbour', 'lights', 'the', "o'brien"]);
     expect(promptWords(undefined)).toEqual([]);
   });
 });

@@ -47,11 +47,15 @@ export class SpeechAnalyzer implements AudioAnalyzer {
 
   async available(): Promise<Availability> {
     this.binary = await onPath(BINARY);
-    if (!this.binary) return { ok: false, reason: `${BINARY} is not installed (Debian packages pocketsphinx and pocketsphinx-en-us)` };
+    if (!this.binary)
+      return { ok: false, reason: `${BINARY} is not installed (Debian packages pocketsphinx and pocketsphinx-en-us)` };
     try {
       await access(join(MODEL_DIR, 'en-us', 'mdef'));
     } catch {
-      return { ok: false, reason: `the English model is missing from ${MODEL_DIR} (Debian package pocketsphinx-en-us)` };
+      return {
+        ok: false,
+        reason: `the English model is missing from ${MODEL_DIR} (Debian package pocketsphinx-en-us)`,
+      };
     }
     this.version = await packageVersion();
     return { ok: true };
@@ -64,7 +68,24 @@ export class SpeechAnalyzer implements AudioAnalyzer {
     const wav = join(media.workDir, 'speech.wav');
     await runTool(
       ffmpegPath(),
-      ['-hide_banner', '-nostats', '-loglevel', 'error', '-y', ...mediaInput('storedVideo', media.videoPath), '-vn', '-sn', '-dn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', wav],
+      [
+        '-hide_banner',
+        '-nostats',
+        '-loglevel',
+        'error',
+        '-y',
+        ...mediaInput('storedVideo', media.videoPath),
+        '-vn',
+        '-sn',
+        '-dn',
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        '-c:a',
+        'pcm_s16le',
+        wav,
+      ],
       { signal },
     );
     const args = ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null'];
@@ -75,8 +96,13 @@ export class SpeechAnalyzer implements AudioAnalyzer {
     if (keywords.length === 0) return words;
     const kwsFile = join(media.workDir, 'keywords.txt');
     await writeFile(kwsFile, keywords.map((k) => `${k} /${KEYWORD_THRESHOLD}/\n`).join(''));
-    const spotted = parsePocketsphinx((await runTool(binary, [...args, '-kws', kwsFile], { signal })).stdout.toString('utf8'));
-    return mergeSpotted(words, spotted.map(({ word, start, end }) => ({ word, start, end })));
+    const spotted = parsePocketsphinx(
+      (await runTool(binary, [...args, '-kws', kwsFile], { signal })).stdout.toString('utf8'),
+    );
+    return mergeSpotted(
+      words,
+      spotted.map(({ word, start, end }) => ({ word, start, end })),
+    );
   }
 
   private async spottable(words: string[]): Promise<string[]> {

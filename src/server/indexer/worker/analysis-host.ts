@@ -35,7 +35,6 @@ interface Job {
   abortTimer?: NodeJS.Timeout;
 }
 
-
 /**
  * Runs analyzeVideo in a worker thread that owns the analyzers for its lifetime, so object detection (which blocks
  * the thread that runs it for ~0.4 s per keyframe) never stalls the HTTP thread. `analyze` has the `Analyze` type of
@@ -55,7 +54,8 @@ export class AnalysisWorker {
 
   readonly analyze = (opts: AnalyzeOptions): Promise<AnalyzeResult> => {
     if (this.closed) return Promise.reject(new Error('the analysis worker is closed'));
-    if (opts.analyzers) return Promise.reject(new TypeError('analyzers live in the analysis worker; none can be passed in'));
+    if (opts.analyzers)
+      return Promise.reject(new TypeError('analyzers live in the analysis worker; none can be passed in'));
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason as Error);
     const worker = this.current();
     const id = this.nextId++;
@@ -64,7 +64,11 @@ export class AnalysisWorker {
       if (opts.signal) {
         const signal = opts.signal;
         job.onAbort = () => {
-          this.post(worker, { type: 'abort', id, reason: signal.reason instanceof Error ? signal.reason.message : String(signal.reason) });
+          this.post(worker, {
+            type: 'abort',
+            id,
+            reason: signal.reason instanceof Error ? signal.reason.message : String(signal.reason),
+          });
           job.abortTimer = setTimeout(() => {
             this.exitReason.set(worker, `an aborted job did not stop within ${this.abortGraceMs} ms`);
             void worker.terminate();
@@ -74,7 +78,11 @@ export class AnalysisWorker {
       }
       this.jobs.set(id, job);
       const { videoPath, workDir, transcriptionPrompt, maxSegmentSeconds } = opts;
-      this.post(worker, { type: 'analyze', id, request: { videoPath, workDir, transcriptionPrompt, maxSegmentSeconds } });
+      this.post(worker, {
+        type: 'analyze',
+        id,
+        request: { videoPath, workDir, transcriptionPrompt, maxSegmentSeconds },
+      });
     });
   };
 
@@ -104,10 +112,14 @@ export class AnalysisWorker {
   private current(): Worker {
     if (this.worker) return this.worker;
     const data: AnalysisWorkerData = { logLevel: this.options.log.level };
-    const worker = spawnWorker(this.options.entry ?? workerEntry(import.meta.url, { sibling: './analysis-worker.ts' }, { outPath: 'service/analysis-worker.js' }), {
-      workerData: data,
-      resourceLimits: this.options.resourceLimits,
-    });
+    const worker = spawnWorker(
+      this.options.entry ??
+        workerEntry(import.meta.url, { sibling: './analysis-worker.ts' }, { outPath: 'service/analysis-worker.js' }),
+      {
+        workerData: data,
+        resourceLimits: this.options.resourceLimits,
+      },
+    );
     this.starts++;
     this.worker = worker;
     worker.on('message', (raw: unknown) => this.receive(worker, raw));
@@ -167,7 +179,8 @@ export class AnalysisWorker {
     const reason = this.exitReason.get(worker) ?? `the analysis worker exited with code ${code}`;
     this.exitReason.delete(worker);
     const orphans = [...this.jobs.entries()].filter(([, job]) => job.worker === worker);
-    if (orphans.length > 0) this.options.log.warn({ code, jobs: orphans.length, reason }, 'analysis worker ended with jobs running');
+    if (orphans.length > 0)
+      this.options.log.warn({ code, jobs: orphans.length, reason }, 'analysis worker ended with jobs running');
     for (const [id] of orphans) {
       const job = this.settle(id);
       if (!job) continue;

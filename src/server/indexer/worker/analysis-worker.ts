@@ -51,7 +51,8 @@ function analyze(id: number, request: AnalyzeRequest): void {
     .then(
       (result) => send({ type: 'result', id, result }),
       (err: unknown) => {
-        const error = err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
+        const error =
+          err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
         send({ type: 'failed', id, error, aborted: controller.signal.aborted });
       },
     )

@@ -19,7 +19,13 @@ describe('migration 5: one full-text table per account', () => {
         (10, 'a red boat', '', '', 'boat', 'a.mp4'), (11, 'a harbor', '', '', '', 'a.mp4'), (20, 'a red car', '', '', 'car', 'b.mp4');
     `);
     migrate(db, serviceMigrations);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%fts5%' AND name LIKE 'segments_fts%'").all() as { name: string }[]).map((t) => t.name);
+    const tables = (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%fts5%' AND name LIKE 'segments_fts%'",
+        )
+        .all() as { name: string }[]
+    ).map((t) => t.name);
     expect(tables.sort()).toEqual(['segments_fts_1', 'segments_fts_2']);
     expect(db.prepare('SELECT rowid, labels, names FROM segments_fts_1 ORDER BY rowid').all()).toEqual([
       { rowid: 10, labels: 'boat', names: 'a.mp4' },

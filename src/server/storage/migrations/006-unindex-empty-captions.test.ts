@@ -20,12 +20,17 @@ describe('migration 6: the "nothing recognised" caption leaves the indexes', () 
       INSERT INTO segments_fts_1 (rowid, caption, transcript, ocr_text, labels, names) VALUES (10, '${empty}', '', '', '', 'a.mp4'), (11, 'Two people', '', '', 'person', 'a.mp4');
       INSERT INTO segments_trigram (rowid, body) VALUES (10, '${empty}   person a.mp4'), (11, 'Two people   person a.mp4');
     `);
-    const people = (): number[] => searchSegments(db, parseQuery('people'), 'all', { accountId: 1 }, 10).map((h) => h.segmentId);
+    const people = (): number[] =>
+      searchSegments(db, parseQuery('people'), 'all', { accountId: 1 }, 10).map((h) => h.segmentId);
     expect(people()).toEqual([11, 10]);
-    expect(db.prepare('SELECT rowid FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid').all('people')).toEqual([{ rowid: 10 }, { rowid: 11 }]);
+    expect(
+      db.prepare('SELECT rowid FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid').all('people'),
+    ).toEqual([{ rowid: 10 }, { rowid: 11 }]);
     migrate(db, serviceMigrations);
     expect(people()).toEqual([11]);
-    expect(db.prepare('SELECT rowid FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid').all('people')).toEqual([{ rowid: 11 }]);
+    expect(
+      db.prepare('SELECT rowid FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid').all('people'),
+    ).toEqual([{ rowid: 11 }]);
     expect(db.prepare('SELECT body FROM segments_trigram WHERE rowid = 10').get()).toEqual({ body: '   person a.mp4' });
     expect(db.prepare('SELECT caption, caption_vector FROM segments ORDER BY id').all()).toEqual([
       { caption: empty, caption_vector: null },

@@ -25,7 +25,13 @@ export const m006UnindexEmptyCaptions: Migration = {
     if (!isQueryable(db)) throw new Error('migration 6 needs a connection that can read rows');
     const accounts = z
       .array(z.object({ account_id: z.number().int() }))
-      .parse(db.prepare('SELECT DISTINCT v.account_id FROM segments s JOIN videos v ON v.id = s.video_id WHERE s.caption = ?').all(NOTHING_RECOGNISED_V5));
+      .parse(
+        db
+          .prepare(
+            'SELECT DISTINCT v.account_id FROM segments s JOIN videos v ON v.id = s.video_id WHERE s.caption = ?',
+          )
+          .all(NOTHING_RECOGNISED_V5),
+      );
     for (const { account_id: accountId } of accounts) {
       const table = segmentPartitionName(accountId);
       const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").all(table).length > 0;
@@ -34,7 +40,9 @@ export const m006UnindexEmptyCaptions: Migration = {
         `UPDATE ${table} SET caption = '' WHERE rowid IN (SELECT s.id FROM segments s JOIN videos v ON v.id = s.video_id WHERE v.account_id = ? AND s.caption = ?)`,
       ).run(accountId, NOTHING_RECOGNISED_V5);
     }
-    db.prepare('UPDATE segments_trigram SET body = replace(body, ?, \'\') WHERE rowid IN (SELECT id FROM segments WHERE caption = ?)').run(NOTHING_RECOGNISED_V5, NOTHING_RECOGNISED_V5);
+    db.prepare(
+      "UPDATE segments_trigram SET body = replace(body, ?, '') WHERE rowid IN (SELECT id FROM segments WHERE caption = ?)",
+    ).run(NOTHING_RECOGNISED_V5, NOTHING_RECOGNISED_V5);
     db.prepare('UPDATE segments SET caption_vector = NULL WHERE caption = ?').run(NOTHING_RECOGNISED_V5);
   },
 };

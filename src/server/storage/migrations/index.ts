@@ -7,4 +7,11 @@ import { m005SearchPartitions } from './005-search-partitions';
 import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 
 /** Service database migrations, in order. Append only. */
-export const serviceMigrations: readonly Migration[] = [m001Core, m002SearchIndex, m003Datalake, m004FaceModel, m005SearchPartitions, m006UnindexEmptyCaptions];
+export const serviceMigrations: readonly Migration[] = [
+  m001Core,
+  m002SearchIndex,
+  m003Datalake,
+  m004FaceModel,
+  m005SearchPartitions,
+  m006UnindexEmptyCaptions,
+];
