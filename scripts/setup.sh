@@ -33,5 +33,5 @@ fi
 # npm ci when node_modules is missing or older than the lockfile.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci (better-sqlite3 compiles from source, ~90 s)"
-  ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund
+  ELECTRON_SKIP_BINARY_DOWNLOAD=1 ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 fi
