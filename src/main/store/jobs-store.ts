@@ -6,6 +6,12 @@ export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATES = ['queued', 'active', 'done', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+const openCountRow = z.object({
+  kind: z.enum(JOB_KINDS),
+  state: z.enum(['queued', 'active', 'failed']),
+  n: z.number().int(),
+});
+
 export const jobRowSchema = z.object({
   id: z.number().int(),
   kind: z.enum(JOB_KINDS),
@@ -155,15 +161,21 @@ export class JobsStore {
     ).n;
   }
 
-  countsByState(): Record<JobKind, Record<JobState, number>> {
-    const out = Object.fromEntries(
-      JOB_KINDS.map((k) => [k, Object.fromEntries(JOB_STATES.map((s) => [s, 0]))]),
-    ) as Record<JobKind, Record<JobState, number>>;
-    const rows = this.db.prepare('SELECT kind, state, COUNT(*) AS n FROM jobs GROUP BY kind, state').all() as {
-      kind: JobKind;
-      state: JobState;
-      n: number;
-    }[];
+  /** Jobs not done, per kind and state: reads only those rows (done jobs stay in the table as history). */
+  openCounts(): Record<JobKind, Record<'queued' | 'active' | 'failed', number>> {
+    const out = Object.fromEntries(JOB_KINDS.map((k) => [k, { queued: 0, active: 0, failed: 0 }])) as Record<
+      JobKind,
+      Record<'queued' | 'active' | 'failed', number>
+    >;
+    const rows = openCountRow
+      .array()
+      .parse(
+        this.db
+          .prepare(
+            "SELECT kind, state, COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'active', 'failed') GROUP BY kind, state",
+          )
+          .all(),
+      );
     for (const r of rows) out[r.kind][r.state] = r.n;
     return out;
   }

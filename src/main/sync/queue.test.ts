@@ -72,22 +72,24 @@ describe('JobQueue', () => {
     jobs.enqueue('upload', 'left', 0);
     jobs.claim('upload', 1); // a crashed process held it
     let aborted = 0;
+    let running: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (running = resolve));
     const { queue } = queueWith(
       (job, signal) =>
         new Promise<Outcome>((resolve, reject) => {
           if (job.target === 'left' && aborted === 0) {
             signal.addEventListener('abort', () => ((aborted += 1), reject(new Error('aborted'))));
+            running();
             return;
           }
           resolve({ type: 'finished' });
         }),
     );
     await queue.start();
-    await new Promise((r) => setTimeout(r, 100));
+    await started;
     expect(jobs.latest('upload', 'left')?.state).toBe('active');
     queue.pause('user');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(jobs.latest('upload', 'left')?.state).toBe('queued');
+    await expect.poll(() => jobs.latest('upload', 'left')?.state).toBe('queued');
     queue.resume();
     await queue.waitForIdle();
     await queue.stop();
