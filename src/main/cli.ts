@@ -11,7 +11,7 @@ import { createLogger } from './log';
 import { openDatabase, type Db } from './store/database';
 import { SettingsStore } from './store/settings-store';
 import { retryAllFailed, syncStatusOf } from './sync/control';
-import { writePause } from './sync/queue';
+import { writePause } from './jobs/client-job-queue';
 
 // Logs go to stderr; a command line shows warnings only unless REELSYNC_LOG asks for more.
 process.env.REELSYNC_LOG ??= 'warn';

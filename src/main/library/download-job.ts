@@ -5,8 +5,8 @@ import { ApiError } from '../api/errors';
 import { ProgressMeter } from '../api/progress';
 import type { Logger } from '../log';
 import type { DownloadRow, DownloadStore } from '../store/download-store';
-import type { JobRow } from '../store/jobs-store';
-import type { JobHandler, Outcome } from '../sync/queue';
+import type { JobRow } from '../jobs/jobs-store';
+import type { JobHandler, Outcome } from '../jobs/client-job-queue';
 import { placeWithoutClobber, safeJoin, sanitizeFileName } from './filenames';
 
 export interface DownloadJobDeps {

@@ -5,7 +5,7 @@ import type { DownloadProgress, DownloadView, Quote } from '../../shared/contrac
 import { AppError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
 import type { DownloadKind, DownloadRow, DownloadState, DownloadStore } from '../store/download-store';
-import type { JobsStore } from '../store/jobs-store';
+import type { JobsStore } from '../jobs/jobs-store';
 import { partPathOf } from './download-job';
 import { quoteOf, videoNoOfBlob } from './pricing';
 

@@ -3,23 +3,23 @@ import { ensurePrivateDir } from '../../common/private-files';
 import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
-import { LocalOriginals } from '../browse/local-originals';
+import { LocalOriginals } from '../sync/local-originals';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import { ClipsStore } from '../store/clips-store';
 import type { Db } from '../store/database';
 import { DownloadStore } from '../store/download-store';
-import { JobsStore } from '../store/jobs-store';
+import { JobsStore } from '../jobs/jobs-store';
 import { LibraryCacheStore } from '../store/library-cache-store';
 import { SettingsStore } from '../store/settings-store';
-import { JobQueue } from '../sync/queue';
+import { JobQueue } from '../jobs/client-job-queue';
 import { clipHandler } from './clip-job';
 import { ClipsService } from './clips-service';
 import { Connectivity } from './connectivity';
 import { DestinationPolicy, type DestinationChooser } from './destinations/policy';
 import { downloadHandler } from './download-job';
 import { DownloadManager } from './download-manager';
-import { SearchCache } from './search-cache';
+import { SearchCache } from '../search/search-cache';
 import { ThumbnailCache } from './thumb-cache';
 
 export interface LibraryFeatureOptions {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { settingsChannels, type SettingsView } from '../../shared/contract/settings';
-import { BrowseServices } from '../browse/services';
+import { BrowseServices } from '../connection/library-connection';
 import { EventBus } from '../events';
 import { HandlerRegistry } from '../ipc/registry';
 import { createLogger } from '../log';

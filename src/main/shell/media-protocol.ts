@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import type { BrowseServices } from '../browse/services';
-import { serveLocalMedia } from '../browse/media-files';
+import type { BrowseServices } from '../connection/library-connection';
+import { serveLocalMedia } from '../media/media-files';
 
 export const MEDIA_SCHEME = 'reelsync-media';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
-import { BrowseServices } from '../browse/services';
+import { BrowseServices } from '../connection/library-connection';
 import { EventBus } from '../events';
 import { HandlerRegistry } from '../ipc/registry';
 import { createLogger } from '../log';

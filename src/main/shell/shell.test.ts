@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../shared/errors';
 import { channelNames } from '../../shared/contract';
-import { KeyframeCache } from '../browse/keyframes';
+import { KeyframeCache } from '../media/keyframes';
 
 vi.mock('electron', () => ({
   safeStorage: { isEncryptionAvailable: vi.fn(), encryptString: vi.fn(), decryptString: vi.fn() },

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { toUploadMeta } from '../media/exif';
-import type { JobRow } from '../store/jobs-store';
+import type { JobRow } from '../jobs/jobs-store';
 import type { SyncDeps } from './context';
 import { sha256File } from './hasher';
-import type { JobHandler, Outcome } from './queue';
+import type { JobHandler, Outcome } from '../jobs/client-job-queue';
 import { validateVideo } from './validator';
 
 /**

@@ -1,6 +1,6 @@
-import type { JobRow } from '../store/jobs-store';
+import type { JobRow } from '../jobs/jobs-store';
 import type { SyncDeps } from './context';
-import type { JobHandler, Outcome } from './queue';
+import type { JobHandler, Outcome } from '../jobs/client-job-queue';
 import { outcomeOf } from './upload';
 
 /** `poll` jobs (target: content hash): ask get_metadata until PARSE or FAIL, less often the longer indexing takes. */

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { unreachable } from '../../shared/errors';
 import { ApiError } from '../api/errors';
-import type { JobRow } from '../store/jobs-store';
+import type { JobRow } from '../jobs/jobs-store';
 import type { FileRow } from '../store/sync-store';
 import { hashTag, type SyncDeps } from './context';
-import type { JobHandler, Outcome } from './queue';
+import type { JobHandler, Outcome } from '../jobs/client-job-queue';
 import type { UploadResult } from '../../shared/contract/sync';
 
 /** An API failure as a queue outcome; balance and key problems pause the whole queue (every upload would fail). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReelsyncApp } from '../app';
-import { serveLocalMedia } from '../browse/media-files';
+import { serveLocalMedia } from '../media/media-files';
 
 /**
  * Media for the web mode (the mirror of the shell's custom protocol), already token-checked by the caller:

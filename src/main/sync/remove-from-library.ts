@@ -3,7 +3,7 @@ import type { LibraryClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Logger } from '../log';
 import type { Db } from '../store/database';
-import { JobsStore } from '../store/jobs-store';
+import { JobsStore } from '../jobs/jobs-store';
 import { SyncStore } from '../store/sync-store';
 
 /** The reason a removed file carries: it stays on disk and is not uploaded again (Retry on it adds it back). */

@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { createLogger } from '../log';
 import { openDatabase, type Db } from '../store/database';
-import { JobsStore, type JobRow } from '../store/jobs-store';
+import { JobsStore, type JobRow } from './jobs-store';
 import { SettingsStore } from '../store/settings-store';
-import { backoffDelay, JobQueue, type Outcome } from './queue';
+import { backoffDelay, JobQueue, type Outcome } from './client-job-queue';
 
 let dir: string;
 let cleanup: () => Promise<void>;

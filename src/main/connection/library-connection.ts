@@ -11,15 +11,15 @@ import type { EmbeddedLaunch } from '../service/embedded';
 import { serviceProblem } from '../service/handlers';
 import type { Db } from '../store/database';
 import { AppSettings } from '../settings/app-settings';
-import { connectLibrary, type ConnectOutcome, type LibraryConnection } from '../settings/connection';
+import { connectLibrary, type ConnectOutcome, type LibraryConnection } from './connect';
 import type { KeyVault } from '../settings/key-vault';
-import { libraryCall } from './api-errors';
+import { libraryCall } from '../api/app-errors';
 import type { ThumbnailCache } from '../library/thumb-cache';
-import { isKeyframeAddress, KeyframeCache, type Keyframe } from './keyframes';
-import { LocalOriginals } from './local-originals';
-import { DeletePolicy, RemoteDeleter } from './remote-delete';
-import { runSearch } from './search';
-import { videoDetail } from './video-detail';
+import { isKeyframeAddress, KeyframeCache, type Keyframe } from '../media/keyframes';
+import { LocalOriginals } from '../sync/local-originals';
+import { DeletePolicy, RemoteDeleter } from '../sync/remote-delete';
+import { runSearch } from '../search/run-search';
+import { videoDetail } from '../search/video-detail';
 
 export interface BrowseDeps {
   dataDir: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAUSE_REASONS } from '../../shared/contract/sync';
 import { describeError, unreachable } from '../../shared/errors';
 import type { Logger } from '../log';
-import type { JobKind, JobRow, JobsStore } from '../store/jobs-store';
+import type { JobKind, JobRow, JobsStore } from './jobs-store';
 import type { SettingsStore } from '../store/settings-store';
 
 /** What a handler tells the queue. `wait` is "not yet" (file still changing, video still indexing): no attempt spent. */

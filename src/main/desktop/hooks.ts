@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import type { HandlerRegistry } from '../ipc/registry';
 import type { ClipsService } from '../library/clips-service';
-import { addPaths, type Watcher } from './add-paths';
+import { addPaths, type Watcher } from '../sync/add-paths';
 import type { Reveal } from './os-reveal';
 
 /** What only a desktop shell can do; the Electron shell installs these, the web mode has none. */

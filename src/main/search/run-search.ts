@@ -2,7 +2,7 @@ import type { LibraryClient, SearchRequest } from '../api/client';
 import type { SearchHit } from '../../shared/contract/library';
 import type { searchRequestSchema } from '../../shared/contract/library';
 import type { z } from 'zod';
-import type { LocalOriginals } from './local-originals';
+import type { LocalOriginals } from '../sync/local-originals';
 
 /** The search body with the contract's filters that LibraryClient's SearchRequest does not name yet (the service accepts them). */
 interface FilteredSearch extends SearchRequest {

@@ -1,5 +1,5 @@
 import { AppError, unreachable, type ErrorCode } from '../../shared/errors';
-import { ApiError, type FailureReason } from '../api/errors';
+import { ApiError, type FailureReason } from './errors';
 
 function codeOf(reason: FailureReason): ErrorCode {
   switch (reason) {

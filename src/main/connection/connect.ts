@@ -3,7 +3,7 @@ import { describeError, unreachable } from '../../shared/errors';
 import type { Logger } from '../log';
 import { startEmbeddedService, type EmbeddedLaunch } from '../service/embedded';
 import type { ServiceSupervisor } from '../service/supervisor';
-import type { AppSettings } from './app-settings';
+import type { AppSettings } from '../settings/app-settings';
 
 /** The library service the app talks to, with what it takes to let go of it. */
 export interface LibraryConnection {
