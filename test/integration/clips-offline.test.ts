@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ffprobe } from '../../src/common/media/ffprobe';
 import { ReelsyncApp } from '../../src/main/app';
 import { createLogger } from '../../src/main/log';
+import { SearchCache } from '../../src/main/search/search-cache';
+import { LibraryCacheStore } from '../../src/main/store/library-cache-store';
 import type { ClipView } from '../../src/shared/contract/clips';
 import type { SearchHit } from '../../src/shared/contract/library';
 import { apiClient, waitForStatus } from '../helpers/api';
@@ -88,7 +90,7 @@ test('with the service stopped, clips, cached thumbnails and the last results st
       localPath: null,
     },
   ];
-  app.library.searchCache.record({ query: 'boats', type: 'BY_CLIP' }, hits);
+  new SearchCache(new LibraryCacheStore(app.database)).record({ query: 'boats', type: 'BY_CLIP' }, hits);
   expect((await call<{ online: boolean }>('library:connectivity', {})).online).toBe(true);
 
   await service.stop();

@@ -1,8 +1,3 @@
-import { existsSync } from 'node:fs';
-import { AppError } from '../../shared/errors';
-import type { HandlerRegistry } from '../ipc/registry';
-import type { ClipsService } from '../library/clips-service';
-import { addPaths, type Watcher } from '../sync/add-paths';
 import type { Reveal } from './os-reveal';
 
 /** What only a desktop shell can do; the Electron shell installs these, the web mode has none. */
@@ -13,51 +8,39 @@ export interface DesktopHooks {
   reveal(file: string): void;
 }
 
-const NO_DESKTOP = 'a browser cannot hand a file to the operating system: use the path shown, or run the desktop app';
-
-export interface DesktopDeps {
-  watcher: () => Watcher;
-  clips: () => ClipsService;
-  /** A library file's local path by its id (the sync engine's record), undefined when there is no such file. */
-  filePath: (id: number) => string | undefined;
-  hooks: () => DesktopHooks | undefined;
-  /** Without the Electron hooks: how this mode reveals a file (the web mode runs the OS file manager). */
-  osReveal?: Reveal;
+export interface DesktopAnswer {
+  done: boolean;
+  detail: string;
 }
 
-/** sync:add-paths, clips:drag-out, clips:reveal and files:reveal. */
-export function registerDesktopHandlers(r: HandlerRegistry, d: DesktopDeps): void {
-  r.handle('sync:add-paths', async ({ paths, options }) => ({ results: await addPaths(paths, d.watcher(), options) }));
+/** Handing a file to the operating system, as the features' channels need it in every mode. */
+export interface DesktopAccess {
+  drag(file: string, icon: string | null): DesktopAnswer;
+  reveal(file: string): Promise<DesktopAnswer>;
+}
 
-  const clipFile = (id: number): { file: string; thumb: string | null } => {
-    const clip = d.clips().get(id);
-    if (clip.state !== 'ready' || !clip.path)
-      throw new AppError('conflict', `clip ${id} is ${clip.state}: there is no file yet`);
-    if (!existsSync(clip.path)) throw new AppError('not_found', `the clip file is gone: ${clip.path}`);
-    return { file: clip.path, thumb: clip.thumbnail_path };
-  };
+const NO_DESKTOP = 'a browser cannot hand a file to the operating system: use the path shown, or run the desktop app';
 
-  r.handle('clips:drag-out', ({ id }) => {
-    const { file, thumb } = clipFile(id);
-    const hooks = d.hooks();
-    if (!hooks) return { done: false, detail: NO_DESKTOP };
-    hooks.startDrag(file, thumb);
-    return { done: true, detail: file };
-  });
-  // Only paths main looked up itself reach the file manager: the renderer names a record, never a path.
-  const reveal = async (file: string): Promise<{ done: boolean; detail: string }> => {
-    const hooks = d.hooks();
-    if (hooks) {
-      hooks.reveal(file);
+/**
+ * The Electron hooks while the shell has installed them; without them a drag answers why not, and a reveal runs
+ * `osReveal` (the web mode runs the OS file manager) or answers with the path. Callers pass only paths main looked up
+ * itself: the renderer names a record, never a path.
+ */
+export function desktopAccess(hooks: () => DesktopHooks | undefined, osReveal?: Reveal): DesktopAccess {
+  return {
+    drag(file, icon) {
+      const h = hooks();
+      if (!h) return { done: false, detail: NO_DESKTOP };
+      h.startDrag(file, icon);
       return { done: true, detail: file };
-    }
-    return d.osReveal ? d.osReveal(file) : { done: false, detail: file };
+    },
+    async reveal(file) {
+      const h = hooks();
+      if (h) {
+        h.reveal(file);
+        return { done: true, detail: file };
+      }
+      return osReveal ? osReveal(file) : { done: false, detail: file };
+    },
   };
-  r.handle('clips:reveal', ({ id }) => reveal(clipFile(id).file));
-  r.handle('files:reveal', ({ id }) => {
-    const file = d.filePath(id);
-    if (file === undefined) throw new AppError('not_found', `no library file ${id}`);
-    if (!existsSync(file)) throw new AppError('not_found', `the file is gone from disk: ${file}`);
-    return reveal(file);
-  });
 }

@@ -19,7 +19,6 @@ import { Connectivity } from './connectivity';
 import { DestinationPolicy, type DestinationChooser } from './destinations/policy';
 import { downloadHandler } from './download-job';
 import { DownloadManager } from './download-manager';
-import { SearchCache } from '../search/search-cache';
 import { ThumbnailCache } from './thumb-cache';
 
 export interface LibraryFeatureOptions {
@@ -41,7 +40,7 @@ export interface LibraryFeatureOptions {
 
 export const LIBRARY_QUEUE_PAUSE_KEY = 'library.queue.paused';
 
-/** Downloads, clips, thumbnail cache, last search results and connectivity over one client database: start/stop. */
+/** Downloads, clips, thumbnail cache and connectivity over one client database: start/stop. */
 export class LibraryFeature {
   readonly folders: {
     clips: string;
@@ -56,7 +55,6 @@ export class LibraryFeature {
   readonly downloads: DownloadManager;
   readonly clips: ClipsService;
   readonly thumbnails: ThumbnailCache;
-  readonly searchCache: SearchCache;
   readonly queue: JobQueue;
   readonly client: LibraryClient | null;
   readonly downloader: BlobDownloader | null;
@@ -110,7 +108,6 @@ export class LibraryFeature {
       downloader: () => this.downloader,
       logger,
     });
-    this.searchCache = new SearchCache(cacheStore);
     this.queue = new JobQueue({
       jobs,
       settings: new SettingsStore(o.db),
@@ -155,16 +152,6 @@ export class LibraryFeature {
     await this.queue.stop();
     await this.downloader?.close();
     await this.client?.close();
-  }
-
-  /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it, Settings' output folders). */
-  mediaRoots(): string[] {
-    return [
-      this.folders.clips,
-      this.folders.downloads,
-      this.folders.clipThumbnails,
-      ...this.destinations.configuredRoots(),
-    ];
   }
 
   /** The service client, or an `offline` AppError for the channels that need the service. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../shared/errors';
 import { channelNames } from '../../shared/contract';
-import { KeyframeCache } from '../media/keyframes';
+import { mediaSource } from '../media/media-source';
 
 vi.mock('electron', () => ({
   safeStorage: { isEncryptionAvailable: vi.fn(), encryptString: vi.fn(), decryptString: vi.fn() },
@@ -65,11 +65,7 @@ describe('reelsync-media protocol', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(root));
     await writeFile(file, Buffer.alloc(1000, 7));
     await writeFile(join(dir, 'outside.mp4'), 'x');
-    const keyframes = new KeyframeCache(() => null);
-    const browse = {
-      mediaRoots: () => [root],
-      keyframe: (bucket: string, blob: string) => keyframes.get(bucket, blob),
-    };
+    const browse = mediaSource({ dataDir: dir, watchedPaths: () => [root], thumbnails: () => undefined });
     const get = (path: string, headers: Record<string, string> = {}) =>
       handleMediaRequest(browse, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
     const ranged = await get(file, { range: 'bytes=10-19' });
