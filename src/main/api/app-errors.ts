@@ -1,5 +1,5 @@
 import { AppError, unreachable, type ErrorCode } from '../../shared/errors';
-import { ApiError, type FailureReason } from './errors';
+import { LibraryApiError, type FailureReason } from './errors';
 
 function codeOf(reason: FailureReason): ErrorCode {
   switch (reason) {
@@ -26,7 +26,7 @@ export async function libraryCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError)
+    if (err instanceof LibraryApiError)
       throw new AppError(
         codeOf(err.reason),
         err.reason === 'unauthorized' ? `the library service refused the key: ${err.message}` : err.message,

@@ -1,6 +1,6 @@
 import { describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { LibraryApiError } from '../api/errors';
 
 export interface ConnectivityState {
   online: boolean;
@@ -42,7 +42,7 @@ export class Connectivity {
     try {
       await this.client.listFolders(AbortSignal.timeout(5_000));
     } catch (err) {
-      online = err instanceof ApiError && err.reason !== 'network' && err.reason !== 'server';
+      online = err instanceof LibraryApiError && err.reason !== 'network' && err.reason !== 'server';
       error = describeError(err);
     }
     const changed = online !== this.state.online || this.state.checkedAt === null;

@@ -12,7 +12,7 @@ import { DownloadStore } from '../store/download-store';
 import { JobsStore } from '../jobs/jobs-store';
 import { LibraryCacheStore } from '../store/library-cache-store';
 import { SettingsStore } from '../store/settings-store';
-import { JobQueue } from '../jobs/client-job-queue';
+import { ClientJobQueue } from '../jobs/client-job-queue';
 import { clipHandler } from './clip-job';
 import { ClipsService } from './clips-service';
 import { Connectivity } from './connectivity';
@@ -55,7 +55,7 @@ export class LibraryFeature {
   readonly downloads: DownloadManager;
   readonly clips: ClipsService;
   readonly thumbnails: ThumbnailCache;
-  readonly queue: JobQueue;
+  readonly queue: ClientJobQueue;
   readonly client: LibraryClient | null;
   readonly downloader: BlobDownloader | null;
   readonly connectivity: Connectivity | null;
@@ -108,7 +108,7 @@ export class LibraryFeature {
       downloader: () => this.downloader,
       logger,
     });
-    this.queue = new JobQueue({
+    this.queue = new ClientJobQueue({
       jobs,
       settings: new SettingsStore(o.db),
       pauseKey: LIBRARY_QUEUE_PAUSE_KEY,

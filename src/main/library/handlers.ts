@@ -1,5 +1,5 @@
 import { AppError, unreachable } from '../../shared/errors';
-import { ApiError } from '../api/errors';
+import { LibraryApiError } from '../api/errors';
 import { existsSync } from 'node:fs';
 import type { DesktopAccess } from '../desktop/hooks';
 import type { HandlerMap } from '../ipc/registry';
@@ -12,7 +12,7 @@ async function viaService<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof LibraryApiError)) throw err;
     switch (err.reason) {
       case 'network':
       case 'server':

@@ -1,6 +1,6 @@
 import { AppError, describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { LibraryApiError } from '../api/errors';
 import type { Logger } from '../log';
 import type { Db } from '../store/database';
 import { JobsStore } from '../jobs/jobs-store';
@@ -39,7 +39,7 @@ export async function removeFromLibrary(
     await o.client.deleteVideos([videoNo]);
   } catch (err) {
     o.logger.warn({ err: describeError(err), videoNo }, 'remove from library failed');
-    if (err instanceof ApiError && err.reason === 'network') {
+    if (err instanceof LibraryApiError && err.reason === 'network') {
       throw new AppError(
         'offline',
         'The library service could not be reached, so nothing was removed. Try again once it is connected.',
