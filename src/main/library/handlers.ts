@@ -1,35 +1,11 @@
-import { AppError, unreachable } from '../../shared/errors';
-import { LibraryApiError } from '../api/errors';
+import { AppError } from '../../shared/errors';
+import { libraryCall } from '../api/app-errors';
 import { existsSync } from 'node:fs';
 import type { DesktopAccess } from '../desktop/hooks';
 import type { HandlerMap } from '../ipc/registry';
 import { clipView } from './clips-service';
 import { downloadView } from './download-manager';
 import type { LibraryFeature } from './feature';
-
-/** API failures as the contract's error codes (offline, balance, rate limit...), for channels that call the service. */
-async function viaService<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (!(err instanceof LibraryApiError)) throw err;
-    switch (err.reason) {
-      case 'network':
-      case 'server':
-        throw new AppError('offline', err.message, { cause: err });
-      case 'insufficient-balance':
-        throw new AppError('insufficient_balance', err.message, { cause: err });
-      case 'rate-limited':
-        throw new AppError('rate_limited', err.message, { cause: err });
-      case 'unauthorized':
-      case 'validation':
-      case 'protocol':
-        throw new AppError('bad_request', err.message, { cause: err });
-      default:
-        throw unreachable(err.reason);
-    }
-  }
-}
 
 /** A folder the request names (a path inside an allowed root, or a dialog's grant), checked; undefined: the default. */
 async function chosenFolder(l: LibraryFeature, path?: string, grant?: string): Promise<string | undefined> {
@@ -84,12 +60,12 @@ export function libraryHandlers(lib: () => LibraryFeature, desktop: DesktopAcces
     'clips:reveal': ({ id }) => desktop.reveal(clipFile(id).file),
     'downloads:list': ({ states, limit }) => ({ downloads: lib().downloads.list(limit, states).map(downloadView) }),
     'downloads:quote': async ({ bucket, blob, videoNo }) =>
-      viaService(() => lib().downloads.quote(bucket, blob, videoNo)),
+      libraryCall(() => lib().downloads.quote(bucket, blob, videoNo)),
     'downloads:start': async ({ destDir, destDirGrant, ...req }) => {
       const l = lib();
       const dir = await chosenFolder(l, destDir, destDirGrant);
       l.requireClient();
-      const quote = await viaService(() => l.downloads.quote(req.bucket, req.blob, req.videoNo));
+      const quote = await libraryCall(() => l.downloads.quote(req.bucket, req.blob, req.videoNo));
       return downloadView(await l.downloads.start({ ...req, destDir: dir, quote }));
     },
     'downloads:cancel': async ({ id }) => ({ cancelled: await lib().downloads.cancel(id) }),
