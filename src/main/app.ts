@@ -19,7 +19,8 @@ import { serviceHandlers } from './service/handlers';
 import type { EmbeddedLaunch } from './service/embedded';
 import { AppSettings } from './settings/app-settings';
 import { settingsHandlers } from './settings/handlers';
-import { databaseVault, type KeyVault } from './settings/key-vault';
+import type { KeyVault } from './settings/key-vault';
+import { nodeKeyVault } from './settings/os-keychain';
 import { openDatabase, type Db } from './store/database';
 import { SyncEngine } from './sync/engine';
 import { syncHandlers } from './sync/handlers';
@@ -35,7 +36,7 @@ export interface AppOptions {
   library?: { baseUrl: string; key: string };
   /** Without `library`: connect as the saved settings say (the embedded service by default, or the cloud endpoint). */
   connect?: boolean;
-  /** Seals stored API keys (safeStorage in Electron); the client database otherwise. */
+  /** Seals stored API keys (safeStorage in Electron); by default the OS keychain where its tool answers, as the CLI does. */
   vault?: KeyVault;
   /** How the embedded service is started: the Electron shell passes its utilityProcess forker; Node forks otherwise. */
   embedded?: EmbeddedLaunch;
@@ -55,6 +56,7 @@ export class ReelsyncApp {
   private readonly startedAt = Date.now();
   private libraryFeature: LibraryFeature | undefined;
   private remoteDelete: { deleter: RemoteDeleter; stop: () => void } | undefined;
+  private vault: KeyVault | undefined;
   /** Installed by the Electron shell: drag-out and reveal of clip files. */
   desktop: DesktopHooks | undefined;
   /** Installed by the Electron shell: native save/open dialogs that grant destinations. */
@@ -89,17 +91,19 @@ export class ReelsyncApp {
   }
 
   settings(): AppSettings {
-    return new AppSettings(this.database, this.options.vault ?? databaseVault);
+    this.vault ??= this.options.vault ?? nodeKeyVault();
+    return new AppSettings(this.database, this.vault);
   }
 
   async start(): Promise<void> {
     this.events.emit('app:status', { state: 'starting', at: Date.now() });
     await ensurePrivateDir(this.options.dataDir);
     this.db = openDatabase(join(this.options.dataDir, 'reelsync.db'));
-    const library = this.options.library
-      ? this.connection.adopt(this.options.library)
+    const given = this.options.library;
+    const library = given
+      ? await this.connection.connect(this.settings(), { kind: 'given', ...given })
       : this.options.connect
-        ? await this.connection.connect(this.settings())
+        ? await this.connection.connect(this.settings(), { kind: 'settings' })
         : undefined;
     if (library) await this.startSync(this.db, library);
     this.libraryFeature = new LibraryFeature({

@@ -5,7 +5,7 @@ import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { EmbeddedLaunch } from '../service/embedded';
 import type { AppSettings } from '../settings/app-settings';
-import { connectLibrary, type ConnectOutcome, type LibraryConnection } from './connect';
+import { connectLibrary, type ConnectOutcome, type ConnectTarget, type LibraryConnection } from './connect';
 
 export interface LibraryAddress {
   baseUrl: string;
@@ -33,24 +33,23 @@ export class ServiceConnection {
 
   constructor(private readonly deps: ServiceConnectionDeps) {}
 
-  /** Connects as the settings say; undefined when no service can be used (the UI shows why). */
-  async connect(settings: AppSettings): Promise<LibraryAddress | undefined> {
-    this.appliedSettings = {
-      endpoint: JSON.stringify(settings.endpoint()),
-      concurrency: settings.uploadConcurrency(),
-    };
-    this.outcome = await connectLibrary(settings, this.deps.dataDir, this.deps.logger, this.deps.launch);
+  /** Connects to the target (as the settings say, or a given service); undefined when none can be used (the UI shows why). */
+  async connect(settings: AppSettings, target: ConnectTarget): Promise<LibraryAddress | undefined> {
+    if (target.kind === 'settings')
+      this.appliedSettings = {
+        endpoint: JSON.stringify(settings.endpoint()),
+        concurrency: settings.uploadConcurrency(),
+      };
+    this.outcome = await connectLibrary(settings, target, {
+      dataDir: this.deps.dataDir,
+      logger: this.deps.logger,
+      launch: this.deps.launch,
+    });
     const supervisor = this.outcome.state === 'connected' ? this.outcome.connection.supervisor : undefined;
     supervisor?.onState((state) => this.deps.events.emit('service:state', state));
     return this.outcome.state === 'connected'
       ? { baseUrl: this.outcome.connection.baseUrl, key: this.outcome.connection.key }
       : undefined;
-  }
-
-  /** A service given by the caller (tests, --server): used as is, stopped by its owner. */
-  adopt(library: LibraryAddress): LibraryAddress {
-    this.outcome = { state: 'connected', connection: { mode: 'cloud', ...library, stop: () => Promise.resolve() } };
-    return library;
   }
 
   /** How the last connect() went; undefined before one (or after disconnect). */
