@@ -8,7 +8,6 @@ import { clipsChannels, clipsEvents } from './contract/clips';
 import { connectivityChannels, connectivityEvents } from './contract/connectivity';
 import { downloadsChannels, downloadsEvents } from './contract/downloads';
 import { lastResultsChannels } from './contract/last-results';
-import { thumbnailsChannels } from './contract/thumbnails';
 import { desktopChannels } from './contract/desktop';
 import { serviceChannels, serviceEvents } from './contract/service';
 
@@ -23,7 +22,6 @@ export const channels = {
   ...settingsChannels,
   ...clipsChannels,
   ...downloadsChannels,
-  ...thumbnailsChannels,
   ...lastResultsChannels,
   ...connectivityChannels,
   ...desktopChannels,

@@ -14,6 +14,5 @@ export function aboutHandlers(o: { mode: AppMode; dataDir: string; startedAt: nu
       dataDir: o.dataDir,
       startedAt: o.startedAt,
     }),
-    'app:echo': ({ text }) => ({ text, receivedAt: Date.now() }),
   } satisfies HandlerMap;
 }

@@ -1,4 +1,4 @@
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
@@ -15,6 +15,7 @@ import {
   type UploadedVideo,
   type VideoMetadata,
 } from '../../shared/api-types';
+import { mediaTypeOf } from '../../shared/media-types';
 import type { Logger } from '../log';
 import { LibraryApiError, classify, fromTransportError, parseRetryAfter } from './errors';
 import { multipartBody } from './multipart';
@@ -78,15 +79,10 @@ const deleteAnswerSchema = z.object({ deleted: z.array(z.string()), not_found: z
 export const searchResultSchema = z.union([z.array(clipItemSchema), z.array(captionItemSchema)]);
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.mp4': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.mkv': 'video/x-matroska',
-  '.avi': 'video/x-msvideo',
-};
-
+/** The upload's Content-Type: its video type, MP4 when the extension names none (the service probes the bytes anyway). */
 export function videoContentType(path: string): string {
-  return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'video/mp4';
+  const type = mediaTypeOf(path);
+  return type?.startsWith('video/') ? type : 'video/mp4';
 }
 
 /**

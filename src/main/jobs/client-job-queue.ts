@@ -125,10 +125,6 @@ export class ClientJobQueue {
       if (a.job.kind === kind && a.job.target === target) a.controller.abort(reason);
   }
 
-  activeJobs(): JobRow[] {
-    return [...this.active.values()].map((a) => a.job);
-  }
-
   /** Resolves when nothing is queued (unpaused) or running. */
   waitForIdle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();

@@ -70,12 +70,6 @@ export function libraryHandlers(lib: () => LibraryFeature, desktop: DesktopAcces
     },
     'downloads:cancel': async ({ id }) => ({ cancelled: await lib().downloads.cancel(id) }),
     'downloads:retry': ({ id }) => downloadView(lib().downloads.retry(id)),
-    'thumbnails:get': async ({ bucket, blob, cacheOnly }) => {
-      const t = await lib().thumbnails.get(bucket, blob, { cacheOnly });
-      return t.ok
-        ? { dataUrl: `data:${t.contentType};base64,${t.bytes.toString('base64')}`, cached: t.cached }
-        : { dataUrl: null, cached: false };
-    },
     'destinations:roots': () => roots(lib()),
     'destinations:set-roots': async ({ paths }) => {
       const l = lib();

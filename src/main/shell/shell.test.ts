@@ -26,9 +26,9 @@ describe('shell IPC handlers (electron mocked)', () => {
     registerIpc({ handle }, { invoke }, 'reelsync://app');
     const registered = new Map(handle.mock.calls.map(([channel, fn]) => [channel, fn]));
     expect([...registered.keys()].sort()).toEqual([...channelNames].sort());
-    const echo = registered.get('app:echo');
+    const echo = registered.get('clips:search');
     expect(await echo?.({ senderFrame: { url: 'reelsync://app/index.html' } }, { text: 'hi' })).toEqual(
-      ok({ channel: 'app:echo', req: { text: 'hi' } }),
+      ok({ channel: 'clips:search', req: { text: 'hi' } }),
     );
     expect(await echo?.({ senderFrame: { url: 'https://evil.example/' } }, { text: 'hi' })).toEqual({
       ok: false,
