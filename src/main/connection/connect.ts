@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import { describeError, unreachable } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import type { Logger } from '../log';
-import { startEmbeddedService, type EmbeddedLaunch } from '../service/embedded';
-import type { ServiceSupervisor } from '../service/supervisor';
-import type { AppSettings } from '../settings/app-settings';
+import { startEmbeddedService, type EmbeddedLaunch, type ServiceSupervisor } from '../service';
+import type { AppSettings } from '../settings';
 
 /** The library service the app talks to, with what it takes to let go of it. */
 export interface LibraryConnection {

@@ -3,8 +3,8 @@ import type { ServiceState } from '../../shared/contract/service';
 import { AppError } from '../../shared/errors';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import type { EmbeddedLaunch } from '../service/embedded';
-import type { AppSettings } from '../settings/app-settings';
+import type { EmbeddedLaunch } from '../service';
+import type { AppSettings } from '../settings';
 import { connectLibrary, type ConnectOutcome, type ConnectTarget, type LibraryConnection } from './connect';
 
 export interface LibraryAddress {

@@ -5,7 +5,7 @@ import { ffprobe } from '../../common/media/ffprobe';
 import { describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
 import { LibraryApiError } from '../api/errors';
-import type { LocalOriginals } from '../sync/local-originals';
+import type { LocalOriginals } from '../sync';
 import type { Logger } from '../log';
 import type { ClipRow, ClipsStore } from '../store/clips-store';
 import type { JobRow } from '../jobs/jobs-store';

@@ -3,7 +3,7 @@ import { ensurePrivateDir } from '../../common/private-files';
 import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
-import { LocalOriginals } from '../sync/local-originals';
+import { LocalOriginals } from '../sync';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import { ClipsStore } from '../store/clips-store';

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { ThumbnailCache } from '../library/thumb-cache';
 import { isKeyframeAddress, type Keyframe } from './keyframes';
 
 /** What the media routes serve from (the shell's custom protocol, the web mode's /api/media). */
@@ -10,12 +9,17 @@ export interface MediaSource {
   keyframe(bucket: string, blob: string): Promise<Keyframe>;
 }
 
+/** The keyframe cache on disk (the library feature's ThumbnailCache), as the media routes use it. */
+export interface KeyframeStore {
+  get(bucket: string, blob: string): Promise<Keyframe>;
+}
+
 export interface MediaSourceDeps {
   dataDir: string;
   /** Paths of the watched folders. */
   watchedPaths: () => string[];
   /** The on-disk keyframe cache (filled from the library service, works offline for what it holds) once started. */
-  thumbnails: () => ThumbnailCache | undefined;
+  thumbnails: () => KeyframeStore | undefined;
 }
 
 /** Local media from the watched folders and the library's own clips and downloads; keyframes from the disk cache. */

@@ -3,7 +3,7 @@ import { libraryCall } from '../api/app-errors';
 import type { HandlerMap } from '../ipc/registry';
 import type { Db } from '../store/database';
 import { LibraryCacheStore } from '../store/library-cache-store';
-import { LocalOriginals } from '../sync/local-originals';
+import { LocalOriginals } from '../sync';
 import { runSearch } from './run-search';
 import { SearchCache } from './search-cache';
 import { videoDetail } from './video-detail';

@@ -2,7 +2,7 @@ import type { LibraryClient, SearchRequest } from '../api/client';
 import type { SearchHit } from '../../shared/contract/library';
 import type { searchRequestSchema } from '../../shared/contract/library';
 import type { z } from 'zod';
-import type { LocalOriginals } from '../sync/local-originals';
+import type { LocalOriginals } from '../sync';
 
 type Req = z.output<typeof searchRequestSchema>;
 

@@ -1,9 +1,9 @@
 import type { SettingsView } from '../../shared/contract/settings';
-import type { ServiceConnection } from '../connection/library-connection';
+import type { ServiceConnection } from '../connection';
 import type { EventBus } from '../events';
 import type { HandlerMap } from '../ipc/registry';
 import type { Db } from '../store/database';
-import { DeletePolicy } from '../sync/remote-delete';
+import { DeletePolicy } from '../sync';
 import type { AppSettings } from './app-settings';
 import { settingsView } from './view';
 

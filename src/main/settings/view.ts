@@ -1,6 +1,6 @@
 import type { RemoteDeletePolicy, SettingsView } from '../../shared/contract/settings';
-import type { ServiceConnection } from '../connection/library-connection';
-import { serviceProblem } from '../service/handlers';
+import type { ServiceConnection } from '../connection';
+import { serviceProblem } from '../service';
 import type { AppSettings } from './app-settings';
 
 /** Settings as the UI shows them: the stored values, how the connection went, and whether a change needs a restart. */
