@@ -65,9 +65,9 @@ describe('reelsync-media protocol', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(root));
     await writeFile(file, Buffer.alloc(1000, 7));
     await writeFile(join(dir, 'outside.mp4'), 'x');
-    const browse = mediaSource({ dataDir: dir, watchedPaths: () => [root], thumbnails: () => undefined });
+    const media = mediaSource({ dataDir: dir, watchedPaths: () => [root], thumbnails: () => undefined });
     const get = (path: string, headers: Record<string, string> = {}) =>
-      handleMediaRequest(browse, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
+      handleMediaRequest(media, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
     const ranged = await get(file, { range: 'bytes=10-19' });
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-range')).toBe('bytes 10-19/1000');
@@ -75,7 +75,7 @@ describe('reelsync-media protocol', () => {
     expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(403);
     expect((await get(file, { range: 'bytes=5000-' })).status).toBe(416);
     const kf = await handleMediaRequest(
-      browse,
+      media,
       new Request('reelsync-media://keyframe/?bucket=b&blob=keyframes/V1/0.jpg'),
     );
     expect(kf.status).toBe(503);
