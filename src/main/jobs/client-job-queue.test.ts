@@ -1,32 +1,20 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/temp';
+import { describe, expect, it } from 'vitest';
+import { useTempClientDb } from '../../../test/helpers/temp-db';
 import { createLogger } from '../log';
-import { openDatabase, type Db } from '../store/database';
 import { JobsStore, type JobRow } from './jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { backoffDelay, ClientJobQueue, type ClientJobOutcome } from './client-job-queue';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let db: Db;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  db = openDatabase(join(dir, 'c.db'));
-});
-afterEach(async () => {
-  db.close();
-  await cleanup();
-});
+const temp = useTempClientDb();
 
 function queueWith(
   run: (job: JobRow, signal: AbortSignal) => Promise<ClientJobOutcome>,
   maxAttempts = 3,
 ): { queue: ClientJobQueue; jobs: JobsStore } {
-  const jobs = new JobsStore(db);
+  const jobs = new JobsStore(temp.db);
   const queue = new ClientJobQueue({
     jobs,
-    settings: new SettingsStore(db),
+    settings: new SettingsStore(temp.db),
     handlers: [{ kind: 'upload', concurrency: 2, maxAttempts, run }],
     logger: createLogger('test'),
     backoff: { baseMs: 20, maxMs: 100 },
@@ -90,7 +78,7 @@ describe('ClientJobQueue', () => {
   });
 
   it('recovers rows left active by a dead process, and pause aborts running work', async () => {
-    const jobs = new JobsStore(db);
+    const jobs = new JobsStore(temp.db);
     jobs.enqueue('upload', 'left', 0);
     jobs.claim('upload', 1); // a crashed process held it
     let aborted = 0;
