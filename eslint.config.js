@@ -95,6 +95,44 @@ export default tseslint.config(
       ],
     },
   },
+  // Client borders (src/main), one config per kind of folder, each with its whole pattern list (a later config's
+  // options replace an earlier one's). Features reach one another only through the other's index.ts and never import
+  // the composition roots (app, cli, web, shell); the shared client parts import no feature at all.
+  ...(() => {
+    const features = ['about', 'connection', 'library', 'search', 'service', 'settings', 'sync'];
+    const roots = ['app', 'cli', 'web', 'shell'];
+    const shared = ['jobs', 'api', 'store', 'ipc', 'media', 'desktop'];
+    const overHttp = {
+      group: ['**/server/**', '**/renderer/**'],
+      message: 'The client reaches the service over HTTP only.',
+    };
+    const into = (names, after) => `^(\\.\\./)+(${names.join('|')})${after}`;
+    const rule = (...patterns) => ({
+      'no-restricted-imports': ['error', { paths: electronOnlyInShell.paths, patterns: [overHttp, ...patterns] }],
+    });
+    return [
+      { files: ['src/main/**/*.ts'], ignores: ['src/main/shell/**'], rules: rule() },
+      {
+        files: features.map((f) => `src/main/${f}/**/*.ts`),
+        ignores: ['**/*.test.ts'],
+        rules: rule(
+          {
+            regex: into(features, '/'),
+            message: "A feature reaches another only through its index.ts (import '../sync', not '../sync/engine').",
+          },
+          { regex: into(roots, '(/|$)'), message: 'Features do not import the composition roots.' },
+        ),
+      },
+      {
+        files: shared.map((f) => `src/main/${f}/**/*.ts`),
+        ignores: ['**/*.test.ts'],
+        rules: rule({
+          regex: into([...features, ...roots], '(/|$)'),
+          message: 'The shared client parts (jobs, api, store, ipc, media, desktop) import no feature.',
+        }),
+      },
+    ];
+  })(),
   {
     files: ['src/server/**/*.ts'],
     rules: {
@@ -107,21 +145,6 @@ export default tseslint.config(
               group: ['**/main/**', '**/renderer/**', '**/preload/**'],
               message: 'The service never imports client code.',
             },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/main/**/*.ts'],
-    ignores: ['src/main/shell/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: electronOnlyInShell.paths,
-          patterns: [
-            { group: ['**/server/**', '**/renderer/**'], message: 'The client reaches the service over HTTP only.' },
           ],
         },
       ],

@@ -1,9 +1,9 @@
 import type { SyncStatus } from '../../shared/contract/sync';
 import type { Db } from '../store/database';
-import { JobsStore } from '../store/jobs-store';
+import { JobsStore } from '../jobs/jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { SyncStore } from '../store/sync-store';
-import { readPause } from './queue';
+import { readPause } from '../jobs/client-job-queue';
 
 /**
  * Queue control straight on the client database, for a process that does not run the engine (the `status`, `pause`,

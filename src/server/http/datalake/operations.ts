@@ -27,14 +27,12 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
           : row.kind !== 'ingest'
             ? `a ${row.kind} operation cannot be cancelled`
             : 'the index stage has started';
-        return reply
-          .code(409)
-          .send({
-            operation: row.id,
-            cancelled: row.cancelled === 1,
-            done: row.done === 1,
-            error: { code: 'conflict', message: `cannot cancel: ${reason}` },
-          });
+        return reply.code(409).send({
+          operation: row.id,
+          cancelled: row.cancelled === 1,
+          done: row.done === 1,
+          error: { code: 'conflict', message: `cannot cancel: ${reason}` },
+        });
       }
       default: {
         const never: never = result;

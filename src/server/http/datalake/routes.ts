@@ -59,11 +59,9 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
         return send(500, 'internal', 'internal error');
       });
       scope.setNotFoundHandler((request, reply) => {
-        void reply
-          .code(404)
-          .send({
-            error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` },
-          });
+        void reply.code(404).send({
+          error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` },
+        });
       });
       registerCollections(scope, dl);
       registerIngest(scope, dl);

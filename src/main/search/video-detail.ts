@@ -1,7 +1,7 @@
 import type { VideoDetail } from '../../shared/contract/library';
 import { AppError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
-import type { LocalOriginals } from './local-originals';
+import type { LocalOriginals } from '../sync';
 
 /** One library video as the player needs it: its metadata and where a local original is. */
 export async function videoDetail(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from './database';
+import type { Db } from '../store/database';
 
 export const JOB_KINDS = ['examine', 'upload', 'poll', 'download', 'clip'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];

@@ -3,7 +3,7 @@ import { isAbsolute, resolve, sep } from 'node:path';
 import type { AddPathOptions, AddPathResult, PathKind } from '../../shared/contract/desktop';
 import type { WatchFolderView } from '../../shared/contract/sync';
 import { describeError } from '../../shared/errors';
-import { extensionProblem } from '../sync/validator';
+import { extensionProblem } from './validator';
 
 export interface Watcher {
   folders(): WatchFolderView[];

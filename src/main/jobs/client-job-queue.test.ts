@@ -1,32 +1,20 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/temp';
+import { describe, expect, it } from 'vitest';
+import { useTempClientDb } from '../../../test/helpers/temp-db';
 import { createLogger } from '../log';
-import { openDatabase, type Db } from '../store/database';
-import { JobsStore, type JobRow } from '../store/jobs-store';
+import { JobsStore, type JobRow } from './jobs-store';
 import { SettingsStore } from '../store/settings-store';
-import { backoffDelay, JobQueue, type Outcome } from './queue';
+import { backoffDelay, ClientJobQueue, type ClientJobOutcome } from './client-job-queue';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let db: Db;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  db = openDatabase(join(dir, 'c.db'));
-});
-afterEach(async () => {
-  db.close();
-  await cleanup();
-});
+const temp = useTempClientDb();
 
 function queueWith(
-  run: (job: JobRow, signal: AbortSignal) => Promise<Outcome>,
+  run: (job: JobRow, signal: AbortSignal) => Promise<ClientJobOutcome>,
   maxAttempts = 3,
-): { queue: JobQueue; jobs: JobsStore } {
-  const jobs = new JobsStore(db);
-  const queue = new JobQueue({
+): { queue: ClientJobQueue; jobs: JobsStore } {
+  const jobs = new JobsStore(temp.db);
+  const queue = new ClientJobQueue({
     jobs,
-    settings: new SettingsStore(db),
+    settings: new SettingsStore(temp.db),
     handlers: [{ kind: 'upload', concurrency: 2, maxAttempts, run }],
     logger: createLogger('test'),
     backoff: { baseMs: 20, maxMs: 100 },
@@ -35,7 +23,7 @@ function queueWith(
   return { queue, jobs };
 }
 
-describe('JobQueue', () => {
+describe('ClientJobQueue', () => {
   it('retries with backoff until the handler finishes, then fails after maxAttempts', async () => {
     const runs: string[] = [];
     const { queue, jobs } = queueWith(async (job) => {
@@ -67,8 +55,30 @@ describe('JobQueue', () => {
     expect(jobs.latest('upload', 'x')).toMatchObject({ state: 'done', attempts: 1 });
   });
 
+  it('takes a retry delay the handler gives over its backoff (the shared outcome), spending an attempt; failed is final', async () => {
+    const at: number[] = [];
+    const { queue, jobs } = queueWith(async (job) => {
+      if (job.target === 'broken') return { type: 'failed', error: 'no such video' };
+      at.push(Date.now());
+      return at.length === 1 ? { type: 'retry', error: 'busy', delayMs: 400 } : { type: 'finished' };
+    });
+    jobs.enqueue('upload', 'x', 0);
+    jobs.enqueue('upload', 'broken', 0);
+    await queue.start();
+    await queue.waitForIdle();
+    await queue.stop();
+    // The queue's own backoff here is at most 100 ms: the wait came from the handler.
+    expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(390);
+    expect(jobs.latest('upload', 'x')).toMatchObject({ state: 'done', attempts: 2 });
+    expect(jobs.latest('upload', 'broken')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      last_error: 'no such video',
+    });
+  });
+
   it('recovers rows left active by a dead process, and pause aborts running work', async () => {
-    const jobs = new JobsStore(db);
+    const jobs = new JobsStore(temp.db);
     jobs.enqueue('upload', 'left', 0);
     jobs.claim('upload', 1); // a crashed process held it
     let aborted = 0;
@@ -76,7 +86,7 @@ describe('JobQueue', () => {
     const started = new Promise<void>((resolve) => (running = resolve));
     const { queue } = queueWith(
       (job, signal) =>
-        new Promise<Outcome>((resolve, reject) => {
+        new Promise<ClientJobOutcome>((resolve, reject) => {
           if (job.target === 'left' && aborted === 0) {
             signal.addEventListener('abort', () => ((aborted += 1), reject(new Error('aborted'))));
             running();

@@ -1,24 +1,24 @@
 import { z } from 'zod';
 import { PAUSE_REASONS } from '../../shared/contract/sync';
 import { describeError, unreachable } from '../../shared/errors';
+import type { JobOutcome } from '../../shared/job-outcome';
 import type { Logger } from '../log';
-import type { JobKind, JobRow, JobsStore } from '../store/jobs-store';
+import type { JobKind, JobRow, JobsStore } from './jobs-store';
 import type { SettingsStore } from '../store/settings-store';
 
-/** What a handler tells the queue. `wait` is "not yet" (file still changing, video still indexing): no attempt spent. */
-export type Outcome =
-  | { type: 'finished' }
-  | { type: 'retry'; error: string }
-  | { type: 'rate-limited'; retryAfterMs: number; error: string }
-  | { type: 'wait'; delayMs: number }
-  | { type: 'fatal'; error: string };
+/**
+ * What a handler tells the client queue: the outcomes both halves share, plus two only the client knows. `wait` is
+ * "not yet" (file still changing, video still indexing): no attempt spent. `rate-limited` holds every job of the kind.
+ */
+export type ClientJobOutcome =
+  JobOutcome | { type: 'rate-limited'; retryAfterMs: number; error: string } | { type: 'wait'; delayMs: number };
 
 export interface JobHandler {
   kind: JobKind;
   concurrency: number;
   /** Attempts (runs that returned retry or threw) before the job is failed. */
   maxAttempts: number;
-  run(job: JobRow, signal: AbortSignal): Promise<Outcome>;
+  run(job: JobRow, signal: AbortSignal): Promise<ClientJobOutcome>;
 }
 
 export type PauseReason = (typeof PAUSE_REASONS)[number];
@@ -35,7 +35,7 @@ export interface QueueOptions {
   tickMs?: number;
   random?: () => number;
   onPauseChange?: (paused: { reason: PauseReason } | null) => void;
-  onSettled?: (job: JobRow, outcome: Outcome) => void;
+  onSettled?: (job: JobRow, outcome: ClientJobOutcome) => void;
   /** Settings key of this queue's pause state (queues over the same table pause independently). */
   pauseKey?: string;
 }
@@ -62,10 +62,10 @@ export function backoffDelay(attempts: number, baseMs: number, maxMs: number, ra
 }
 
 /**
- * Persistent job queue over the `jobs` table. Rows left active by a dead process are recovered on start; each kind has
- * its own concurrency; handlers get an AbortSignal (pause, cancel, quit) and return an Outcome.
+ * The client's persistent job queue over the `jobs` table (sync, downloads, clips). Rows left active by a dead process are recovered on start; each kind has
+ * its own concurrency; handlers get an AbortSignal (pause, cancel, quit) and return an ClientJobOutcome.
  */
-export class JobQueue {
+export class ClientJobQueue {
   private readonly handlers = new Map<JobKind, JobHandler>();
   private readonly active = new Map<number, { job: JobRow; controller: AbortController; done: Promise<void> }>();
   private readonly holdUntil = new Map<JobKind, number>();
@@ -123,10 +123,6 @@ export class JobQueue {
   abortTarget(kind: JobKind, target: string, reason: 'pause' | 'cancel'): void {
     for (const a of this.active.values())
       if (a.job.kind === kind && a.job.target === target) a.controller.abort(reason);
-  }
-
-  activeJobs(): JobRow[] {
-    return [...this.active.values()].map((a) => a.job);
   }
 
   /** Resolves when nothing is queued (unpaused) or running. */
@@ -190,7 +186,7 @@ export class JobQueue {
     const controller = new AbortController();
     const log = this.log.child({ jobId: job.id, kind: job.kind, target: job.target, attempt: job.attempts });
     const done = (async () => {
-      let outcome: Outcome;
+      let outcome: ClientJobOutcome;
       try {
         outcome = await handler.run(job, controller.signal);
       } catch (err) {
@@ -215,7 +211,7 @@ export class JobQueue {
     this.active.set(job.id, { job, controller, done });
   }
 
-  private settle(handler: JobHandler, job: JobRow, outcome: Outcome, log: Logger): void {
+  private settle(handler: JobHandler, job: JobRow, outcome: ClientJobOutcome, log: Logger): void {
     const now = Date.now();
     switch (outcome.type) {
       case 'finished':
@@ -231,7 +227,7 @@ export class JobQueue {
           log.warn({ err: outcome.error }, 'job failed after its last attempt');
         } else {
           const { baseMs, maxMs } = this.o.backoff ?? { baseMs: 1000, maxMs: 5 * 60_000 };
-          const delay = backoffDelay(job.attempts, baseMs, maxMs, this.o.random ?? Math.random);
+          const delay = outcome.delayMs ?? backoffDelay(job.attempts, baseMs, maxMs, this.o.random ?? Math.random);
           this.o.jobs.reschedule(job.id, now + delay, outcome.error);
           log.info({ err: outcome.error, delayMs: delay }, 'job will retry');
         }
@@ -242,7 +238,7 @@ export class JobQueue {
         this.o.jobs.reschedule(job.id, now + outcome.retryAfterMs, outcome.error, true);
         log.info({ retryAfterMs: outcome.retryAfterMs }, 'rate limited');
         break;
-      case 'fatal':
+      case 'failed':
         this.o.jobs.finish(job.id, 'failed', outcome.error);
         log.warn({ err: outcome.error }, 'job failed');
         break;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { lastResultsSchema } from '../../shared/contract/clips';
+import type { lastResultsSchema } from '../../shared/contract/last-results';
 import { searchHitSchema, type SearchHit } from '../../shared/contract/library';
 import type { LibraryCacheStore } from '../store/library-cache-store';
 

@@ -2,22 +2,12 @@ import type { LibraryClient, SearchRequest } from '../api/client';
 import type { SearchHit } from '../../shared/contract/library';
 import type { searchRequestSchema } from '../../shared/contract/library';
 import type { z } from 'zod';
-import type { LocalOriginals } from './local-originals';
-
-/** The search body with the contract's filters that LibraryClient's SearchRequest does not name yet (the service accepts them). */
-interface FilteredSearch extends SearchRequest {
-  camera_tag?: string;
-  datetime_taken?: string;
-  latitude?: number;
-  longitude?: number;
-  radius_km?: number;
-  filtering_level?: 'low' | 'medium' | 'high';
-}
+import type { LocalOriginals } from '../sync';
 
 type Req = z.output<typeof searchRequestSchema>;
 
-export function searchBody(req: Req): FilteredSearch {
-  const body: FilteredSearch = { search_param: req.query, search_type: req.type, top_k: req.topK };
+export function searchBody(req: Req): SearchRequest {
+  const body: SearchRequest = { search_param: req.query, search_type: req.type, top_k: req.topK };
   if (req.folderId !== undefined) body.folder_id = req.folderId;
   if (req.tag !== undefined) body.tag = req.tag;
   if (req.camera !== undefined) body.camera_tag = req.camera;

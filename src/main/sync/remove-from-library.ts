@@ -1,9 +1,10 @@
 import { AppError, describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { isLibraryOffline, libraryErrorCode } from '../api/app-errors';
+import { LibraryApiError } from '../api/errors';
 import type { Logger } from '../log';
 import type { Db } from '../store/database';
-import { JobsStore } from '../store/jobs-store';
+import { JobsStore } from '../jobs/jobs-store';
 import { SyncStore } from '../store/sync-store';
 
 /** The reason a removed file carries: it stays on disk and is not uploaded again (Retry on it adds it back). */
@@ -39,7 +40,7 @@ export async function removeFromLibrary(
     await o.client.deleteVideos([videoNo]);
   } catch (err) {
     o.logger.warn({ err: describeError(err), videoNo }, 'remove from library failed');
-    if (err instanceof ApiError && err.reason === 'network') {
+    if (isLibraryOffline(err)) {
       throw new AppError(
         'offline',
         'The library service could not be reached, so nothing was removed. Try again once it is connected.',
@@ -47,7 +48,7 @@ export async function removeFromLibrary(
       );
     }
     throw new AppError(
-      'internal',
+      err instanceof LibraryApiError ? libraryErrorCode(err.reason) : 'internal',
       `The library service did not remove the video, so nothing was changed: ${describeError(err)}`,
       { cause: err },
     );

@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { parseByteRange } from '../../shared/byte-range';
+import { mediaTypeOf } from '../../shared/media-types';
 
 export interface MediaAnswer {
   status: number;
@@ -13,20 +14,8 @@ export interface MediaAnswer {
   message?: string;
 }
 
-const MIME: Record<string, string> = {
-  '.mp4': 'video/mp4',
-  '.m4v': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.mkv': 'video/x-matroska',
-  '.webm': 'video/webm',
-  '.avi': 'video/x-msvideo',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-};
-
 export function mediaType(path: string): string {
-  return MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  return mediaTypeOf(path) ?? 'application/octet-stream';
 }
 
 /** True when `target` (already real) lies inside one of `roots` (resolved to their real paths). */
@@ -56,7 +45,7 @@ export async function serveLocalMedia(
     message,
   });
   if (!path || !isAbsolute(path) || path.includes('\0')) return refuse(400, 'an absolute path is required');
-  if (!MIME[extname(path).toLowerCase()]) return refuse(403, 'not a media file');
+  if (!mediaTypeOf(path)) return refuse(403, 'not a media file');
   const real = await realpath(resolve(path)).catch(() => null);
   if (!real) return refuse(404, 'no such file');
   if (!(await insideRoots(real, roots))) return refuse(403, 'outside the library folders');
