@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Accounts } from './accounts/accounts';
 import type { Billing } from './accounts/billing';
 import type { ServiceConfig } from './config';
-import type { JobQueue } from './jobs/job-queue';
+import type { ServiceJobQueue } from './jobs/job-queue';
 import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
 import type { RateLimiter } from './limits/rate-limiter';
@@ -22,7 +22,7 @@ export interface ServiceContext {
   billing: Billing;
   folders: Folders;
   videos: Videos;
-  jobs: JobQueue;
+  jobs: ServiceJobQueue;
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
   /** Ranks segments off the HTTP thread (search-pool.ts). */
   search: SegmentSearch;

@@ -12,7 +12,7 @@ import { callbackHandler } from './jobs/callback-worker';
 import { startDatalake } from './datalake/index';
 import { AnalysisWorker } from './indexer/worker/analysis-host';
 import { INDEX_LANE_SQL, indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
-import { JobQueue } from './jobs/job-queue';
+import { ServiceJobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
 import { Videos } from './library/videos';
@@ -65,7 +65,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     billing: new Billing(db),
     folders: new Folders(db),
     videos: new Videos(db),
-    jobs: new JobQueue(db, log.child({ module: 'jobs' })),
+    jobs: new ServiceJobQueue(db, log.child({ module: 'jobs' })),
     limits: {
       search: new RateLimiter(limits.searchPerSecond, 1000),
       upload: new RateLimiter(limits.uploadPerMinute, 60_000),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { JobHandler, JobOutcome, JobRow } from '../jobs/job-queue';
+import type { JobOutcome } from '../../shared/job-outcome';
+import type { JobHandler, JobRow } from '../jobs/job-queue';
 import { DERIVE_JOB, type Datalake } from './datalake';
 import { deriveFaceEntities } from './face-entities';
 import { runSafety } from './safety/run-safety';
@@ -14,7 +15,7 @@ export function onIndexSettledForDatalake(dl: Datalake) {
     if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
     const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
     const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
-    advanceAfterIndex(dl, op.id, outcome.kind === 'failed' ? outcome.error : null, library?.status);
+    advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
   };
 }
 
@@ -40,13 +41,13 @@ export function deriveHandler(dl: Datalake): JobHandler {
   return async (job, jobSignal) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     const op = dl.operations.byId(operationId);
-    if (!op || op.done) return { kind: 'finished' };
+    if (!op || op.done) return { type: 'finished' };
     const video = dl.videos.byId(op.resource);
     const library = video?.library_video_id ? ctx.videos.byId(video.library_video_id) : undefined;
     const collection = video ? dl.collections.byId(video.collection_id) : undefined;
     if (!video || !library || !collection) {
       dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });
-      return { kind: 'finished' };
+      return { type: 'finished' };
     }
     dl.operations.setStage(op.id, 'derive', 'running', 0);
     const signal = dl.track(op.id, jobSignal);
@@ -70,7 +71,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
           ctx.log.info({ video: video.id, ...result }, 'safety detector done');
         } catch (err) {
           if (jobSignal.aborted) throw err;
-          if (signal.aborted) return { kind: 'finished' }; // deleted meanwhile
+          if (signal.aborted) return { type: 'finished' }; // deleted meanwhile
           problems.push(`safety detector failed: ${err instanceof Error ? err.message : String(err)}`);
         }
       }
@@ -91,6 +92,6 @@ export function deriveHandler(dl: Datalake): JobHandler {
         ? { code: 'partial_failure', message: `the video is searchable, but ${problems.join('; ')}` }
         : null,
     );
-    return { kind: 'finished' };
+    return { type: 'finished' };
   };
 }

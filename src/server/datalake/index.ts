@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { ServiceContext } from '../context';
-import type { JobOutcome, JobRow } from '../jobs/job-queue';
+import type { JobOutcome } from '../../shared/job-outcome';
+import type { JobRow } from '../jobs/job-queue';
 import { datalakeOf, DERIVE_JOB, INGEST_JOB, PURGE_JOB } from './datalake';
 import { advanceAfterIndex, deriveHandler, onIndexSettledForDatalake } from './derive-worker';
 import { ingestHandler } from './ingest-worker';
