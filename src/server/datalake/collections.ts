@@ -1,5 +1,6 @@
 import type { Db } from '../storage/db';
-import { newId, iso } from './errors';
+import { iso } from './iso-time';
+import { newId } from './public-id';
 
 export interface CollectionRow {
   id: string;

@@ -19,6 +19,7 @@ export type CancelResult = { kind: 'cancelled'; row: OperationRow } | { kind: 't
 /**
  * Interface B's state over the service database, shared by its routes and workers: stores, the in-process abort
  * handles of running preprocess steps, and the single place where an operation ends (status, refund, webhook).
+ * Built once by the service's composition root (service.ts), which hands it to the workers and the routes.
  */
 export class Datalake {
   readonly collections: Collections;
@@ -127,16 +128,4 @@ export class Datalake {
     for (const prefix of ['videos', 'keyframes', 'posters'])
       await this.ctx.blobs.deletePrefix(bucket, `${prefix}/${videoNo}`);
   }
-}
-
-const instances = new WeakMap<ServiceContext, Datalake>();
-
-/** One Datalake per service context, shared by the workers (service.ts) and the routes (http/server.ts). */
-export function datalakeOf(ctx: ServiceContext): Datalake {
-  let dl = instances.get(ctx);
-  if (!dl) {
-    dl = new Datalake(ctx);
-    instances.set(ctx, dl);
-  }
-  return dl;
 }

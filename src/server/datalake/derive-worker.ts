@@ -35,6 +35,26 @@ export function advanceAfterIndex(
   dl.complete(operationId, { code: 'index_failed', message: error ?? 'indexing failed' });
 }
 
+/**
+ * At start: an ingest whose index job settled while the service was down (or whose settle hook never ran) is moved on
+ * by its library row's state, as the hook would have.
+ */
+export function catchUpIndexedIngests(dl: Datalake): void {
+  for (const op of dl.operations.unfinished('ingest')) {
+    const stages = dl.operations.stages(op);
+    if (stages.preprocess !== 'done' || stages.index === 'done') continue;
+    const library = dl.ctx.videos.byNo(op.account_id, op.resource);
+    if (library && library.status !== 'UNPARSE' && !dl.ctx.jobs.hasPending('index', op.resource)) {
+      advanceAfterIndex(
+        dl,
+        op.id,
+        library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null,
+        library.status,
+      );
+    }
+  }
+}
+
 /** Derive stage: the collection's opt-in detectors over the indexed video. A detector that fails is a partial failure. */
 export function deriveHandler(dl: Datalake): JobHandler {
   const { ctx } = dl;

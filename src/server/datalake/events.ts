@@ -1,5 +1,5 @@
 import type { Db } from '../storage/db';
-import { newId } from './errors';
+import { newId } from './public-id';
 import type { FrameScores } from './safety/nsfw-engine';
 
 export interface SafetyEvent {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Db } from '../storage/db';
-import { iso, newId, type DatalakeErrorCode } from './errors';
+import type { DatalakeErrorCode } from './errors';
+import { iso } from './iso-time';
+import { newId } from './public-id';
 
 export type OperationKind = 'ingest' | 'video_delete' | 'collection_delete';
 export type StageValue = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../context';
 import { analyzeVideo, type AnalyzeOptions, type AnalyzeResult } from '../indexer/analyze-video';
 import { enqueueCallback } from './callback-worker';
 import type { VideoRow } from '../library/videos';
+import { markIndexFailed, storeCaptureMetadata } from './index-rows';
 import { persistIndex } from './persist-index';
 import type { JobOutcome } from '../../shared/job-outcome';
 import type { JobHandler, JobRow } from './job-queue';
@@ -14,10 +15,6 @@ import type { JobHandler, JobRow } from './job-queue';
 const payloadSchema = z.object({ videoId: z.number().int() });
 
 export type Analyze = (opts: AnalyzeOptions) => Promise<AnalyzeResult>;
-
-/** The account an index job indexes for: its lane in the job queue, so accounts share the indexer fairly. */
-export const INDEX_LANE_SQL =
-  "(SELECT account_id FROM videos WHERE videos.id = json_extract(jobs.payload, '$.videoId'))";
 
 /** Seconds an index job may run: a multiple of the video's (trusted, priced) duration plus a floor. */
 export function indexTimeLimit(config: ServiceConfig['indexer'], durationSeconds: number | null): number {
@@ -94,21 +91,7 @@ async function fillCaptureMetadata(
   videoPath: string,
 ): Promise<void> {
   if (row.camera_model && row.datetime_taken && row.latitude !== null) return;
-  const found = await exif.read(videoPath);
-  ctx.db
-    .prepare(
-      `UPDATE videos SET camera_model = COALESCE(camera_model, ?), datetime_taken = COALESCE(datetime_taken, ?),
-         latitude = CASE WHEN latitude IS NULL THEN ? ELSE latitude END,
-         longitude = CASE WHEN latitude IS NULL THEN ? ELSE longitude END
-       WHERE id = ?`,
-    )
-    .run(
-      found.cameraModel ?? null,
-      found.datetimeTaken ?? null,
-      found.latitude ?? null,
-      found.longitude ?? null,
-      row.id,
-    );
+  storeCaptureMetadata(ctx.db, row.id, await exif.read(videoPath));
   Object.assign(row, ctx.videos.byId(row.id));
 }
 
@@ -119,9 +102,7 @@ export function onIndexSettled(ctx: ServiceContext) {
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return;
-    ctx.db
-      .prepare("UPDATE videos SET status = 'FAIL', fail_reason = ?, indexed_at = ? WHERE id = ?")
-      .run(outcome.error, Date.now(), row.id);
+    markIndexFailed(ctx.db, row.id, outcome.error);
     ctx.log.warn({ videoNo: row.video_no, err: outcome.error }, 'indexing failed');
     if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'FAIL');
   };

@@ -72,6 +72,15 @@ export class ServiceJobQueue {
     return id;
   }
 
+  /** Whether a job of this kind for this ref is waiting or running. */
+  hasPending(kind: string, ref: string): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 FROM jobs WHERE kind = ? AND ref = ? AND state IN ('queued', 'running')")
+        .get(kind, ref) !== undefined
+    );
+  }
+
   start(): void {
     const recovered = this.db
       .prepare("UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running'")
