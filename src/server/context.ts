@@ -6,6 +6,7 @@ import type { ServiceJobQueue } from './jobs/job-queue';
 import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
 import type { RateLimiter } from './limits/rate-limiter';
+import type { SearchCache } from './search/search-cache';
 import type { SegmentSearch } from './search/search-pool';
 import type { LocalBlobStore } from './storage/blob-store';
 import type { Db } from './storage/db';
@@ -26,6 +27,8 @@ export interface ServiceContext {
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
   /** Ranks segments off the HTTP thread (search-pool.ts). */
   search: SegmentSearch;
+  /** The full-text index's prepared statements on `db` (its writer is the index job). */
+  searchCache: SearchCache;
 }
 
 export function bucketOf(accountId: number): string {

@@ -19,6 +19,7 @@ import { Folders } from './library/folders';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
+import { SearchCache } from './search/search-cache';
 import { SearchPool } from './search/search-pool';
 import { LocalBlobStore } from './storage/blob-store';
 import { openServiceDb, serviceDbFile } from './storage/db';
@@ -74,6 +75,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
     search,
+    searchCache: new SearchCache(db),
   };
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.
