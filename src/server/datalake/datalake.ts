@@ -91,7 +91,7 @@ export class Datalake {
     db.transaction(() => {
       const row = this.operations.byId(operationId);
       if (!row || row.charged_micro <= 0) return;
-      db.prepare('UPDATE dl_operations SET charged_micro = 0 WHERE id = ?').run(operationId);
+      this.operations.clearCharge(operationId);
       this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId);
     })();
   }

@@ -157,6 +157,11 @@ export class Operations {
     this.db.prepare('UPDATE dl_operations SET charged_micro = charged_micro + ? WHERE id = ?').run(micro, id);
   }
 
+  /** The charge was given back: nothing left to refund. */
+  clearCharge(id: string): void {
+    this.db.prepare('UPDATE dl_operations SET charged_micro = 0 WHERE id = ?').run(id);
+  }
+
   /** Ends the operation; returns false when it had already ended (so the caller does not notify twice). */
   finish(
     id: string,
