@@ -6,6 +6,28 @@ const electronOnlyInShell = {
   paths: [{ name: 'electron', message: 'Only src/main/shell (and the preload) may import electron.' }],
 };
 
+/** A border inside the service: these files may import neither client code nor what `patterns` name. */
+const serviceBorder = (files, ignores, patterns, moreRules = {}) => ({
+  files,
+  ignores,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: electronOnlyInShell.paths,
+        patterns: [
+          {
+            group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+            message: 'The service never imports client code.',
+          },
+          ...patterns,
+        ],
+      },
+    ],
+    ...moreRules,
+  },
+});
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'test-artifacts/**', 'bin/**'] },
   js.configs.recommended,
@@ -150,4 +172,73 @@ export default tseslint.config(
       ],
     },
   },
+  // Service borders. Routes parse and answer: the database only through repositories. Services and repositories never
+  // reach into routes (the interface's errors in http/envelope aside); the composition root (service.ts, cli.ts) wires
+  // both. Storage and the indexer sit at the bottom and know nothing of the service above them.
+  serviceBorder(
+    ['src/server/**/*.ts'],
+    ['src/server/http/**', 'src/server/service.ts', 'src/server/cli.ts', 'src/server/**/*.test.ts'],
+    [
+      {
+        group: ['**/http/**', '!**/http/envelope'],
+        message:
+          'Only routes and the composition root import src/server/http (its error types in http/envelope aside).',
+      },
+    ],
+  ),
+  serviceBorder(
+    ['src/server/http/**/*.ts'],
+    ['src/server/http/**/*.test.ts'],
+    [
+      {
+        group: ['better-sqlite3', '**/storage/db', '**/storage/migrations/**'],
+        message: 'Routes reach the database only through repositories (stores and services).',
+      },
+    ],
+    {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='prepare']",
+          message: 'SQL lives in repositories, not in routes.',
+        },
+      ],
+    },
+  ),
+  serviceBorder(
+    ['src/server/storage/**/*.ts'],
+    ['src/server/storage/**/*.test.ts'],
+    [
+      {
+        group: [
+          '**/http/**',
+          '**/accounts/**',
+          '**/library/**',
+          '**/datalake/**',
+          '**/jobs/**',
+          '**/search/**',
+          '**/indexer/**',
+        ],
+        message: 'Storage is the bottom layer: it imports only storage, src/common and src/shared.',
+      },
+    ],
+  ),
+  serviceBorder(
+    ['src/server/indexer/**/*.ts'],
+    [],
+    [
+      {
+        group: [
+          '**/http/**',
+          '**/accounts/**',
+          '**/library/**',
+          '**/datalake/**',
+          '**/jobs/**',
+          '**/search/**',
+          '**/storage/**',
+        ],
+        message: 'The indexer analyses media and knows nothing of the service around it.',
+      },
+    ],
+  ),
 );

@@ -3,13 +3,14 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { DATALAKE_BASE_PATH, ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/api-types';
 import { InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
+import type { Datalake } from '../datalake/datalake';
 import { ApiError, failure } from './envelope';
 import { discard } from './multipart-drain';
 import { registerDatalakeRoutes } from './datalake/routes';
 import { registerLibraryRoutes } from './library/routes';
 
 /** The HTTP face of the service. Every answer of interface A is an envelope, whatever went wrong. */
-export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInstance> {
+export async function buildHttpServer(ctx: ServiceContext, datalake: Datalake): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: ctx.config.http.maxJsonBytes,
@@ -92,6 +93,6 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   registerLibraryRoutes(app, ctx);
-  registerDatalakeRoutes(app, ctx);
+  registerDatalakeRoutes(app, ctx, datalake);
   return app;
 }

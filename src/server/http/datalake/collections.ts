@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { PURGE_JOB, type Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
 import { accountOf } from '../library/auth';
-import { decodeCursor, encodeCursor, idParam, limitParam, parse, timeCursor } from './parse';
+import { newestFirst, pageRequest } from '../../datalake/paging';
+import { idParam, limitParam, parse } from './parse';
 
 const createBody = z
   .object({
@@ -26,13 +27,8 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
   app.get('/collections', async (request) => {
     const account = accountOf(request);
     const q = parse(listQuery, request.query);
-    const rows = dl.collections.list(account.id, q.limit + 1, decodeCursor(timeCursor, q.cursor));
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    return {
-      collections: page.map((r) => dl.collections.record(r)),
-      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
-    };
+    const page = dl.collections.list(account.id, pageRequest(newestFirst, q.limit, q.cursor));
+    return { collections: page.rows.map((r) => dl.collections.record(r)), next_cursor: page.nextCursor };
   });
 
   app.get('/collections/:id', async (request) => {

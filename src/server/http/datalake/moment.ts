@@ -4,7 +4,7 @@ import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import type { DlVideoRow } from '../../datalake/dl-videos';
 import { invalid, missing } from '../../datalake/errors';
-import type { EventPosition, SafetyEvent } from '../../datalake/events';
+import type { SafetyEvent } from '../../datalake/events';
 import type { Label } from '../../indexer/types';
 import type { VideoRow } from '../../library/videos';
 import type { Db } from '../../storage/db';
@@ -116,14 +116,7 @@ function wordsIn(
     .all(libraryVideoId, end, start, start) as { word: string; start: number; end: number }[];
 }
 
-/** Walks the events pages in media-time order until past the slice; events are few per video, and never paged here. */
+/** The slice's events in media-time order; events are few per video, and never paged here. */
 function eventsIn(dl: Datalake, videoId: string, start: number, end: number): SafetyEvent[] {
-  const found: SafetyEvent[] = [];
-  let after: EventPosition | undefined;
-  for (;;) {
-    const page = dl.events.page(videoId, 100, undefined, after);
-    found.push(...page.events.filter((e) => e.start < end && (e.end > start || e.start >= start)));
-    if (!page.more || !page.last || page.last.start >= end) return found;
-    after = page.last;
-  }
+  return dl.events.overlapping(videoId, start, end);
 }

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { DATALAKE_BASE_PATH } from '../../../shared/api-types';
 import { InsufficientBalanceError } from '../../accounts/billing';
 import type { ServiceContext } from '../../context';
-import { datalakeOf } from '../../datalake/datalake';
+import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, type DatalakeErrorCode } from '../../datalake/errors';
 import { ApiError } from '../envelope';
 import { authenticate } from '../library/auth';
@@ -28,8 +28,7 @@ const byStatus: Record<number, DatalakeErrorCode> = {
 };
 
 /** Interface B under /serve/datalake/v1: its own key kind and its own error body, {error: {code, message}}. */
-export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const dl = datalakeOf(ctx);
+export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext, dl: Datalake): void {
   void app.register(
     (scope, _opts, done) => {
       // Chunk uploads and other bodies that are not JSON or multipart reach their handler unread.

@@ -6,7 +6,8 @@ import { invalid, missing } from '../../datalake/errors';
 import { STREAM_JOB } from '../../datalake/stream-worker';
 import { accountOf } from '../library/auth';
 import { targetCollection } from './ingest-fields';
-import { decodeCursor, encodeCursor, idParam, limitParam, parse, timeCursor } from './parse';
+import { mediaTimeOrder, newestFirst, pageRequest } from '../../datalake/paging';
+import { idParam, limitParam, parse } from './parse';
 
 const openBody = z
   .object({
@@ -23,7 +24,6 @@ const listQuery = z.object({ limit: limitParam(20), cursor: z.string().optional(
 const eventsQuery = z
   .object({ limit: limitParam(50), cursor: z.string().optional(), since: z.coerce.number().min(0).optional() })
   .strict();
-const eventCursor = z.object({ start: z.number(), seq: z.number().int() });
 
 /** Open Stream: a live pull source, cut into segments that are ingested (indexed, derived) while it plays. */
 export function registerStreams(app: FastifyInstance, dl: Datalake): void {
@@ -59,13 +59,8 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
 
   app.get('/streams', async (request) => {
     const q = parse(listQuery, request.query);
-    const rows = dl.streams.list(accountOf(request).id, q.limit + 1, decodeCursor(timeCursor, q.cursor));
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    return {
-      streams: page.map((r) => dl.streams.record(r)),
-      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
-    };
+    const page = dl.streams.list(accountOf(request).id, pageRequest(newestFirst, q.limit, q.cursor));
+    return { streams: page.rows.map((r) => dl.streams.record(r)), next_cursor: page.nextCursor };
   });
 
   app.get('/streams/:id', async (request) => dl.streams.record(find(accountOf(request).id, request.params)));
@@ -83,13 +78,13 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     const account = accountOf(request);
     const row = find(account.id, request.params);
     const q = parse(eventsQuery, request.query);
-    const after = decodeCursor(eventCursor, q.cursor);
+    const pageAsked = pageRequest(mediaTimeOrder, q.limit, q.cursor);
     dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake stream safety events', row.id);
-    const page = dl.events.streamPage(row.id, q.limit, q.since, after);
+    const page = dl.events.streamPage(row.id, q.since, pageAsked);
     const indexing =
       dl.ctx.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(row.id) !==
       undefined;
     const live = row.status === 'starting' || row.status === 'live' || indexing;
-    return { events: page.events, next_cursor: page.more && page.last ? encodeCursor(page.last) : null, live };
+    return { events: page.rows, next_cursor: page.nextCursor, live };
   });
 }

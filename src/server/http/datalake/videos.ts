@@ -4,7 +4,8 @@ import { PURGE_JOB, type Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
 import { videoRecord } from '../../datalake/video-record';
 import { accountOf } from '../library/auth';
-import { decodeCursor, encodeCursor, idParam, limitParam, parse, timeCursor } from './parse';
+import { newestFirst, pageRequest } from '../../datalake/paging';
+import { idParam, limitParam, parse } from './parse';
 
 const listQuery = z
   .object({ limit: limitParam(20), cursor: z.string().optional(), collection_id: z.string().max(100).optional() })
@@ -14,13 +15,8 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
   app.get('/videos', async (request) => {
     const account = accountOf(request);
     const q = parse(listQuery, request.query);
-    const rows = dl.videos.list(account.id, q.limit + 1, q.collection_id, decodeCursor(timeCursor, q.cursor));
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    return {
-      videos: page.map((v) => videoRecord(dl, v)),
-      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
-    };
+    const page = dl.videos.list(account.id, q.collection_id, pageRequest(newestFirst, q.limit, q.cursor));
+    return { videos: page.rows.map((v) => videoRecord(dl, v)), next_cursor: page.nextCursor };
   });
 
   app.get('/videos/:id', async (request) => {

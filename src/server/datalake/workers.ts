@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
-import type { ServiceContext } from '../context';
-import type { JobOutcome, JobRow } from '../jobs/job-queue';
-import { datalakeOf, DERIVE_JOB, INGEST_JOB, PURGE_JOB } from './datalake';
-import { advanceAfterIndex, deriveHandler, onIndexSettledForDatalake } from './derive-worker';
+import type { JobOutcome } from '../../shared/job-outcome';
+import type { JobRow } from '../jobs/job-queue';
+import { DERIVE_JOB, INGEST_JOB, PURGE_JOB, type Datalake } from './datalake';
+import { catchUpIndexedIngests, deriveHandler, onIndexSettledForDatalake } from './derive-worker';
 import { ingestHandler } from './ingest-worker';
 import { purgeHandler } from './purge-worker';
 import { STREAM_JOB, streamHandler } from './stream-worker';
@@ -17,8 +17,8 @@ export interface DatalakeWorkers {
 }
 
 /** Registers interface B's job workers (before the queue starts) and catches up on ingests a crash left between stages. */
-export async function startDatalake(ctx: ServiceContext): Promise<DatalakeWorkers> {
-  const dl = datalakeOf(ctx);
+export async function startDatalakeWorkers(dl: Datalake): Promise<DatalakeWorkers> {
+  const { ctx } = dl;
   await mkdir(dl.uploadDir, { recursive: true });
   await removeOrphanUploads(dl);
   ctx.jobs.register({ kind: INGEST_JOB, concurrency: 2, baseDelayMs: 2_000, handler: ingestHandler(dl) });
@@ -31,22 +31,7 @@ export async function startDatalake(ctx: ServiceContext): Promise<DatalakeWorker
     baseDelayMs: ctx.config.webhooks.baseDelayMs,
     handler: webhookHandler(ctx),
   });
-  for (const op of dl.operations.unfinished('ingest')) {
-    const stages = dl.operations.stages(op);
-    if (stages.preprocess !== 'done' || stages.index === 'done') continue;
-    const library = ctx.videos.byNo(op.account_id, op.resource);
-    const pendingJob = ctx.db
-      .prepare("SELECT 1 FROM jobs WHERE kind = 'index' AND ref = ? AND state IN ('queued', 'running')")
-      .get(op.resource);
-    if (library && library.status !== 'UNPARSE' && !pendingJob) {
-      advanceAfterIndex(
-        dl,
-        op.id,
-        library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null,
-        library.status,
-      );
-    }
-  }
+  catchUpIndexedIngests(dl);
   const stopSweeper = startSessionSweeper(dl);
   return { onIndexSettled: onIndexSettledForDatalake(dl), stop: stopSweeper };
 }
