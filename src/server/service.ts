@@ -15,6 +15,7 @@ import { INDEX_LANE_SQL, indexHandler, onIndexSettled, type Analyze } from './jo
 import { JobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
+import { VideoIndex } from './library/video-index';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
 import { SearchPool } from './search/search-pool';
@@ -65,6 +66,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     billing: new Billing(db),
     folders: new Folders(db),
     videos: new Videos(db),
+    videoIndex: new VideoIndex(db),
     jobs: new JobQueue(db, log.child({ module: 'jobs' })),
     limits: {
       search: new RateLimiter(limits.searchPerSecond, 1000),

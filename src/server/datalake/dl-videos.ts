@@ -96,6 +96,14 @@ export class DlVideos {
     return this.db.prepare('SELECT * FROM dl_videos WHERE collection_id = ?').all(collectionId) as DlVideoRow[];
   }
 
+  /** Whether a segment cut from this stream is still being ingested. */
+  processingInStream(streamId: string): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(streamId) !==
+      undefined
+    );
+  }
+
   /** Newest first, cancelled ingests left out; `before` is the last row of the previous page. */
   list(
     accountId: number,

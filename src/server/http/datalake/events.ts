@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
-import { accountOf } from '../library/auth';
 import { decodeCursor, encodeCursor, idParam, limitParam, parse } from './parse';
 
 const eventsQuery = z
@@ -19,7 +18,7 @@ const eventCursor = z.object({ start: z.number(), seq: z.number().int() });
 export function registerEvents(app: FastifyInstance, dl: Datalake): void {
   /** Safety events, oldest first, billed 0.001 USD per call; `live` while the ingest is still running. */
   app.get('/videos/:id/events', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const { id } = parse(idParam, request.params);
     const q = parse(eventsQuery, request.query);
     const after = decodeCursor(eventCursor, q.cursor);

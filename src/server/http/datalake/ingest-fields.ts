@@ -6,7 +6,7 @@ import type { Datalake } from '../../datalake/datalake';
 import type { CollectionRow } from '../../datalake/collections';
 import type { OperationRow } from '../../datalake/operations';
 import { MAX_MEDIA_BYTES } from '../../datalake/media';
-import { indexingPrice } from '../library/upload';
+import { indexingPrice } from '../../accounts/billing';
 import { conflict, tryDecodePercent } from './parse';
 
 const httpUrl = (name: string) =>

@@ -11,8 +11,7 @@ import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors'
 import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
 import { newVideoId, queueIngest } from '../../datalake/start-ingest';
 import { claimSession, openSession, releaseSession } from '../../datalake/upload-sessions';
-import { safeFileName } from '../library/form-fields';
-import { accountOf } from '../library/auth';
+import { safeFileName } from '../../library/file-names';
 import { admit, ingestFields, targetCollection } from './ingest-fields';
 import { actionTarget, conflict, idParam, parse } from './parse';
 
@@ -98,7 +97,7 @@ const RANGE = /^bytes (\d{1,13})-(\d{1,13})\/(\d{1,13})$/;
 
 export function registerResumable(app: FastifyInstance, dl: Datalake): void {
   app.get('/uploads/:id', async (request) => {
-    const video = uploading(dl, accountOf(request), request.params);
+    const video = uploading(dl, request.account, request.params);
     return session(
       request,
       video,
@@ -111,7 +110,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
    * arrive, so a dropped connection keeps what reached the disk; GET on the upload_url then says where to resume.
    */
   app.put('/uploads/:id', async (request, reply) => {
-    const video = uploading(dl, accountOf(request), request.params);
+    const video = uploading(dl, request.account, request.params);
     if (video.status !== 'uploading') throw conflict('the upload is already finalized');
     const header = request.headers['content-range'];
     const m = typeof header === 'string' ? RANGE.exec(header) : null;
@@ -158,7 +157,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
 
   /** Starts the ingest of a complete upload: 202 with the operation (the same one when finalized twice). */
   app.post('/videos/:target', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const video = uploading(dl, account, { id: actionTarget(request.params, 'finalize') });
     const existing = video.operation_id ? dl.operations.byId(video.operation_id) : undefined;
     if (existing) return reply.code(202).send(dl.operations.record(existing));

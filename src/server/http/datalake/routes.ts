@@ -4,8 +4,8 @@ import { InsufficientBalanceError } from '../../accounts/billing';
 import type { ServiceContext } from '../../context';
 import { datalakeOf } from '../../datalake/datalake';
 import { DatalakeError, type DatalakeErrorCode } from '../../datalake/errors';
-import { ApiError } from '../envelope';
-import { authenticate } from '../library/auth';
+import { HttpError } from '../envelope';
+import { authenticate } from '../auth';
 import { registerCollections } from './collections';
 import { registerEvents } from './events';
 import { registerIngest } from './ingest';
@@ -49,7 +49,7 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
             .send({ error: { code, message, ...details } });
         };
         if (err instanceof DatalakeError) return send(err.httpStatus, err.code, err.message, err.headers, err.details);
-        if (err instanceof ApiError)
+        if (err instanceof HttpError)
           return send(err.httpStatus, byStatus[err.httpStatus] ?? 'invalid_argument', err.message, err.headers);
         if (err instanceof InsufficientBalanceError) return send(402, 'insufficient_balance', err.message);
         const status = (err as FastifyError).statusCode;
@@ -59,11 +59,9 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
         return send(500, 'internal', 'internal error');
       });
       scope.setNotFoundHandler((request, reply) => {
-        void reply
-          .code(404)
-          .send({
-            error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` },
-          });
+        void reply.code(404).send({
+          error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` },
+        });
       });
       registerCollections(scope, dl);
       registerIngest(scope, dl);

@@ -4,7 +4,6 @@ import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, missing } from '../../datalake/errors';
 import { RateLimiter } from '../../limits/rate-limiter';
-import { accountOf } from '../library/auth';
 import { parse } from './parse';
 
 const searchBody = z
@@ -20,7 +19,7 @@ const searchBody = z
 export function registerSearch(app: FastifyInstance, dl: Datalake): void {
   const limiter = new RateLimiter(5, 1000);
   app.post('/search', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const body = parse(searchBody, request.body);
     const wait = limiter.take(`dl-search:${account.id}`);
     if (wait)
