@@ -4,8 +4,8 @@ import type { Billing } from './accounts/billing';
 import type { ServiceConfig } from './config';
 import type { JobQueue } from './jobs/job-queue';
 import type { Folders } from './library/folders';
-import type { VideoIndex } from './library/video-index';
 import type { Videos } from './library/videos';
+import type { VideoIndex } from './library/video-index';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { SegmentSearch } from './search/search-pool';
 import type { LocalBlobStore } from './storage/blob-store';
@@ -23,12 +23,12 @@ export interface ServiceContext {
   billing: Billing;
   folders: Folders;
   videos: Videos;
-  /** What the indexer derived from each library video (segments, words, faces). */
-  videoIndex: VideoIndex;
   jobs: JobQueue;
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
   /** Ranks segments off the HTTP thread (search-pool.ts). */
   search: SegmentSearch;
+  /** What the indexer derived from each library video (segments, words, faces). */
+  videoIndex: VideoIndex;
 }
 
 export function bucketOf(accountId: number): string {

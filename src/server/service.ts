@@ -66,7 +66,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     billing: new Billing(db),
     folders: new Folders(db),
     videos: new Videos(db),
-    videoIndex: new VideoIndex(db),
     jobs: new JobQueue(db, log.child({ module: 'jobs' })),
     limits: {
       search: new RateLimiter(limits.searchPerSecond, 1000),
@@ -74,6 +73,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
     search,
+    videoIndex: new VideoIndex(db),
   };
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.

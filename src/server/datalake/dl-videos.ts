@@ -96,14 +96,6 @@ export class DlVideos {
     return this.db.prepare('SELECT * FROM dl_videos WHERE collection_id = ?').all(collectionId) as DlVideoRow[];
   }
 
-  /** Whether a segment cut from this stream is still being ingested. */
-  processingInStream(streamId: string): boolean {
-    return (
-      this.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(streamId) !==
-      undefined
-    );
-  }
-
   /** Newest first, cancelled ingests left out; `before` is the last row of the previous page. */
   list(
     accountId: number,
@@ -136,6 +128,14 @@ export class DlVideos {
         "SELECT * FROM dl_videos WHERE source_type = 'resumable' AND status = 'uploading' AND (? IS NULL OR account_id = ?) ORDER BY updated_at",
       )
       .all(accountId ?? null, accountId ?? null) as DlVideoRow[];
+  }
+
+  /** Whether a segment cut from this stream is still being ingested. */
+  processingInStream(streamId: string): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(streamId) !==
+      undefined
+    );
   }
 
   /** Records activity on a row (a chunk received), for the idle expiry of upload sessions. */
