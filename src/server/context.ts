@@ -21,14 +21,14 @@ export interface ServiceContext {
   blobs: LocalBlobStore;
   accounts: Accounts;
   billing: Billing;
+  /** What the indexer derived from each library video (segments, words, faces). */
+  videoIndex: VideoIndex;
   folders: Folders;
   videos: Videos;
   jobs: JobQueue;
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
   /** Ranks segments off the HTTP thread (search-pool.ts). */
   search: SegmentSearch;
-  /** What the indexer derived from each library video (segments, words, faces). */
-  videoIndex: VideoIndex;
 }
 
 export function bucketOf(accountId: number): string {

@@ -64,6 +64,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
     accounts: new Accounts(db),
     billing: new Billing(db),
+    videoIndex: new VideoIndex(db),
     folders: new Folders(db),
     videos: new Videos(db),
     jobs: new JobQueue(db, log.child({ module: 'jobs' })),
@@ -73,7 +74,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
     search,
-    videoIndex: new VideoIndex(db),
   };
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.

@@ -9,19 +9,12 @@ import type { Account } from '../../accounts/accounts';
 import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
 import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
+import { admit, replayed, targetCollection } from '../../datalake/ingest-admission';
 import { newVideoId, startIngest } from '../../datalake/start-ingest';
 import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { safeFileName, urlFileName } from '../../library/file-names';
-import {
-  admit,
-  ingestFields,
-  rejectResumableFields,
-  replayed,
-  requestHash,
-  targetCollection,
-  type IngestFields,
-} from './ingest-fields';
+import { ingestFields, rejectResumableFields, requestHash, type IngestFields } from './ingest-fields';
 import { parse } from './parse';
 import { createResumable } from './resumable';
 

@@ -9,10 +9,11 @@ import type { Datalake } from '../../datalake/datalake';
 import type { DlVideoRow } from '../../datalake/dl-videos';
 import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
 import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
+import { admit, targetCollection } from '../../datalake/ingest-admission';
 import { newVideoId, queueIngest } from '../../datalake/start-ingest';
 import { claimSession, openSession, releaseSession } from '../../datalake/upload-sessions';
 import { safeFileName } from '../../library/file-names';
-import { admit, ingestFields, targetCollection } from './ingest-fields';
+import { ingestFields } from './ingest-fields';
 import { actionTarget, conflict, idParam, parse } from './parse';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;

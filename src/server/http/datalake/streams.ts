@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { invalid, missing } from '../../datalake/errors';
+import { targetCollection } from '../../datalake/ingest-admission';
 import { STREAM_JOB } from '../../datalake/stream-worker';
-import { targetCollection } from './ingest-fields';
 import { decodeCursor, encodeCursor, idParam, limitParam, parse, timeCursor } from './parse';
 
 const openBody = z
