@@ -5,7 +5,9 @@ import type { Datalake } from './datalake';
 import { DatalakeError, missing } from './errors';
 import type { OperationRow } from './operations';
 
-const conflict = (message: string): DatalakeError => new DatalakeError(409, 'conflict', message);
+/** 409: the request clashes with the state of what it names. */
+export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
+  new DatalakeError(409, 'conflict', message, {}, details);
 
 /** The account's active collection for a new video. */
 export function targetCollection(dl: Datalake, account: Account, collectionId: string): CollectionRow {

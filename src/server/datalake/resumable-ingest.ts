@@ -4,14 +4,11 @@ import { safeFileName } from '../library/file-names';
 import type { Datalake } from './datalake';
 import type { DlVideoRow } from './dl-videos';
 import { DatalakeError, OperationFailure } from './errors';
-import { admit, targetCollection } from './ingest-admission';
+import { admit, conflict, targetCollection } from './ingest-admission';
 import { checkMedia, extensionAllowed, mayBeVideoType } from './media';
 import type { OperationRow } from './operations';
 import { newVideoId, queueIngest } from './start-ingest';
 import { claimSession, openSession, releaseSession } from './upload-sessions';
-
-const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
-  new DatalakeError(409, 'conflict', message, {}, details);
 
 /** What a client declares when it opens a resumable upload. */
 export interface NewSession {
