@@ -5,6 +5,7 @@ import type { ServiceConfig } from './config';
 import type { ServiceJobQueue } from './jobs/job-queue';
 import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
+import type { VideoIndex } from './library/video-index';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { SearchCache } from './search/search-cache';
 import type { SegmentSearch } from './search/search-pool';
@@ -21,6 +22,8 @@ export interface ServiceContext {
   blobs: LocalBlobStore;
   accounts: Accounts;
   billing: Billing;
+  /** What the indexer derived from each library video (segments, words, faces). */
+  videoIndex: VideoIndex;
   folders: Folders;
   videos: Videos;
   jobs: ServiceJobQueue;

@@ -17,6 +17,7 @@ import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker'
 import { ServiceJobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
+import { VideoIndex } from './library/video-index';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
 import { SearchCache } from './search/search-cache';
@@ -66,6 +67,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
     accounts: new Accounts(db),
     billing: new Billing(db),
+    videoIndex: new VideoIndex(db),
     folders: new Folders(db),
     videos: new Videos(db),
     jobs: new ServiceJobQueue(db, log.child({ module: 'jobs' })),

@@ -117,6 +117,14 @@ export class DlVideos {
       .all(accountId ?? null, accountId ?? null) as DlVideoRow[];
   }
 
+  /** Whether a segment cut from this stream is still being ingested. */
+  processingInStream(streamId: string): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(streamId) !==
+      undefined
+    );
+  }
+
   /** Records activity on a row (a chunk received), for the idle expiry of upload sessions. */
   touch(id: string): void {
     this.db.prepare('UPDATE dl_videos SET updated_at = ? WHERE id = ?').run(Date.now(), id);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { InsufficientBalanceError } from '../accounts/billing';
 import { bucketOf } from '../context';
-import { indexingPrice } from '../http/library/upload';
+import { indexingPrice } from '../accounts/billing';
 import type { JobHandler } from '../jobs/job-queue';
 import type { Datalake } from './datalake';
 import type { DlVideoRow } from './dl-videos';

@@ -4,7 +4,8 @@ import { DATALAKE_BASE_PATH, ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/
 import { InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import type { Datalake } from '../datalake/datalake';
-import { ApiError, failure } from './envelope';
+import { decorateAccount } from './auth';
+import { HttpError, failure } from './envelope';
 import { discard } from './multipart-drain';
 import { registerDatalakeRoutes } from './datalake/routes';
 import { registerLibraryRoutes } from './library/routes';
@@ -45,6 +46,7 @@ export async function buildHttpServer(ctx: ServiceContext, datalake: Datalake): 
       raw.resume();
     },
   });
+  decorateAccount(app);
   // Headers trickled a byte at a time keep a socket "active": cap the time to receive them as a whole.
   app.server.headersTimeout = Math.min(60_000, ctx.config.http.idleTimeoutMs);
 
@@ -68,7 +70,7 @@ export async function buildHttpServer(ctx: ServiceContext, datalake: Datalake): 
   });
 
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
-    if (err instanceof ApiError) {
+    if (err instanceof HttpError) {
       void reply.code(err.httpStatus).headers(err.headers).send(failure(err.code, err.message));
       return;
     }

@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
-import { InsufficientBalanceError } from '../accounts/billing';
+import { indexingPrice, InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import { OperationFailure } from '../datalake/errors';
 import { fetchSource } from '../datalake/fetch-source';
 import { checkMedia } from '../datalake/media';
-import { indexingPrice } from '../http/library/upload';
 import type { JobHandler } from '../jobs/job-queue';
 import type { NewVideo, VideoRow } from './videos';
 

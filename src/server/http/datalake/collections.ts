@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PURGE_JOB, type Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
-import { accountOf } from '../library/auth';
 import { newestFirst, pageRequest } from '../../datalake/paging';
 import { idParam, limitParam, parse } from './parse';
 
@@ -18,14 +17,14 @@ const listQuery = z.object({ limit: limitParam(20), cursor: z.string().optional(
 
 export function registerCollections(app: FastifyInstance, dl: Datalake): void {
   app.post('/collections', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const body = parse(createBody, request.body);
     const row = dl.collections.create(account.id, body.name, body.safety_detector, body.face_recognition);
     return reply.code(201).send(dl.collections.record(row));
   });
 
   app.get('/collections', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const q = parse(listQuery, request.query);
     const page = dl.collections.list(account.id, pageRequest(newestFirst, q.limit, q.cursor));
     return { collections: page.rows.map((r) => dl.collections.record(r)), next_cursor: page.nextCursor };
@@ -33,14 +32,14 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
 
   app.get('/collections/:id', async (request) => {
     const { id } = parse(idParam, request.params);
-    const row = dl.collections.get(accountOf(request).id, id);
+    const row = dl.collections.get(request.account.id, id);
     if (!row) throw missing('collection');
     return dl.collections.record(row);
   });
 
   /** 202 with a collection_delete operation whose purge stage removes every video of the collection. */
   app.delete('/collections/:id', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const { id } = parse(idParam, request.params);
     const row = dl.collections.get(account.id, id);
     if (!row) throw missing('collection');

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
-import { accountOf } from '../library/auth';
 import { mediaTimeOrder, pageRequest } from '../../datalake/paging';
 import { idParam, limitParam, parse } from './parse';
 
@@ -19,7 +18,7 @@ const eventsQuery = z
 export function registerEvents(app: FastifyInstance, dl: Datalake): void {
   /** Safety events, oldest first, billed 0.001 USD per call; `live` while the ingest is still running. */
   app.get('/videos/:id/events', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const { id } = parse(idParam, request.params);
     const q = parse(eventsQuery, request.query);
     const pageAsked = pageRequest(mediaTimeOrder, q.limit, q.cursor);

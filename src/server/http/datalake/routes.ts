@@ -4,8 +4,8 @@ import { InsufficientBalanceError } from '../../accounts/billing';
 import type { ServiceContext } from '../../context';
 import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, type DatalakeErrorCode } from '../../datalake/errors';
-import { ApiError } from '../envelope';
-import { authenticate } from '../library/auth';
+import { HttpError } from '../envelope';
+import { authenticate } from '../auth';
 import { registerCollections } from './collections';
 import { registerEvents } from './events';
 import { registerIngest } from './ingest';
@@ -48,7 +48,7 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
             .send({ error: { code, message, ...details } });
         };
         if (err instanceof DatalakeError) return send(err.httpStatus, err.code, err.message, err.headers, err.details);
-        if (err instanceof ApiError)
+        if (err instanceof HttpError)
           return send(err.httpStatus, byStatus[err.httpStatus] ?? 'invalid_argument', err.message, err.headers);
         if (err instanceof InsufficientBalanceError) return send(402, 'insufficient_balance', err.message);
         const status = (err as FastifyError).statusCode;

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { PURGE_JOB, type Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
 import { videoRecord } from '../../datalake/video-record';
-import { accountOf } from '../library/auth';
 import { newestFirst, pageRequest } from '../../datalake/paging';
 import { idParam, limitParam, parse } from './parse';
 
@@ -13,7 +12,7 @@ const listQuery = z
 
 export function registerVideos(app: FastifyInstance, dl: Datalake): void {
   app.get('/videos', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const q = parse(listQuery, request.query);
     const page = dl.videos.list(account.id, q.collection_id, pageRequest(newestFirst, q.limit, q.cursor));
     return { videos: page.rows.map((v) => videoRecord(dl, v)), next_cursor: page.nextCursor };
@@ -21,14 +20,14 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
 
   app.get('/videos/:id', async (request) => {
     const { id } = parse(idParam, request.params);
-    const video = dl.videos.get(accountOf(request).id, id);
+    const video = dl.videos.get(request.account.id, id);
     if (!video || video.status === 'cancelled') throw missing('video');
     return videoRecord(dl, video);
   });
 
   /** 202 with a video_delete operation; its purge stage removes the video, its index, blobs and derived content. */
   app.delete('/videos/:id', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const { id } = parse(idParam, request.params);
     const video = dl.videos.get(account.id, id);
     if (!video || video.status === 'cancelled') throw missing('video');
