@@ -7,7 +7,7 @@ import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { SegmentSearch } from './search/search-pool';
-import type { LocalBlobStore } from './storage/blob-store';
+import type { BlobStore } from './storage/blob-store';
 import type { Db } from './storage/db';
 
 /** Everything a route or worker needs, built once by the service's composition root. */
@@ -17,7 +17,7 @@ export interface ServiceContext {
   tmpDir: string;
   config: ServiceConfig;
   log: Logger;
-  blobs: LocalBlobStore;
+  blobs: BlobStore;
   accounts: Accounts;
   billing: Billing;
   folders: Folders;
