@@ -20,7 +20,12 @@ let store: BlobStore;
 beforeAll(async () => {
   s3 = await startS3Server();
   scratch = await tempDir();
-  store = await openBlobStore(parseConfig({ storage: { s3: s3.config } }), scratch.dir, join(scratch.dir, 'tmp'), s3.env);
+  store = await openBlobStore(
+    parseConfig({ storage: { s3: s3.config } }),
+    scratch.dir,
+    join(scratch.dir, 'tmp'),
+    s3.env,
+  );
   await store.check();
 });
 afterAll(async () => {
