@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { DRAWN_TEXT, ensurePhotoClip, fixturePath, photoPath } from '../fixtures/media';
@@ -99,6 +100,16 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
         failed: false,
       });
       expect((await api.get('/get_metadata')).json).toMatchObject({ code: '0001', msg: 'video_no is required' });
+    });
+
+    it('leaves no scratch or copy of an original in tmp/ once indexed; on S3 keyframes and poster are objects', async () => {
+      // The job clears its folders just after the status turns PARSE.
+      await expect.poll(() => readdir(join(service.dataDir, 'tmp')), { timeout: 10_000 }).toEqual([]);
+      if (backend === 's3') {
+        const keys = await service.s3!.keys();
+        expect(keys.some((k) => k.includes(`/keyframes/${textVideo}/`))).toBe(true);
+        expect(keys.some((k) => k.endsWith(`/posters/${textVideo}/poster.jpg`))).toBe(true);
+      }
     });
   });
 
