@@ -9,7 +9,7 @@ import type { VideoIndex } from './library/video-index';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { SearchCache } from './search/search-cache';
 import type { SegmentSearch } from './search/search-pool';
-import type { LocalBlobStore } from './storage/blob-store';
+import type { BlobStore } from './storage/blob-store';
 import type { Db } from './storage/db';
 
 /** Everything a route or worker needs, built once by the service's composition root. */
@@ -19,7 +19,7 @@ export interface ServiceContext {
   tmpDir: string;
   config: ServiceConfig;
   log: Logger;
-  blobs: LocalBlobStore;
+  blobs: BlobStore;
   accounts: Accounts;
   billing: Billing;
   /** What the indexer derived from each library video (segments, words, faces). */

@@ -22,8 +22,8 @@ import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
 import { SearchCache } from './search/search-cache';
 import { SearchPool } from './search/search-pool';
-import { LocalBlobStore } from './storage/blob-store';
 import { openServiceDb, serviceDbFile } from './storage/db';
+import { openBlobStore } from './storage/open-blob-store';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -51,6 +51,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const tmpDir = join(options.dataDir, 'tmp');
   await rm(tmpDir, { recursive: true, force: true }); // partial uploads and scratch of a previous run
   await mkdir(tmpDir, { recursive: true });
+  const blobs = await openBlobStore(options.config, options.dataDir, tmpDir);
+  await blobs.check();
   const db = openServiceDb(options.dataDir);
   const { limits } = options.config;
   const search = new SearchPool({
@@ -64,7 +66,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     tmpDir,
     config: options.config,
     log,
-    blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
+    blobs,
     accounts: new Accounts(db),
     billing: new Billing(db),
     videoIndex: new VideoIndex(db),

@@ -73,13 +73,13 @@ export function deriveHandler(dl: Datalake): JobHandler {
     const signal = dl.track(op.id, jobSignal);
     const problems: string[] = [];
     try {
-      const videoPath = library.blob ? ctx.blobs.pathOf(library.bucket, library.blob) : null;
       if (collection.safety_detector) {
         try {
-          if (!videoPath) throw new Error('the stored original is missing');
+          const original = library.blob ? await ctx.blobs.localFile(library.bucket, library.blob) : null;
+          if (!original) throw new Error('the stored original is missing');
           const result = await runSafety({
             videoId: video.id,
-            videoPath,
+            videoPath: original.path,
             durationSeconds: library.duration ?? 0,
             fps: video.fps,
             threshold: ctx.config.safety.threshold,
@@ -87,7 +87,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
             events: dl.events,
             signal,
             onFraction: (f) => dl.operations.setFraction(op.id, 'derive', f * (collection.face_recognition ? 0.9 : 1)),
-          });
+          }).finally(() => original.release());
           ctx.log.info({ video: video.id, ...result }, 'safety detector done');
         } catch (err) {
           if (jobSignal.aborted) throw err;

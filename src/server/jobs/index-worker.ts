@@ -37,11 +37,19 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return { type: 'finished' }; // deleted meanwhile, or already done
-    const videoPath = row.blob ? ctx.blobs.pathOf(row.bucket, row.blob) : null;
-    if (!videoPath) return { type: 'failed', error: 'the stored original is missing' };
-    if (exif) await fillCaptureMetadata(ctx, exif, row, videoPath);
-    await mkdir(ctx.tmpDir, { recursive: true });
-    const workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
+    // A local file for ffmpeg: the stored one on disk, a streamed copy in tmp/ from S3.
+    const original = row.blob ? await ctx.blobs.localFile(row.bucket, row.blob) : null;
+    if (!original) return { type: 'failed', error: 'the stored original is missing' };
+    const videoPath = original.path;
+    let workDir: string;
+    try {
+      if (exif) await fillCaptureMetadata(ctx, exif, row, videoPath);
+      await mkdir(ctx.tmpDir, { recursive: true });
+      workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
+    } catch (err) {
+      await original.release();
+      throw err;
+    }
     let lastWrite = 0;
     const limit = indexTimeLimit(ctx.config.indexer, row.duration);
     const overtime = new AbortController();
@@ -79,6 +87,7 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
     } finally {
       clearTimeout(timer);
       await rm(workDir, { recursive: true, force: true });
+      await original.release();
     }
   };
 }
