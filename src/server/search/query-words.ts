@@ -12,7 +12,7 @@ const FILLER = [
   /\bi\s+(?:want|need|am\s+looking\s+for)\b/giu,
   // "footage of", "a shot of", "clips where", "the scene with", but not "close-up shot" or "wide shot": those are
   // what the shot is (people:shot).
-  /(?<!\b(?:close-?\s?up|medium|wide|long|establishing)\s)\b(?:footage|clips?|videos?|shots?|scenes?|moments?|frames?)\s+(?:of|with|where|when|showing|in\s+which|that\s+shows?)\b/giu,
+  /(?<!\b(?:close-?\s?up|medium|wide|long|establishing)\s)\b(?:footage|clips?|videos?|shots?|scenes?|moments?|frames?|photos?|pictures?|images?)\s+(?:of|with|where|when|showing|in\s+which|that\s+shows?)\b/giu,
 ];
 
 /** Words that carry no subject of their own; dropped unless the query has nothing else. */
