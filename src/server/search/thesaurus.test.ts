@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DETECTOR_VOCABULARY } from './detector-vocabulary';
 import { Thesaurus } from './thesaurus';
@@ -67,6 +69,17 @@ describe('Thesaurus (WordNet 3.1)', () => {
       expect(t.expand('children')).toEqual(expect.arrayContaining(['child', 'person']));
     },
   );
+
+  it("lists the detector's own labels, in its class order (@vladmandic/human's COCO table)", () => {
+    // Beside the package's main entry (its exports map hides package.json).
+    const dist = dirname(createRequire(import.meta.url).resolve('@vladmandic/human'));
+    const bundle = readFileSync(join(dist, 'human.node-wasm.js'), 'utf8');
+    const classes = new Map([...bundle.matchAll(/\{class:(\d+),label:"([^"]+)"\}/g)].map((m) => [Number(m[1]), m[2]]));
+    expect(classes.size).toBe(80);
+    expect(DETECTOR_VOCABULARY.map((v) => v.label)).toEqual(
+      [...classes.keys()].sort((a, b) => a - b).map((k) => classes.get(k)),
+    );
+  });
 
   it('resolves every detector label to a WordNet sense', () => {
     const nouns = new WordNetNouns();
