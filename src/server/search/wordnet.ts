@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -40,7 +40,8 @@ export const NOUN_EXCEPTION_FILES = ['/usr/share/wordnet/noun.exc'];
 export class WordNetNouns {
   private index: Map<string, number[]> | undefined;
   private exceptions: Map<string, string[]> | undefined;
-  private data: Buffer | undefined;
+  /** data.noun (15 MB) stays on disk: synsets are read by offset as needed, and cached. */
+  private dataFd: number | undefined;
   private readonly synsets = new Map<number, Synset>();
 
   constructor(
@@ -76,10 +77,13 @@ export class WordNetNouns {
   synset(offset: number): Synset {
     const cached = this.synsets.get(offset);
     if (cached) return cached;
-    this.data ??= readFileSync(join(this.dictDir, 'data.noun'));
-    const end = this.data.indexOf(10, offset);
-    const parts = this.data
-      .subarray(offset, end < 0 ? undefined : end)
+    this.dataFd ??= openSync(join(this.dictDir, 'data.noun'), 'r');
+    // WordNet's longest data line is under 16 KB.
+    const buf = Buffer.alloc(16_384);
+    const n = readSync(this.dataFd, buf, 0, buf.length, offset);
+    const end = buf.subarray(0, n).indexOf(10);
+    const parts = buf
+      .subarray(0, end < 0 ? n : end)
       .toString('utf8')
       .split(' ');
     const wordCount = parseInt(parts[3] ?? '0', 16);
