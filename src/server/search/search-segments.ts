@@ -5,6 +5,7 @@ import { coverageOf, ftsPhrases, matchedWordsOf, type ParsedQuery } from './quer
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, segmentTable } from './segment-index';
+import { segmentLabels } from './segment-labels';
 
 export interface SegmentFilter {
   accountId: number;
@@ -52,6 +53,8 @@ interface Row {
   caption_vector: Buffer | null;
   names: string;
   label_text: string;
+  /** The segment's labels as stored (JSON of `{label, score, source}`): descriptors keep their own words apart. */
+  labels: string;
   rank: number;
 }
 
@@ -114,17 +117,24 @@ export function searchSegments(
     )
       continue;
     const caption = captionContent(r.caption);
+    const labels = field === 'all' ? segmentLabels(r.labels) : [];
     const text =
       field === 'transcript'
         ? r.transcript
         : field === 'caption'
           ? caption
-          : [caption, r.transcript, r.ocr_text, r.label_text].join(' ');
-    const content = covered(text);
+          : [caption, r.transcript, r.ocr_text].join(' ');
+    const content =
+      field === 'all'
+        ? covered(
+            text,
+            labels.map((l) => l.label),
+          )
+        : covered(text);
     // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
     const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
     const nameOnly = content === 0 && names > 0;
-    const words = matched(nameOnly ? r.names : text);
+    const words = matched(nameOnly ? r.names : field === 'all' ? `${text} ${r.label_text}` : text);
     const density = words.total ? words.hits / words.total : 0;
     const bm25Strength = 1 - Math.exp(r.rank / 4);
     const strength = bm25Strength < NO_BM25 ? DENSITY_WEIGHT * density : bm25Strength;
@@ -144,7 +154,7 @@ export function searchSegments(
       score: Math.min(1, Math.max(0, score)),
       matched: matchReason(
         matched,
-        { ocrText: r.ocr_text, transcript: r.transcript, caption, labels: r.label_text, names: r.names },
+        { ocrText: r.ocr_text, transcript: r.transcript, caption, labels, names: r.names },
         field,
       ),
     };
@@ -241,7 +251,7 @@ function readRows(cache: SearchCache, ranked: RankedRow[], table: string): Row[]
   const found = cache
     .statement(
       `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
-            s.caption, s.transcript, s.ocr_text, s.caption_vector, f.names, f.labels AS label_text
+            s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.labels AS label_text
      FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id JOIN ${table} f ON f.rowid = s.id`,
     )
     .all(JSON.stringify(ranked.map((r) => r.id))) as Row[];
