@@ -7,6 +7,7 @@ import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { SegmentSearch } from './search/search-pool';
+import type { SemanticSlot } from './semantic/semantic-slot';
 import type { LocalBlobStore } from './storage/blob-store';
 import type { Db } from './storage/db';
 
@@ -26,6 +27,8 @@ export interface ServiceContext {
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
   /** Ranks segments off the HTTP thread (search-pool.ts). */
   search: SegmentSearch;
+  /** The CLIP-class model: download, keyframe and query embeddings (semantic-slot.ts). */
+  semantic: SemanticSlot;
 }
 
 export function bucketOf(accountId: number): string {

@@ -18,6 +18,8 @@ import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
 import { SearchPool } from './search/search-pool';
+import { withSemantic } from './semantic/semantic-search';
+import { SemanticSlot } from './semantic/semantic-slot';
 import { LocalBlobStore } from './storage/blob-store';
 import { openServiceDb, serviceDbFile } from './storage/db';
 
@@ -54,13 +56,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     workers: options.config.search.workers,
     log: log.child({ module: 'search' }),
   });
+  const blobs = new LocalBlobStore(join(options.dataDir, 'blobs'));
+  const semantic = new SemanticSlot({
+    dataDir: options.dataDir,
+    config: options.config.semantic,
+    db,
+    blobs,
+    log: log.child({ module: 'semantic' }),
+  });
   const ctx: ServiceContext = {
     db,
     dataDir: options.dataDir,
     tmpDir,
     config: options.config,
     log,
-    blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
+    blobs,
     accounts: new Accounts(db),
     billing: new Billing(db),
     folders: new Folders(db),
@@ -71,7 +81,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       upload: new RateLimiter(limits.uploadPerMinute, 60_000),
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
-    search,
+    search: withSemantic(search, semantic),
+    semantic,
   };
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.
@@ -119,6 +130,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   search.start();
   ctx.jobs.start();
+  await semantic.start();
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -128,6 +140,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await app.close();
       await datalake.stop();
       await ctx.jobs.stop();
+      await semantic.stop();
       await analysis.close();
       await exif.stop();
       await search.close();

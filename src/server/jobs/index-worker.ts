@@ -65,6 +65,8 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
       });
       if (!ctx.videos.byId(videoId)) return { kind: 'finished' };
       await persistIndex(ctx, row, result);
+      // The keyframes are stored: embed them now when the semantic model is ready (never fails the job).
+      await ctx.semantic.embedPending();
       ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
       for (const f of result.failures)
         ctx.log.warn(

@@ -3,6 +3,7 @@ import { workerData } from 'node:worker_threads';
 import { parseQuery } from './query-text';
 import { searchRequestSchema, searchWorkerDataSchema } from './search-protocol';
 import { searchSegments } from './search-segments';
+import { fuseSemantic } from '../semantic/semantic-rank';
 import { hasSegmentIndex } from './segment-index';
 import { Thesaurus } from './thesaurus';
 import { serveRequests } from './worker-protocol';
@@ -25,7 +26,11 @@ serveRequests(
   // An account with nothing indexed finds nothing: its query is not even parsed.
   (request) =>
     hasSegmentIndex(db, request.filter.accountId)
-      ? searchSegments(db, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit)
+      ? fuseSemantic(
+          db,
+          request,
+          searchSegments(db, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit),
+        )
       : [],
   () => db.close(),
 );

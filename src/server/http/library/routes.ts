@@ -6,6 +6,7 @@ import { registerDownload } from './download';
 import { registerFolders } from './folders';
 import { registerMetadata } from './metadata';
 import { registerSearch } from './search';
+import { registerSemantic } from '../../semantic/routes';
 import { registerUpload } from './upload';
 import { registerUploadUrl } from './upload-url';
 import { registerVideos } from './videos';
@@ -22,6 +23,7 @@ export function registerLibraryRoutes(app: FastifyInstance, ctx: ServiceContext)
       registerDownload(scope, ctx);
       registerVideos(scope, ctx);
       registerFolders(scope, ctx);
+      registerSemantic(scope, ctx);
       done();
     },
     { prefix: API_BASE_PATH },
