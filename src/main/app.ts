@@ -22,6 +22,7 @@ import { SyncEngine } from './sync/engine';
 import { databaseVault, type KeyVault } from './settings/key-vault';
 import type { EmbeddedLaunch } from './service/embedded';
 import { registerServiceHandlers } from './service/handlers';
+import { registerSemanticHandlers } from './semantic/handlers';
 import { APP_VERSION } from './version';
 
 export type AppMode = 'electron' | 'web' | 'cli';
@@ -170,6 +171,7 @@ export class ReelsyncApp {
       restart: () => this.browse.restartService(),
     });
     registerLibraryHandlers(this.registry, () => this.library);
+    registerSemanticHandlers(this.registry, () => this.sync?.client);
     registerDesktopHandlers(this.registry, {
       watcher: () => {
         const engine = this.engine();

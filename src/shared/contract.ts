@@ -7,6 +7,7 @@ import { settingsChannels, settingsEvents } from './contract/settings';
 import { clipsChannels, clipsEvents } from './contract/clips';
 import { desktopChannels } from './contract/desktop';
 import { serviceChannels, serviceEvents } from './contract/service';
+import { semanticChannels } from './contract/semantic';
 
 /**
  * The one IPC contract between main and renderer: channel -> request schema and response schema,
@@ -20,6 +21,7 @@ export const channels = {
   ...clipsChannels,
   ...desktopChannels,
   ...serviceChannels,
+  ...semanticChannels,
 } as const;
 
 export const events = {
