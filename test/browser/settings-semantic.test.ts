@@ -2,15 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ReelsyncApp } from '../../src/main/app';
-import { createLogger } from '../../src/main/log';
-import { rendererBuildDir } from '../../src/main/paths';
-import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { launchChromium, openWatchedPage, screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
 import { startModelHub, type ModelHub } from '../helpers/model-hub';
 import { startService, type TestService } from '../helpers/service';
-import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
+import { startWebApp, type RunningWebApp } from '../helpers/web-app';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
 const REPO = 'tests/tiny-clip';
@@ -19,9 +15,7 @@ const REPO = 'tests/tiny-clip';
 describe.skipIf(skipBrowserTests)('Settings: the semantic model (headless web mode, Chromium)', () => {
   let hub: ModelHub;
   let service: TestService;
-  let app: ReelsyncApp;
-  let web: WebServer;
-  let cleanup: () => Promise<void>;
+  let running: RunningWebApp;
   let browser: Browser;
   let page: Page;
   const errors: string[] = [];
@@ -30,19 +24,10 @@ describe.skipIf(skipBrowserTests)('Settings: the semantic model (headless web mo
     mkdirSync(artifacts, { recursive: true });
     hub = await startModelHub(REPO, tinyClipFiles());
     service = await startService({ config: { semantic: { host: hub.url, model: REPO } } });
-    const temp = await tempDir('reelsync-web-semantic-');
-    cleanup = temp.cleanup;
-    app = new ReelsyncApp({
-      dataDir: temp.dir,
-      mode: 'web',
-      library: { baseUrl: service.baseUrl, key: service.key },
-      logger: createLogger('test'),
-    });
-    await app.start();
-    web = await startWebServer({ app, rendererDir: rendererBuildDir });
+    running = await startWebApp({ baseUrl: service.baseUrl, key: service.key });
     browser = await launchChromium();
     page = await openWatchedPage(browser, errors);
-    await page.goto(web.url);
+    await page.goto(running.web.url);
     await page.getByTestId('nav-settings').click();
   }, 120_000);
   afterEach(() => {
@@ -50,11 +35,9 @@ describe.skipIf(skipBrowserTests)('Settings: the semantic model (headless web mo
   });
   afterAll(async () => {
     await browser?.close();
-    await web?.close();
-    await app?.stop();
+    await running?.stop();
     await service?.stop();
     await hub?.close();
-    await cleanup?.();
   });
 
   const state = () => page.getByTestId('semantic-state').textContent();
