@@ -13,6 +13,7 @@ const BATCH = 8;
 export class EmbedBacklog {
   private running: Promise<void> | null = null;
   private again = false;
+  private stopped = false;
 
   constructor(
     private readonly store: EmbeddingStore,
@@ -22,6 +23,7 @@ export class EmbedBacklog {
 
   /** Resolves once no keyframe is left to embed (those that fail are logged and left for the next pass). */
   drain(model: string, embedder: () => Promise<Embedder>): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
@@ -30,7 +32,7 @@ export class EmbedBacklog {
       do {
         this.again = false;
         await this.pass(model, await embedder());
-      } while (this.again);
+      } while (this.again && !this.stopped);
     };
     this.running = run().finally(() => {
       this.running = null;
@@ -38,10 +40,16 @@ export class EmbedBacklog {
     return this.running;
   }
 
+  /** Ends the pass at its current batch and waits for it; later drains do nothing. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => undefined);
+  }
+
   private async pass(model: string, embedder: Embedder): Promise<void> {
     let after = 0;
     let embedded = 0;
-    for (;;) {
+    while (!this.stopped) {
       const batch = this.store.pending(model, after, BATCH);
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.segmentId;

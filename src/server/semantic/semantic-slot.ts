@@ -135,6 +135,7 @@ export class SemanticSlot {
   }
 
   async stop(): Promise<void> {
+    await this.backlog.stop();
     if (this.download) {
       this.download.abort.abort();
       await this.download.done;
