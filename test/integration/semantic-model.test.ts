@@ -79,8 +79,12 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const search = async (search_param: string, who: ApiClient = api): Promise<ClipItem[]> => {
-  const res = await who.post<ClipItem[]>('/search', { search_param, top_k: 10 });
+const search = async (
+  search_param: string,
+  who: ApiClient = api,
+  filters: Record<string, unknown> = {},
+): Promise<ClipItem[]> => {
+  const res = await who.post<ClipItem[]>('/search', { search_param, top_k: 10, ...filters });
   expect(res.status).toBe(200);
   return res.json.data!;
 };
@@ -122,6 +126,9 @@ describe('semantic model slot, end to end on a generated CLIP-shaped model', () 
     expect(red.some((h) => h.videoNo === videos.blue)).toBe(false);
     const sky = await search('blue sky');
     expect(sky[0]?.videoNo).toBe(videos.blue);
+    // The search's filters apply to the semantic side too.
+    expect(await search('red', api, { video_nos: [videos.blue] })).toEqual([]);
+    expect((await search('red', api, { video_nos: [videos.red] })).map((h) => h.videoNo)).toEqual([videos.red]);
     // Another account sees none of these keyframes.
     const other = apiClient(service.baseUrl, service.createKey('other', { credits: 10 }));
     expect(await search('red', other)).toEqual([]);

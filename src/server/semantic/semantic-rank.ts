@@ -3,6 +3,7 @@ import type { Db } from '../storage/db';
 import { hitSchema, type SearchRequest } from '../search/search-protocol';
 import { filterOf, haversineKm, type SegmentHit } from '../search/search-segments';
 import type { SemanticQuery } from './semantic-query';
+import { VectorCache } from './vector-cache';
 
 /**
  * How much a perfect semantic match adds: fused = 1 - (1 - keyword) x (1 - SEMANTIC_WEIGHT x semantic), a noisy-or of
@@ -11,13 +12,6 @@ import type { SemanticQuery } from './semantic-query';
  */
 const SEMANTIC_WEIGHT = 0.8;
 const MAX_PHRASE = 40;
-
-const embeddingRow = z.object({
-  id: z.number().int(),
-  vector: z.instanceof(Uint8Array),
-  latitude: z.number().nullable(),
-  longitude: z.number().nullable(),
-});
 
 /**
  * Fuses the keyword ranking with the query embedding's similarity to each keyframe of the segments the filter keeps
@@ -46,39 +40,48 @@ export function fuseSemantic(db: Db, request: SearchRequest, keyword: SegmentHit
   return fused.sort((a, b) => b.score - a.score || a.segmentId - b.segmentId).slice(0, request.limit);
 }
 
-/** Calibrated similarity in [0, 1] of every embedded segment the filter keeps. */
+const caches = new WeakMap<Db, VectorCache>();
+
+/** Calibrated similarity in (0, 1] of the embedded segments the filter keeps, those above the floor. */
 function scan(db: Db, request: SearchRequest, semantic: SemanticQuery): Map<number, number> {
-  const where = filterOf(request.filter);
-  const rows = db
-    .prepare(
-      `SELECT e.segment_id AS id, e.vector, v.latitude, v.longitude FROM segment_embeddings e
-       JOIN segments s ON s.id = e.segment_id JOIN videos v ON v.id = s.video_id
-       WHERE e.model = ? AND ${where.sql}`,
-    )
-    .all(semantic.model, ...where.args);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new VectorCache(db)));
+  const { ids, matrix, dim } = cache.vectors(request.filter.accountId, semantic.model, semantic.vector.length);
+  const allowed = narrowed(db, request);
   const query = Float32Array.from(semantic.vector);
   const span = semantic.ceiling - semantic.floor;
-  const near = request.filter.near;
   const out = new Map<number, number>();
-  for (const raw of rows) {
-    const row = embeddingRow.parse(raw);
-    if (near && row.latitude !== null && row.longitude !== null && haversineKm(near, row) > near.radiusKm) continue;
-    const cosine = dot(query, row.vector);
-    out.set(row.id, Math.min(1, Math.max(0, (cosine - semantic.floor) / span)));
+  for (let row = 0; row < ids.length; row++) {
+    const id = ids[row]!;
+    if (allowed && !allowed.has(id)) continue;
+    let cosine = 0;
+    for (let i = 0, at = row * dim; i < dim; i++, at++) cosine += query[i]! * matrix[at]!;
+    const s = Math.min(1, (cosine - semantic.floor) / span);
+    if (s > 0) out.set(id, s);
   }
   return out;
 }
 
-/** Dot product with a stored float32 vector (both unit length: their cosine); a vector of another size scores 0. */
-function dot(query: Float32Array, bytes: Uint8Array): number {
-  if (bytes.byteLength !== query.length * 4) return 0;
-  const stored =
-    bytes.byteOffset % 4 === 0
-      ? new Float32Array(bytes.buffer, bytes.byteOffset, query.length)
-      : new Float32Array(Uint8Array.from(bytes).buffer);
-  let sum = 0;
-  for (let i = 0; i < query.length; i++) sum += query[i]! * stored[i]!;
-  return sum;
+const placeRow = z.object({ id: z.number().int(), latitude: z.number().nullable(), longitude: z.number().nullable() });
+
+/** The account's segments the other filters keep (folder, tag, camera, date, place), or null when none is set. */
+function narrowed(db: Db, request: SearchRequest): Set<number> | null {
+  const { accountId: _account, ...rest } = request.filter;
+  if (Object.values(rest).every((v) => v === undefined)) return null;
+  const where = filterOf(request.filter);
+  const near = request.filter.near;
+  const rows = db
+    .prepare(
+      `SELECT s.id, v.latitude, v.longitude FROM segments s JOIN videos v ON v.id = s.video_id WHERE ${where.sql}`,
+    )
+    .all(...where.args);
+  const ids = new Set<number>();
+  for (const raw of rows) {
+    const r = placeRow.parse(raw);
+    if (near && r.latitude !== null && r.longitude !== null && haversineKm(near, r) > near.radiusKm) continue;
+    ids.add(r.id);
+  }
+  return ids;
 }
 
 /** Hits for segments only the semantic side found, scored 0 before fusion. */
