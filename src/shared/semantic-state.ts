@@ -14,6 +14,8 @@ export const semanticStateSchema = z.discriminatedUnion('state', [
     receivedBytes: z.number().int().nonnegative(),
     totalBytes: z.number().int().nonnegative().nullable(),
     percent: z.number().min(0).max(100).nullable(),
+    /** Bytes per second since this download started (bytes resumed from an earlier one not counted); null at first. */
+    bytesPerSecond: z.number().nonnegative().nullable(),
     file: z.string(),
   }),
   z.object({

@@ -29,7 +29,7 @@ export async function runSemanticDownload(
   let s = await client.startSemanticDownload();
   const bar = new cliProgress.SingleBar(
     {
-      format: ' model |{bar}| {percentage}% {done}/{size} {file}',
+      format: ' model |{bar}| {percentage}% {done}/{size} {rate} ETA {eta_formatted} {file}',
       stream: out,
       noTTYOutput: !out.isTTY,
       notTTYSchedule: 2000,
@@ -40,7 +40,12 @@ export async function runSemanticDownload(
   let started = false;
   while (s.state === 'downloading') {
     if (s.totalBytes) {
-      const payload = { done: formatBytes(s.receivedBytes), size: formatBytes(s.totalBytes), file: s.file };
+      const payload = {
+        done: formatBytes(s.receivedBytes),
+        size: formatBytes(s.totalBytes),
+        rate: s.bytesPerSecond === null ? '' : `${formatBytes(Math.round(s.bytesPerSecond))}/s`,
+        file: s.file,
+      };
       if (!started) bar.start(s.totalBytes, s.receivedBytes, payload);
       else bar.update(s.receivedBytes, payload);
       started = true;

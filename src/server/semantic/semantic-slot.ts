@@ -20,7 +20,9 @@ export interface SemanticSlotOptions {
 }
 
 type Phase =
-  { kind: 'idle' } | { kind: 'downloading'; progress: DownloadProgress } | { kind: 'failed'; reason: string };
+  | { kind: 'idle' }
+  | { kind: 'downloading'; progress: DownloadProgress; since: { at: number; bytes: number } | null }
+  | { kind: 'failed'; reason: string };
 
 /**
  * The semantic model slot: downloads the configured CLIP-class model on request (model-download.ts), loads it on
@@ -59,7 +61,10 @@ export class SemanticSlot {
     if (this.phase.kind === 'downloading') {
       const { receivedBytes, totalBytes, file } = this.phase.progress;
       const percent = totalBytes ? Math.min(100, (100 * receivedBytes) / totalBytes) : null;
-      return { state: 'downloading', model, receivedBytes, totalBytes, percent, file };
+      const since = this.phase.since;
+      const seconds = since ? (Date.now() - since.at) / 1000 : 0;
+      const bytesPerSecond = since && seconds >= 0.5 ? Math.max(0, receivedBytes - since.bytes) / seconds : null;
+      return { state: 'downloading', model, receivedBytes, totalBytes, percent, bytesPerSecond, file };
     }
     if (this.marker) {
       if (this.loadError) return { state: 'failed', model, reason: this.loadError };
@@ -84,7 +89,7 @@ export class SemanticSlot {
     }
     if (this.download || this.marker) return this.state();
     const abort = new AbortController();
-    this.phase = { kind: 'downloading', progress: { file: '', receivedBytes: 0, totalBytes: null } };
+    this.phase = { kind: 'downloading', progress: { file: '', receivedBytes: 0, totalBytes: null }, since: null };
     const log = this.options.log.child({ model: this.config.model, host: this.config.host });
     log.info('semantic model download started');
     const done = (async () => {
@@ -94,7 +99,13 @@ export class SemanticSlot {
           this.config,
           this.cache,
           (progress) => {
-            this.phase = { kind: 'downloading', progress };
+            // The first report counts the bytes resumed from disk: the rate starts after it.
+            const since = this.phase.kind === 'downloading' ? this.phase.since : null;
+            this.phase = {
+              kind: 'downloading',
+              progress,
+              since: since ?? { at: Date.now(), bytes: progress.receivedBytes },
+            };
           },
           abort.signal,
         );

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
 import { semanticStateLine, type SemanticState } from '../../../shared/semantic-state';
 import { unreachable } from '../../../shared/errors';
-import { bytes as formatBytes } from '../lib/format';
+import { bytes as formatBytes, eta, rate } from '../lib/format';
 import { call } from '../transport';
 import { ProgressBar } from './ProgressBar';
 import { ErrorState } from './States';
@@ -58,8 +58,13 @@ function detail(s: SemanticState): string {
   switch (s.state) {
     case 'off':
       return `Finds what footage looks like ("a dog on a beach") beyond the words it contains. Downloads ${s.model} once into the library's data folder.`;
-    case 'downloading':
-      return `${formatBytes(s.receivedBytes)}${s.totalBytes ? ` of ${formatBytes(s.totalBytes)}` : ''}${s.file ? ` · ${s.file}` : ''}`;
+    case 'downloading': {
+      const speed =
+        s.bytesPerSecond && s.totalBytes
+          ? ` · ${rate(s.bytesPerSecond)} · ${eta((s.totalBytes - s.receivedBytes) / s.bytesPerSecond)} left`
+          : '';
+      return `${formatBytes(s.receivedBytes)}${s.totalBytes ? ` of ${formatBytes(s.totalBytes)}` : ''}${speed}${s.file ? ` · ${s.file}` : ''}`;
+    }
     case 'ready':
       return `${formatBytes(s.sizeBytes)} · ${s.embeddedSegments} keyframes embedded${s.pendingSegments ? `, ${s.pendingSegments} to go` : ''}`;
     case 'failed':
