@@ -15,6 +15,8 @@ export interface ModelHub {
   faults: {
     /** The first GET of this file (its CDN address) sends this many bytes, then the connection is cut. */
     cutOnce?: { file: string; afterBytes: number };
+    /** Every GET of this file (its CDN address) sends this many bytes, then nothing more, the connection left open. */
+    stall?: { file: string; afterBytes: number };
     /** This file's stated checksum is wrong. */
     wrongChecksum?: string;
     /** Sends bodies in chunks of `chunk` bytes, `delayMs` apart. */
@@ -45,6 +47,11 @@ export async function startModelHub(repo: string, files: Map<string, Uint8Array>
     res.writeHead(range ? 206 : 200, headers);
     if (req.method === 'HEAD') return void res.end();
     let body = data.subarray(start);
+    const stall = hub.faults.stall;
+    if (stall?.file === name) {
+      res.write(body.subarray(0, stall.afterBytes));
+      return;
+    }
     const fault = hub.faults.cutOnce;
     const cutting = fault?.file === name && !cut.has(name);
     if (cutting) {

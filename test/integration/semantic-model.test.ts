@@ -175,3 +175,39 @@ describe('a model whose checksum does not match', () => {
     }
   });
 });
+
+describe('a download the service was killed in', () => {
+  it('goes on from its part files when the service starts again', async () => {
+    const stallingHub = await startModelHub(REPO, files);
+    stallingHub.faults = { stall: { file: VISION, afterBytes: 100 } };
+    const other = await startService({ config: semanticConfig(stallingHub.url) });
+    try {
+      const client = apiClient(other.baseUrl, other.key);
+      await client.post('/semantic/download', {});
+      // Killed while the vision model (the last file) has 100 bytes on disk and waits for more.
+      const total = [...files.values()].reduce((n, d) => n + d.length, 0);
+      const stalled = total - files.get(VISION)!.length + 100;
+      await waitForState(client, (s) => s.state === 'downloading' && s.receivedBytes === stalled, 120_000);
+      await new Promise((r) => setTimeout(r, 200));
+      await other.kill();
+      const before = stallingHub.requests.length;
+      stallingHub.faults = {};
+      await other.restart();
+      const seen = await waitForState(client, (s) => s.state === 'ready');
+      expect(seen[seen.length - 1]?.state).toBe('ready');
+      const after = stallingHub.requests.slice(before).filter((r) => r.method === 'GET');
+      // Files done before the kill are not fetched again; the cut one resumes from its part file (its resolve
+      // address, then the CDN it redirects to, both asked for the rest only).
+      expect(after.map((r) => r.path.replace(/^\/cdn\/.*/, '/cdn'))).toEqual([
+        `/${REPO}/resolve/main/${VISION}`,
+        '/cdn',
+      ]);
+      const [resolveRange, cdnRange] = after.map((r) => r.range);
+      expect(resolveRange).toBe('bytes=100-');
+      expect(cdnRange).toBe(resolveRange);
+    } finally {
+      await other.stop();
+      await stallingHub.close();
+    }
+  }, 180_000);
+});
