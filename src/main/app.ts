@@ -25,6 +25,7 @@ import { openDatabase, type Db } from './store/database';
 import { SyncEngine } from './sync/engine';
 import { syncHandlers } from './sync/handlers';
 import { RemoteDeleter } from './sync/remote-delete';
+import { semanticHandlers } from './semantic/handlers';
 
 export type { AppMode } from './about/handlers';
 
@@ -202,6 +203,7 @@ export class ReelsyncApp {
       }),
       serviceHandlers({ state: () => this.connection.state(), restart: () => this.connection.restart() }),
       libraryHandlers(() => this.library, desktop),
+      semanticHandlers(() => this.client()),
     ];
     for (const handlers of features) this.registry.register(handlers);
   }

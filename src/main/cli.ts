@@ -7,6 +7,7 @@ import { connect } from './cli/connect';
 import { runClip, runDownload } from './cli/library-commands';
 import { EXIT, resolveGlobalOptions, UsageError, type GlobalOptions } from './cli/options';
 import { runSync } from './cli/sync-command';
+import { runSemanticDownload, runSemanticStatus } from './cli/semantic-command';
 import { createLogger } from './log';
 import { openDatabase, type Db } from './store/database';
 import { SettingsStore } from './store/settings-store';
@@ -102,6 +103,25 @@ program
       return EXIT.ok;
     });
   });
+
+const semantic = program.command('semantic').description("the library service's semantic (CLIP-class) model");
+for (const [name, description, run] of [
+  ['status', 'print whether semantic search is on', runSemanticStatus],
+  ['download', 'download the model on the service, with a progress bar, until it is ready', runSemanticDownload],
+] as const)
+  semantic
+    .command(name)
+    .description(description)
+    .action(async () => {
+      await withDb(async (db, g) => {
+        const conn = await connect(g, db, createLogger('reelsync-cli'));
+        try {
+          return await run(conn.client, process.stdout);
+        } finally {
+          await conn.close();
+        }
+      });
+    });
 
 program
   .command('search')

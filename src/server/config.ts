@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
+import { semanticConfigSchema } from './semantic/semantic-config';
 
 /** Outgoing deliveries (upload callbacks, datalake webhooks): attempts, first retry delay (doubles, with jitter), timeout. */
 const deliveries = z
@@ -110,6 +111,8 @@ export const configSchema = z
       })
       .strict()
       .default({}),
+    /** The semantic (CLIP-class) model slot: where its files come from and how its similarities are scored. */
+    semantic: semanticConfigSchema,
     /** Inbound HTTP: a connection silent for idleTimeoutMs is closed (slow-loris); JSON bodies over maxJsonBytes get 413. */
     http: z
       .object({

@@ -10,6 +10,7 @@ import type { RateLimiter } from './limits/rate-limiter';
 import type { SearchCache } from './search/search-cache';
 import type { SegmentSearch } from './search/search-pool';
 import type { BlobStore } from './storage/blob-store';
+import type { SemanticSlot } from './semantic/semantic-slot';
 import type { Db } from './storage/db';
 
 /** Everything a route or worker needs, built once by the service's composition root. */
@@ -32,6 +33,8 @@ export interface ServiceContext {
   search: SegmentSearch;
   /** The full-text index's prepared statements on `db` (its writer is the index job). */
   searchCache: SearchCache;
+  /** The CLIP-class model: download, keyframe and query embeddings (semantic-slot.ts). */
+  semantic: SemanticSlot;
 }
 
 export function bucketOf(accountId: number): string {

@@ -22,6 +22,8 @@ import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
 import { SearchCache } from './search/search-cache';
 import { SearchPool } from './search/search-pool';
+import { withSemantic } from './semantic/semantic-search';
+import { SemanticSlot } from './semantic/semantic-slot';
 import { openServiceDb, serviceDbFile } from './storage/db';
 import { openBlobStore } from './storage/open-blob-store';
 
@@ -60,6 +62,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     workers: options.config.search.workers,
     log: log.child({ module: 'search' }),
   });
+  const semantic = new SemanticSlot({
+    dataDir: options.dataDir,
+    config: options.config.semantic,
+    db,
+    blobs,
+    log: log.child({ module: 'semantic' }),
+  });
   const ctx: ServiceContext = {
     db,
     dataDir: options.dataDir,
@@ -78,8 +87,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       upload: new RateLimiter(limits.uploadPerMinute, 60_000),
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
-    search,
+    search: withSemantic(search, semantic),
     searchCache: new SearchCache(db),
+    semantic,
   };
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.
@@ -128,6 +138,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   search.start();
   ctx.jobs.start();
+  await semantic.start();
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -137,6 +148,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await app.close();
       await datalakeWorkers.stop();
       await ctx.jobs.stop();
+      await semantic.stop();
       await analysis.close();
       await exif.stop();
       await search.close();

@@ -10,6 +10,7 @@ import { downloadsChannels, downloadsEvents } from './contract/downloads';
 import { lastResultsChannels } from './contract/last-results';
 import { desktopChannels } from './contract/desktop';
 import { serviceChannels, serviceEvents } from './contract/service';
+import { semanticChannels } from './contract/semantic';
 
 /**
  * The one IPC contract between main and renderer: channel -> request schema and response schema,
@@ -26,6 +27,7 @@ export const channels = {
   ...connectivityChannels,
   ...desktopChannels,
   ...serviceChannels,
+  ...semanticChannels,
 } as const;
 
 export const events = {

@@ -1,4 +1,4 @@
-import { ReelsyncApp } from '../../src/main/app';
+import { ReelsyncApp, type AppOptions } from '../../src/main/app';
 import { rendererBuildDir } from '../../src/main/paths';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { tempDir } from './temp';
@@ -10,10 +10,10 @@ export interface RunningWebApp {
   stop(): Promise<void>;
 }
 
-/** The client app in headless web mode on 127.0.0.1, with a throwaway data folder. */
-export async function startWebApp(): Promise<RunningWebApp> {
+/** The client app in headless web mode on 127.0.0.1, with a throwaway data folder (and a library, if given). */
+export async function startWebApp(library?: AppOptions['library']): Promise<RunningWebApp> {
   const { dir, cleanup } = await tempDir('reelsync-web-');
-  const app = new ReelsyncApp({ dataDir: dir, mode: 'web' });
+  const app = new ReelsyncApp({ dataDir: dir, mode: 'web', library });
   await app.start();
   const web = await startWebServer({ app, rendererDir: rendererBuildDir });
   return {

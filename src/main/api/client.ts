@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
+import { semanticStateSchema, type SemanticState } from '../../shared/semantic-state';
 import {
   captionItemSchema,
   clipItemSchema,
@@ -182,6 +183,15 @@ export class LibraryClient {
       jsonBody({ video_nos: videoNos }, signal),
     );
     return { deleted: data.deleted, notFound: data.not_found };
+  }
+
+  /** The service's semantic model slot (a Reelsync extension: GET /semantic, POST /semantic/download). */
+  async semanticState(signal?: AbortSignal): Promise<SemanticState> {
+    return this.call('GET', '/semantic', semanticStateSchema, { signal });
+  }
+
+  async startSemanticDownload(signal?: AbortSignal): Promise<SemanticState> {
+    return this.call('POST', '/semantic/download', semanticStateSchema, jsonBody({}, signal));
   }
 
   private async call<T extends z.ZodType>(

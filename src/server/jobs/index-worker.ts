@@ -71,6 +71,9 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
       });
       if (!ctx.videos.byId(videoId)) return { type: 'finished' };
       await persistIndex(ctx, row, result);
+      // The keyframes are stored: embed them when the semantic model is ready, beside the next jobs (never fails or
+      // holds this one: after a download the backlog may be a whole library).
+      void ctx.semantic.embedPending();
       ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
       for (const f of result.failures)
         ctx.log.warn(

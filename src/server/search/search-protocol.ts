@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { semanticQuerySchema } from '../semantic/semantic-query';
 import type { SegmentFilter, SegmentHit } from './search-segments';
 
 /** What crosses between the HTTP thread and a search worker thread (worker-protocol.ts carries it). */
@@ -19,6 +20,7 @@ export const searchRequestSchema = z.object({
   field: z.enum(['all', 'transcript', 'caption']),
   filter: filterSchema,
   limit: z.number().int().positive(),
+  semantic: semanticQuerySchema.optional(),
 });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 

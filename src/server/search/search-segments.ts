@@ -178,7 +178,7 @@ function belowContent(ranked: { hit: SegmentHit; nameOnly: boolean }[], limit: n
   return top.map((r) => r.hit);
 }
 
-function filterOf(filter: SegmentFilter): Where {
+export function filterOf(filter: SegmentFilter): Where {
   const where = new Where('v.account_id = ?', filter.accountId)
     .add("v.status = 'PARSE'")
     .addIf(filter.folderId, 'v.folder_id = ?', filter.folderId ?? null)
@@ -267,7 +267,7 @@ function readRows(cache: SearchCache, ranked: RankedRow[], table: string): Row[]
   return rows;
 }
 
-function haversineKm(
+export function haversineKm(
   a: { latitude: number; longitude: number },
   b: { latitude: number | null; longitude: number | null },
 ): number {

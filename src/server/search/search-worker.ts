@@ -4,6 +4,7 @@ import { parseQuery } from './query-text';
 import { searchRequestSchema, searchWorkerDataSchema } from './search-protocol';
 import { SearchCache } from './search-cache';
 import { searchSegments } from './search-segments';
+import { fuseSemantic } from '../semantic/semantic-rank';
 import { hasSegmentIndex } from './segment-index';
 import { Thesaurus } from './thesaurus';
 import { serveRequests } from './worker-protocol';
@@ -27,7 +28,11 @@ serveRequests(
   // An account with nothing indexed finds nothing: its query is not even parsed.
   (request) =>
     hasSegmentIndex(cache, request.filter.accountId)
-      ? searchSegments(cache, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit)
+      ? fuseSemantic(
+          db,
+          request,
+          searchSegments(cache, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit),
+        )
       : [],
   () => db.close(),
 );

@@ -8,6 +8,7 @@ import { DestinationRoots } from '../components/DestinationRoots';
 import { THEMES, type Theme } from '../../../shared/contract/settings';
 import { AddPathsDialog } from '../components/AddPathsDialog';
 import { ServiceStatusLine } from '../components/ServiceBanner';
+import { SemanticModelCard } from '../components/SemanticModelCard';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Tip } from '../components/Tip';
 import { useFolders, useLibraryFolders, useSettings } from '../hooks/queries';
@@ -106,6 +107,9 @@ export function SettingsPage(): React.JSX.Element {
 
       <h2 className="section-title">Clips folder</h2>
       <ClipsFolderField />
+
+      <h2 className="section-title">Semantic search</h2>
+      <SemanticModelCard />
 
       <h2 className="section-title">Library service</h2>
       {settings.isLoading && <LoadingState label="Reading settings…" />}

@@ -9,6 +9,7 @@ import { registerFolders } from './folders';
 import { registerMetadata } from './metadata';
 import { registerSearch } from './search';
 import { registerSearchImage } from './search-image';
+import { registerSemantic } from '../../semantic/routes';
 import { registerUpload } from './upload';
 import { registerUploadUrl } from './upload-url';
 import { registerVideos } from './videos';
@@ -29,6 +30,7 @@ export function registerLibraryRoutes(app: FastifyInstance, ctx: ServiceContext)
       registerDownload(scope, ctx);
       registerVideos(scope, ctx);
       registerFolders(scope, ctx);
+      registerSemantic(scope, ctx);
       done();
     },
     { prefix: API_BASE_PATH },

@@ -5,6 +5,7 @@ import { m003Datalake } from './003-datalake';
 import { m004FaceModel } from './004-face-model';
 import { m005SearchPartitions } from './005-search-partitions';
 import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
+import { m007SegmentEmbeddings } from './007-segment-embeddings';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const serviceMigrations: readonly Migration[] = [
   m004FaceModel,
   m005SearchPartitions,
   m006UnindexEmptyCaptions,
+  m007SegmentEmbeddings,
 ];

@@ -1,0 +1,83 @@
+import type { Logger } from 'pino';
+import type { BlobStore, LocalBlobFile } from '../storage/blob-store';
+import type { Embedder } from './clip-embedder';
+import type { EmbeddingStore } from './embedding-store';
+
+const BATCH = 8;
+
+/**
+ * Embeds every keyframe that has no vector from the model yet: those of a video just indexed, and those of videos
+ * indexed before the model was there (the backfill). The work list is the table itself, so nothing is lost across a
+ * restart. One pass at a time; asking during a pass runs another once it ends, and the promise covers both.
+ */
+export class EmbedBacklog {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly store: EmbeddingStore,
+    private readonly blobs: BlobStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** Resolves once no keyframe is left to embed (those that fail are logged and left for the next pass). */
+  drain(model: string, embedder: () => Promise<Embedder>): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.again = false;
+        await this.pass(model, await embedder());
+      } while (this.again && !this.stopped);
+    };
+    this.running = run().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** Ends the pass at its current batch and waits for it; later drains do nothing. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => undefined);
+  }
+
+  private async pass(model: string, embedder: Embedder): Promise<void> {
+    let after = 0;
+    let embedded = 0;
+    while (!this.stopped) {
+      const batch = this.store.pending(model, after, BATCH);
+      if (batch.length === 0) break;
+      after = batch[batch.length - 1]!.segmentId;
+      // Local files for the model: the stored keyframes on disk, streamed copies in tmp/ from S3.
+      const files: LocalBlobFile[] = [];
+      const found: { segmentId: number; path: string }[] = [];
+      for (const k of batch) {
+        const file = await this.blobs.localFile(k.bucket, k.keyframeBlob).catch(() => null);
+        if (!file) continue;
+        files.push(file);
+        found.push({ segmentId: k.segmentId, path: file.path });
+      }
+      try {
+        const vectors = await embedder.embedImages(found.map((k) => k.path));
+        this.store.put(
+          model,
+          found.map((k, i) => ({ segmentId: k.segmentId, vector: vectors[i]! })),
+        );
+        embedded += found.length;
+      } catch (err) {
+        this.log.warn(
+          { err: err instanceof Error ? err.message : String(err), segments: found.map((k) => k.segmentId) },
+          'keyframes could not be embedded; left for the next pass',
+        );
+      } finally {
+        await Promise.all(files.map((f) => f.release()));
+      }
+    }
+    if (embedded) this.log.info({ model, embedded }, 'keyframes embedded');
+  }
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { Db } from '../storage/db';
+import { hitSchema, type SearchRequest } from '../search/search-protocol';
+import { filterOf, haversineKm, type SegmentHit } from '../search/search-segments';
+import type { SemanticQuery } from './semantic-query';
+import { VectorCache } from './vector-cache';
+
+/**
+ * How much a perfect semantic match adds: fused = 1 - (1 - keyword) x (1 - SEMANTIC_WEIGHT x semantic), a noisy-or of
+ * the two calibrated scores. A segment both finds ranks above one that either finds alone; a semantic match alone
+ * scores at most 0.8, under an exact keyword match on what a segment shows (0.7 + its bm25 strength).
+ */
+const SEMANTIC_WEIGHT = 0.8;
+const MAX_PHRASE = 40;
+
+/**
+ * Fuses the keyword ranking with the query embedding's similarity to each keyframe of the segments the filter keeps
+ * (the caller's account first of all): a flat scan of segment_embeddings for the model. Semantic hits say why:
+ * "looks like: <query>". Unchanged when the request carries no embedding (model not ready, not a visual search).
+ */
+export function fuseSemantic(db: Db, request: SearchRequest, keyword: SegmentHit[]): SegmentHit[] {
+  const semantic = request.semantic;
+  if (!semantic) return keyword;
+  const similarity = scan(db, request, semantic);
+  const byId = new Map(keyword.map((h) => [h.segmentId, h]));
+  // Semantic candidates: the best `limit` by similarity among those above the floor.
+  const visual = [...similarity.entries()]
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, request.limit);
+  const missing = visual.map(([id]) => id).filter((id) => !byId.has(id));
+  for (const hit of readHits(db, missing)) byId.set(hit.segmentId, hit);
+  const why = `looks like: ${shorten(request.text.replace(/\s+/g, ' ').trim())}`;
+  const fused = [...byId.values()].map((hit) => {
+    const s = similarity.get(hit.segmentId) ?? 0;
+    if (s <= 0) return hit;
+    const score = Math.round((1 - (1 - hit.score) * (1 - SEMANTIC_WEIGHT * s)) * 10_000) / 10_000;
+    return { ...hit, score, matched: hit.matched ? `${hit.matched} · ${why}` : why };
+  });
+  return fused.sort((a, b) => b.score - a.score || a.segmentId - b.segmentId).slice(0, request.limit);
+}
+
+const caches = new WeakMap<Db, VectorCache>();
+
+/** Calibrated similarity in (0, 1] of the embedded segments the filter keeps, those above the floor. */
+function scan(db: Db, request: SearchRequest, semantic: SemanticQuery): Map<number, number> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new VectorCache(db)));
+  const { ids, matrix, dim } = cache.vectors(request.filter.accountId, semantic.model, semantic.vector.length);
+  const allowed = narrowed(db, request);
+  const query = Float32Array.from(semantic.vector);
+  const span = semantic.ceiling - semantic.floor;
+  const out = new Map<number, number>();
+  for (let row = 0; row < ids.length; row++) {
+    const id = ids[row]!;
+    if (allowed && !allowed.has(id)) continue;
+    let cosine = 0;
+    for (let i = 0, at = row * dim; i < dim; i++, at++) cosine += query[i]! * matrix[at]!;
+    const s = Math.min(1, (cosine - semantic.floor) / span);
+    if (s > 0) out.set(id, s);
+  }
+  return out;
+}
+
+const placeRow = z.object({ id: z.number().int(), latitude: z.number().nullable(), longitude: z.number().nullable() });
+
+/** The account's segments the other filters keep (folder, tag, camera, date, place), or null when none is set. */
+function narrowed(db: Db, request: SearchRequest): Set<number> | null {
+  const { accountId: _account, ...rest } = request.filter;
+  if (Object.values(rest).every((v) => v === undefined)) return null;
+  const where = filterOf(request.filter);
+  const near = request.filter.near;
+  const rows = db
+    .prepare(
+      `SELECT s.id, v.latitude, v.longitude FROM segments s JOIN videos v ON v.id = s.video_id WHERE ${where.sql}`,
+    )
+    .all(...where.args);
+  const ids = new Set<number>();
+  for (const raw of rows) {
+    const r = placeRow.parse(raw);
+    if (near && r.latitude !== null && r.longitude !== null && haversineKm(near, r) > near.radiusKm) continue;
+    ids.add(r.id);
+  }
+  return ids;
+}
+
+/** Hits for segments only the semantic side found, scored 0 before fusion. */
+function readHits(db: Db, ids: number[]): SegmentHit[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(
+      `SELECT s.id AS segmentId, v.video_no AS videoNo, v.video_name AS videoName, v.bucket, v.blob AS videoBlob,
+              s.keyframe_blob AS keyframeBlob, s.start_time AS start, s.end_time AS "end", s.caption, s.transcript,
+              s.caption_vector AS captionVector, 0 AS score, '' AS matched
+       FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id`,
+    )
+    .all(JSON.stringify(ids));
+  return z.array(hitSchema).parse(rows);
+}
+
+function shorten(text: string): string {
+  return text.length <= MAX_PHRASE ? text : `${text.slice(0, MAX_PHRASE - 1).trimEnd()}…`;
+}

@@ -1,0 +1,167 @@
+import type { Logger } from 'pino';
+import type { SemanticState } from '../../shared/semantic-state';
+import type { BlobStore } from '../storage/blob-store';
+import type { Db } from '../storage/db';
+import { loadClipEmbedder, type Embedder } from './clip-embedder';
+import { EmbedBacklog } from './embed-backlog';
+import { EmbeddingStore } from './embedding-store';
+import { ModelCache, type CompleteMarker } from './model-cache';
+import { downloadModel, type DownloadProgress } from './model-download';
+import type { SemanticConfig } from './semantic-config';
+
+export interface SemanticSlotOptions {
+  dataDir: string;
+  config: SemanticConfig;
+  db: Db;
+  blobs: BlobStore;
+  log: Logger;
+  /** Loads the model from the cache; the real one (transformers.js) unless a test narrows it. */
+  load?: (modelsRoot: string, config: SemanticConfig) => Promise<Embedder>;
+}
+
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'downloading'; progress: DownloadProgress; since: { at: number; bytes: number } | null }
+  | { kind: 'failed'; reason: string };
+
+/**
+ * The semantic model slot: downloads the configured CLIP-class model on request (model-download.ts), loads it on
+ * first use, embeds keyframes (embed-backlog.ts) and query text. Until the model is complete in the cache, search
+ * goes on without it: "semantic search: off (model not downloaded)".
+ */
+export class SemanticSlot {
+  readonly cache: ModelCache;
+  private readonly store: EmbeddingStore;
+  private readonly backlog: EmbedBacklog;
+  private phase: Phase = { kind: 'idle' };
+  private marker: CompleteMarker | null = null;
+  private embedder: Promise<Embedder> | null = null;
+  private loadError: string | null = null;
+  private download: { abort: AbortController; done: Promise<void> } | null = null;
+
+  constructor(private readonly options: SemanticSlotOptions) {
+    this.cache = new ModelCache(options.dataDir);
+    this.store = new EmbeddingStore(options.db);
+    this.backlog = new EmbedBacklog(this.store, options.blobs, options.log);
+  }
+
+  get config(): SemanticConfig {
+    return this.options.config;
+  }
+
+  /** Reads the cache; goes on with a download a previous run left unfinished, or with the keyframes left to embed. */
+  async start(): Promise<void> {
+    this.marker = await this.cache.complete(this.config);
+    if (this.marker) void this.embedPending();
+    else if (await this.cache.requested(this.config)) this.startDownload();
+  }
+
+  state(): SemanticState {
+    const model = this.config.model;
+    if (this.phase.kind === 'downloading') {
+      const { receivedBytes, totalBytes, file } = this.phase.progress;
+      const percent = totalBytes ? Math.min(100, (100 * receivedBytes) / totalBytes) : null;
+      const since = this.phase.since;
+      const seconds = since ? (Date.now() - since.at) / 1000 : 0;
+      const bytesPerSecond = since && seconds >= 0.5 ? Math.max(0, receivedBytes - since.bytes) / seconds : null;
+      return { state: 'downloading', model, receivedBytes, totalBytes, percent, bytesPerSecond, file };
+    }
+    if (this.marker) {
+      if (this.loadError) return { state: 'failed', model, reason: this.loadError };
+      return {
+        state: 'ready',
+        model,
+        sizeBytes: this.marker.sizeBytes,
+        embeddedSegments: this.store.embedded(model),
+        pendingSegments: this.store.pendingCount(model),
+      };
+    }
+    if (this.phase.kind === 'failed') return { state: 'failed', model, reason: this.phase.reason };
+    return { state: 'off', model, reason: 'model not downloaded' };
+  }
+
+  /** Starts the download unless it runs or the model is here; a failed load is retried by asking again. */
+  startDownload(): SemanticState {
+    if (this.marker && this.loadError) {
+      this.loadError = null;
+      this.embedder = null;
+      void this.embedPending();
+    }
+    if (this.download || this.marker) return this.state();
+    const abort = new AbortController();
+    this.phase = { kind: 'downloading', progress: { file: '', receivedBytes: 0, totalBytes: null }, since: null };
+    const log = this.options.log.child({ model: this.config.model, host: this.config.host });
+    log.info('semantic model download started');
+    const done = (async () => {
+      try {
+        await this.cache.markRequested(this.config);
+        this.marker = await downloadModel(
+          this.config,
+          this.cache,
+          (progress) => {
+            // The first report counts the bytes resumed from disk: the rate starts after it.
+            const since = this.phase.kind === 'downloading' ? this.phase.since : null;
+            this.phase = {
+              kind: 'downloading',
+              progress,
+              since: since ?? { at: Date.now(), bytes: progress.receivedBytes },
+            };
+          },
+          abort.signal,
+        );
+        this.phase = { kind: 'idle' };
+        log.info({ bytes: this.marker.sizeBytes }, 'semantic model downloaded');
+        void this.embedPending();
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        this.phase = abort.signal.aborted ? { kind: 'idle' } : { kind: 'failed', reason };
+        if (!abort.signal.aborted) log.warn({ err: reason }, 'semantic model download failed');
+      } finally {
+        this.download = null;
+      }
+    })();
+    this.download = { abort, done };
+    return this.state();
+  }
+
+  /** Embeds the keyframes without a vector (a video just indexed, or ones indexed before the model came). */
+  embedPending(): Promise<void> {
+    if (!this.marker || this.loadError) return Promise.resolve();
+    return this.backlog
+      .drain(this.config.model, () => this.loaded())
+      .catch((err: unknown) => {
+        this.options.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'keyframe embedding stopped');
+      });
+  }
+
+  /** The query's embedding, or null when the model is not ready (search then ranks by keywords alone). */
+  async queryVector(text: string): Promise<Float32Array | null> {
+    if (!this.marker || this.loadError) return null;
+    try {
+      return await (await this.loaded()).embedText(text);
+    } catch (err) {
+      this.options.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'query embedding failed');
+      return null;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.backlog.stop();
+    if (this.download) {
+      this.download.abort.abort();
+      await this.download.done;
+    }
+    const embedder = await this.embedder?.catch(() => null);
+    await embedder?.close();
+  }
+
+  private loaded(): Promise<Embedder> {
+    const load = this.options.load ?? loadClipEmbedder;
+    this.embedder ??= load(this.cache.root, this.config).catch((err: unknown) => {
+      this.loadError = `the model failed to load: ${err instanceof Error ? err.message : String(err)}`;
+      this.options.log.warn({ err: this.loadError }, 'semantic model failed to load');
+      throw err;
+    });
+    return this.embedder;
+  }
+}

@@ -1,0 +1,8 @@
+import { z } from 'zod';
+import { semanticStateSchema } from '../semantic-state';
+
+/** The library service's semantic model slot: its state, and the download (Settings shows both). */
+export const semanticChannels = {
+  'semantic:state': { req: z.object({}).strict(), res: semanticStateSchema },
+  'semantic:download': { req: z.object({}).strict(), res: semanticStateSchema },
+} as const;
