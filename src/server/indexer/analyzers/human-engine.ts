@@ -163,8 +163,8 @@ const resultSchema = z.object({
 });
 
 export interface FrameDetections {
-  /** COCO labels from centernet, every one with its score. */
-  objects: { label: string; score: number }[];
+  /** COCO labels from centernet, every one with its score and box ([x, y, width, height] in frame pixels). */
+  objects: { label: string; score: number; box: [number, number, number, number] }[];
   /** Faces found by human's detector, described by face-api; a face too small to describe is left out. */
   faces: DescribedFace[];
   /** Who is in the frame, for the people analyzer: person boxes, faces with smile and age, poses. */
@@ -185,8 +185,8 @@ const detected = new WeakMap<Uint8Array, Promise<FrameDetections>>();
 
 /**
  * Runs detection on packed RGB pixels: objects, faces and their emotion by human, face descriptors and ages by
- * face-api, then, when someone is in the frame, human's body and hand poses and gestures. The same pixels (the same
- * array) are detected once, however many analyzers ask.
+ * face-api, then, when someone is in the frame, human's body pose and its gestures. The same pixels (the same array)
+ * are detected once, however many analyzers ask.
  */
 export function detectRgb(
   engine: DetectionEngine,
@@ -225,7 +225,7 @@ async function detectOnce(
       ? readPose(await engine.human.detect(tensor, POSE_PASS))
       : { bodies: [], gestures: [] };
     return {
-      objects: result.object.map((o) => ({ label: o.label, score: o.score })),
+      objects: result.object,
       faces,
       people: { persons, faces: seenFaces, ...pose },
     };
