@@ -6,6 +6,28 @@ const electronOnlyInShell = {
   paths: [{ name: 'electron', message: 'Only src/main/shell (and the preload) may import electron.' }],
 };
 
+/** A border inside the service: these files may import neither client code nor what `patterns` name. */
+const serviceBorder = (files, ignores, patterns, moreRules = {}) => ({
+  files,
+  ignores,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: electronOnlyInShell.paths,
+        patterns: [
+          {
+            group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+            message: 'The service never imports client code.',
+          },
+          ...patterns,
+        ],
+      },
+    ],
+    ...moreRules,
+  },
+});
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'test-artifacts/**', 'bin/**'] },
   js.configs.recommended,
@@ -95,6 +117,44 @@ export default tseslint.config(
       ],
     },
   },
+  // Client borders (src/main), one config per kind of folder, each with its whole pattern list (a later config's
+  // options replace an earlier one's). Features reach one another only through the other's index.ts and never import
+  // the composition roots (app, cli, web, shell); the shared client parts import no feature at all.
+  ...(() => {
+    const features = ['about', 'connection', 'library', 'search', 'service', 'settings', 'sync'];
+    const roots = ['app', 'cli', 'web', 'shell'];
+    const shared = ['jobs', 'api', 'store', 'ipc', 'media', 'desktop'];
+    const overHttp = {
+      group: ['**/server/**', '**/renderer/**'],
+      message: 'The client reaches the service over HTTP only.',
+    };
+    const into = (names, after) => `^(\\.\\./)+(${names.join('|')})${after}`;
+    const rule = (...patterns) => ({
+      'no-restricted-imports': ['error', { paths: electronOnlyInShell.paths, patterns: [overHttp, ...patterns] }],
+    });
+    return [
+      { files: ['src/main/**/*.ts'], ignores: ['src/main/shell/**'], rules: rule() },
+      {
+        files: features.map((f) => `src/main/${f}/**/*.ts`),
+        ignores: ['**/*.test.ts'],
+        rules: rule(
+          {
+            regex: into(features, '/'),
+            message: "A feature reaches another only through its index.ts (import '../sync', not '../sync/engine').",
+          },
+          { regex: into(roots, '(/|$)'), message: 'Features do not import the composition roots.' },
+        ),
+      },
+      {
+        files: shared.map((f) => `src/main/${f}/**/*.ts`),
+        ignores: ['**/*.test.ts'],
+        rules: rule({
+          regex: into([...features, ...roots], '(/|$)'),
+          message: 'The shared client parts (jobs, api, store, ipc, media, desktop) import no feature.',
+        }),
+      },
+    ];
+  })(),
   {
     files: ['src/server/**/*.ts'],
     rules: {
@@ -112,19 +172,73 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/main/**/*.ts'],
-    ignores: ['src/main/shell/**'],
-    rules: {
-      'no-restricted-imports': [
+  // Service borders. Routes parse and answer: the database only through repositories. Services and repositories never
+  // reach into routes (the interface's errors in http/envelope aside); the composition root (service.ts, cli.ts) wires
+  // both. Storage and the indexer sit at the bottom and know nothing of the service above them.
+  serviceBorder(
+    ['src/server/**/*.ts'],
+    ['src/server/http/**', 'src/server/service.ts', 'src/server/cli.ts', 'src/server/**/*.test.ts'],
+    [
+      {
+        group: ['**/http/**', '!**/http/envelope'],
+        message:
+          'Only routes and the composition root import src/server/http (its error types in http/envelope aside).',
+      },
+    ],
+  ),
+  serviceBorder(
+    ['src/server/http/**/*.ts'],
+    ['src/server/http/**/*.test.ts'],
+    [
+      {
+        group: ['better-sqlite3', '**/storage/db', '**/storage/migrations/**'],
+        message: 'Routes reach the database only through repositories (stores and services).',
+      },
+    ],
+    {
+      'no-restricted-syntax': [
         'error',
         {
-          paths: electronOnlyInShell.paths,
-          patterns: [
-            { group: ['**/server/**', '**/renderer/**'], message: 'The client reaches the service over HTTP only.' },
-          ],
+          selector: "CallExpression[callee.property.name='prepare']",
+          message: 'SQL lives in repositories, not in routes.',
         },
       ],
     },
-  },
+  ),
+  serviceBorder(
+    ['src/server/storage/**/*.ts'],
+    ['src/server/storage/**/*.test.ts'],
+    [
+      {
+        group: [
+          '**/http/**',
+          '**/accounts/**',
+          '**/library/**',
+          '**/datalake/**',
+          '**/jobs/**',
+          '**/search/**',
+          '**/indexer/**',
+        ],
+        message: 'Storage is the bottom layer: it imports only storage, src/common and src/shared.',
+      },
+    ],
+  ),
+  serviceBorder(
+    ['src/server/indexer/**/*.ts'],
+    [],
+    [
+      {
+        group: [
+          '**/http/**',
+          '**/accounts/**',
+          '**/library/**',
+          '**/datalake/**',
+          '**/jobs/**',
+          '**/search/**',
+          '**/storage/**',
+        ],
+        message: 'The indexer analyses media and knows nothing of the service around it.',
+      },
+    ],
+  ),
 );

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -48,6 +49,12 @@ export async function timeBest(repeats: number, fn: () => Promise<unknown>): Pro
     best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e9);
   }
   return best;
+}
+
+/** Resident memory of a process, in MB (Linux /proc). */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** Runs an external baseline command; resolves with its stdout. */

@@ -1,19 +1,15 @@
 import { execFile } from 'node:child_process';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../test/helpers/service';
 import { BENCH_DIR } from './bench-files';
 import { bigVideo } from './big-video';
-import { compare, timeBest, type Benchmark } from './harness';
+import { compare, rssMb, timeBest, type Benchmark } from './harness';
+import { curlUpload, peakRssWhile } from './service-upload-run';
 
 const run = promisify(execFile);
 const SIZE = 2 * 1024 ** 3;
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 const bench: Benchmark = {
   name: 'service-upload',
@@ -32,31 +28,9 @@ const bench: Benchmark = {
     const service = await startService({ config: { indexer: { paused: true } }, credits: 1000 });
     try {
       const idle = await rssMb(service.pid);
-      let peak = idle;
-      const sampler = setInterval(() => {
-        rssMb(service.pid).then(
-          (mb) => (peak = Math.max(peak, mb)),
-          () => {},
-        );
-      }, 50);
-      const uploadSeconds = await timeBest(2, async () => {
-        const { stdout } = await run(
-          'curl',
-          [
-            '-sS',
-            '-H',
-            `Authorization: ${service.key}`,
-            '-F',
-            `file=@${file};type=video/mp4`,
-            `${service.baseUrl}/upload`,
-          ],
-          {
-            maxBuffer: 1024 * 1024,
-          },
-        );
-        if (!stdout.includes('"code":"0000"')) throw new Error(`upload failed: ${stdout}`);
-      });
-      clearInterval(sampler);
+      const { result: uploadSeconds, peakMb: peak } = await peakRssWhile(service.pid, () =>
+        timeBest(2, () => curlUpload(service, file)),
+      );
       return [
         compare(
           'service ingest of a 2 GB upload (multipart parse, SHA-256, write, ffprobe)',

@@ -1,30 +1,32 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../common/private-files';
 import { AppError, describeError } from '../shared/errors';
+import { aboutHandlers, type AppMode } from './about/handlers';
 import { LibraryClient } from './api/client';
-import { registerDesktopHandlers, type DesktopHooks } from './browse/desktop';
-import { osReveal } from './browse/os-reveal';
-import { removeFromLibrary } from './browse/remove-from-library';
-import { BrowseServices } from './browse/services';
+import { ServiceConnection } from './connection/library-connection';
+import { desktopAccess, type DesktopHooks } from './desktop/hooks';
+import { osReveal } from './desktop/os-reveal';
 import { EventBus } from './events';
 import { HandlerRegistry } from './ipc/registry';
 import type { DestinationChooser } from './library/destinations/policy';
-import { refuseSystemFolder } from './library/destinations/watch-folders';
 import { LibraryFeature } from './library/feature';
-import { registerLibraryHandlers } from './library/handlers';
+import { libraryHandlers } from './library/handlers';
 import { createLogger, type Logger } from './log';
 import { MetadataReader } from './media/exif';
-import { openDatabase, type Db } from './store/database';
-import { SyncStore } from './store/sync-store';
-import { UploadHistoryStore } from './store/upload-history-store';
-import { SyncEngine } from './sync/engine';
-import { databaseVault, type KeyVault } from './settings/key-vault';
+import { mediaSource, type MediaSource } from './media/media-source';
+import { searchHandlers } from './search/handlers';
+import { serviceHandlers } from './service/handlers';
 import type { EmbeddedLaunch } from './service/embedded';
-import { registerServiceHandlers } from './service/handlers';
-import { APP_VERSION } from './version';
+import { AppSettings } from './settings/app-settings';
+import { settingsHandlers } from './settings/handlers';
+import type { KeyVault } from './settings/key-vault';
+import { nodeKeyVault } from './settings/os-keychain';
+import { openDatabase, type Db } from './store/database';
+import { SyncEngine } from './sync/engine';
+import { syncHandlers } from './sync/handlers';
+import { RemoteDeleter } from './sync/remote-delete';
 
-export type AppMode = 'electron' | 'web' | 'cli';
+export type { AppMode } from './about/handlers';
 
 export interface AppOptions {
   dataDir: string;
@@ -34,23 +36,27 @@ export interface AppOptions {
   library?: { baseUrl: string; key: string };
   /** Without `library`: connect as the saved settings say (the embedded service by default, or the cloud endpoint). */
   connect?: boolean;
-  /** Seals stored API keys (safeStorage in Electron); the client database otherwise. */
+  /** Seals stored API keys (safeStorage in Electron); by default the OS keychain where its tool answers, as the CLI does. */
   vault?: KeyVault;
   /** How the embedded service is started: the Electron shell passes its utilityProcess forker; Node forks otherwise. */
   embedded?: EmbeddedLaunch;
 }
 
-/** Composition root: builds the services and registers the contract handlers. No electron import. */
+/** Composition root: builds the features and registers each one's handlers. No electron import. */
 export class ReelsyncApp {
   readonly registry: HandlerRegistry;
   readonly events = new EventBus();
   readonly log: Logger;
+  /** The library service this app uses (embedded, cloud, or given). */
+  readonly connection: ServiceConnection;
+  /** What the media routes serve (local files inside the allowed folders, keyframes). */
+  readonly media: MediaSource;
   private db: Db | undefined;
   private sync: { engine: SyncEngine; client: LibraryClient; metadata: MetadataReader } | undefined;
   private readonly startedAt = Date.now();
   private libraryFeature: LibraryFeature | undefined;
-  private stopRemoteDelete: (() => void) | undefined;
-  readonly browse: BrowseServices;
+  private remoteDelete: { deleter: RemoteDeleter; stop: () => void } | undefined;
+  private vault: KeyVault | undefined;
   /** Installed by the Electron shell: drag-out and reveal of clip files. */
   desktop: DesktopHooks | undefined;
   /** Installed by the Electron shell: native save/open dialogs that grant destinations. */
@@ -59,22 +65,21 @@ export class ReelsyncApp {
   constructor(private readonly options: AppOptions) {
     this.log = (options.logger ?? createLogger()).child({ module: 'app' });
     this.registry = new HandlerRegistry(this.log.child({ module: 'ipc' }));
-    this.browse = new BrowseServices({
+    this.connection = new ServiceConnection({
       dataDir: options.dataDir,
-      db: () => this.database,
-      client: () => this.sync?.client,
-      watchedPaths: () => this.sync?.engine.folders().map((f) => f.path) ?? [],
-      vault: options.vault ?? databaseVault,
       events: this.events,
       logger: this.log,
-      recordSearch: (request, hits) => this.libraryFeature?.searchCache.record(request, hits),
-      thumbnails: () => this.libraryFeature?.thumbnails,
       launch: options.embedded,
+    });
+    this.media = mediaSource({
+      dataDir: options.dataDir,
+      watchedPaths: () => this.sync?.engine.folders().map((f) => f.path) ?? [],
+      thumbnails: () => this.libraryFeature?.thumbnails,
     });
     this.registerHandlers();
   }
 
-  /** Clips, downloads, thumbnail cache, last results: there from start() on, with or without a library service. */
+  /** Clips, downloads, thumbnail cache: there from start() on, with or without a library service. */
   get library(): LibraryFeature {
     if (!this.libraryFeature) throw new AppError('offline', 'app not started');
     return this.libraryFeature;
@@ -85,14 +90,20 @@ export class ReelsyncApp {
     return this.db;
   }
 
+  settings(): AppSettings {
+    this.vault ??= this.options.vault ?? nodeKeyVault();
+    return new AppSettings(this.database, this.vault);
+  }
+
   async start(): Promise<void> {
     this.events.emit('app:status', { state: 'starting', at: Date.now() });
     await ensurePrivateDir(this.options.dataDir);
     this.db = openDatabase(join(this.options.dataDir, 'reelsync.db'));
-    const library = this.options.library
-      ? this.browse.adopt(this.options.library)
+    const given = this.options.library;
+    const library = given
+      ? await this.connection.connect(this.settings(), { kind: 'given', ...given })
       : this.options.connect
-        ? await this.browse.connect()
+        ? await this.connection.connect(this.settings(), { kind: 'settings' })
         : undefined;
     if (library) await this.startSync(this.db, library);
     this.libraryFeature = new LibraryFeature({
@@ -104,14 +115,15 @@ export class ReelsyncApp {
       chooser: () => this.chooser,
     });
     await this.libraryFeature.start();
-    this.stopRemoteDelete = this.browse.startRemoteDelete();
+    this.startRemoteDelete(this.db);
     this.events.emit('app:status', { state: 'ready', at: Date.now() });
     this.log.info({ dataDir: this.options.dataDir, mode: this.options.mode }, 'started');
   }
 
   async stop(): Promise<void> {
     this.events.emit('app:status', { state: 'stopping', at: Date.now() });
-    this.stopRemoteDelete?.();
+    this.remoteDelete?.stop();
+    this.remoteDelete = undefined;
     const sync = this.sync;
     this.sync = undefined;
     if (sync) {
@@ -121,7 +133,7 @@ export class ReelsyncApp {
     }
     await this.libraryFeature?.stop();
     this.libraryFeature = undefined;
-    await this.browse.disconnect();
+    await this.connection.disconnect();
     this.db?.close();
     this.db = undefined;
   }
@@ -137,7 +149,7 @@ export class ReelsyncApp {
       metadata,
       events: this.events,
       logger,
-      config: { uploadConcurrency: this.browse.settings().uploadConcurrency() },
+      config: { uploadConcurrency: this.settings().uploadConcurrency() },
     });
     await engine.start();
     this.sync = { engine, client, metadata };
@@ -148,89 +160,49 @@ export class ReelsyncApp {
       .catch((err: unknown) => this.log.error({ err: describeError(err) }, 'initial scan failed'));
   }
 
+  /** Deletes library copies of deleted local files when the policy says so. */
+  private startRemoteDelete(db: Db): void {
+    const deleter = new RemoteDeleter({ db, client: () => this.sync?.client, logger: this.log });
+    void deleter.reconcile();
+    this.remoteDelete = { deleter, stop: deleter.watch(this.events) };
+  }
+
   private engine(): SyncEngine {
     if (!this.sync) throw new AppError('offline', 'no library service is configured');
     return this.sync.engine;
   }
 
+  private client(): LibraryClient {
+    if (!this.sync) throw new AppError('offline', this.connection.offlineReason());
+    return this.sync.client;
+  }
+
   private registerHandlers(): void {
-    this.registry.handle('app:info', () => ({
-      name: 'Reelsync' as const,
-      version: APP_VERSION,
-      mode: this.options.mode,
-      platform: process.platform,
-      dataDir: this.options.dataDir,
-      startedAt: this.startedAt,
-    }));
-    this.registry.handle('app:echo', ({ text }) => ({ text, receivedAt: Date.now() }));
-    this.registerSyncHandlers();
-    this.browse.register(this.registry);
-    registerServiceHandlers(this.registry, {
-      state: () => this.browse.serviceState(),
-      restart: () => this.browse.restartService(),
-    });
-    registerLibraryHandlers(this.registry, () => this.library);
-    registerDesktopHandlers(this.registry, {
-      watcher: () => {
-        const engine = this.engine();
-        return {
-          folders: () => engine.folders(),
-          addFolder: async (input) =>
-            engine.addFolder({ ...input, path: await refuseSystemFolder(input.path, this.options.dataDir) }),
-          scanSoon: (ids) => this.scanSoon(engine, ids),
-        };
-      },
-      clips: () => this.library.clips,
-      filePath: (id) => new SyncStore(this.database).file(id)?.path,
-      hooks: () => this.desktop,
-      osReveal: this.options.mode === 'web' ? osReveal() : undefined,
-    });
-  }
-
-  private scanSoon(engine: SyncEngine, ids: number[]): void {
-    void engine
-      .watch()
-      .then(() => engine.scan(ids))
-      .catch((err: unknown) =>
-        this.log.error({ err: describeError(err), watchIds: ids }, 'scan of added paths failed'),
-      );
-  }
-
-  private registerSyncHandlers(): void {
-    const r = this.registry;
-    r.handle('sync:status', () => this.engine().status());
-    r.handle('sync:files', ({ page, size, ...query }) => ({ ...this.engine().files(page, size, query), page, size }));
-    r.handle('sync:codecs', () => ({ codecs: this.engine().codecs() }));
-    r.handle('sync:cameras', () => ({ cameras: this.engine().cameras() }));
-    r.handle('uploads:history', ({ page, size }) => ({
-      ...new UploadHistoryStore(this.database).page(page, size),
-      page,
-      size,
-    }));
-    r.handle('sync:pause', ({ fileId }) => ({ paused: this.engine().pause(fileId) }));
-    r.handle('sync:resume', ({ fileId }) => ({ resumed: this.engine().resume(fileId) }));
-    r.handle('sync:retry', ({ fileId }) => ({ requeued: this.engine().retry(fileId) }));
-    r.handle('sync:remove', ({ fileId }) =>
-      removeFromLibrary({ db: this.database, client: this.sync?.client, logger: this.log }, fileId),
-    );
-    r.handle('sync:cancel', ({ fileId }) => ({ cancelled: this.engine().cancel(fileId) }));
-    r.handle('folders:add', async (req) => {
-      const engine = this.engine();
-      const folder = await engine.addFolder({ ...req, path: await refuseSystemFolder(req.path, this.options.dataDir) });
-      void engine
-        .watch()
-        .then(() => engine.scan([folder.id]))
-        .catch((err: unknown) =>
-          this.log.error({ err: describeError(err), watchId: folder.id }, 'scan of a new folder failed'),
-        );
-      return folder;
-    });
-    r.handle('folders:remove', async ({ id }) => ({ removed: await this.engine().removeFolder(id) }));
-    r.handle('folders:choose', async () => {
-      if (!this.chooser)
-        throw new AppError('bad_request', 'a browser has no folder picker: type or paste the folder’s full path');
-      return { path: await this.chooser.chooseFolder({ title: 'Watch a folder', defaultPath: homedir() }) };
-    });
-    r.handle('folders:list', () => ({ folders: this.engine().folders() }));
+    const { dataDir, mode } = this.options;
+    const db = (): Db => this.database;
+    const desktop = desktopAccess(() => this.desktop, mode === 'web' ? osReveal() : undefined);
+    const features = [
+      aboutHandlers({ mode, dataDir, startedAt: this.startedAt }),
+      syncHandlers({
+        engine: () => this.engine(),
+        client: () => this.sync?.client,
+        db,
+        dataDir,
+        logger: this.log,
+        chooser: () => this.chooser,
+        desktop,
+      }),
+      searchHandlers({ client: () => this.client(), db }),
+      settingsHandlers({
+        settings: () => this.settings(),
+        db,
+        connection: this.connection,
+        events: this.events,
+        remoteDeleteChanged: () => void this.remoteDelete?.deleter.reconcile(),
+      }),
+      serviceHandlers({ state: () => this.connection.state(), restart: () => this.connection.restart() }),
+      libraryHandlers(() => this.library, desktop),
+    ];
+    for (const handlers of features) this.registry.register(handlers);
   }
 }

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SEARCH_TYPES } from '../shared/api-types';
 import { CLIP_FORMATS } from '../shared/contract/clips';
 import { describeError } from '../shared/errors';
-import { ApiError } from './api/errors';
+import { LibraryApiError } from './api/errors';
 import { connect } from './cli/connect';
 import { runClip, runDownload } from './cli/library-commands';
 import { EXIT, resolveGlobalOptions, UsageError, type GlobalOptions } from './cli/options';
@@ -11,7 +11,7 @@ import { createLogger } from './log';
 import { openDatabase, type Db } from './store/database';
 import { SettingsStore } from './store/settings-store';
 import { retryAllFailed, syncStatusOf } from './sync/control';
-import { writePause } from './sync/queue';
+import { writePause } from './jobs/client-job-queue';
 
 // Logs go to stderr; a command line shows warnings only unless REELSYNC_LOG asks for more.
 process.env.REELSYNC_LOG ??= 'warn';
@@ -223,8 +223,8 @@ program
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`reelsync: ${describeError(err)}\n`);
   if (err instanceof UsageError) process.exit(EXIT.usage);
-  if (err instanceof ApiError && (err.reason === 'unauthorized' || err.reason === 'network'))
+  if (err instanceof LibraryApiError && (err.reason === 'unauthorized' || err.reason === 'network'))
     process.exit(EXIT.service);
-  if (err instanceof ApiError && err.reason === 'insufficient-balance') process.exit(EXIT.balance);
+  if (err instanceof LibraryApiError && err.reason === 'insufficient-balance') process.exit(EXIT.balance);
   process.exit(EXIT.failed);
 });

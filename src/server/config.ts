@@ -88,6 +88,28 @@ export const configSchema = z
       })
       .strict()
       .default({ workers: 2, maxImagePixels: 40_000_000 }),
+    /**
+     * Where blobs (originals, keyframes, posters) live: the data folder unless `s3` names an S3-compatible bucket.
+     * Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, never from this file.
+     */
+    storage: z
+      .object({
+        s3: z
+          .object({
+            /** Omitted for AWS itself; e.g. http://minio:9000 or https://<account>.r2.cloudflarestorage.com. */
+            endpoint: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+            bucket: z
+              .string({ error: 'is required (the S3 bucket name)' })
+              .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z 0-9 . -)'),
+            region: z.string().min(1).default('us-east-1'),
+            /** true for most self-hosted servers (MinIO, Ceph RGW): http://host/bucket/key instead of bucket.host. */
+            forcePathStyle: z.boolean().default(false),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .default({}),
     /** Inbound HTTP: a connection silent for idleTimeoutMs is closed (slow-loris); JSON bodies over maxJsonBytes get 413. */
     http: z
       .object({

@@ -2,12 +2,14 @@ import type { Logger } from 'pino';
 import type { Accounts } from './accounts/accounts';
 import type { Billing } from './accounts/billing';
 import type { ServiceConfig } from './config';
-import type { JobQueue } from './jobs/job-queue';
+import type { ServiceJobQueue } from './jobs/job-queue';
 import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
+import type { VideoIndex } from './library/video-index';
 import type { RateLimiter } from './limits/rate-limiter';
+import type { SearchCache } from './search/search-cache';
 import type { SegmentSearch } from './search/search-pool';
-import type { LocalBlobStore } from './storage/blob-store';
+import type { BlobStore } from './storage/blob-store';
 import type { Db } from './storage/db';
 
 /** Everything a route or worker needs, built once by the service's composition root. */
@@ -17,15 +19,19 @@ export interface ServiceContext {
   tmpDir: string;
   config: ServiceConfig;
   log: Logger;
-  blobs: LocalBlobStore;
+  blobs: BlobStore;
   accounts: Accounts;
   billing: Billing;
+  /** What the indexer derived from each library video (segments, words, faces). */
+  videoIndex: VideoIndex;
   folders: Folders;
   videos: Videos;
-  jobs: JobQueue;
+  jobs: ServiceJobQueue;
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
   /** Ranks segments off the HTTP thread (search-pool.ts). */
   search: SegmentSearch;
+  /** The full-text index's prepared statements on `db` (its writer is the index job). */
+  searchCache: SearchCache;
 }
 
 export function bucketOf(accountId: number): string {

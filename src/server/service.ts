@@ -9,17 +9,21 @@ import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { buildHttpServer } from './http/server';
 import { callbackHandler } from './jobs/callback-worker';
-import { startDatalake } from './datalake/index';
+import { Datalake } from './datalake/datalake';
+import { startDatalakeWorkers } from './datalake/workers';
 import { AnalysisWorker } from './indexer/worker/analysis-host';
-import { INDEX_LANE_SQL, indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
-import { JobQueue } from './jobs/job-queue';
+import { INDEX_LANE_SQL } from './jobs/index-rows';
+import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
+import { ServiceJobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
+import { VideoIndex } from './library/video-index';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
+import { SearchCache } from './search/search-cache';
 import { SearchPool } from './search/search-pool';
-import { LocalBlobStore } from './storage/blob-store';
 import { openServiceDb, serviceDbFile } from './storage/db';
+import { openBlobStore } from './storage/open-blob-store';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -47,6 +51,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const tmpDir = join(options.dataDir, 'tmp');
   await rm(tmpDir, { recursive: true, force: true }); // partial uploads and scratch of a previous run
   await mkdir(tmpDir, { recursive: true });
+  const blobs = await openBlobStore(options.config, options.dataDir, tmpDir);
+  await blobs.check();
   const db = openServiceDb(options.dataDir);
   const { limits } = options.config;
   const search = new SearchPool({
@@ -60,18 +66,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     tmpDir,
     config: options.config,
     log,
-    blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
+    blobs,
     accounts: new Accounts(db),
     billing: new Billing(db),
+    videoIndex: new VideoIndex(db),
     folders: new Folders(db),
     videos: new Videos(db),
-    jobs: new JobQueue(db, log.child({ module: 'jobs' })),
+    jobs: new ServiceJobQueue(db, log.child({ module: 'jobs' })),
     limits: {
       search: new RateLimiter(limits.searchPerSecond, 1000),
       upload: new RateLimiter(limits.uploadPerMinute, 60_000),
       download: new RateLimiter(limits.downloadPerMinute, 60_000),
     },
     search,
+    searchCache: new SearchCache(db),
   };
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.
@@ -79,7 +87,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const exif = new MetadataReader(log);
   await exif.start();
   const analyze: Analyze = options.analyze ?? analysis.analyze;
-  const datalake = await startDatalake(ctx);
+  const datalake = new Datalake(ctx);
+  const datalakeWorkers = await startDatalakeWorkers(datalake);
   if (!options.config.indexer.paused) {
     const indexSettled = onIndexSettled(ctx);
     ctx.jobs.register({
@@ -90,7 +99,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       laneSql: INDEX_LANE_SQL,
       onSettled: (job, outcome) => {
         indexSettled(job, outcome);
-        datalake.onIndexSettled(job, outcome);
+        datalakeWorkers.onIndexSettled(job, outcome);
       },
     });
   }
@@ -108,11 +117,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     handler: callbackHandler(ctx),
   });
 
-  const app = await buildHttpServer(ctx);
+  const app = await buildHttpServer(ctx, datalake);
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {
-    await datalake.stop();
+    await datalakeWorkers.stop();
     await search.close();
     db.close();
     throw err;
@@ -126,7 +135,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ctx,
     close: async () => {
       await app.close();
-      await datalake.stop();
+      await datalakeWorkers.stop();
       await ctx.jobs.stop();
       await analysis.close();
       await exif.stop();

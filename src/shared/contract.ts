@@ -5,6 +5,9 @@ import { syncChannels, syncEvents } from './contract/sync';
 import { libraryChannels } from './contract/library';
 import { settingsChannels, settingsEvents } from './contract/settings';
 import { clipsChannels, clipsEvents } from './contract/clips';
+import { connectivityChannels, connectivityEvents } from './contract/connectivity';
+import { downloadsChannels, downloadsEvents } from './contract/downloads';
+import { lastResultsChannels } from './contract/last-results';
 import { desktopChannels } from './contract/desktop';
 import { serviceChannels, serviceEvents } from './contract/service';
 
@@ -18,6 +21,9 @@ export const channels = {
   ...libraryChannels,
   ...settingsChannels,
   ...clipsChannels,
+  ...downloadsChannels,
+  ...lastResultsChannels,
+  ...connectivityChannels,
   ...desktopChannels,
   ...serviceChannels,
 } as const;
@@ -27,6 +33,8 @@ export const events = {
   ...syncEvents,
   ...settingsEvents,
   ...clipsEvents,
+  ...downloadsEvents,
+  ...connectivityEvents,
   ...serviceEvents,
 } as const;
 

@@ -230,7 +230,7 @@ describe.skipIf(skipBrowserTests)(
     });
 
     it('with the library service stopped: says offline, shows the last results, and the clip still plays', async () => {
-      await running.app.browse.disconnect();
+      await running.app.connection.disconnect();
       await page.reload();
       await expect
         .poll(() => page.getByTestId('connection-state').textContent(), { timeout: 20_000 })

@@ -53,7 +53,7 @@ describe.skipIf(skipBrowserTests)('embedded service supervision in headless web 
     await expect.poll(() => status.textContent()).toContain('Running');
     expect(await page.getByTestId('connection-detail').textContent()).toContain('Connected to the embedded service');
 
-    const before = app.browse.serviceState();
+    const before = app.connection.state();
     if (before.state !== 'running') throw new Error(`service not running: ${before.state}`);
     process.kill(before.pid, 'SIGKILL');
 
@@ -75,7 +75,7 @@ describe.skipIf(skipBrowserTests)('embedded service supervision in headless web 
       .toContain('Connected to the embedded service');
     await shot('41-service-restarted');
 
-    const after = app.browse.serviceState();
+    const after = app.connection.state();
     expect(after).toMatchObject({ state: 'running', url: before.url, restarts: 1 });
     expect(alive(before.pid)).toBe(false);
     const folders = await app.registry.invoke('library:folders', {});

@@ -126,7 +126,13 @@ const TYPES: Record<string, string> = {
  * Media server on 127.0.0.1: /media/<fixture file> with its video type, /watch (an HTML "platform page"), /doc.pdf,
  * and /slow.mp4 which trickles bytes and never finishes (to hold an ingest in preprocess).
  */
-export async function startMediaServer(): Promise<LocalServer> {
+export interface MediaServer extends LocalServer {
+  /** /slow.mp4 requests so far, and how many are still open (a puller that stopped has closed its request). */
+  slow: { requests: number; open: number };
+}
+
+export async function startMediaServer(): Promise<MediaServer> {
+  const slow = { requests: 0, open: 0 };
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path.startsWith('/media/')) {
@@ -154,14 +160,19 @@ export async function startMediaServer(): Promise<LocalServer> {
       return;
     }
     if (path === '/slow.mp4') {
+      slow.requests += 1;
+      slow.open += 1;
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 50_000_000 });
       const timer = setInterval(() => res.write(Buffer.alloc(512)), 100);
-      res.once('close', () => clearInterval(timer));
+      res.once('close', () => {
+        clearInterval(timer);
+        slow.open -= 1;
+      });
       return;
     }
     res.writeHead(404).end();
   });
-  return listen(server, new Set());
+  return { ...(await listen(server, new Set())), slow };
 }
 
 export interface ReceivedWebhook {

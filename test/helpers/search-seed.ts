@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { indexSegment } from '../../src/server/search/segment-index';
+import { SearchCache } from '../../src/server/search/search-cache';
 import { openServiceDb } from '../../src/server/storage/db';
 
 export interface SeedText {
@@ -19,6 +20,7 @@ export function seedSegments(
   textOf: (i: number) => SeedText,
 ): { accountId: number; firstVideoNo: string } {
   const db = openServiceDb(dataDir);
+  const cache = new SearchCache(db);
   try {
     const accountId = z
       .object({ id: z.number() })
@@ -49,7 +51,7 @@ export function seedSegments(
         }
         const { caption, transcript } = textOf(i);
         const id = Number(segment.run(videoId, idx, idx * 5, idx * 5 + 5, caption, transcript).lastInsertRowid);
-        indexSegment(db, accountId, id, { caption, transcript, ocrText: '', labels: '', names: '' });
+        indexSegment(cache, accountId, id, { caption, transcript, ocrText: '', labels: '', names: '' });
       }
     })();
     return { accountId, firstVideoNo: `${prefix}v0` };

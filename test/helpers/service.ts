@@ -2,7 +2,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { API_BASE_PATH } from '../../src/shared/api-types';
+import { startS3Server, type TestS3Server } from './s3-server';
 import { tempDir } from './temp';
+
+/** Where a test service keeps its blobs: the data folder, or a bucket of its own s3rver (test/helpers/s3-server.ts). */
+export type BlobBackend = 'local' | 's3';
+/** Both, for `describe.each(BLOB_BACKENDS)` over a suite that must hold on either. */
+export const BLOB_BACKENDS: readonly BlobBackend[] = ['local', 's3'];
 
 /** The built service (test/global-setup.ts builds out/ when the sources are newer): what every form of the app runs. */
 export const SERVICE_CLI = join(import.meta.dirname, '../../out/service/cli.js');
@@ -13,6 +19,9 @@ export interface TestService {
   origin: string;
   key: string;
   dataDir: string;
+  backend: BlobBackend;
+  /** The S3 server holding the blobs when backend is 's3'. */
+  s3?: TestS3Server;
   /** Process id of the running service (changes on restart). */
   readonly pid: number;
   /** Creates another account's key in the same service. */
@@ -38,6 +47,7 @@ export async function spawnServe(
   port: number,
   configFile: string,
   host?: string,
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; origin: string; stderr(): string }> {
   const hostArgs = host === undefined ? [] : ['--host', host];
   const child = spawn(
@@ -45,7 +55,7 @@ export async function spawnServe(
     [SERVICE_CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile, ...hostArgs],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn' },
+      env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn', ...env },
     },
   );
   let stderr = '';
@@ -66,10 +76,20 @@ export async function spawnServe(
 }
 
 /** The real library service as a child process on 127.0.0.1, in a throwaway data folder, with one funded account. */
-export async function startService(opts: { config?: object; credits?: number } = {}): Promise<TestService> {
-  const { dir, cleanup } = await tempDir('reelsync-service-');
+export async function startService(
+  opts: { config?: object; credits?: number; backend?: BlobBackend } = {},
+): Promise<TestService> {
+  const { dir, cleanup: removeDir } = await tempDir('reelsync-service-');
+  const backend = opts.backend ?? 'local';
+  const s3 = backend === 's3' ? await startS3Server() : undefined;
+  const env = s3?.env ?? {};
+  const cleanup = async (): Promise<void> => {
+    await s3?.stop();
+    await removeDir();
+  };
   const configFile = join(dir, 'config.json');
-  await writeFile(configFile, JSON.stringify(opts.config ?? {}));
+  const config = s3 ? { ...opts.config, storage: { s3: s3.config } } : (opts.config ?? {});
+  await writeFile(configFile, JSON.stringify(config));
   const dataDir = join(dir, 'data');
   const key = cliSync([
     'key',
@@ -83,7 +103,10 @@ export async function startService(opts: { config?: object; credits?: number } =
     '--credits',
     String(opts.credits ?? 100),
   ]);
-  const first = await spawnServe(dataDir, 0, configFile);
+  const first = await spawnServe(dataDir, 0, configFile, undefined, env).catch(async (err: unknown) => {
+    await cleanup();
+    throw err;
+  });
   const origin = first.origin;
   let child = first.child;
   const port = Number(new URL(origin).port);
@@ -94,6 +117,8 @@ export async function startService(opts: { config?: object; credits?: number } =
     origin,
     key,
     dataDir,
+    backend,
+    s3,
     get pid() {
       return child.pid ?? -1;
     },
@@ -125,7 +150,7 @@ export async function startService(opts: { config?: object; credits?: number } =
         child.kill('SIGTERM');
         await exited(child);
       }
-      ({ child } = await spawnServe(dataDir, port, configFile));
+      ({ child } = await spawnServe(dataDir, port, configFile, undefined, env));
     },
   };
   return service;

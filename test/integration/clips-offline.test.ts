@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ffprobe } from '../../src/common/media/ffprobe';
 import { ReelsyncApp } from '../../src/main/app';
 import { createLogger } from '../../src/main/log';
+import { SearchCache } from '../../src/main/search/search-cache';
+import { LibraryCacheStore } from '../../src/main/store/library-cache-store';
 import type { ClipView } from '../../src/shared/contract/clips';
 import type { SearchHit } from '../../src/shared/contract/library';
 import { apiClient, waitForStatus } from '../helpers/api';
@@ -72,9 +74,10 @@ test('with the service stopped, clips, cached thumbnails and the last results st
   expect(saved.state).toBe('queued');
   const clip = await ready;
   expect(clip.state).toBe('ready');
-  const online = await call<{ dataUrl: string | null; cached: boolean }>('thumbnails:get', keyframe);
-  expect(online.dataUrl).toMatch(/^data:image\/jpeg;base64,/);
-  expect(online.cached).toBe(false);
+  // The keyframe as the UI's media route gets it: fetched from the service once, then kept in the disk cache.
+  const online = await app.media.keyframe(keyframe.bucket, keyframe.blob);
+  if (!online.ok) throw new Error(`keyframe: ${online.status} ${online.message}`);
+  expect(online.contentType).toBe('image/jpeg');
   const hits: SearchHit[] = [
     {
       id: `${videoNo}@1-2`,
@@ -88,7 +91,7 @@ test('with the service stopped, clips, cached thumbnails and the last results st
       localPath: null,
     },
   ];
-  app.library.searchCache.record({ query: 'boats', type: 'BY_CLIP' }, hits);
+  new SearchCache(new LibraryCacheStore(app.database)).record({ query: 'boats', type: 'BY_CLIP' }, hits);
   expect((await call<{ online: boolean }>('library:connectivity', {})).online).toBe(true);
 
   await service.stop();
@@ -104,8 +107,8 @@ test('with the service stopped, clips, cached thumbnails and the last results st
   expect((await call<{ dataUrl: string | null }>('clips:thumbnail', { id: clip.id })).dataUrl).toMatch(
     /^data:image\/jpeg;base64,/,
   );
-  const cached = await call<{ dataUrl: string | null; cached: boolean }>('thumbnails:get', keyframe);
-  expect(cached).toEqual({ dataUrl: online.dataUrl, cached: true });
+  const cached = await app.media.keyframe(keyframe.bucket, keyframe.blob);
+  expect(cached.ok && cached.bytes.equals(online.bytes)).toBe(true);
   const last = await call<{ results: { query: string; hits: SearchHit[] } | null }>('search:last-results', {});
   expect(last.results?.query).toBe('boats');
   expect(last.results?.hits).toEqual(hits);

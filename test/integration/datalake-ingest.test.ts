@@ -12,454 +12,465 @@ import {
   type LocalServer,
   type Operation,
 } from '../helpers/datalake';
-import { startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
 
-let service: TestService;
-let dl: DatalakeClient;
-let dlKeyValue = '';
-const dlKey = (): string => dlKeyValue;
-let media: LocalServer;
-let collection: string;
-const clip = (): string => `${media.url}/media/${FIXTURES.hevcMov.file}`;
+describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
+  let service: TestService;
+  let dl: DatalakeClient;
+  let dlKeyValue = '';
+  const dlKey = (): string => dlKeyValue;
+  let media: LocalServer;
+  let collection: string;
+  const clip = (): string => `${media.url}/media/${FIXTURES.hevcMov.file}`;
 
-beforeAll(async () => {
-  media = await startMediaServer();
-  service = await startService({ config: { limits: { concurrentIngests: 2 } } });
-  dlKeyValue = service.createKey('test', { kind: 'datalake' });
-  dl = datalakeClient(service.origin, dlKeyValue);
-  const res = await dl.post<{ collection_id: string }>('/collections', { name: 'main' });
-  collection = res.json.collection_id;
-}, 120_000);
+  beforeAll(async () => {
+    media = await startMediaServer();
+    service = await startService({ backend, config: { limits: { concurrentIngests: 2 } } });
+    dlKeyValue = service.createKey('test', { kind: 'datalake' });
+    dl = datalakeClient(service.origin, dlKeyValue);
+    const res = await dl.post<{ collection_id: string }>('/collections', { name: 'main' });
+    collection = res.json.collection_id;
+  }, 120_000);
 
-afterAll(async () => {
-  await service?.stop();
-  await media?.close();
-});
-
-const ingest = (body: Record<string, unknown>) => dl.post<Operation>('/videos', { collection_id: collection, ...body });
-const balance = async (): Promise<number> =>
-  (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
-
-describe('authentication and collections', () => {
-  it('wants a datalake key, raw in Authorization', async () => {
-    const library = datalakeClient(service.origin, service.key);
-    expect((await library.get('/videos')).json).toMatchObject({ error: { code: 'unauthenticated' } });
-    expect((await datalakeClient(service.origin, '').get('/videos')).status).toBe(401);
+  afterAll(async () => {
+    await service?.stop();
+    await media?.close();
   });
 
-  it('creates, lists and reads collections with their flags; list limits are 1 to 100', async () => {
-    const made = await dl.post('/collections', { name: 'flags', safety_detector: true, face_recognition: true });
-    expect(made.status).toBe(201);
-    expect(made.json).toMatchObject({
-      name: 'flags',
-      safety_detector: true,
-      face_recognition: true,
-      video_count: 0,
-      state: 'active',
-    });
-    const got = await dl.get(`/collections/${String(made.json.collection_id)}`);
-    expect(got.json).toEqual(made.json);
-    const list = await dl.get<{ collections: unknown[]; next_cursor: string | null }>('/collections?limit=1');
-    expect(list.json.collections).toHaveLength(1);
-    const next = await dl.get<{ collections: unknown[] }>(`/collections?limit=1&cursor=${list.json.next_cursor ?? ''}`);
-    expect(next.json.collections).toHaveLength(1);
-    expect(next.json.collections[0]).not.toEqual(list.json.collections[0]);
-    for (const limit of [0, 101])
-      expect((await dl.get(`/collections?limit=${limit}`)).json).toMatchObject({ error: { code: 'invalid_argument' } });
-    expect((await dl.post('/collections', { name: 'x', face: true })).status).toBe(400);
-  });
-});
+  const ingest = (body: Record<string, unknown>) =>
+    dl.post<Operation>('/videos', { collection_id: collection, ...body });
+  const balance = async (): Promise<number> =>
+    (await dl.get<{ balance_micro_usd: number }>('/usage/balance')).json.balance_micro_usd;
 
-describe('ingest by source_url', () => {
-  it('answers 202 with an operation at once and ends done, ready and searchable', async () => {
-    const before = await balance();
-    const res = await ingest({ source_url: clip(), metadata: { shoot: 'harbour' } });
-    expect(res.status).toBe(202);
-    expect(res.json).toMatchObject({ kind: 'ingest', done: false, cancelled: false, error: null });
-    expect(res.json.progress).toMatchObject({
-      preprocess: expect.any(String) as unknown,
-      index: 'pending',
-      derive: 'pending',
-    });
-    const op = await waitForOperation(dl, res.json.operation);
-    expect(op).toMatchObject({
-      done: true,
-      cancelled: false,
-      error: null,
-      progress: { preprocess: 'done', index: 'done', derive: 'done', percent: 100 },
-    });
-    const video = await dl.get(`/videos/${op.resource}`);
-    expect(video.json).toMatchObject({
-      video_id: op.resource,
-      collection_id: collection,
-      status: 'ready',
-      searchable: true,
-      metadata: { shoot: 'harbour' },
-      operation: op.operation,
-    });
-    expect(video.json.duration).toBeGreaterThan(1);
-    expect(await balance()).toBeLessThan(before);
-    const list = await dl.get<{ videos: { video_id: string }[] }>(`/videos?collection_id=${collection}`);
-    expect(list.json.videos.map((v) => v.video_id)).toContain(op.resource);
-  });
-
-  it('ends with source_unresolved for a platform page and for an unreachable link', async () => {
-    for (const url of [`${media.url}/watch`, 'http://127.0.0.1:9/clip.mp4', `${media.url}/media/missing.mp4`]) {
-      const res = await ingest({ source_url: url });
-      expect(res.status).toBe(202);
-      const op = await waitForOperation(dl, res.json.operation, 30_000);
-      expect(op).toMatchObject({ done: true, cancelled: false, error: { code: 'source_unresolved' } });
-      expect(op.progress.preprocess).toBe('failed');
-      expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({
-        status: 'failed',
-        error: { code: 'source_unresolved' },
-      });
-    }
-  });
-
-  it('ends with unsupported_media when the link serves something that is not a video', async () => {
-    for (const url of [`${media.url}/doc.pdf`, `${media.url}/media/${FIXTURES.notVideoMp4.file}`]) {
-      const op = await waitForOperation(dl, (await ingest({ source_url: url })).json.operation, 30_000);
-      expect(op.error?.code).toBe('unsupported_media');
-    }
-  });
-
-  it('refuses what is not an http(s) URL and unknown collections', async () => {
-    expect((await ingest({ source_url: 'rtsp://127.0.0.1/live' })).json).toMatchObject({
-      error: { code: 'invalid_argument' },
-    });
-    expect((await ingest({ source_url: clip(), fps: 31 })).status).toBe(400);
-    expect((await dl.post('/videos', { collection_id: 'col_nope', source_url: clip() })).json).toMatchObject({
-      error: { code: 'not_found' },
-    });
-  });
-});
-
-describe('idempotency', () => {
-  it('returns the same operation for the same idempotency_key, with one ingest and one charge', async () => {
-    const first = await ingest({ source_url: clip(), idempotency_key: 'job-42' });
-    const op = await waitForOperation(dl, first.json.operation);
-    const afterFirst = await balance();
-    const again = await ingest({ source_url: clip(), idempotency_key: 'job-42' });
-    expect(again.status).toBe(202);
-    expect(again.json.operation).toBe(first.json.operation);
-    expect(again.json.done).toBe(true);
-    expect(await balance()).toBe(afterFirst);
-    const videos = await dl.get<{ videos: { operation: string }[] }>('/videos?limit=100');
-    expect(videos.json.videos.filter((v) => v.operation === op.operation)).toHaveLength(1);
-    expect((await ingest({ source_url: `${clip()}?other`, idempotency_key: 'job-42' })).json).toMatchObject({
-      error: { code: 'conflict' },
-    });
-    // Keys are per account: another account's identical key is a new ingest.
-    const other = datalakeClient(service.origin, service.createKey('idem-other', { kind: 'datalake', credits: 5 }));
-    const otherCollection = (await other.post<{ collection_id: string }>('/collections', { name: 'other' })).json
-      .collection_id;
-    const theirs = await other.post<Operation>('/videos', {
-      collection_id: otherCollection,
-      source_url: clip(),
-      idempotency_key: 'job-42',
-    });
-    expect(theirs.status).toBe(202);
-    expect(theirs.json.operation).not.toBe(first.json.operation);
-    await waitForOperation(other, theirs.json.operation);
-  });
-});
-
-describe('ingest by multipart file', () => {
-  const form = async (json: unknown, file: string, type: string, name?: string): Promise<FormData> => {
-    const f = new FormData();
-    f.append('json', JSON.stringify(json));
-    f.append('file', await openAsBlob(file, { type }), name ?? file.split('/').pop());
-    return f;
-  };
-
-  it('ingests a json part plus a file part', async () => {
-    const res = await dl.call<Operation>(
-      'POST',
-      '/videos',
-      await form({ collection_id: collection }, fixturePath('vp9Mkv'), 'video/x-matroska'),
-    );
-    expect(res.status).toBe(202);
-    const op = await waitForOperation(dl, res.json.operation);
-    expect(op.error).toBeNull();
-    expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({
-      status: 'ready',
-      source: { type: 'file' },
-      filename: 'vp9.mkv',
-    });
-  });
-
-  it('answers 415 unsupported_media for a non-video file', async () => {
-    const text = await dl.call(
-      'POST',
-      '/videos',
-      await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'video/mp4'),
-    );
-    expect(text.status).toBe(415);
-    expect(text.json).toMatchObject({ error: { code: 'unsupported_media' } });
-    const typed = await dl.call(
-      'POST',
-      '/videos',
-      await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'text/plain', 'notes.txt'),
-    );
-    expect(typed.status).toBe(415);
-  });
-});
-
-describe('cancel', () => {
-  it('cancels before the index stage: 200, done and cancelled, nothing charged, no video left', async () => {
-    const before = await balance();
-    const res = await ingest({ source_url: `${media.url}/slow.mp4`, callback_url: `${media.url}/never-called` });
-    await waitForOperation(dl, res.json.operation, 10_000, (op) => op.progress.preprocess === 'running');
-    const cancel = await dl.post(`/operations/${res.json.operation}:cancel`);
-    expect(cancel.status).toBe(200);
-    expect(cancel.json).toEqual({ operation: res.json.operation, cancelled: true, done: true });
-    const op = (await dl.get<Operation>(`/operations/${res.json.operation}`)).json;
-    expect(op).toMatchObject({
-      done: true,
-      cancelled: true,
-      error: null,
-      progress: { preprocess: 'cancelled', index: 'cancelled', derive: 'cancelled' },
-    });
-    expect((await dl.get(`/videos/${op.resource}`)).status).toBe(404);
-    expect(await balance()).toBe(before);
-    expect((await dl.get<{ deliveries: unknown[] }>(`/operations/${op.operation}/deliveries`)).json.deliveries).toEqual(
-      [],
-    );
-  });
-
-  it('answers 409 once the index stage has started, and the ingest carries on', async () => {
-    const res = await ingest({ source_url: clip() });
-    const indexing = await waitForOperation(dl, res.json.operation, 60_000, (op) => op.progress.index !== 'pending');
-    expect(indexing.progress).toMatchObject({ preprocess: 'done' });
-    expect(indexing.progress.percent).toBeGreaterThanOrEqual(10);
-    const cancel = await dl.post(`/operations/${res.json.operation}:cancel`);
-    expect(cancel.status).toBe(409);
-    expect(cancel.json).toMatchObject({ operation: res.json.operation, cancelled: false, error: { code: 'conflict' } });
-    const op = await waitForOperation(dl, res.json.operation);
-    expect(op).toMatchObject({ done: true, cancelled: false, error: null });
-  });
-
-  it('answers 404 for another account’s operation', async () => {
-    const other = datalakeClient(service.origin, service.createKey('mallory', { kind: 'datalake', credits: 5 }));
-    const res = await ingest({ source_url: clip() });
-    expect((await other.get(`/operations/${res.json.operation}`)).status).toBe(404);
-    expect((await other.post(`/operations/${res.json.operation}:cancel`)).status).toBe(404);
-    await waitForOperation(dl, res.json.operation);
-  });
-});
-
-describe('concurrent-ingest cap', () => {
-  it('answers 429 rate_limited with Retry-After beyond limits.concurrentIngests', async () => {
-    const held = [
-      await ingest({ source_url: `${media.url}/slow.mp4` }),
-      await ingest({ source_url: `${media.url}/slow.mp4` }),
-    ];
-    for (const r of held) expect(r.status).toBe(202);
-    const over = await ingest({ source_url: clip() });
-    expect(over.status).toBe(429);
-    expect(over.json).toMatchObject({ error: { code: 'rate_limited' } });
-    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
-    for (const r of held) expect((await dl.post(`/operations/${r.json.operation}:cancel`)).status).toBe(200);
-    expect((await ingest({ source_url: clip(), idempotency_key: 'after-cap' })).status).toBe(202);
-  });
-});
-
-describe('delete', () => {
-  it('answers 202 with a video_delete operation whose purge stage removes the video', async () => {
-    const op = await waitForOperation(dl, (await ingest({ source_url: clip() })).json.operation);
-    const del = await dl.del<Operation>(`/videos/${op.resource}`);
-    expect(del.status).toBe(202);
-    expect(del.json).toMatchObject({
-      kind: 'video_delete',
-      resource: op.resource,
-      done: false,
-      progress: { purge: expect.any(String) as unknown },
-    });
-    const done = await waitForOperation(dl, del.json.operation, 30_000);
-    expect(done).toMatchObject({ done: true, error: null, progress: { purge: 'done', percent: 100 } });
-    expect((await dl.get(`/videos/${op.resource}`)).status).toBe(404);
-    expect((await dl.del(`/videos/${op.resource}`)).status).toBe(404);
-  });
-});
-
-describe('resumable upload', () => {
-  interface Session {
-    video_id: string;
-    upload_url: string;
-    chunk_size: number;
-    offset: number;
-    size: number;
-  }
-  const putRaw = async (url: string, bytes: Buffer, start: number, total: number) =>
-    dl.call<Session & { error?: { code: string } }>('PUT', url, bytes, {
-      'content-type': 'application/octet-stream',
-      'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`,
+  describe('authentication and collections', () => {
+    it('wants a datalake key, raw in Authorization', async () => {
+      const library = datalakeClient(service.origin, service.key);
+      expect((await library.get('/videos')).json).toMatchObject({ error: { code: 'unauthenticated' } });
+      expect((await datalakeClient(service.origin, '').get('/videos')).status).toBe(401);
     });
 
-  it('resumes after a dropped connection from the offset the upload_url reports, then finalizes into an ingest', async () => {
-    const file = await readFile(fixturePath('phoneH264Mp4'));
-    const created = await dl.post<Session>('/videos?upload=resumable', {
-      collection_id: collection,
-      size: file.length,
-      filename: 'phone.mp4',
-      content_type: 'video/mp4',
-      idempotency_key: 'resumable-1',
-    });
-    expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({
-      video_id: expect.any(String) as unknown,
-      upload_url: expect.stringMatching(/^http:\/\/.+\/uploads\//) as unknown,
-      chunk_size: expect.any(Number) as unknown,
-      offset: 0,
-    });
-    const { upload_url: url } = created.json;
-    expect(
-      (
-        await dl.post<Session>('/videos?upload=resumable', {
-          collection_id: collection,
-          size: file.length,
-          filename: 'phone.mp4',
-          idempotency_key: 'resumable-1',
-        })
-      ).json.video_id,
-    ).toBe(created.json.video_id);
-
-    // Send the whole file as one chunk but cut the connection after the first half has arrived.
-    const half = Math.floor(file.length / 2);
-    const dropped = httpRequest(url, {
-      method: 'PUT',
-      headers: {
-        authorization: dlKey(),
-        'content-type': 'application/octet-stream',
-        'content-length': file.length,
-        'content-range': `bytes 0-${file.length - 1}/${file.length}`,
-      },
-    });
-    dropped.on('error', () => {});
-    dropped.write(file.subarray(0, half));
-    await expect.poll(async () => (await dl.get<Session>(url)).json.offset, { timeout: 10_000 }).toBe(half);
-    dropped.destroy();
-
-    expect((await dl.post(`/videos/${created.json.video_id}:finalize`)).status).toBe(409);
-    const wrong = await putRaw(url, file.subarray(0, 10), 0, file.length);
-    expect(wrong.status).toBe(409);
-    const offset = (await dl.get<Session>(url)).json.offset;
-    expect(offset).toBe(half);
-    let rest = await putRaw(url, file.subarray(offset), offset, file.length);
-    for (let i = 0; rest.status === 409 && i < 20; i++) {
-      await new Promise((r) => setTimeout(r, 100)); // the dropped request may still be winding down
-      rest = await putRaw(url, file.subarray(offset), offset, file.length);
-    }
-    expect(rest.json).toMatchObject({ offset: file.length, size: file.length, complete: true });
-
-    const fin = await dl.post<Operation>(`/videos/${created.json.video_id}:finalize`);
-    expect(fin.status).toBe(202);
-    const op = await waitForOperation(dl, fin.json.operation);
-    expect(op).toMatchObject({ done: true, error: null, resource: created.json.video_id });
-    expect((await dl.get(`/videos/${created.json.video_id}`)).json).toMatchObject({
-      status: 'ready',
-      source: { type: 'resumable' },
-      size: file.length,
-    });
-    expect((await dl.post<Operation>(`/videos/${created.json.video_id}:finalize`)).json.operation).toBe(op.operation);
-  });
-
-  it('answers 415 for a declared non-video type', async () => {
-    const res = await dl.post('/videos?upload=resumable', {
-      collection_id: collection,
-      size: 10,
-      filename: 'notes.txt',
-      content_type: 'text/plain',
-    });
-    expect(res.status).toBe(415);
-    expect(res.json).toMatchObject({ error: { code: 'unsupported_media' } });
-  });
-});
-
-describe('safety events with the default threshold', () => {
-  interface Events {
-    events: { event_type: string }[];
-    next_cursor: string | null;
-    live: boolean;
-  }
-
-  it('runs the classifier over sampled frames of a safe clip and reports nothing; each call is billed', async () => {
-    const safe = (
-      await dl.post<{ collection_id: string }>('/collections', {
-        name: 'safety',
+    it('creates, lists and reads collections with their flags; list limits are 1 to 100', async () => {
+      const made = await dl.post('/collections', { name: 'flags', safety_detector: true, face_recognition: true });
+      expect(made.status).toBe(201);
+      expect(made.json).toMatchObject({
+        name: 'flags',
         safety_detector: true,
         face_recognition: true,
-      })
-    ).json.collection_id;
-    const op = await waitForOperation(
-      dl,
-      (
-        await dl.post<Operation>('/videos', {
-          collection_id: safe,
-          source_url: `${media.url}/media/${FIXTURES.phoneH264Mp4.file}`,
-          fps: 2,
+        video_count: 0,
+        state: 'active',
+      });
+      const got = await dl.get(`/collections/${String(made.json.collection_id)}`);
+      expect(got.json).toEqual(made.json);
+      const list = await dl.get<{ collections: unknown[]; next_cursor: string | null }>('/collections?limit=1');
+      expect(list.json.collections).toHaveLength(1);
+      const next = await dl.get<{ collections: unknown[] }>(
+        `/collections?limit=1&cursor=${list.json.next_cursor ?? ''}`,
+      );
+      expect(next.json.collections).toHaveLength(1);
+      expect(next.json.collections[0]).not.toEqual(list.json.collections[0]);
+      for (const limit of [0, 101])
+        expect((await dl.get(`/collections?limit=${limit}`)).json).toMatchObject({
+          error: { code: 'invalid_argument' },
+        });
+      expect((await dl.post('/collections', { name: 'x', face: true })).status).toBe(400);
+    });
+  });
+
+  describe('ingest by source_url', () => {
+    it('answers 202 with an operation at once and ends done, ready and searchable', async () => {
+      const before = await balance();
+      const res = await ingest({ source_url: clip(), metadata: { shoot: 'harbour' } });
+      expect(res.status).toBe(202);
+      expect(res.json).toMatchObject({ kind: 'ingest', done: false, cancelled: false, error: null });
+      expect(res.json.progress).toMatchObject({
+        preprocess: expect.any(String) as unknown,
+        index: 'pending',
+        derive: 'pending',
+      });
+      const op = await waitForOperation(dl, res.json.operation);
+      expect(op).toMatchObject({
+        done: true,
+        cancelled: false,
+        error: null,
+        progress: { preprocess: 'done', index: 'done', derive: 'done', percent: 100 },
+      });
+      const video = await dl.get(`/videos/${op.resource}`);
+      expect(video.json).toMatchObject({
+        video_id: op.resource,
+        collection_id: collection,
+        status: 'ready',
+        searchable: true,
+        metadata: { shoot: 'harbour' },
+        operation: op.operation,
+      });
+      expect(video.json.duration).toBeGreaterThan(1);
+      expect(await balance()).toBeLessThan(before);
+      const list = await dl.get<{ videos: { video_id: string }[] }>(`/videos?collection_id=${collection}`);
+      expect(list.json.videos.map((v) => v.video_id)).toContain(op.resource);
+    });
+
+    it('ends with source_unresolved for a platform page and for an unreachable link', async () => {
+      for (const url of [`${media.url}/watch`, 'http://127.0.0.1:9/clip.mp4', `${media.url}/media/missing.mp4`]) {
+        const res = await ingest({ source_url: url });
+        expect(res.status).toBe(202);
+        const op = await waitForOperation(dl, res.json.operation, 30_000);
+        expect(op).toMatchObject({ done: true, cancelled: false, error: { code: 'source_unresolved' } });
+        expect(op.progress.preprocess).toBe('failed');
+        expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({
+          status: 'failed',
+          error: { code: 'source_unresolved' },
+        });
+      }
+    });
+
+    it('ends with unsupported_media when the link serves something that is not a video', async () => {
+      for (const url of [`${media.url}/doc.pdf`, `${media.url}/media/${FIXTURES.notVideoMp4.file}`]) {
+        const op = await waitForOperation(dl, (await ingest({ source_url: url })).json.operation, 30_000);
+        expect(op.error?.code).toBe('unsupported_media');
+      }
+    });
+
+    it('refuses what is not an http(s) URL and unknown collections', async () => {
+      expect((await ingest({ source_url: 'rtsp://127.0.0.1/live' })).json).toMatchObject({
+        error: { code: 'invalid_argument' },
+      });
+      expect((await ingest({ source_url: clip(), fps: 31 })).status).toBe(400);
+      expect((await dl.post('/videos', { collection_id: 'col_nope', source_url: clip() })).json).toMatchObject({
+        error: { code: 'not_found' },
+      });
+    });
+  });
+
+  describe('idempotency', () => {
+    it('returns the same operation for the same idempotency_key, with one ingest and one charge', async () => {
+      const first = await ingest({ source_url: clip(), idempotency_key: 'job-42' });
+      const op = await waitForOperation(dl, first.json.operation);
+      const afterFirst = await balance();
+      const again = await ingest({ source_url: clip(), idempotency_key: 'job-42' });
+      expect(again.status).toBe(202);
+      expect(again.json.operation).toBe(first.json.operation);
+      expect(again.json.done).toBe(true);
+      expect(await balance()).toBe(afterFirst);
+      const videos = await dl.get<{ videos: { operation: string }[] }>('/videos?limit=100');
+      expect(videos.json.videos.filter((v) => v.operation === op.operation)).toHaveLength(1);
+      expect((await ingest({ source_url: `${clip()}?other`, idempotency_key: 'job-42' })).json).toMatchObject({
+        error: { code: 'conflict' },
+      });
+      // Keys are per account: another account's identical key is a new ingest.
+      const other = datalakeClient(service.origin, service.createKey('idem-other', { kind: 'datalake', credits: 5 }));
+      const otherCollection = (await other.post<{ collection_id: string }>('/collections', { name: 'other' })).json
+        .collection_id;
+      const theirs = await other.post<Operation>('/videos', {
+        collection_id: otherCollection,
+        source_url: clip(),
+        idempotency_key: 'job-42',
+      });
+      expect(theirs.status).toBe(202);
+      expect(theirs.json.operation).not.toBe(first.json.operation);
+      await waitForOperation(other, theirs.json.operation);
+    });
+  });
+
+  describe('ingest by multipart file', () => {
+    const form = async (json: unknown, file: string, type: string, name?: string): Promise<FormData> => {
+      const f = new FormData();
+      f.append('json', JSON.stringify(json));
+      f.append('file', await openAsBlob(file, { type }), name ?? file.split('/').pop());
+      return f;
+    };
+
+    it('ingests a json part plus a file part', async () => {
+      const res = await dl.call<Operation>(
+        'POST',
+        '/videos',
+        await form({ collection_id: collection }, fixturePath('vp9Mkv'), 'video/x-matroska'),
+      );
+      expect(res.status).toBe(202);
+      const op = await waitForOperation(dl, res.json.operation);
+      expect(op.error).toBeNull();
+      expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({
+        status: 'ready',
+        source: { type: 'file' },
+        filename: 'vp9.mkv',
+      });
+    });
+
+    it('answers 415 unsupported_media for a non-video file', async () => {
+      const text = await dl.call(
+        'POST',
+        '/videos',
+        await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'video/mp4'),
+      );
+      expect(text.status).toBe(415);
+      expect(text.json).toMatchObject({ error: { code: 'unsupported_media' } });
+      const typed = await dl.call(
+        'POST',
+        '/videos',
+        await form({ collection_id: collection }, fixturePath('notVideoMp4'), 'text/plain', 'notes.txt'),
+      );
+      expect(typed.status).toBe(415);
+    });
+  });
+
+  describe('cancel', () => {
+    it('cancels before the index stage: 200, done and cancelled, nothing charged, no video left', async () => {
+      const before = await balance();
+      const res = await ingest({ source_url: `${media.url}/slow.mp4`, callback_url: `${media.url}/never-called` });
+      await waitForOperation(dl, res.json.operation, 10_000, (op) => op.progress.preprocess === 'running');
+      const cancel = await dl.post(`/operations/${res.json.operation}:cancel`);
+      expect(cancel.status).toBe(200);
+      expect(cancel.json).toEqual({ operation: res.json.operation, cancelled: true, done: true });
+      const op = (await dl.get<Operation>(`/operations/${res.json.operation}`)).json;
+      expect(op).toMatchObject({
+        done: true,
+        cancelled: true,
+        error: null,
+        progress: { preprocess: 'cancelled', index: 'cancelled', derive: 'cancelled' },
+      });
+      expect((await dl.get(`/videos/${op.resource}`)).status).toBe(404);
+      expect(await balance()).toBe(before);
+      expect(
+        (await dl.get<{ deliveries: unknown[] }>(`/operations/${op.operation}/deliveries`)).json.deliveries,
+      ).toEqual([]);
+    });
+
+    it('answers 409 once the index stage has started, and the ingest carries on', async () => {
+      const res = await ingest({ source_url: clip() });
+      const indexing = await waitForOperation(dl, res.json.operation, 60_000, (op) => op.progress.index !== 'pending');
+      expect(indexing.progress).toMatchObject({ preprocess: 'done' });
+      expect(indexing.progress.percent).toBeGreaterThanOrEqual(10);
+      const cancel = await dl.post(`/operations/${res.json.operation}:cancel`);
+      expect(cancel.status).toBe(409);
+      expect(cancel.json).toMatchObject({
+        operation: res.json.operation,
+        cancelled: false,
+        error: { code: 'conflict' },
+      });
+      const op = await waitForOperation(dl, res.json.operation);
+      expect(op).toMatchObject({ done: true, cancelled: false, error: null });
+    });
+
+    it('answers 404 for another account’s operation', async () => {
+      const other = datalakeClient(service.origin, service.createKey('mallory', { kind: 'datalake', credits: 5 }));
+      const res = await ingest({ source_url: clip() });
+      expect((await other.get(`/operations/${res.json.operation}`)).status).toBe(404);
+      expect((await other.post(`/operations/${res.json.operation}:cancel`)).status).toBe(404);
+      await waitForOperation(dl, res.json.operation);
+    });
+  });
+
+  describe('concurrent-ingest cap', () => {
+    it('answers 429 rate_limited with Retry-After beyond limits.concurrentIngests', async () => {
+      const held = [
+        await ingest({ source_url: `${media.url}/slow.mp4` }),
+        await ingest({ source_url: `${media.url}/slow.mp4` }),
+      ];
+      for (const r of held) expect(r.status).toBe(202);
+      const over = await ingest({ source_url: clip() });
+      expect(over.status).toBe(429);
+      expect(over.json).toMatchObject({ error: { code: 'rate_limited' } });
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      for (const r of held) expect((await dl.post(`/operations/${r.json.operation}:cancel`)).status).toBe(200);
+      expect((await ingest({ source_url: clip(), idempotency_key: 'after-cap' })).status).toBe(202);
+    });
+  });
+
+  describe('delete', () => {
+    it('answers 202 with a video_delete operation whose purge stage removes the video', async () => {
+      const op = await waitForOperation(dl, (await ingest({ source_url: clip() })).json.operation);
+      const del = await dl.del<Operation>(`/videos/${op.resource}`);
+      expect(del.status).toBe(202);
+      expect(del.json).toMatchObject({
+        kind: 'video_delete',
+        resource: op.resource,
+        done: false,
+        progress: { purge: expect.any(String) as unknown },
+      });
+      const done = await waitForOperation(dl, del.json.operation, 30_000);
+      expect(done).toMatchObject({ done: true, error: null, progress: { purge: 'done', percent: 100 } });
+      expect((await dl.get(`/videos/${op.resource}`)).status).toBe(404);
+      expect((await dl.del(`/videos/${op.resource}`)).status).toBe(404);
+    });
+  });
+
+  describe('resumable upload', () => {
+    interface Session {
+      video_id: string;
+      upload_url: string;
+      chunk_size: number;
+      offset: number;
+      size: number;
+    }
+    const putRaw = async (url: string, bytes: Buffer, start: number, total: number) =>
+      dl.call<Session & { error?: { code: string } }>('PUT', url, bytes, {
+        'content-type': 'application/octet-stream',
+        'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`,
+      });
+
+    it('resumes after a dropped connection from the offset the upload_url reports, then finalizes into an ingest', async () => {
+      const file = await readFile(fixturePath('phoneH264Mp4'));
+      const created = await dl.post<Session>('/videos?upload=resumable', {
+        collection_id: collection,
+        size: file.length,
+        filename: 'phone.mp4',
+        content_type: 'video/mp4',
+        idempotency_key: 'resumable-1',
+      });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({
+        video_id: expect.any(String) as unknown,
+        upload_url: expect.stringMatching(/^http:\/\/.+\/uploads\//) as unknown,
+        chunk_size: expect.any(Number) as unknown,
+        offset: 0,
+      });
+      const { upload_url: url } = created.json;
+      expect(
+        (
+          await dl.post<Session>('/videos?upload=resumable', {
+            collection_id: collection,
+            size: file.length,
+            filename: 'phone.mp4',
+            idempotency_key: 'resumable-1',
+          })
+        ).json.video_id,
+      ).toBe(created.json.video_id);
+
+      // Send the whole file as one chunk but cut the connection after the first half has arrived.
+      const half = Math.floor(file.length / 2);
+      const dropped = httpRequest(url, {
+        method: 'PUT',
+        headers: {
+          authorization: dlKey(),
+          'content-type': 'application/octet-stream',
+          'content-length': file.length,
+          'content-range': `bytes 0-${file.length - 1}/${file.length}`,
+        },
+      });
+      dropped.on('error', () => {});
+      dropped.write(file.subarray(0, half));
+      await expect.poll(async () => (await dl.get<Session>(url)).json.offset, { timeout: 10_000 }).toBe(half);
+      dropped.destroy();
+
+      expect((await dl.post(`/videos/${created.json.video_id}:finalize`)).status).toBe(409);
+      const wrong = await putRaw(url, file.subarray(0, 10), 0, file.length);
+      expect(wrong.status).toBe(409);
+      const offset = (await dl.get<Session>(url)).json.offset;
+      expect(offset).toBe(half);
+      let rest = await putRaw(url, file.subarray(offset), offset, file.length);
+      for (let i = 0; rest.status === 409 && i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 100)); // the dropped request may still be winding down
+        rest = await putRaw(url, file.subarray(offset), offset, file.length);
+      }
+      expect(rest.json).toMatchObject({ offset: file.length, size: file.length, complete: true });
+
+      const fin = await dl.post<Operation>(`/videos/${created.json.video_id}:finalize`);
+      expect(fin.status).toBe(202);
+      const op = await waitForOperation(dl, fin.json.operation);
+      expect(op).toMatchObject({ done: true, error: null, resource: created.json.video_id });
+      expect((await dl.get(`/videos/${created.json.video_id}`)).json).toMatchObject({
+        status: 'ready',
+        source: { type: 'resumable' },
+        size: file.length,
+      });
+      expect((await dl.post<Operation>(`/videos/${created.json.video_id}:finalize`)).json.operation).toBe(op.operation);
+    });
+
+    it('answers 415 for a declared non-video type', async () => {
+      const res = await dl.post('/videos?upload=resumable', {
+        collection_id: collection,
+        size: 10,
+        filename: 'notes.txt',
+        content_type: 'text/plain',
+      });
+      expect(res.status).toBe(415);
+      expect(res.json).toMatchObject({ error: { code: 'unsupported_media' } });
+    });
+  });
+
+  describe('safety events with the default threshold', () => {
+    interface Events {
+      events: { event_type: string }[];
+      next_cursor: string | null;
+      live: boolean;
+    }
+
+    it('runs the classifier over sampled frames of a safe clip and reports nothing; each call is billed', async () => {
+      const safe = (
+        await dl.post<{ collection_id: string }>('/collections', {
+          name: 'safety',
+          safety_detector: true,
+          face_recognition: true,
         })
-      ).json.operation,
-    );
-    expect(op.error).toBeNull();
-    const video = await dl.get<{
-      safety: { frames_classified: number; max_unsafe_score: number; events: number };
-      faces: unknown[];
-    }>(`/videos/${op.resource}`);
-    // 3 s at 2 frames per second, each classified by nsfwjs: the scores are real and low for a test pattern.
-    expect(video.json.safety.frames_classified).toBeGreaterThanOrEqual(5);
-    expect(video.json.safety.max_unsafe_score).toBeGreaterThan(0);
-    expect(video.json.safety.max_unsafe_score).toBeLessThan(0.7);
-    expect(video.json.safety.events).toBe(0);
-    expect(Array.isArray(video.json.faces)).toBe(true);
-    const before = await balance();
-    const events = await dl.get<Events>(`/videos/${op.resource}/events`);
-    expect(events.json).toEqual({ events: [], next_cursor: null, live: false });
-    expect(before - (await balance())).toBe(1000);
+      ).json.collection_id;
+      const op = await waitForOperation(
+        dl,
+        (
+          await dl.post<Operation>('/videos', {
+            collection_id: safe,
+            source_url: `${media.url}/media/${FIXTURES.phoneH264Mp4.file}`,
+            fps: 2,
+          })
+        ).json.operation,
+      );
+      expect(op.error).toBeNull();
+      const video = await dl.get<{
+        safety: { frames_classified: number; max_unsafe_score: number; events: number };
+        faces: unknown[];
+      }>(`/videos/${op.resource}`);
+      // 3 s at 2 frames per second, each classified by nsfwjs: the scores are real and low for a test pattern.
+      expect(video.json.safety.frames_classified).toBeGreaterThanOrEqual(5);
+      expect(video.json.safety.max_unsafe_score).toBeGreaterThan(0);
+      expect(video.json.safety.max_unsafe_score).toBeLessThan(0.7);
+      expect(video.json.safety.events).toBe(0);
+      expect(Array.isArray(video.json.faces)).toBe(true);
+      const before = await balance();
+      const events = await dl.get<Events>(`/videos/${op.resource}/events`);
+      expect(events.json).toEqual({ events: [], next_cursor: null, live: false });
+      expect(before - (await balance())).toBe(1000);
+    });
+
+    it('has no safety output when the collection did not enable safety_detector', async () => {
+      const op = await waitForOperation(dl, (await ingest({ source_url: clip() })).json.operation);
+      expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({ safety: null, faces: null });
+      expect((await dl.get<Events>(`/videos/${op.resource}/events`)).json).toEqual({
+        events: [],
+        next_cursor: null,
+        live: false,
+      });
+      expect((await dl.get('/videos/VI0/events')).status).toBe(404);
+    });
   });
 
-  it('has no safety output when the collection did not enable safety_detector', async () => {
-    const op = await waitForOperation(dl, (await ingest({ source_url: clip() })).json.operation);
-    expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({ safety: null, faces: null });
-    expect((await dl.get<Events>(`/videos/${op.resource}/events`)).json).toEqual({
-      events: [],
-      next_cursor: null,
-      live: false,
+  describe('search and balance', () => {
+    it('searches the datalake videos with top_k up to 200 and 5 queries per second per user', async () => {
+      const ok = await dl.post<{
+        results: { video_id: string; collection_id: string; start: number; end: number; score: number }[];
+      }>('/search', { query: 'hevc', top_k: 200 });
+      expect(ok.status).toBe(200);
+      // The stored name (hevc.mov) is part of every segment's index text.
+      expect(ok.json.results.length).toBeGreaterThan(0);
+      expect(ok.json.results[0]).toMatchObject({
+        collection_id: collection,
+        video_id: expect.any(String) as unknown,
+        score: expect.any(Number) as unknown,
+      });
+      expect(ok.json.results[0]!.end).toBeGreaterThan(ok.json.results[0]!.start);
+      expect((await dl.post('/search', { query: 'x', top_k: 201 })).json).toMatchObject({
+        error: { code: 'invalid_argument' },
+      });
+      const burst = await Promise.all(
+        Array.from({ length: 8 }, () => dl.post('/search', { query: 'pattern', collection_id: collection })),
+      );
+      const limited = burst.filter((r) => r.status === 429);
+      expect(limited.length).toBeGreaterThan(0);
+      expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);
     });
-    expect((await dl.get('/videos/VI0/events')).status).toBe(404);
-  });
-});
 
-describe('search and balance', () => {
-  it('searches the datalake videos with top_k up to 200 and 5 queries per second per user', async () => {
-    const ok = await dl.post<{
-      results: { video_id: string; collection_id: string; start: number; end: number; score: number }[];
-    }>('/search', { query: 'hevc', top_k: 200 });
-    expect(ok.status).toBe(200);
-    // The stored name (hevc.mov) is part of every segment's index text.
-    expect(ok.json.results.length).toBeGreaterThan(0);
-    expect(ok.json.results[0]).toMatchObject({
-      collection_id: collection,
-      video_id: expect.any(String) as unknown,
-      score: expect.any(Number) as unknown,
+    it('reports the live balance', async () => {
+      const res = await dl.get<{ balance_micro_usd: number; balance_usd: number; currency: string }>('/usage/balance');
+      expect(res.json.currency).toBe('USD');
+      expect(res.json.balance_usd).toBeCloseTo(res.json.balance_micro_usd / 1e6, 6);
+      expect(res.json.balance_usd).toBeLessThan(100);
     });
-    expect(ok.json.results[0]!.end).toBeGreaterThan(ok.json.results[0]!.start);
-    expect((await dl.post('/search', { query: 'x', top_k: 201 })).json).toMatchObject({
-      error: { code: 'invalid_argument' },
-    });
-    const burst = await Promise.all(
-      Array.from({ length: 8 }, () => dl.post('/search', { query: 'pattern', collection_id: collection })),
-    );
-    const limited = burst.filter((r) => r.status === 429);
-    expect(limited.length).toBeGreaterThan(0);
-    expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);
-  });
-
-  it('reports the live balance', async () => {
-    const res = await dl.get<{ balance_micro_usd: number; balance_usd: number; currency: string }>('/usage/balance');
-    expect(res.json.currency).toBe('USD');
-    expect(res.json.balance_usd).toBeCloseTo(res.json.balance_micro_usd / 1e6, 6);
-    expect(res.json.balance_usd).toBeLessThan(100);
   });
 });

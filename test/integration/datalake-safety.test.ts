@@ -5,7 +5,7 @@ import {
   startMediaServer,
   waitForOperation,
   type DatalakeClient,
-  type LocalServer,
+  type MediaServer,
   type Operation,
 } from '../helpers/datalake';
 import { startLiveHls, makeHls } from '../helpers/live-hls';
@@ -30,7 +30,7 @@ interface EventsPage {
 
 let service: TestService;
 let dl: DatalakeClient;
-let media: LocalServer;
+let media: MediaServer;
 let videoId: string;
 let liveAtStart: EventsPage;
 
@@ -202,10 +202,11 @@ describe('live http (HLS) pull source', () => {
       collection_id: collection,
       source_url: `${media.url}/slow.mp4`,
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await expect.poll(() => media.slow.open, { timeout: 30_000 }).toBeGreaterThan(0);
     const stopped = await dl.del<Stream>(`/streams/${opened.json.stream_id}`);
     expect(stopped.json).toMatchObject({ status: 'stopped', segments: 0 });
-    await new Promise((r) => setTimeout(r, 1000));
+    // The puller hung up on the source, and the stream is still stopped once it has.
+    await expect.poll(() => media.slow.open, { timeout: 30_000 }).toBe(0);
     expect((await dl.get<Stream>(`/streams/${opened.json.stream_id}`)).json.status).toBe('stopped');
     const list = await dl.get<{ streams: Stream[] }>('/streams?limit=100');
     expect(list.json.streams.map((s) => s.stream_id)).toContain(opened.json.stream_id);

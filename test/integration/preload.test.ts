@@ -57,8 +57,8 @@ describe('preload bundle', () => {
       call: Record<string, (req: unknown) => Promise<unknown>>;
       on: (event: string, fn: (payload: unknown) => void) => () => void;
     };
-    await api.call['app:echo']?.({ text: 'x' });
-    expect(invoked).toEqual([{ channel: 'app:echo', args: [{ text: 'x' }] }]);
+    await api.call['clips:search']?.({ text: 'x' });
+    expect(invoked).toEqual([{ channel: 'clips:search', args: [{ text: 'x' }] }]);
     const seen: unknown[] = [];
     const off = api.on('app:status', (payload) => seen.push(payload));
     listeners.get('event:app:status')?.({ sender: 'ipc-event-object' }, { state: 'ready', at: 1 });

@@ -134,9 +134,12 @@ describe('disk full', () => {
     }
   }, 90_000);
 
-  it('reports whether a real small filesystem was available', () => {
-    // Not a silent skip: when mount is refused (no root, no CAP_SYS_ADMIN) the reason is printed here.
-    if (noMount) console.warn(`disk-full tests skipped: ${noMount}`);
-    expect(noMount === null || noMount.length > 0).toBe(true);
+  it('had a real small filesystem to fill (required under CI, which runs as root)', (ctx) => {
+    // Not a silent skip: when mount is refused (no root, no CAP_SYS_ADMIN) the reason is printed here, and CI fails.
+    if (noMount && process.env.CI !== 'true') {
+      console.warn(`disk-full tests skipped: ${noMount}`);
+      ctx.skip();
+    }
+    expect(noMount).toBeNull();
   });
 });

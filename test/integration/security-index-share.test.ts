@@ -6,7 +6,7 @@ import pino from 'pino';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config';
-import { indexingPrice } from '../../src/server/http/library/upload';
+import { indexingPrice } from '../../src/server/accounts/billing';
 import type { AnalyzeOptions, AnalyzeResult } from '../../src/server/indexer/analyze-video';
 import { startService, type RunningService } from '../../src/server/service';
 import { API_BASE_PATH } from '../../src/shared/api-types';

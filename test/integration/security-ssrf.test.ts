@@ -81,11 +81,11 @@ describe('guarded outbound agent', () => {
       const ctxWith = (allow: boolean): ServiceContext =>
         ({ config: parseConfig({ network: { allowPrivateTargets: allow } }), accounts }) as ServiceContext;
       const refused = await callbackHandler(ctxWith(false))(job(`${target.url}/cb`), new AbortController().signal);
-      expect(refused.kind).toBe('retry');
-      expect(refused.kind === 'retry' ? refused.error : '').toMatch(/refused to connect to 127\.0\.0\.1/);
+      expect(refused.type).toBe('retry');
+      expect(refused.type === 'retry' ? refused.error : '').toMatch(/refused to connect to 127\.0\.0\.1/);
       expect(target.hits).toEqual([]);
       const sent = await callbackHandler(ctxWith(true))(job(`${target.url}/cb`), new AbortController().signal);
-      expect(sent).toEqual({ kind: 'finished' });
+      expect(sent).toEqual({ type: 'finished' });
       expect(target.hits).toEqual(['/cb']);
     } finally {
       db.close();

@@ -2,28 +2,16 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LibraryClient } from '../../src/main/api/client';
 import { createLogger } from '../../src/main/log';
 import { openDatabase } from '../../src/main/store/database';
 import { SyncStore } from '../../src/main/store/sync-store';
 import { copyFixture } from '../fixtures/media';
-import { startService, type TestService } from '../helpers/service';
-import { tempDir } from '../helpers/temp';
+import { syncSuite } from '../helpers/sync-engine';
 
 const CLI = join(import.meta.dirname, '../../src/main/cli.ts');
-let service: TestService;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  service = await startService({ credits: 100 });
-  ({ dir, cleanup } = await tempDir('reelsync-crash-'));
-});
-afterAll(async () => {
-  await service?.stop();
-  await cleanup?.();
-});
+const suite = syncSuite('reelsync-crash-');
 
 /** `reelsync sync --once` in its own process; SIGKILLed after `killAfterMs` unless it ends first. */
 function runOnce(
@@ -39,9 +27,9 @@ function runOnce(
         'tsx',
         CLI,
         '--server',
-        service.baseUrl,
+        suite.service.baseUrl,
         '--key',
-        service.key,
+        suite.service.key,
         '--db',
         db,
         'sync',
@@ -69,14 +57,14 @@ function runOnce(
 
 describe('the engine killed during uploads', () => {
   it('loses nothing and duplicates nothing across SIGKILLs and restarts', async () => {
-    const folder = join(dir, 'card');
+    const folder = join(suite.dir, 'card');
     await mkdir(folder, { recursive: true });
     // Six distinct, valid videos large enough that uploads are in flight when the kill lands.
     for (let i = 0; i < 6; i++) {
       const file = await copyFixture('phoneH264Mp4', folder, `clip-${i}.mp4`);
       await appendFile(file, randomBytes(24 * 1024 * 1024));
     }
-    const db = join(dir, 'client', 'reelsync.db');
+    const db = join(suite.dir, 'client', 'reelsync.db');
     const kills = [1500, 2200, 2600, 3000];
     const runs = [];
     for (const ms of kills) runs.push(await runOnce(folder, db, ms));
@@ -85,7 +73,11 @@ describe('the engine killed during uploads', () => {
     expect(final.killed).toBe(false);
     expect(final.out).toContain('failed: 0');
 
-    const client = new LibraryClient({ baseUrl: service.baseUrl, key: service.key, logger: createLogger('test') });
+    const client = new LibraryClient({
+      baseUrl: suite.service.baseUrl,
+      key: suite.service.key,
+      logger: createLogger('test'),
+    });
     try {
       const listed = await client.listVideos({ page: 1, size: 100 });
       const store = new SyncStore(openDatabase(db));

@@ -1,32 +1,19 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyFixture } from '../fixtures/media';
-import { startService, type TestService } from '../helpers/service';
-import { startEngine } from '../helpers/sync-engine';
-import { tempDir } from '../helpers/temp';
+import { syncSuite } from '../helpers/sync-engine';
 
-let service: TestService;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  service = await startService({ credits: 100 });
-  ({ dir, cleanup } = await tempDir('reelsync-cut-'));
-});
-afterAll(async () => {
-  await service?.stop();
-  await cleanup?.();
-});
+const suite = syncSuite('reelsync-cut-');
 
 describe('an mp4 cut short after an index that describes all of it (+faststart, then head -c)', () => {
   it('is skipped with a plain reason and its raw cause as details, and never uploaded', async () => {
-    const folder = join(dir, 'card');
+    const folder = join(suite.dir, 'card');
     await mkdir(folder, { recursive: true });
     await copyFixture('faststartTruncatedMp4', folder, 'A001_cut.mp4');
     await copyFixture('phoneH264Mp4', folder, 'A002_whole.mp4');
 
-    const t = await startEngine(join(dir, 'client'), service.baseUrl, service.key);
+    const t = await suite.engine('client');
     try {
       await t.engine.addFolder({ path: folder, tags: [] });
       await t.engine.scan();

@@ -1,27 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyFixture, PHONE_METADATA, type FixtureName } from '../fixtures/media';
-import { startService, type TestService } from '../helpers/service';
-import { startEngine } from '../helpers/sync-engine';
-import { tempDir } from '../helpers/temp';
+import { syncSuite } from '../helpers/sync-engine';
 
-let service: TestService;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  service = await startService({ credits: 100 });
-  ({ dir, cleanup } = await tempDir('reelsync-sync-'));
-});
-afterAll(async () => {
-  await service?.stop();
-  await cleanup?.();
-});
+const suite = syncSuite('reelsync-sync-');
 
 describe('sync of the fixture folder against the real service', () => {
   it('uploads the acceptable files once, skips the others with a stored reason, and sees them indexed', async () => {
-    const folder = join(dir, 'footage');
+    const folder = join(suite.dir, 'footage');
     await mkdir(join(folder, 'day2'), { recursive: true });
     await mkdir(join(folder, '.cache'), { recursive: true });
     await mkdir(join(folder, '@eaDir'), { recursive: true });
@@ -31,7 +18,7 @@ describe('sync of the fixture folder against the real service', () => {
     await copyFixture('hevcMov', join(folder, '.cache'));
     await copyFixture('vp9Mkv', join(folder, '@eaDir'));
 
-    const t = await startEngine(join(dir, 'client'), service.baseUrl, service.key);
+    const t = await suite.engine('client');
     try {
       await t.engine.addFolder({ path: folder, tags: ['shoot-a'] });
       const report = await t.engine.scan();

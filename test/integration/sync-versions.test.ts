@@ -1,36 +1,19 @@
 import { copyFile, mkdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
-import { startService, type TestService } from '../helpers/service';
-import { startEngine, type TestEngine } from '../helpers/sync-engine';
-import { tempDir } from '../helpers/temp';
+import { syncSuite, untilFileStatus, type TestEngine } from '../helpers/sync-engine';
 
-let service: TestService;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  service = await startService({ credits: 100 });
-  ({ dir, cleanup } = await tempDir('reelsync-versions-'));
-});
-afterAll(async () => {
-  await service?.stop();
-  await cleanup?.();
-});
+const suite = syncSuite('reelsync-versions-');
 
 /** Resolves with the file's video number once it is indexed as a video other than `notVideo`. */
-function indexedAs(t: TestEngine, path: string, notVideo?: string): Promise<string> {
-  return new Promise((resolve) => {
-    const off = t.events.on('sync:file-changed', (f) => {
-      if (f.path !== path || f.status !== 'indexed') return;
-      const videoNo = t.engine.view(f.id)?.videoNo;
-      if (videoNo && videoNo !== notVideo) {
-        off();
-        resolve(videoNo);
-      }
-    });
+async function indexedAs(t: TestEngine, path: string, notVideo?: string): Promise<string> {
+  const videoOf = (id: number): string | null => t.engine.view(id)?.videoNo ?? null;
+  const f = await untilFileStatus(t.events, path, 'indexed', (f) => {
+    const videoNo = videoOf(f.id);
+    return videoNo !== null && videoNo !== notVideo;
   });
+  return videoOf(f.id) ?? '';
 }
 
 describe('a file modified after it was synced', () => {
@@ -38,11 +21,11 @@ describe('a file modified after it was synced', () => {
     'uploads as a new version, marks the old content superseded and keeps the old video in the library',
     { timeout: 40_000 },
     async () => {
-      const folder = join(dir, 'footage');
+      const folder = join(suite.dir, 'footage');
       await mkdir(folder, { recursive: true });
       const target = join(folder, 'A002.mp4');
       await copyFile(fixturePath('phoneH264Mp4'), target);
-      const t = await startEngine(join(dir, 'client'), service.baseUrl, service.key, { stableMs: 400 });
+      const t = await suite.engine('client', { stableMs: 400 });
       try {
         await t.engine.addFolder({ path: folder });
         const first = indexedAs(t, target);

@@ -1,42 +1,16 @@
 import { open, readFile, rename, mkdir, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileStatus } from '../../src/shared/contract/sync';
-import type { EventBus } from '../../src/main/events';
+import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
-import { startService, type TestService } from '../helpers/service';
-import { startEngine } from '../helpers/sync-engine';
-import { tempDir } from '../helpers/temp';
+import { syncSuite, untilFileStatus } from '../helpers/sync-engine';
 
-let service: TestService;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  service = await startService({ credits: 100 });
-  ({ dir, cleanup } = await tempDir('reelsync-watch-'));
-});
-afterAll(async () => {
-  await service?.stop();
-  await cleanup?.();
-});
-
-function statusOf(events: EventBus, path: string, wanted: FileStatus): Promise<void> {
-  return new Promise((resolve) => {
-    const off = events.on('sync:file-changed', (f) => {
-      if (f.path === path && f.status === wanted) {
-        off();
-        resolve();
-      }
-    });
-  });
-}
+const suite = syncSuite('reelsync-watch-');
 
 describe('watching a folder', () => {
   it('uploads a slowly written file once, complete; renames and copies do not upload again; survives a service restart', async () => {
-    const folder = join(dir, 'watched');
+    const folder = join(suite.dir, 'watched');
     await mkdir(folder, { recursive: true });
-    const t = await startEngine(join(dir, 'client'), service.baseUrl, service.key, { stableMs: 800 });
+    const t = await suite.engine('client', { stableMs: 800 });
     try {
       await t.engine.addFolder({ path: folder });
       await t.engine.watch();
@@ -45,7 +19,7 @@ describe('watching a folder', () => {
       // A camera-card copy: the file grows in small pieces over ~2 s.
       const source = await readFile(fixturePath('phoneH264Mp4'));
       const target = join(folder, 'A001.mp4');
-      const indexed = statusOf(t.events, target, 'indexed');
+      const indexed = untilFileStatus(t.events, target, 'indexed');
       const fh = await open(target, 'w');
       const step = Math.ceil(source.length / 10);
       for (let at = 0; at < source.length; at += step) {
@@ -73,13 +47,13 @@ describe('watching a folder', () => {
       expect(listed.total_count).toBe(1);
 
       // The service goes away while a new file waits: the upload is retried until it is back.
-      await service.kill();
+      await suite.service.kill();
       const second = join(folder, 'B002.mkv');
-      const secondIndexed = statusOf(t.events, second, 'indexed');
+      const secondIndexed = untilFileStatus(t.events, second, 'indexed');
       await copyFile(fixturePath('vp9Mkv'), second);
       await t.engine.scan();
       await new Promise((r) => setTimeout(r, 1500));
-      await service.restart();
+      await suite.service.restart();
       await secondIndexed;
       listed = await t.client.listVideos({ page: 1, size: 50 });
       expect(listed.total_count).toBe(2);

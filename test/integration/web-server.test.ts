@@ -49,14 +49,14 @@ describe('headless web mode over HTTP', () => {
   });
 
   it('answers bad input with error data, never a crash', async () => {
-    const notJson = await rpc('app:echo', '{not json');
+    const notJson = await rpc('clips:search', '{not json');
     expect(notJson.statusCode).toBe(400);
     expect(await notJson.body.json()).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    const wrongType = await rpc('app:echo', { text: ['x'] });
+    const wrongType = await rpc('clips:search', { text: ['x'] });
     expect(await wrongType.body.json()).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     const unknown = await rpc('app:nope', {});
     expect(await unknown.body.json()).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
-    const huge = await rpc('app:echo', JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) })).catch(
+    const huge = await rpc('clips:search', JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) })).catch(
       (err: Error) => err,
     );
     // The server answers 413 and closes; the client may see that answer or the reset of its unfinished upload.
@@ -65,7 +65,7 @@ describe('headless web mode over HTTP', () => {
       expect(huge.statusCode).toBe(413);
       await huge.body.dump();
     }
-    expect((await rpc('app:echo', { text: 'still alive' })).statusCode).toBe(200);
+    expect((await rpc('clips:search', { text: 'still alive' })).statusCode).toBe(200);
   });
 
   it('streams main events over Server-Sent Events', async () => {

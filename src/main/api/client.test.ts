@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { createLogger } from '../log';
 import { LibraryClient } from './client';
-import { ApiError, classify, parseRetryAfter } from './errors';
+import { LibraryApiError, classify, parseRetryAfter } from './errors';
 
 type Reply = { status: number; headers?: Record<string, string>; body: string };
 let server: Server;
@@ -43,12 +43,12 @@ afterEach(async () => {
 
 const client = () => new LibraryClient({ baseUrl: base, key: 'k-123', logger: createLogger('test') });
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
+async function failure(p: Promise<unknown>): Promise<LibraryApiError> {
   const err = await p.then(
     () => null,
     (e: unknown) => e,
   );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
+  if (!(err instanceof LibraryApiError)) throw new Error(`expected an LibraryApiError, got ${String(err)}`);
   return err;
 }
 
@@ -66,7 +66,7 @@ describe('LibraryClient', () => {
     const video = await c.upload(
       file,
       bytes.length,
-      { folderId: 3, tags: ['x', 'sha256:ab'], datetimeTaken: '2024-05-17 14:32:10' },
+      { folder_id: 3, tags: ['x', 'sha256:ab'], datetime_taken: '2024-05-17 14:32:10' },
       { onProgress: (p) => progress.push(p.bytes) },
     );
     await c.close();

@@ -1,4 +1,4 @@
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
@@ -15,8 +15,9 @@ import {
   type UploadedVideo,
   type VideoMetadata,
 } from '../../shared/api-types';
+import { mediaTypeOf } from '../../shared/media-types';
 import type { Logger } from '../log';
-import { ApiError, classify, fromTransportError, parseRetryAfter } from './errors';
+import { LibraryApiError, classify, fromTransportError, parseRetryAfter } from './errors';
 import { multipartBody } from './multipart';
 import { ProgressMeter, type TransferProgress } from './progress';
 
@@ -30,11 +31,12 @@ export interface LibraryClientOptions {
   timeoutMs?: number;
 }
 
+/** The upload form's fields, named as the API names them (interface A, `upload`); tags beyond 20 are dropped. */
 export interface UploadFields {
-  folderId?: number;
+  folder_id?: number;
   callback?: string;
-  datetimeTaken?: string;
-  cameraModel?: string;
+  datetime_taken?: string;
+  camera_model?: string;
   latitude?: number;
   longitude?: number;
   tags?: string[];
@@ -57,12 +59,19 @@ export interface ListVideosFilter {
   tag?: string;
 }
 
+/** A search body, named as the API names it (interface A, `search`). */
 export interface SearchRequest {
   search_param: string;
   search_type?: Exclude<SearchType, 'BY_IMAGE'>;
   top_k?: number;
   folder_id?: number;
   tag?: string;
+  camera_tag?: string;
+  datetime_taken?: string;
+  latitude?: number;
+  longitude?: number;
+  radius_km?: number;
+  filtering_level?: 'low' | 'medium' | 'high';
 }
 
 const deleteAnswerSchema = z.object({ deleted: z.array(z.string()), not_found: z.array(z.string()).default([]) });
@@ -70,19 +79,14 @@ const deleteAnswerSchema = z.object({ deleted: z.array(z.string()), not_found: z
 export const searchResultSchema = z.union([z.array(clipItemSchema), z.array(captionItemSchema)]);
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.mp4': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.mkv': 'video/x-matroska',
-  '.avi': 'video/x-msvideo',
-};
-
+/** The upload's Content-Type: its video type, MP4 when the extension names none (the service probes the bytes anyway). */
 export function videoContentType(path: string): string {
-  return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'video/mp4';
+  const type = mediaTypeOf(path);
+  return type?.startsWith('video/') ? type : 'video/mp4';
 }
 
 /**
- * The one HTTP client of interface A. Every answer is parsed with the api-types schemas; every failure is an ApiError
+ * The one HTTP client of interface A. Every answer is parsed with the api-types schemas; every failure is an LibraryApiError
  * whose disposition (retry | rate-limited | fatal) comes from `classify`. Redirects are never followed (undici's
  * request() has no redirect handling; a 3xx is a fatal protocol error), so the key never leaves for another host.
  */
@@ -111,10 +115,10 @@ export class LibraryClient {
 
   async upload(path: string, size: number, fields: UploadFields, options: UploadOptions = {}): Promise<UploadedVideo> {
     const form: [string, string][] = [];
-    if (fields.folderId !== undefined) form.push(['folder_id', String(fields.folderId)]);
+    if (fields.folder_id !== undefined) form.push(['folder_id', String(fields.folder_id)]);
     if (fields.callback !== undefined) form.push(['callback', fields.callback]);
-    if (fields.datetimeTaken !== undefined) form.push(['datetime_taken', fields.datetimeTaken]);
-    if (fields.cameraModel !== undefined) form.push(['camera_model', fields.cameraModel]);
+    if (fields.datetime_taken !== undefined) form.push(['datetime_taken', fields.datetime_taken]);
+    if (fields.camera_model !== undefined) form.push(['camera_model', fields.camera_model]);
     if (fields.latitude !== undefined && fields.longitude !== undefined) {
       form.push(['latitude', String(fields.latitude)], ['longitude', String(fields.longitude)]);
     }
@@ -170,7 +174,7 @@ export class LibraryClient {
   /** Deletes videos (and their keyframes) from the library: at most 100 per call; unknown numbers come back in notFound. */
   async deleteVideos(videoNos: string[], signal?: AbortSignal): Promise<{ deleted: string[]; notFound: string[] }> {
     if (videoNos.length === 0) return { deleted: [], notFound: [] };
-    if (videoNos.length > 100) throw new ApiError('fatal', 'validation', 'at most 100 video numbers per delete');
+    if (videoNos.length > 100) throw new LibraryApiError('fatal', 'validation', 'at most 100 video numbers per delete');
     const data = await this.call(
       'POST',
       '/delete_videos',
@@ -187,7 +191,7 @@ export class LibraryClient {
     init: CallInit,
   ): Promise<z.output<T>> {
     const data = await this.callNullable(method, path, schema, init);
-    if (data === null) throw new ApiError('fatal', 'protocol', `${method} ${path}: success without data`);
+    if (data === null) throw new LibraryApiError('fatal', 'protocol', `${method} ${path}: success without data`);
     return data;
   }
 
@@ -216,7 +220,13 @@ export class LibraryClient {
     } catch (err) {
       if (init.signal?.aborted) throw err;
       if (signal?.aborted)
-        throw new ApiError('retry', 'network', `${method} ${path} timed out after ${timeoutMs} ms`, {}, { cause: err });
+        throw new LibraryApiError(
+          'retry',
+          'network',
+          `${method} ${path} timed out after ${timeoutMs} ms`,
+          {},
+          { cause: err },
+        );
       throw fromTransportError(err, init.signal);
     }
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
@@ -239,7 +249,7 @@ export class LibraryClient {
     if (data === null || data === undefined) return null;
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
-      throw new ApiError(
+      throw new LibraryApiError(
         'fatal',
         'protocol',
         `${method} ${path}: unexpected data: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,

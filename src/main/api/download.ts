@@ -2,7 +2,7 @@ import { truncate } from 'node:fs/promises';
 import { z } from 'zod';
 import { API_MESSAGES, ENVELOPE_CODES, envelopeSchema } from '../../shared/api-types';
 import type { Logger } from '../log';
-import { ApiError, classify, fromTransportError, parseRetryAfter } from './errors';
+import { LibraryApiError, classify, fromTransportError, parseRetryAfter } from './errors';
 import { DownloadThread, type ThreadResult } from './download-thread';
 import type { ResponseHead } from './response-head';
 
@@ -31,7 +31,7 @@ export type FetchResult =
   | { type: 'restart'; reason: string }
   /** "Resource does not exist": the bucket/blob is gone (deleted video, wrong address). Never retried. */
   | { type: 'gone'; message: string }
-  | { type: 'error'; error: ApiError };
+  | { type: 'error'; error: LibraryApiError };
 
 export interface FetchOptions {
   /** Bytes already in the part file: asked for with `Range: bytes=N-`. */
@@ -118,7 +118,7 @@ export class BlobDownloader {
       case 'bad-content-range':
         return {
           type: 'error',
-          error: new ApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range'),
+          error: new LibraryApiError('retry', 'protocol', 'a 206 answer without a usable Content-Range'),
         };
       case 'body':
         return {
@@ -157,7 +157,7 @@ function failure(head: ResponseHead, text: string): FetchResult {
   if (parsed.code === ENVELOPE_CODES.success && head.status < 300) {
     return {
       type: 'error',
-      error: new ApiError('fatal', 'protocol', 'a JSON success envelope where a file stream was expected'),
+      error: new LibraryApiError('fatal', 'protocol', 'a JSON success envelope where a file stream was expected'),
     };
   }
   return { type: 'error', error: classify(head.status, parsed.code, retryAfterMs, parsed.msg) };

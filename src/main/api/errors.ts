@@ -7,7 +7,7 @@ export type Disposition = 'retry' | 'rate-limited' | 'fatal';
 export type FailureReason =
   'unauthorized' | 'insufficient-balance' | 'rate-limited' | 'validation' | 'server' | 'network' | 'protocol';
 
-export class ApiError extends Error {
+export class LibraryApiError extends Error {
   constructor(
     readonly disposition: Disposition,
     readonly reason: FailureReason,
@@ -16,7 +16,7 @@ export class ApiError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'ApiError';
+    this.name = 'LibraryApiError';
   }
 }
 
@@ -41,10 +41,10 @@ export function classify(
   code: string | undefined,
   retryAfterMs: number | undefined,
   msg: string,
-): ApiError {
+): LibraryApiError {
   const details = { status, code, retryAfterMs };
   if (code === ENVELOPE_CODES.unauthorized || status === 401 || status === 403) {
-    return new ApiError(
+    return new LibraryApiError(
       'fatal',
       'unauthorized',
       `the service refused the API key (${status}${code ? ` ${code}` : ''}): ${msg}`,
@@ -52,18 +52,19 @@ export function classify(
     );
   }
   if (code === ENVELOPE_CODES.insufficientBalance || status === 402) {
-    return new ApiError('fatal', 'insufficient-balance', `insufficient balance: ${msg}`, details);
+    return new LibraryApiError('fatal', 'insufficient-balance', `insufficient balance: ${msg}`, details);
   }
   if (code === ENVELOPE_CODES.rateLimited || status === 429) {
-    return new ApiError('rate-limited', 'rate-limited', `rate limited: ${msg}`, {
+    return new LibraryApiError('rate-limited', 'rate-limited', `rate limited: ${msg}`, {
       ...details,
       retryAfterMs: retryAfterMs ?? DEFAULT_RETRY_AFTER_MS,
     });
   }
   if (status >= 500 || status === 408)
-    return new ApiError('retry', 'server', `service error ${status}: ${msg}`, details);
-  if (status >= 300 && status < 400) return new ApiError('fatal', 'protocol', `redirect refused (${status})`, details);
-  return new ApiError('fatal', 'validation', msg || `request rejected (${status})`, details);
+    return new LibraryApiError('retry', 'server', `service error ${status}: ${msg}`, details);
+  if (status >= 300 && status < 400)
+    return new LibraryApiError('fatal', 'protocol', `redirect refused (${status})`, details);
+  return new LibraryApiError('fatal', 'validation', msg || `request rejected (${status})`, details);
 }
 
 const NETWORK_CODES = new Set([
@@ -81,15 +82,15 @@ const NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-/** A thrown transport error (not an HTTP answer) -> ApiError; aborts are passed through untouched. */
+/** A thrown transport error (not an HTTP answer) -> LibraryApiError; aborts are passed through untouched. */
 export function fromTransportError(err: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted) return err;
-  if (err instanceof ApiError) return err;
+  if (err instanceof LibraryApiError) return err;
   let current: unknown = err;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_CODES.has(code)) {
-      return new ApiError(
+      return new LibraryApiError(
         'retry',
         'network',
         `cannot reach the service: ${current.message} (${code})`,
@@ -99,7 +100,7 @@ export function fromTransportError(err: unknown, signal?: AbortSignal): unknown 
     }
     current = current.cause;
   }
-  return new ApiError(
+  return new LibraryApiError(
     'retry',
     'network',
     `request failed: ${err instanceof Error ? err.message : String(err)}`,

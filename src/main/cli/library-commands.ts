@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { CLIP_FORMATS } from '../../shared/contract/clips';
 import { describeError } from '../../shared/errors';
-import { LocalOriginals } from '../browse/local-originals';
+import { LocalOriginals } from '../sync/local-originals';
 import { EventBus } from '../events';
 import { LibraryFeature } from '../library/feature';
 import { formatUsd } from '../library/pricing';

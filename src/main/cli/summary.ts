@@ -1,3 +1,4 @@
+import { unreachable } from '../../shared/errors';
 import type { FileView } from '../../shared/contract/sync';
 
 export interface SyncSummary {
@@ -32,10 +33,8 @@ export function summarize(files: readonly FileView[]): SyncSummary {
         break;
       case 'deleted':
         break;
-      default: {
-        const never: never = f.status;
-        throw new Error(`unknown status ${String(never)}`);
-      }
+      default:
+        throw unreachable(f.status);
     }
   }
   return s;

@@ -8,21 +8,23 @@ const registry = (): HandlerRegistry => new HandlerRegistry(pino({ level: 'silen
 describe('HandlerRegistry', () => {
   it('validates the request and returns the value as data', async () => {
     const r = registry();
-    r.handle('app:echo', ({ text }) => ({ text: text.toUpperCase(), receivedAt: 1 }));
-    expect(await r.invoke('app:echo', { text: 'hi' })).toEqual({ ok: true, value: { text: 'HI', receivedAt: 1 } });
+    const seen: { text: string; limit: number }[] = [];
+    r.handle('clips:search', ({ text, limit }) => (seen.push({ text, limit }), { clips: [] }));
+    expect(await r.invoke('clips:search', { text: ' hi ' })).toEqual({ ok: true, value: { clips: [] } });
+    expect(seen).toEqual([{ text: 'hi', limit: 100 }]);
   });
 
   it('answers a bad request with a clear error, without calling the handler', async () => {
     const r = registry();
     let called = false;
-    r.handle('app:echo', ({ text }) => {
+    r.handle('clips:search', () => {
       called = true;
-      return { text, receivedAt: 1 };
+      return { clips: [] };
     });
-    const res = await r.invoke('app:echo', { text: 42 });
+    const res = await r.invoke('clips:search', { text: 42 });
     expect(res).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(!res.ok && res.error.message).toMatch(/^text: /);
-    expect(await r.invoke('app:echo', { text: 'x', extra: true })).toMatchObject({
+    expect(await r.invoke('clips:search', { text: 'x', extra: true })).toMatchObject({
       ok: false,
       error: { code: 'bad_request' },
     });
@@ -38,24 +40,25 @@ describe('HandlerRegistry', () => {
 
   it('refuses a second handler for the same channel', () => {
     const r = registry();
-    r.handle('app:echo', ({ text }) => ({ text, receivedAt: 1 }));
-    expect(() => r.handle('app:echo', ({ text }) => ({ text, receivedAt: 2 }))).toThrow(/twice/);
+    r.handle('clips:search', () => ({ clips: [] }));
+    expect(() => r.handle('clips:search', () => ({ clips: [] }))).toThrow(/twice/);
+    expect(() => r.register({ 'clips:search': () => ({ clips: [] }) })).toThrow(/twice/);
   });
 
   it('turns thrown errors into error data', async () => {
     const r = registry();
-    r.handle('app:echo', () => {
+    r.handle('clips:search', () => {
       throw new AppError('conflict', 'busy');
     });
-    expect(await r.invoke('app:echo', { text: 'a' })).toEqual({
+    expect(await r.invoke('clips:search', { text: 'a' })).toEqual({
       ok: false,
       error: { code: 'conflict', message: 'busy' },
     });
     const r2 = registry();
-    r2.handle('app:echo', () => {
+    r2.handle('clips:search', () => {
       throw new Error('outer', { cause: new Error('inner') });
     });
-    expect(await r2.invoke('app:echo', { text: 'a' })).toEqual({
+    expect(await r2.invoke('clips:search', { text: 'a' })).toEqual({
       ok: false,
       error: { code: 'internal', message: 'outer: caused by: inner' },
     });
@@ -63,7 +66,7 @@ describe('HandlerRegistry', () => {
 
   it('checks responses against the contract too', async () => {
     const r = registry();
-    r.handle('app:echo', () => ({ text: 'a', receivedAt: 1.5 }));
-    expect(await r.invoke('app:echo', { text: 'a' })).toMatchObject({ ok: false, error: { code: 'internal' } });
+    r.handle('sync:retry', () => ({ requeued: 1.5 }));
+    expect(await r.invoke('sync:retry', {})).toMatchObject({ ok: false, error: { code: 'internal' } });
   });
 });

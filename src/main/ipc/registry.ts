@@ -5,6 +5,9 @@ import type { Logger } from '../log';
 
 export type Handler<C extends Channel> = (req: ReqParsed<C>) => Promise<Res<C>> | Res<C>;
 
+/** A feature's handlers, by channel: each feature's handlers.ts builds one, the composition root registers them all. */
+export type HandlerMap = { [C in Channel]?: Handler<C> };
+
 /**
  * One place where main registers contract handlers. Every call is validated with zod on the way in
  * (and out), and every failure comes back as data `{ ok: false, error }`, never as a throw.
@@ -15,8 +18,21 @@ export class HandlerRegistry {
   constructor(private readonly log: Logger) {}
 
   handle<C extends Channel>(channel: C, handler: Handler<C>): void {
+    this.add(channel, handler);
+  }
+
+  // The request reaching a handler is the channel's parsed request (invoke parses it with the same channel's schema).
+  private add(channel: Channel, handler: (req: never) => unknown): void {
     if (this.handlers.has(channel)) throw new Error(`handler for ${channel} registered twice`);
-    this.handlers.set(channel, async (req) => handler(req as ReqParsed<C>));
+    this.handlers.set(channel, async (req) => handler(req as never));
+  }
+
+  /** Registers every handler of a feature's map; a channel another map already registered is refused. */
+  register(map: HandlerMap): void {
+    for (const channel of Object.keys(map) as Channel[]) {
+      const handler: ((req: never) => unknown) | undefined = map[channel];
+      if (handler) this.add(channel, handler);
+    }
   }
 
   registered(): Channel[] {

@@ -4,12 +4,12 @@ import { basename, extname, join } from 'node:path';
 import { ffprobe } from '../../common/media/ffprobe';
 import { describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
-import { ApiError } from '../api/errors';
-import type { LocalOriginals } from '../browse/local-originals';
+import { LibraryApiError } from '../api/errors';
+import type { LocalOriginals } from '../sync';
 import type { Logger } from '../log';
 import type { ClipRow, ClipsStore } from '../store/clips-store';
-import type { JobRow } from '../store/jobs-store';
-import type { JobHandler, Outcome } from '../sync/queue';
+import type { JobRow } from '../jobs/jobs-store';
+import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import { cut, cutRange, still } from './cutter';
 import type { DownloadManager } from './download-manager';
 import { reserveName, sanitizeFileName } from './filenames';
@@ -46,10 +46,10 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
     kind: 'clip',
     concurrency: 1,
     maxAttempts,
-    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+    async run(job: JobRow, signal: AbortSignal): Promise<ClientJobOutcome> {
       const id = Number(job.target);
       const clip = d.store.get(id);
-      if (!clip) return { type: 'fatal', error: `clip ${job.target} no longer exists` };
+      if (!clip) return { type: 'failed', error: `clip ${job.target} no longer exists` };
       if (clip.state === 'ready') return { type: 'finished' };
       try {
         const source = await sourceOf(d, clip, signal);
@@ -59,7 +59,7 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
         }
         if (source.type === 'fail') {
           set(id, 'failed', source.error);
-          return { type: 'fatal', error: source.error };
+          return { type: 'failed', error: source.error };
         }
         set(id, 'cutting');
         const probe = await ffprobe(source.path, { kind: 'storedVideo', signal });
@@ -94,11 +94,11 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
       } catch (err) {
         if (signal.aborted) throw err;
         const error = describeError(err);
-        if (err instanceof ClipFailure || (err instanceof ApiError && err.disposition === 'fatal')) {
+        if (err instanceof ClipFailure || (err instanceof LibraryApiError && err.disposition === 'fatal')) {
           set(id, 'failed', error);
-          return { type: 'fatal', error };
+          return { type: 'failed', error };
         }
-        if (err instanceof ApiError && err.disposition === 'rate-limited')
+        if (err instanceof LibraryApiError && err.disposition === 'rate-limited')
           return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5000, error };
         set(id, job.attempts >= maxAttempts ? 'failed' : 'queued', error);
         return { type: 'retry', error };

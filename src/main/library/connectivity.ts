@@ -1,6 +1,7 @@
 import { describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { isLibraryOffline } from '../api/app-errors';
+import { LibraryApiError } from '../api/errors';
 
 export interface ConnectivityState {
   online: boolean;
@@ -42,7 +43,8 @@ export class Connectivity {
     try {
       await this.client.listFolders(AbortSignal.timeout(5_000));
     } catch (err) {
-      online = err instanceof ApiError && err.reason !== 'network' && err.reason !== 'server';
+      // Any answer of the service means it is there (a refused key too); only what says unreachable is offline.
+      online = err instanceof LibraryApiError && !isLibraryOffline(err);
       error = describeError(err);
     }
     const changed = online !== this.state.online || this.state.checkedAt === null;

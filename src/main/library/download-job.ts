@@ -1,12 +1,12 @@
 import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { describeError, unreachable } from '../../shared/errors';
 import type { BlobDownloader } from '../api/download';
-import { ApiError } from '../api/errors';
+import { LibraryApiError } from '../api/errors';
 import { ProgressMeter } from '../api/progress';
 import type { Logger } from '../log';
 import type { DownloadRow, DownloadStore } from '../store/download-store';
-import type { JobRow } from '../store/jobs-store';
-import type { JobHandler, Outcome } from '../sync/queue';
+import type { JobRow } from '../jobs/jobs-store';
+import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import { placeWithoutClobber, safeJoin, sanitizeFileName } from './filenames';
 
 export interface DownloadJobDeps {
@@ -61,16 +61,16 @@ export function downloadHandler(d: DownloadJobDeps): JobHandler {
     kind: 'download',
     concurrency: d.concurrency ?? 2,
     maxAttempts,
-    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+    async run(job: JobRow, signal: AbortSignal): Promise<ClientJobOutcome> {
       const id = Number(job.target);
       const row = d.store.get(id);
-      if (!row) return { type: 'fatal', error: `download ${job.target} no longer exists` };
+      if (!row) return { type: 'failed', error: `download ${job.target} no longer exists` };
       switch (row.state) {
         case 'done':
         case 'cancelled':
           return { type: 'finished' };
         case 'gone':
-          return { type: 'fatal', error: row.error ?? 'Resource does not exist' };
+          return { type: 'failed', error: row.error ?? 'Resource does not exist' };
         case 'queued':
         case 'downloading':
         case 'failed':
@@ -89,7 +89,7 @@ export function downloadHandler(d: DownloadJobDeps): JobHandler {
         if (!(err instanceof PartRefused)) throw err;
         const failed = d.store.setState(id, 'failed', err.message);
         if (failed) d.notify(failed);
-        return { type: 'fatal', error: err.message };
+        return { type: 'failed', error: err.message };
       }
       let meter: ProgressMeter | null = null;
       let base = offset;
@@ -138,7 +138,7 @@ export function downloadHandler(d: DownloadJobDeps): JobHandler {
             await rm(part, { force: true });
             const gone = d.store.setState(id, 'gone', res.message);
             if (gone) d.notify(gone);
-            return { type: 'fatal', error: res.message };
+            return { type: 'failed', error: res.message };
           }
           case 'error':
             return fromApiError(d, id, job, maxAttempts, res.error);
@@ -151,7 +151,7 @@ export function downloadHandler(d: DownloadJobDeps): JobHandler {
           else notifyRow(d, id);
           throw err;
         }
-        if (err instanceof ApiError) return fromApiError(d, id, job, maxAttempts, err);
+        if (err instanceof LibraryApiError) return fromApiError(d, id, job, maxAttempts, err);
         return retry(d, id, job, maxAttempts, describeError(err));
       }
     },
@@ -163,7 +163,13 @@ function notifyRow(d: DownloadJobDeps, id: number, live?: { rate: number; etaSec
   if (row) d.notify(row, live);
 }
 
-function fromApiError(d: DownloadJobDeps, id: number, job: JobRow, maxAttempts: number, err: ApiError): Outcome {
+function fromApiError(
+  d: DownloadJobDeps,
+  id: number,
+  job: JobRow,
+  maxAttempts: number,
+  err: LibraryApiError,
+): ClientJobOutcome {
   switch (err.disposition) {
     case 'retry':
       return retry(d, id, job, maxAttempts, err.message);
@@ -175,14 +181,14 @@ function fromApiError(d: DownloadJobDeps, id: number, job: JobRow, maxAttempts: 
     case 'fatal': {
       const row = d.store.setState(id, 'failed', err.message);
       if (row) d.notify(row);
-      return { type: 'fatal', error: err.message };
+      return { type: 'failed', error: err.message };
     }
     default:
       throw unreachable(err.disposition);
   }
 }
 
-function retry(d: DownloadJobDeps, id: number, job: JobRow, maxAttempts: number, error: string): Outcome {
+function retry(d: DownloadJobDeps, id: number, job: JobRow, maxAttempts: number, error: string): ClientJobOutcome {
   const last = job.attempts >= maxAttempts;
   const row = d.store.setState(id, last ? 'failed' : 'queued', error);
   if (row) d.notify(row);

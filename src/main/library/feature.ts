@@ -3,23 +3,22 @@ import { ensurePrivateDir } from '../../common/private-files';
 import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
-import { LocalOriginals } from '../browse/local-originals';
+import { LocalOriginals } from '../sync';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import { ClipsStore } from '../store/clips-store';
 import type { Db } from '../store/database';
 import { DownloadStore } from '../store/download-store';
-import { JobsStore } from '../store/jobs-store';
+import { JobsStore } from '../jobs/jobs-store';
 import { LibraryCacheStore } from '../store/library-cache-store';
 import { SettingsStore } from '../store/settings-store';
-import { JobQueue } from '../sync/queue';
+import { ClientJobQueue } from '../jobs/client-job-queue';
 import { clipHandler } from './clip-job';
 import { ClipsService } from './clips-service';
 import { Connectivity } from './connectivity';
 import { DestinationPolicy, type DestinationChooser } from './destinations/policy';
 import { downloadHandler } from './download-job';
 import { DownloadManager } from './download-manager';
-import { SearchCache } from './search-cache';
 import { ThumbnailCache } from './thumb-cache';
 
 export interface LibraryFeatureOptions {
@@ -41,7 +40,7 @@ export interface LibraryFeatureOptions {
 
 export const LIBRARY_QUEUE_PAUSE_KEY = 'library.queue.paused';
 
-/** Downloads, clips, thumbnail cache, last search results and connectivity over one client database: start/stop. */
+/** Downloads, clips, thumbnail cache and connectivity over one client database: start/stop. */
 export class LibraryFeature {
   readonly folders: {
     clips: string;
@@ -56,8 +55,7 @@ export class LibraryFeature {
   readonly downloads: DownloadManager;
   readonly clips: ClipsService;
   readonly thumbnails: ThumbnailCache;
-  readonly searchCache: SearchCache;
-  readonly queue: JobQueue;
+  readonly queue: ClientJobQueue;
   readonly client: LibraryClient | null;
   readonly downloader: BlobDownloader | null;
   readonly connectivity: Connectivity | null;
@@ -110,8 +108,7 @@ export class LibraryFeature {
       downloader: () => this.downloader,
       logger,
     });
-    this.searchCache = new SearchCache(cacheStore);
-    this.queue = new JobQueue({
+    this.queue = new ClientJobQueue({
       jobs,
       settings: new SettingsStore(o.db),
       pauseKey: LIBRARY_QUEUE_PAUSE_KEY,
@@ -155,16 +152,6 @@ export class LibraryFeature {
     await this.queue.stop();
     await this.downloader?.close();
     await this.client?.close();
-  }
-
-  /** Folders the app may serve media from (clips, downloads and the downloaded originals inside it, Settings' output folders). */
-  mediaRoots(): string[] {
-    return [
-      this.folders.clips,
-      this.folders.downloads,
-      this.folders.clipThumbnails,
-      ...this.destinations.configuredRoots(),
-    ];
   }
 
   /** The service client, or an `offline` AppError for the channels that need the service. */

@@ -1,5 +1,5 @@
 import { PRICES_MICRO_USD } from '../../shared/api-types';
-import type { Quote } from '../../shared/contract/clips';
+import type { Quote } from '../../shared/contract/downloads';
 
 /** 0.12 USD per GB (10^9 bytes), rounded up to the micro-dollar: the same rule the service bills by. */
 export function downloadMicroUsd(bytes: number): number {

@@ -1,6 +1,6 @@
 import type { ServiceState } from '../../shared/contract/service';
 import { unreachable } from '../../shared/errors';
-import type { HandlerRegistry } from '../ipc/registry';
+import type { HandlerMap } from '../ipc/registry';
 
 export interface ServiceControl {
   state(): ServiceState;
@@ -8,9 +8,11 @@ export interface ServiceControl {
 }
 
 /** The embedded service's state and the "Restart service" action, as contract channels. */
-export function registerServiceHandlers(r: HandlerRegistry, control: ServiceControl): void {
-  r.handle('service:status', () => control.state());
-  r.handle('service:restart', () => control.restart());
+export function serviceHandlers(control: ServiceControl) {
+  return {
+    'service:status': () => control.state(),
+    'service:restart': () => control.restart(),
+  } satisfies HandlerMap;
 }
 
 /** The state in words, for the connection line of Settings when the service is not running. */

@@ -1,11 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { settingsRegistry } from '../../../test/helpers/settings-registry';
 import { tempDir } from '../../../test/helpers/temp';
 import { settingsChannels, type SettingsView } from '../../shared/contract/settings';
-import { BrowseServices } from '../browse/services';
 import { EventBus } from '../events';
-import { HandlerRegistry } from '../ipc/registry';
-import { createLogger } from '../log';
 import { openDatabase, type Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';
 import { AppSettings } from './app-settings';
@@ -51,17 +49,7 @@ describe('window close setting', () => {
     const events = new EventBus();
     const changed: SettingsView[] = [];
     events.on('settings:changed', (v) => changed.push(v));
-    const logger = createLogger('test');
-    const registry = new HandlerRegistry(logger);
-    new BrowseServices({
-      dataDir: dir,
-      db: () => db,
-      client: () => undefined,
-      watchedPaths: () => [],
-      vault: databaseVault,
-      events,
-      logger,
-    }).register(registry);
+    const registry = settingsRegistry(db, dir, events);
     const get = async () =>
       settingsChannels['settings:get'].res.parse(
         ((await registry.invoke('settings:get', {})) as { value: unknown }).value,
@@ -95,16 +83,7 @@ describe('theme setting', () => {
     new SettingsStore(db).set('ui.theme', 'sepia');
     expect(s.theme()).toBe('system');
     const events = new EventBus();
-    const registry = new HandlerRegistry(createLogger('test'));
-    new BrowseServices({
-      dataDir: dir,
-      db: () => db,
-      client: () => undefined,
-      watchedPaths: () => [],
-      vault: databaseVault,
-      events,
-      logger: createLogger('test'),
-    }).register(registry);
+    const registry = settingsRegistry(db, dir, events);
     expect(await registry.invoke('settings:set', { theme: 'sepia' })).toMatchObject({
       ok: false,
       error: { code: 'bad_request' },

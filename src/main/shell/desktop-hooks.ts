@@ -1,5 +1,5 @@
 import type { NativeImage, WebContents } from 'electron';
-import type { DesktopHooks } from '../browse/desktop';
+import type { DesktopHooks } from '../desktop/hooks';
 
 export interface DesktopHost {
   contents(): Pick<WebContents, 'startDrag'> | null;

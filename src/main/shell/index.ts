@@ -142,7 +142,7 @@ function serveRenderer(): void {
     headers.set('content-security-policy', cspWithStyleNonce(CONTENT_SECURITY_POLICY, nonce));
     return new Response(withStyleNonce(await response.text(), nonce), { status: response.status, headers });
   });
-  protocol.handle(MEDIA_SCHEME, (request) => handleMediaRequest(core.browse, request));
+  protocol.handle(MEDIA_SCHEME, (request) => handleMediaRequest(core.media, request));
 }
 
 function applyLoginItem(): void {
@@ -213,13 +213,13 @@ const cleanQuit = installCleanQuit(
 );
 
 const closeRules: CloseRules = {
-  action: () => core.browse.settings().windowClose(),
+  action: () => core.settings().windowClose(),
   trayPresent: () => tray.present(),
   quitting: () => cleanQuit.quitting(),
   quit: () => app.quit(),
   hint: {
-    shown: () => core.browse.settings().trayHintShown(),
-    markShown: () => core.browse.settings().setTrayHintShown(),
+    shown: () => core.settings().trayHintShown(),
+    markShown: () => core.settings().setTrayHintShown(),
     notify: tell,
   },
   log: core.log,
@@ -239,7 +239,7 @@ void app.whenReady().then(async () => {
   registerIpc(ipcMain, core.registry, APP_ORIGIN);
   applyLoginItem();
   await core.start();
-  followThemeSetting(nativeTheme, core.browse.settings().theme(), core.events);
+  followThemeSetting(nativeTheme, core.settings().theme(), core.events);
   createWindow();
   installAppMenu({ dataDir, window: () => mainWindow, addPaths: addPathsAndTell, log: core.log }, updates);
   instance.ready();

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import type { BrowseServices } from '../browse/services';
-import { serveLocalMedia } from '../browse/media-files';
+import { serveLocalMedia } from '../media/media-files';
+import type { MediaSource } from '../media/media-source';
 
 export const MEDIA_SCHEME = 'reelsync-media';
 
@@ -8,17 +8,14 @@ export const MEDIA_SCHEME = 'reelsync-media';
  * The `reelsync-media:` protocol: `reelsync-media://file/?path=ABS` (Range, only inside the watched and library
  * folders) and `reelsync-media://keyframe/?bucket=B&blob=keyframes/...` (thumbnails: the disk cache, filled from the library service).
  */
-export async function handleMediaRequest(
-  browse: Pick<BrowseServices, 'mediaRoots' | 'keyframe'>,
-  request: Request,
-): Promise<Response> {
+export async function handleMediaRequest(media: MediaSource, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const method = request.method === 'HEAD' ? 'HEAD' : request.method === 'GET' ? 'GET' : null;
   if (!method) return new Response('method not allowed', { status: 405 });
   if (url.host === 'file') {
     const answer = await serveLocalMedia(
       url.searchParams.get('path') ?? '',
-      browse.mediaRoots(),
+      media.mediaRoots(),
       method,
       request.headers.get('range') ?? undefined,
     );
@@ -26,7 +23,7 @@ export async function handleMediaRequest(
     return new Response(body, { status: answer.status, headers: answer.headers });
   }
   if (url.host === 'keyframe') {
-    const frame = await browse.keyframe(url.searchParams.get('bucket') ?? '', url.searchParams.get('blob') ?? '');
+    const frame = await media.keyframe(url.searchParams.get('bucket') ?? '', url.searchParams.get('blob') ?? '');
     if (!frame.ok) return new Response(frame.message, { status: frame.status });
     return new Response(new Uint8Array(frame.bytes), { status: 200, headers: { 'content-type': frame.contentType } });
   }

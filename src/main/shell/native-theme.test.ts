@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { settingsRegistry } from '../../../test/helpers/settings-registry';
 import { tempDir } from '../../../test/helpers/temp';
-import { BrowseServices } from '../browse/services';
 import { EventBus } from '../events';
-import { HandlerRegistry } from '../ipc/registry';
-import { createLogger } from '../log';
 import { AppSettings } from '../settings/app-settings';
 import { databaseVault } from '../settings/key-vault';
 import { openDatabase, type Db } from '../store/database';
@@ -29,17 +27,7 @@ afterEach(async () => {
 describe('native theme', () => {
   it('sets nativeTheme.themeSource from the stored theme at start and on every settings:set, until stopped', async () => {
     const events = new EventBus();
-    const logger = createLogger('test');
-    const registry = new HandlerRegistry(logger);
-    new BrowseServices({
-      dataDir: dir,
-      db: () => db,
-      client: () => undefined,
-      watchedPaths: () => [],
-      vault: databaseVault,
-      events,
-      logger,
-    }).register(registry);
+    const registry = settingsRegistry(db, dir, events);
     new AppSettings(db, databaseVault).setTheme('dark');
     const nativeTheme: { themeSource: 'system' | 'light' | 'dark' } = { themeSource: 'system' };
 

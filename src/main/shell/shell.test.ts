@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../shared/errors';
 import { channelNames } from '../../shared/contract';
-import { KeyframeCache } from '../browse/keyframes';
+import { mediaSource } from '../media/media-source';
 
 vi.mock('electron', () => ({
   safeStorage: { isEncryptionAvailable: vi.fn(), encryptString: vi.fn(), decryptString: vi.fn() },
@@ -26,9 +26,9 @@ describe('shell IPC handlers (electron mocked)', () => {
     registerIpc({ handle }, { invoke }, 'reelsync://app');
     const registered = new Map(handle.mock.calls.map(([channel, fn]) => [channel, fn]));
     expect([...registered.keys()].sort()).toEqual([...channelNames].sort());
-    const echo = registered.get('app:echo');
+    const echo = registered.get('clips:search');
     expect(await echo?.({ senderFrame: { url: 'reelsync://app/index.html' } }, { text: 'hi' })).toEqual(
-      ok({ channel: 'app:echo', req: { text: 'hi' } }),
+      ok({ channel: 'clips:search', req: { text: 'hi' } }),
     );
     expect(await echo?.({ senderFrame: { url: 'https://evil.example/' } }, { text: 'hi' })).toEqual({
       ok: false,
@@ -65,13 +65,9 @@ describe('reelsync-media protocol', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(root));
     await writeFile(file, Buffer.alloc(1000, 7));
     await writeFile(join(dir, 'outside.mp4'), 'x');
-    const keyframes = new KeyframeCache(() => null);
-    const browse = {
-      mediaRoots: () => [root],
-      keyframe: (bucket: string, blob: string) => keyframes.get(bucket, blob),
-    };
+    const media = mediaSource({ dataDir: dir, watchedPaths: () => [root], thumbnails: () => undefined });
     const get = (path: string, headers: Record<string, string> = {}) =>
-      handleMediaRequest(browse, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
+      handleMediaRequest(media, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
     const ranged = await get(file, { range: 'bytes=10-19' });
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-range')).toBe('bytes 10-19/1000');
@@ -79,7 +75,7 @@ describe('reelsync-media protocol', () => {
     expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(403);
     expect((await get(file, { range: 'bytes=5000-' })).status).toBe(416);
     const kf = await handleMediaRequest(
-      browse,
+      media,
       new Request('reelsync-media://keyframe/?bucket=b&blob=keyframes/V1/0.jpg'),
     );
     expect(kf.status).toBe(503);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FileSort } from '../../shared/contract/sync';
+import { FILE_STATUSES, type FileSort, type FileStatus } from '../../shared/contract/sync';
 import { unreachable } from '../../shared/errors';
 import type { Db } from './database';
 
@@ -126,6 +126,8 @@ export const uploadMetaSchema = z.object({
   datetime_taken: z.string().optional(),
 });
 export type UploadMeta = z.infer<typeof uploadMetaSchema>;
+
+const statusCountRow = z.object({ status: z.enum(FILE_STATUSES), n: z.number().int() });
 
 export const contentRowSchema = z.object({
   hash: z.string(),
@@ -373,6 +375,14 @@ export class SyncStore {
     }[])
       out[r.state] = r.n;
     return out;
+  }
+
+  /** Files per status as the UI shows it, from the counts the database keeps (migration 9); statuses with none left out. */
+  statusCounts(): Partial<Record<FileStatus, number>> {
+    const rows = statusCountRow
+      .array()
+      .parse(this.db.prepare('SELECT status, n FROM file_status_counts WHERE n > 0').all());
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
   // ---- contents

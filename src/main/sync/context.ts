@@ -1,10 +1,10 @@
 import type { LibraryClient } from '../api/client';
 import type { Logger } from '../log';
 import type { MetadataReader } from '../media/exif';
-import type { JobsStore } from '../store/jobs-store';
+import type { JobsStore } from '../jobs/jobs-store';
 import type { SyncStore } from '../store/sync-store';
 import type { UploadHistoryStore } from '../store/upload-history-store';
-import type { PauseReason } from './queue';
+import type { PauseReason } from '../jobs/client-job-queue';
 
 export interface SyncConfig {
   /** A file is taken once its size and mtime have not changed for this long. */

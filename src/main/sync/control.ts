@@ -1,10 +1,9 @@
 import type { SyncStatus } from '../../shared/contract/sync';
 import type { Db } from '../store/database';
-import { JobsStore } from '../store/jobs-store';
+import { JobsStore } from '../jobs/jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { SyncStore } from '../store/sync-store';
-import { readPause } from './queue';
-import { fileView } from './views';
+import { readPause } from '../jobs/client-job-queue';
 
 /**
  * Queue control straight on the client database, for a process that does not run the engine (the `status`, `pause`,
@@ -12,26 +11,15 @@ import { fileView } from './views';
  */
 export function syncStatusOf(db: Db): SyncStatus {
   const store = new SyncStore(db);
-  const jobs = new JobsStore(db);
-  const counts = jobs.countsByState();
+  const counts = new JobsStore(db).openCounts();
   const sum = (state: 'queued' | 'active' | 'failed'): number =>
     counts.examine[state] + counts.upload[state] + counts.poll[state];
-  const byStatus: Record<string, number> = {};
-  const size = 1000;
-  for (let page = 1; ; page++) {
-    const { rows } = store.filesPage(page, size);
-    for (const f of rows) {
-      const s = fileView(f, f.hash && f.state === 'linked' ? store.content(f.hash) : undefined).status;
-      byStatus[s] = (byStatus[s] ?? 0) + 1;
-    }
-    if (rows.length < size) break;
-  }
   const paused = readPause(new SettingsStore(db));
   return {
     paused: paused ? { reason: paused.reason } : null,
     folders: store.watchFolders().length,
     files: store.fileCounts(),
-    byStatus,
+    byStatus: store.statusCounts(),
     jobs: { queued: sum('queued'), active: sum('active'), failed: sum('failed') },
   };
 }

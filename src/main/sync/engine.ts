@@ -7,7 +7,7 @@ import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { MetadataReader } from '../media/exif';
 import type { Db } from '../store/database';
-import { JobsStore } from '../store/jobs-store';
+import { JobsStore } from '../jobs/jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { SyncStore, type FilesQuery, type PollingMode } from '../store/sync-store';
 import { UploadHistoryStore } from '../store/upload-history-store';
@@ -17,7 +17,7 @@ import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
 import { makeIgnore } from './ignore';
 import { pollHandler } from './poll';
-import { JobQueue } from './queue';
+import { ClientJobQueue } from '../jobs/client-job-queue';
 import { FileRecorder, type RecordCounts } from './recorder';
 import { scanTree } from './scanner';
 import { uploadHandler } from './upload';
@@ -60,7 +60,7 @@ export class SyncEngine {
   readonly store: SyncStore;
   readonly jobs: JobsStore;
   readonly history: UploadHistoryStore;
-  readonly queue: JobQueue;
+  readonly queue: ClientJobQueue;
   private readonly settings: SettingsStore;
   private readonly recorder: FileRecorder;
   private readonly watchers = new Map<number, FolderWatcher>();
@@ -92,7 +92,7 @@ export class SyncEngine {
       pauseQueue: (reason) => this.queue.pause(reason),
       wake: () => this.queue.pump(),
     };
-    this.queue = new JobQueue({
+    this.queue = new ClientJobQueue({
       jobs: this.jobs,
       settings: this.settings,
       handlers: [examineHandler(deps), uploadHandler(deps), pollHandler(deps)],

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { toUploadMeta } from '../media/exif';
-import type { JobRow } from '../store/jobs-store';
+import type { JobRow } from '../jobs/jobs-store';
 import type { SyncDeps } from './context';
 import { sha256File } from './hasher';
-import type { JobHandler, Outcome } from './queue';
+import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import { validateVideo } from './validator';
 
 /**
@@ -17,7 +17,7 @@ export function examineHandler(deps: SyncDeps): JobHandler {
     kind: 'examine',
     concurrency: deps.config.examineConcurrency,
     maxAttempts: 5,
-    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+    async run(job: JobRow, signal: AbortSignal): Promise<ClientJobOutcome> {
       const { store } = deps;
       const id = Number(job.target);
       const file = store.file(id);

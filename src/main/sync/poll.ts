@@ -1,6 +1,7 @@
-import type { JobRow } from '../store/jobs-store';
+import { unreachable } from '../../shared/errors';
+import type { JobRow } from '../jobs/jobs-store';
 import type { SyncDeps } from './context';
-import type { JobHandler, Outcome } from './queue';
+import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import { outcomeOf } from './upload';
 
 /** `poll` jobs (target: content hash): ask get_metadata until PARSE or FAIL, less often the longer indexing takes. */
@@ -10,7 +11,7 @@ export function pollHandler(deps: SyncDeps): JobHandler {
     kind: 'poll',
     concurrency: deps.config.pollConcurrency,
     maxAttempts: 20,
-    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+    async run(job: JobRow, signal: AbortSignal): Promise<ClientJobOutcome> {
       const { store } = deps;
       const hash = job.target;
       const content = store.content(hash);
@@ -25,7 +26,7 @@ export function pollHandler(deps: SyncDeps): JobHandler {
       if (meta === null) {
         store.setContentState(hash, 'failed', `the library no longer knows video ${content.video_no}`);
         deps.notify.contentChanged(hash);
-        return { type: 'fatal', error: 'unknown video' };
+        return { type: 'failed', error: 'unknown video' };
       }
       switch (meta.status) {
         case 'PARSE':
@@ -50,10 +51,8 @@ export function pollHandler(deps: SyncDeps): JobHandler {
             delayMs: Math.min(deps.config.pollMaxMs, Math.max(deps.config.pollMinMs, Math.round(age / 10))),
           };
         }
-        default: {
-          const never: never = meta.status;
-          throw new Error(`unknown status ${String(never)}`);
-        }
+        default:
+          throw unreachable(meta.status);
       }
     },
   };

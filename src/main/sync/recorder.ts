@@ -1,4 +1,4 @@
-import type { JobsStore } from '../store/jobs-store';
+import type { JobsStore } from '../jobs/jobs-store';
 import type { SyncStore, WatchFolderRow } from '../store/sync-store';
 import type { ScanEntry } from './scanner';
 import { extensionProblem } from './validator';

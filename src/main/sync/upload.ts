@@ -1,15 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { unreachable } from '../../shared/errors';
-import { ApiError } from '../api/errors';
-import type { JobRow } from '../store/jobs-store';
+import { LibraryApiError } from '../api/errors';
+import type { JobRow } from '../jobs/jobs-store';
 import type { FileRow } from '../store/sync-store';
 import { hashTag, type SyncDeps } from './context';
-import type { JobHandler, Outcome } from './queue';
+import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import type { UploadResult } from '../../shared/contract/sync';
 
 /** An API failure as a queue outcome; balance and key problems pause the whole queue (every upload would fail). */
-export function outcomeOf(err: unknown, deps: Pick<SyncDeps, 'pauseQueue'>): Outcome {
-  if (!(err instanceof ApiError)) throw err;
+export function outcomeOf(err: unknown, deps: Pick<SyncDeps, 'pauseQueue'>): ClientJobOutcome {
+  if (!(err instanceof LibraryApiError)) throw err;
   switch (err.disposition) {
     case 'retry':
       return { type: 'retry', error: err.message };
@@ -20,7 +20,7 @@ export function outcomeOf(err: unknown, deps: Pick<SyncDeps, 'pauseQueue'>): Out
         deps.pauseQueue(err.reason);
         return { type: 'wait', delayMs: 0 };
       }
-      return { type: 'fatal', error: err.message };
+      return { type: 'failed', error: err.message };
     default:
       throw unreachable(err.disposition);
   }
@@ -36,7 +36,7 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
     kind: 'upload',
     concurrency: deps.config.uploadConcurrency,
     maxAttempts: 10,
-    async run(job: JobRow, signal: AbortSignal): Promise<Outcome> {
+    async run(job: JobRow, signal: AbortSignal): Promise<ClientJobOutcome> {
       const { store } = deps;
       const hash = job.target;
       const content = store.content(hash);
@@ -69,7 +69,7 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           store.setContentState(hash, 'failed', 'no local file with this content is left to upload');
           finished('failed', { error: 'no local file with this content is left to upload' });
           deps.notify.contentChanged(hash);
-          return { type: 'fatal', error: 'no local copy' };
+          return { type: 'failed', error: 'no local copy' };
         }
         path = source.path;
         const folderId = content.folder_id ?? (await resolveFolder(deps, source.watch_id, signal));
@@ -80,12 +80,12 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           source.path,
           source.size,
           {
-            folderId: folderId ?? undefined,
+            folder_id: folderId ?? undefined,
             tags,
-            cameraModel: content.meta.camera_model,
+            camera_model: content.meta.camera_model,
             latitude: content.meta.latitude,
             longitude: content.meta.longitude,
-            datetimeTaken: content.meta.datetime_taken,
+            datetime_taken: content.meta.datetime_taken,
           },
           {
             signal,
@@ -110,9 +110,9 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
         if (signal.aborted) throw err;
         const outcome = outcomeOf(err, deps);
         const reason = err instanceof Error ? err.message : String(err);
-        if (outcome.type === 'fatal') store.setContentState(hash, 'failed', reason);
+        if (outcome.type === 'failed') store.setContentState(hash, 'failed', reason);
         else store.setContentState(hash, 'queued', reason);
-        const final = outcome.type === 'fatal' || (outcome.type === 'retry' && job.attempts >= 10);
+        const final = outcome.type === 'failed' || (outcome.type === 'retry' && job.attempts >= 10);
         if (outcome.type === 'retry' && job.attempts >= 10) store.setContentState(hash, 'failed', reason);
         finished(final ? 'failed' : 'retrying', { error: reason });
         deps.notify.contentChanged(hash);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReelsyncApp } from '../app';
-import { serveLocalMedia } from '../browse/media-files';
+import { serveLocalMedia } from '../media/media-files';
 
 /**
  * Media for the web mode (the mirror of the shell's custom protocol), already token-checked by the caller:
@@ -21,7 +21,7 @@ export async function handleMedia(
   if (url.pathname === '/api/media/file') {
     const answer = await serveLocalMedia(
       url.searchParams.get('path') ?? '',
-      app.browse.mediaRoots(),
+      app.media.mediaRoots(),
       method,
       req.headers.range,
     );
@@ -33,7 +33,7 @@ export async function handleMedia(
     return;
   }
   if (url.pathname === '/api/media/keyframe') {
-    const frame = await app.browse.keyframe(url.searchParams.get('bucket') ?? '', url.searchParams.get('blob') ?? '');
+    const frame = await app.media.keyframe(url.searchParams.get('bucket') ?? '', url.searchParams.get('blob') ?? '');
     if (!frame.ok) {
       res.writeHead(frame.status, { 'content-type': 'text/plain; charset=utf-8' }).end(frame.message);
       return;

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { Db } from '../storage/db';
 
 export type KeyInterface = 'library' | 'datalake';
@@ -13,19 +14,19 @@ export interface Account {
   webhookSecret: string;
 }
 
-interface AccountRow {
-  id: number;
-  name: string;
-  balance_micro: number;
-  webhook_secret: string;
-}
-
-const toAccount = (r: AccountRow): Account => ({
-  id: r.id,
-  name: r.name,
-  balanceMicro: r.balance_micro,
-  webhookSecret: r.webhook_secret,
+const accountRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  balance_micro: z.number().int(),
+  webhook_secret: z.string(),
 });
+
+/** An `accounts` row as an Account; undefined when no row was found. */
+const toAccount = (row: unknown): Account | undefined => {
+  if (row === undefined) return undefined;
+  const r = accountRow.parse(row);
+  return { id: r.id, name: r.name, balanceMicro: r.balance_micro, webhookSecret: r.webhook_secret };
+};
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -38,17 +39,17 @@ export class Accounts {
     this.db
       .prepare('INSERT INTO accounts (name, webhook_secret, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
       .run(name, `whsec_${randomBytes(24).toString('base64')}`, Date.now());
-    return this.byName(name)!;
+    const account = this.byName(name);
+    if (!account) throw new Error(`account ${name} vanished right after it was written`);
+    return account;
   }
 
   byName(name: string): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE name = ?').get(name) as AccountRow | undefined;
-    return row && toAccount(row);
+    return toAccount(this.db.prepare('SELECT * FROM accounts WHERE name = ?').get(name));
   }
 
   byId(id: number): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
-    return row && toAccount(row);
+    return toAccount(this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id));
   }
 
   /** Creates a key and returns it; only its hash is stored. */
@@ -64,13 +65,14 @@ export class Accounts {
   authenticate(key: string, kind: KeyInterface): Account | undefined {
     if (!key.startsWith(KEY_PREFIX[kind]) || key.length > 200) return undefined;
     // Lookup by SHA-256 of the key: the stored value is never the key, and equality on a digest leaks nothing useful.
-    const row = this.db
-      .prepare(
-        `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
-         WHERE k.key_hash = ? AND k.interface = ? AND k.revoked_at IS NULL`,
-      )
-      .get(hashKey(key), kind) as AccountRow | undefined;
-    return row && toAccount(row);
+    return toAccount(
+      this.db
+        .prepare(
+          `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
+           WHERE k.key_hash = ? AND k.interface = ? AND k.revoked_at IS NULL`,
+        )
+        .get(hashKey(key), kind),
+    );
   }
 
   setBalance(accountId: number, micro: number): void {

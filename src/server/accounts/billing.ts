@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { PRICES_MICRO_USD } from '../../shared/api-types';
 import type { Db } from '../storage/db';
 
 export class InsufficientBalanceError extends Error {
@@ -18,14 +20,23 @@ export function usdToMicro(usd: number): number {
   return Math.round(usd * 1_000_000);
 }
 
+/** Price of indexing a video: 0.5 USD per 1000 video minutes, by the second, at least one micro-dollar. */
+export function indexingPrice(durationSeconds: number): number {
+  return Math.max(1, Math.ceil((durationSeconds / 60) * PRICES_MICRO_USD.indexPerVideoMinute));
+}
+
+/** Price of a download: 0.12 USD per GB (10^9 bytes), rounded up to the micro-dollar. */
+export function downloadPrice(bytes: number): number {
+  return Math.ceil((bytes * PRICES_MICRO_USD.downloadPerGb) / 1e9);
+}
+
 /** Atomic deductions with a ledger row each. Balances never go below zero. */
 export class Billing {
   constructor(private readonly db: Db) {}
 
   balance(accountId: number): number {
-    const row = this.db.prepare('SELECT balance_micro FROM accounts WHERE id = ?').get(accountId) as
-      { balance_micro: number } | undefined;
-    return row?.balance_micro ?? 0;
+    const balance: unknown = this.db.prepare('SELECT balance_micro FROM accounts WHERE id = ?').pluck().get(accountId);
+    return balance === undefined ? 0 : z.number().int().parse(balance);
   }
 
   /** Throws InsufficientBalanceError and charges nothing when the balance does not cover the amount. */

@@ -1,5 +1,7 @@
 import type { Db } from '../storage/db';
-import { newId, iso } from './errors';
+import { iso } from './iso-time';
+import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
+import { newId } from './public-id';
 
 export interface CollectionRow {
   id: string;
@@ -57,14 +59,9 @@ export class Collections {
       CollectionRow | undefined;
   }
 
-  /** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
-  list(accountId: number, limit: number, before?: { t: number; id: string }): CollectionRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM dl_collections WHERE account_id = ? AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-         ORDER BY created_at DESC, id DESC LIMIT ?`,
-      )
-      .all(accountId, before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit) as CollectionRow[];
+  /** Newest first. */
+  list(accountId: number, request: PageRequest<NewestFirstKey>): Page<CollectionRow> {
+    return newestFirstPage(this.db, 'dl_collections', 'account_id = ?', [accountId], request);
   }
 
   markDeleting(id: string): void {

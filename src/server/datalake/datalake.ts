@@ -19,6 +19,7 @@ export type CancelResult = { kind: 'cancelled'; row: OperationRow } | { kind: 't
 /**
  * Interface B's state over the service database, shared by its routes and workers: stores, the in-process abort
  * handles of running preprocess steps, and the single place where an operation ends (status, refund, webhook).
+ * Built once by the service's composition root (service.ts), which hands it to the workers and the routes.
  */
 export class Datalake {
   readonly collections: Collections;
@@ -90,7 +91,7 @@ export class Datalake {
     db.transaction(() => {
       const row = this.operations.byId(operationId);
       if (!row || row.charged_micro <= 0) return;
-      db.prepare('UPDATE dl_operations SET charged_micro = 0 WHERE id = ?').run(operationId);
+      this.operations.clearCharge(operationId);
       this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId);
     })();
   }
@@ -127,16 +128,4 @@ export class Datalake {
     for (const prefix of ['videos', 'keyframes', 'posters'])
       await this.ctx.blobs.deletePrefix(bucket, `${prefix}/${videoNo}`);
   }
-}
-
-const instances = new WeakMap<ServiceContext, Datalake>();
-
-/** One Datalake per service context, shared by the workers (service.ts) and the routes (http/server.ts). */
-export function datalakeOf(ctx: ServiceContext): Datalake {
-  let dl = instances.get(ctx);
-  if (!dl) {
-    dl = new Datalake(ctx);
-    instances.set(ctx, dl);
-  }
-  return dl;
 }

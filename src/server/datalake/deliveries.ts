@@ -1,5 +1,6 @@
 import type { Db } from '../storage/db';
-import { iso, newId } from './errors';
+import { iso } from './iso-time';
+import { newId } from './public-id';
 
 export type DeliveryStatus = 'waiting' | 'success' | 'fail' | 'dead';
 

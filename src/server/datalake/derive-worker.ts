@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { JobHandler, JobOutcome, JobRow } from '../jobs/job-queue';
+import type { JobOutcome } from '../../shared/job-outcome';
+import type { JobHandler, JobRow } from '../jobs/job-queue';
 import { DERIVE_JOB, type Datalake } from './datalake';
 import { deriveFaceEntities } from './face-entities';
 import { runSafety } from './safety/run-safety';
@@ -14,7 +15,7 @@ export function onIndexSettledForDatalake(dl: Datalake) {
     if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
     const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
     const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
-    advanceAfterIndex(dl, op.id, outcome.kind === 'failed' ? outcome.error : null, library?.status);
+    advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
   };
 }
 
@@ -34,31 +35,51 @@ export function advanceAfterIndex(
   dl.complete(operationId, { code: 'index_failed', message: error ?? 'indexing failed' });
 }
 
+/**
+ * At start: an ingest whose index job settled while the service was down (or whose settle hook never ran) is moved on
+ * by its library row's state, as the hook would have.
+ */
+export function catchUpIndexedIngests(dl: Datalake): void {
+  for (const op of dl.operations.unfinished('ingest')) {
+    const stages = dl.operations.stages(op);
+    if (stages.preprocess !== 'done' || stages.index === 'done') continue;
+    const library = dl.ctx.videos.byNo(op.account_id, op.resource);
+    if (library && library.status !== 'UNPARSE' && !dl.ctx.jobs.hasPending('index', op.resource)) {
+      advanceAfterIndex(
+        dl,
+        op.id,
+        library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null,
+        library.status,
+      );
+    }
+  }
+}
+
 /** Derive stage: the collection's opt-in detectors over the indexed video. A detector that fails is a partial failure. */
 export function deriveHandler(dl: Datalake): JobHandler {
   const { ctx } = dl;
   return async (job, jobSignal) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     const op = dl.operations.byId(operationId);
-    if (!op || op.done) return { kind: 'finished' };
+    if (!op || op.done) return { type: 'finished' };
     const video = dl.videos.byId(op.resource);
     const library = video?.library_video_id ? ctx.videos.byId(video.library_video_id) : undefined;
     const collection = video ? dl.collections.byId(video.collection_id) : undefined;
     if (!video || !library || !collection) {
       dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });
-      return { kind: 'finished' };
+      return { type: 'finished' };
     }
     dl.operations.setStage(op.id, 'derive', 'running', 0);
     const signal = dl.track(op.id, jobSignal);
     const problems: string[] = [];
     try {
-      const videoPath = library.blob ? ctx.blobs.pathOf(library.bucket, library.blob) : null;
       if (collection.safety_detector) {
         try {
-          if (!videoPath) throw new Error('the stored original is missing');
+          const original = library.blob ? await ctx.blobs.localFile(library.bucket, library.blob) : null;
+          if (!original) throw new Error('the stored original is missing');
           const result = await runSafety({
             videoId: video.id,
-            videoPath,
+            videoPath: original.path,
             durationSeconds: library.duration ?? 0,
             fps: video.fps,
             threshold: ctx.config.safety.threshold,
@@ -66,11 +87,11 @@ export function deriveHandler(dl: Datalake): JobHandler {
             events: dl.events,
             signal,
             onFraction: (f) => dl.operations.setFraction(op.id, 'derive', f * (collection.face_recognition ? 0.9 : 1)),
-          });
+          }).finally(() => original.release());
           ctx.log.info({ video: video.id, ...result }, 'safety detector done');
         } catch (err) {
           if (jobSignal.aborted) throw err;
-          if (signal.aborted) return { kind: 'finished' }; // deleted meanwhile
+          if (signal.aborted) return { type: 'finished' }; // deleted meanwhile
           problems.push(`safety detector failed: ${err instanceof Error ? err.message : String(err)}`);
         }
       }
@@ -91,6 +112,6 @@ export function deriveHandler(dl: Datalake): JobHandler {
         ? { code: 'partial_failure', message: `the video is searchable, but ${problems.join('; ')}` }
         : null,
     );
-    return { kind: 'finished' };
+    return { type: 'finished' };
   };
 }

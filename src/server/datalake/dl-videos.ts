@@ -1,4 +1,5 @@
 import type { Db } from '../storage/db';
+import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
 
 export type DlVideoStatus = 'uploading' | 'processing' | 'ready' | 'failed' | 'cancelled' | 'deleting';
 export type SourceType = 'url' | 'file' | 'resumable' | 'stream';
@@ -96,29 +97,15 @@ export class DlVideos {
     return this.db.prepare('SELECT * FROM dl_videos WHERE collection_id = ?').all(collectionId) as DlVideoRow[];
   }
 
-  /** Newest first, cancelled ingests left out; `before` is the last row of the previous page. */
-  list(
-    accountId: number,
-    limit: number,
-    collectionId: string | undefined,
-    before?: { t: number; id: string },
-  ): DlVideoRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM dl_videos WHERE account_id = ? AND status != 'cancelled' AND (? IS NULL OR collection_id = ?)
-           AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-         ORDER BY created_at DESC, id DESC LIMIT ?`,
-      )
-      .all(
-        accountId,
-        collectionId ?? null,
-        collectionId ?? '',
-        before?.t ?? null,
-        before?.t ?? 0,
-        before?.t ?? 0,
-        before?.id ?? '',
-        limit,
-      ) as DlVideoRow[];
+  /** Newest first, cancelled ingests left out. */
+  list(accountId: number, collectionId: string | undefined, request: PageRequest<NewestFirstKey>): Page<DlVideoRow> {
+    return newestFirstPage(
+      this.db,
+      'dl_videos',
+      "account_id = ? AND status != 'cancelled' AND (? IS NULL OR collection_id = ?)",
+      [accountId, collectionId ?? null, collectionId ?? ''],
+      request,
+    );
   }
 
   /** Resumable upload sessions still receiving bytes (created, not finalized): one account's, or all. */
@@ -128,6 +115,14 @@ export class DlVideos {
         "SELECT * FROM dl_videos WHERE source_type = 'resumable' AND status = 'uploading' AND (? IS NULL OR account_id = ?) ORDER BY updated_at",
       )
       .all(accountId ?? null, accountId ?? null) as DlVideoRow[];
+  }
+
+  /** Whether a segment cut from this stream is still being ingested. */
+  processingInStream(streamId: string): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(streamId) !==
+      undefined
+    );
   }
 
   /** Records activity on a row (a chunk received), for the idle expiry of upload sessions. */

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /** Error codes of interface B, on HTTP answers ({error: {code, message}}) and on failed operations. */
 export type DatalakeErrorCode =
   | 'invalid_argument'
@@ -45,10 +43,3 @@ export class OperationFailure extends Error {
     this.name = 'OperationFailure';
   }
 }
-
-/** Public ids: a short kind prefix and 20 random url-safe characters. */
-export function newId(prefix: 'col' | 'op' | 'msg' | 'evt' | 'face' | 'str'): string {
-  return `${prefix}_${randomBytes(15).toString('base64url')}`;
-}
-
-export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,5 +1,6 @@
 import type { Db } from '../storage/db';
-import { newId } from './errors';
+import { mediaTimePage, type MediaTimeKey, type Page, type PageRequest } from './paging';
+import { newId } from './public-id';
 import type { FrameScores } from './safety/nsfw-engine';
 
 export interface SafetyEvent {
@@ -22,11 +23,6 @@ interface EventRow {
   description: string;
   detector_id: string;
   detector_version: string;
-}
-
-export interface EventPosition {
-  start: number;
-  seq: number;
 }
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
@@ -69,65 +65,52 @@ export class Events {
     this.db.prepare('DELETE FROM dl_safety_frames WHERE video_id = ?').run(videoId);
   }
 
-  /** Events starting at or after `since` seconds, after the cursor position, in (start, seq) order. */
-  page(
-    videoId: string,
-    limit: number,
-    since: number | undefined,
-    after: EventPosition | undefined,
-  ): { events: SafetyEvent[]; last: EventPosition | null; more: boolean } {
+  /** Events starting at or after `since` seconds, in (start, seq) order. */
+  page(videoId: string, since: number | undefined, request: PageRequest<MediaTimeKey>): Page<SafetyEvent> {
+    const page = mediaTimePage<EventRow>(
+      this.db,
+      {
+        sql: 'SELECT * FROM dl_events WHERE video_id = ? AND start_time >= ?',
+        args: [videoId, since ?? 0],
+        start: 'start_time',
+        seq: 'seq',
+      },
+      request,
+    );
+    return { rows: page.rows.map(toEvent), nextCursor: page.nextCursor };
+  }
+
+  /** Events that overlap [start, end) or begin inside it, in (start, seq) order. */
+  overlapping(videoId: string, start: number, end: number): SafetyEvent[] {
     const rows = this.db
       .prepare(
-        `SELECT * FROM dl_events WHERE video_id = ? AND start_time >= ?
-           AND (? IS NULL OR start_time > ? OR (start_time = ? AND seq > ?))
-         ORDER BY start_time, seq LIMIT ?`,
+        `SELECT * FROM dl_events WHERE video_id = ? AND start_time < ? AND (end_time > ? OR start_time >= ?)
+         ORDER BY start_time, seq`,
       )
-      .all(
-        videoId,
-        since ?? 0,
-        after?.start ?? null,
-        after?.start ?? 0,
-        after?.start ?? 0,
-        after?.seq ?? 0,
-        limit + 1,
-      ) as EventRow[];
-    const more = rows.length > limit;
-    const page = rows.slice(0, limit);
-    const lastRow = page.at(-1);
-    return {
-      events: page.map(toEvent),
-      last: lastRow ? { start: lastRow.start_time, seq: lastRow.seq } : null,
-      more,
-    };
+      .all(videoId, end, start, start) as EventRow[];
+    return rows.map(toEvent);
   }
 
   /** Events of every segment of a stream, on the stream's timeline (segment offset added), oldest first. */
-  streamPage(streamId: string, limit: number, since: number | undefined, after: EventPosition | undefined) {
-    const rows = this.db
-      .prepare(
-        `SELECT e.seq, e.id, e.start_time + v.stream_offset AS start_time, e.end_time + v.stream_offset AS end_time, e.score, e.description,
-                e.detector_id, e.detector_version, e.video_id
-         FROM dl_events e JOIN dl_videos v ON v.id = e.video_id
-         WHERE v.stream_id = ? AND e.start_time + v.stream_offset >= ?
-           AND (? IS NULL OR e.start_time + v.stream_offset > ? OR (e.start_time + v.stream_offset = ? AND e.seq > ?))
-         ORDER BY 3, e.seq LIMIT ?`,
-      )
-      .all(
-        streamId,
-        since ?? 0,
-        after?.start ?? null,
-        after?.start ?? 0,
-        after?.start ?? 0,
-        after?.seq ?? 0,
-        limit + 1,
-      ) as (EventRow & { video_id: string })[];
-    const page = rows.slice(0, limit);
-    const lastRow = page.at(-1);
-    return {
-      events: page.map((r) => ({ ...toEvent(r), video_id: r.video_id })),
-      last: lastRow ? { start: lastRow.start_time, seq: lastRow.seq } : null,
-      more: rows.length > limit,
-    };
+  streamPage(
+    streamId: string,
+    since: number | undefined,
+    request: PageRequest<MediaTimeKey>,
+  ): Page<SafetyEvent & { video_id: string }> {
+    const page = mediaTimePage<EventRow & { video_id: string }>(
+      this.db,
+      {
+        sql: `SELECT e.seq, e.id, e.start_time + v.stream_offset AS start_time, e.end_time + v.stream_offset AS end_time, e.score,
+                     e.description, e.detector_id, e.detector_version, e.video_id
+              FROM dl_events e JOIN dl_videos v ON v.id = e.video_id
+              WHERE v.stream_id = ? AND e.start_time + v.stream_offset >= ?`,
+        args: [streamId, since ?? 0],
+        start: 'e.start_time + v.stream_offset',
+        seq: 'e.seq',
+      },
+      request,
+    );
+    return { rows: page.rows.map((r) => ({ ...toEvent(r), video_id: r.video_id })), nextCursor: page.nextCursor };
   }
 
   /** What the classifier saw: frames classified and the highest unsafe score among them. */

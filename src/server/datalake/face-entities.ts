@@ -1,6 +1,6 @@
 import { descriptorFromBlob, samePerson, type ModelDescriptor } from '../indexer/analyzers/face-match';
 import type { Db } from '../storage/db';
-import { newId } from './errors';
+import { newId } from './public-id';
 
 export interface FaceEntity {
   entity_id: string;

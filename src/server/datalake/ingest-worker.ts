@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { InsufficientBalanceError } from '../accounts/billing';
 import { bucketOf } from '../context';
-import { indexingPrice } from '../http/library/upload';
+import { indexingPrice } from '../accounts/billing';
 import type { JobHandler } from '../jobs/job-queue';
 import type { Datalake } from './datalake';
 import type { DlVideoRow } from './dl-videos';
@@ -23,10 +23,10 @@ export function ingestHandler(dl: Datalake): JobHandler {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     const op = dl.operations.byId(operationId);
     const video = op ? dl.videos.byId(op.resource) : undefined;
-    if (!op || op.done) return { kind: 'finished' };
+    if (!op || op.done) return { type: 'finished' };
     if (!video) {
       dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
-      return { kind: 'finished' };
+      return { type: 'finished' };
     }
     dl.operations.setStage(op.id, 'preprocess', 'running', 0);
     const signal = dl.track(op.id, jobSignal);
@@ -35,7 +35,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
     try {
       const file = await obtain(dl, video, download, op.id, signal);
       const probe = await checkMedia(file, signal);
-      if (dl.operations.byId(op.id)?.done) return { kind: 'finished' };
+      if (dl.operations.byId(op.id)?.done) return { type: 'finished' };
       const price = indexingPrice(probe.durationSeconds);
       try {
         ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
@@ -51,7 +51,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (dl.operations.byId(op.id)?.done) {
         dl.refundOnce(op.id);
         await ctx.blobs.deletePrefix(bucket, `videos/${video.id}`);
-        return { kind: 'finished' };
+        return { type: 'finished' };
       }
       const collection = dl.collections.byId(video.collection_id);
       if (!collection) throw new OperationFailure('video_deleted', 'the collection was deleted');
@@ -86,10 +86,10 @@ export function ingestHandler(dl: Datalake): JobHandler {
       dl.operations.setStage(op.id, 'preprocess', 'done');
       ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
       await rm(dl.uploadPath(video.id), { force: true });
-      return { kind: 'finished' };
+      return { type: 'finished' };
     } catch (err) {
       if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
-      if (dl.operations.byId(op.id)?.done) return { kind: 'finished' }; // cancelled or deleted meanwhile
+      if (dl.operations.byId(op.id)?.done) return { type: 'finished' }; // cancelled or deleted meanwhile
       dl.refundOnce(op.id);
       const failure =
         err instanceof OperationFailure
@@ -98,7 +98,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (failure.code === 'internal')
         ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
       dl.complete(op.id, { code: failure.code, message: failure.message });
-      return { kind: 'finished' };
+      return { type: 'finished' };
     } finally {
       dl.untrack(op.id);
       await rm(download, { force: true });

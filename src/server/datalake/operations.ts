@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Db } from '../storage/db';
-import { iso, newId, type DatalakeErrorCode } from './errors';
+import type { DatalakeErrorCode } from './errors';
+import { iso } from './iso-time';
+import { newId } from './public-id';
 
 export type OperationKind = 'ingest' | 'video_delete' | 'collection_delete';
 export type StageValue = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -153,6 +155,11 @@ export class Operations {
 
   addCharge(id: string, micro: number): void {
     this.db.prepare('UPDATE dl_operations SET charged_micro = charged_micro + ? WHERE id = ?').run(micro, id);
+  }
+
+  /** The charge was given back: nothing left to refund. */
+  clearCharge(id: string): void {
+    this.db.prepare('UPDATE dl_operations SET charged_micro = 0 WHERE id = ?').run(id);
   }
 
   /** Ends the operation; returns false when it had already ended (so the caller does not notify twice). */

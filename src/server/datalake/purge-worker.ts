@@ -9,7 +9,7 @@ export function purgeHandler(dl: Datalake): JobHandler {
   return async (job) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     const op = dl.operations.byId(operationId);
-    if (!op || op.done) return { kind: 'finished' };
+    if (!op || op.done) return { type: 'finished' };
     dl.operations.setStage(op.id, 'purge', 'running', 0);
     try {
       switch (op.kind) {
@@ -40,14 +40,14 @@ export function purgeHandler(dl: Datalake): JobHandler {
       }
     } catch (err) {
       if (job.attempts < job.max_attempts)
-        return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
+        return { type: 'retry', error: err instanceof Error ? err.message : String(err) };
       dl.complete(op.id, {
         code: 'internal',
         message: `purge failed: ${err instanceof Error ? err.message : String(err)}`,
       });
-      return { kind: 'finished' };
+      return { type: 'finished' };
     }
     dl.complete(op.id, null);
-    return { kind: 'finished' };
+    return { type: 'finished' };
   };
 }

@@ -25,7 +25,7 @@ export function streamHandler(dl: Datalake): JobHandler {
   return async (job, jobSignal) => {
     const { streamId } = payloadSchema.parse(JSON.parse(job.payload));
     const stream = dl.streams.byId(streamId);
-    if (!stream || (stream.status !== 'starting' && stream.status !== 'live')) return { kind: 'finished' };
+    if (!stream || (stream.status !== 'starting' && stream.status !== 'live')) return { type: 'finished' };
     const dir = join(dl.uploadDir, `stream-${stream.id}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -46,7 +46,7 @@ export function streamHandler(dl: Datalake): JobHandler {
         'failed',
         `cannot read ${stream.source_url}: ${err instanceof Error ? err.message : String(err)}`,
       );
-      return { kind: 'finished' };
+      return { type: 'finished' };
     }
     // After a restart the pull starts again at the live edge; offsets carry on from what was already cut.
     const base = stream.next_offset;
@@ -114,7 +114,7 @@ export function streamHandler(dl: Datalake): JobHandler {
         await collect();
       }
       if (jobSignal.aborted) throw jobSignal.reason;
-      if (signal.aborted) return { kind: 'finished' }; // stopped by DELETE
+      if (signal.aborted) return { type: 'finished' }; // stopped by DELETE
       const refusal = relay.refusal();
       if (refusal) dl.streams.setStatus(stream.id, 'failed', refusal.message);
       else if (code === 0) dl.streams.setStatus(stream.id, 'ended');
@@ -127,7 +127,7 @@ export function streamHandler(dl: Datalake): JobHandler {
         );
       }
       ctx.log.info({ stream: stream.id, segments: taken, code }, 'stream pull ended');
-      return { kind: 'finished' };
+      return { type: 'finished' };
     } finally {
       dl.untrack(stream.id);
       if (child.exitCode === null) child.kill('SIGKILL');

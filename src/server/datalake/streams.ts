@@ -1,5 +1,7 @@
 import type { Db } from '../storage/db';
-import { iso, newId } from './errors';
+import { iso } from './iso-time';
+import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
+import { newId } from './public-id';
 
 export type StreamStatus = 'starting' | 'live' | 'ended' | 'failed' | 'stopped';
 
@@ -53,13 +55,9 @@ export class Streams {
       StreamRow | undefined;
   }
 
-  list(accountId: number, limit: number, before?: { t: number; id: string }): StreamRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM dl_streams WHERE account_id = ? AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-         ORDER BY created_at DESC, id DESC LIMIT ?`,
-      )
-      .all(accountId, before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit) as StreamRow[];
+  /** Newest first. */
+  list(accountId: number, request: PageRequest<NewestFirstKey>): Page<StreamRow> {
+    return newestFirstPage(this.db, 'dl_streams', 'account_id = ?', [accountId], request);
   }
 
   activeInCollection(collectionId: string): StreamRow[] {

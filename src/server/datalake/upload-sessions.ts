@@ -2,7 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatUsd } from '../accounts/billing';
 import { admitNewMedia } from '../library/admission';
-import { indexingPrice } from '../http/library/upload';
+import { indexingPrice } from '../accounts/billing';
 import type { Datalake } from './datalake';
 import type { DlVideoRow, NewDlVideo } from './dl-videos';
 import { DatalakeError } from './errors';

@@ -1,6 +1,6 @@
 import type { Datalake } from './datalake';
 import type { DlVideoRow } from './dl-videos';
-import { iso } from './errors';
+import { iso } from './iso-time';
 import { faceEntities } from './face-entities';
 
 /** The datalake video record of GET /videos and GET /videos/{id}. */

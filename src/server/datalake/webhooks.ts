@@ -29,9 +29,9 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
   return async (job, signal) => {
     const { deliveryId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = deliveries.byId(deliveryId);
-    if (!row || row.status === 'success' || row.status === 'dead') return { kind: 'finished' };
+    if (!row || row.status === 'success' || row.status === 'dead') return { type: 'finished' };
     const account = ctx.accounts.byId(row.account_id);
-    if (!account) return { kind: 'failed', error: 'account gone' };
+    if (!account) return { type: 'failed', error: 'account gone' };
     const attempt = row.attempt + 1;
     let responseCode: number | null = null;
     let message: string;
@@ -57,7 +57,7 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
           message: `delivered: HTTP ${res.statusCode}`,
           nextAttemptAt: null,
         });
-        return { kind: 'finished' };
+        return { type: 'finished' };
       }
       message = `target answered HTTP ${res.statusCode}`;
     } catch (err) {
@@ -72,7 +72,7 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
         message: `${message}; gave up after ${attempt} attempts`,
         nextAttemptAt: null,
       });
-      return { kind: 'failed', error: message };
+      return { type: 'failed', error: message };
     }
     const delayMs = backoff(baseDelayMs, attempt);
     deliveries.recordAttempt(row.id, {
@@ -82,6 +82,6 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
       message: `${message}; retrying`,
       nextAttemptAt: Date.now() + delayMs,
     });
-    return { kind: 'retry', error: message, delayMs };
+    return { type: 'retry', error: message, delayMs };
   };
 }

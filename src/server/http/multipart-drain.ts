@@ -1,6 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
 import type { Readable } from 'node:stream';
-import { badRequest, type ApiError } from './envelope';
+import { badRequest, type HttpError } from './envelope';
 
 /*
  * When a multipart request is refused part-way, the answer goes out after the rest of the body has been read, as
@@ -47,6 +47,6 @@ export async function nextPart(parts: AsyncIterator<Multipart>): Promise<Iterato
   }
 }
 
-export function malformed(err: unknown): ApiError {
+export function malformed(err: unknown): HttpError {
   return badRequest(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -3,13 +3,15 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { DATALAKE_BASE_PATH, ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/api-types';
 import { InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
-import { ApiError, failure } from './envelope';
+import type { Datalake } from '../datalake/datalake';
+import { decorateAccount } from './auth';
+import { HttpError, failure } from './envelope';
 import { discard } from './multipart-drain';
 import { registerDatalakeRoutes } from './datalake/routes';
 import { registerLibraryRoutes } from './library/routes';
 
 /** The HTTP face of the service. Every answer of interface A is an envelope, whatever went wrong. */
-export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInstance> {
+export async function buildHttpServer(ctx: ServiceContext, datalake: Datalake): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: ctx.config.http.maxJsonBytes,
@@ -44,6 +46,7 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
       raw.resume();
     },
   });
+  decorateAccount(app);
   // Headers trickled a byte at a time keep a socket "active": cap the time to receive them as a whole.
   app.server.headersTimeout = Math.min(60_000, ctx.config.http.idleTimeoutMs);
 
@@ -67,7 +70,7 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
-    if (err instanceof ApiError) {
+    if (err instanceof HttpError) {
       void reply.code(err.httpStatus).headers(err.headers).send(failure(err.code, err.message));
       return;
     }
@@ -92,6 +95,6 @@ export async function buildHttpServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   registerLibraryRoutes(app, ctx);
-  registerDatalakeRoutes(app, ctx);
+  registerDatalakeRoutes(app, ctx, datalake);
   return app;
 }

@@ -1,6 +1,6 @@
+import { unreachable } from '../../shared/errors';
 import {
   abortError,
-  unreachable,
   type Analyzer,
   type AudioAnalyzer,
   type Face,

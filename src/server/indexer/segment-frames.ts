@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { decodeRgb, extractFrameAt, extractFramesWithRgb, imageSize, type FrameShot } from './frames';
 import type { CutFrame } from './scene-cuts';
 import type { PlannedSegment } from './segment-plan';
-import { unreachable, type FrameImage, type SegmentFrame } from './types';
+import { unreachable } from '../../shared/errors';
+import type { FrameImage, SegmentFrame } from './types';
 
 /** A later frame closer than this to the keyframe shows the same moment: not worth a second read. */
 export const MIN_LATER_GAP_SECONDS = 0.4;

@@ -90,10 +90,6 @@ export interface AudioAnalyzer extends AnalyzerBase {
 
 export type Analyzer = FrameAnalyzer | AudioAnalyzer;
 
-export function unreachable(value: never): Error {
-  return new Error(`unreachable: ${JSON.stringify(value)}`);
-}
-
 export function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }

@@ -35,9 +35,9 @@ export function enqueueCallback(
 export function callbackHandler(ctx: ServiceContext): JobHandler {
   return async (job, signal) => {
     const payload = payloadSchema.safeParse(JSON.parse(job.payload));
-    if (!payload.success) return { kind: 'failed', error: 'callback payload unreadable' };
+    if (!payload.success) return { type: 'failed', error: 'callback payload unreadable' };
     const account = ctx.accounts.byId(payload.data.accountId);
-    if (!account) return { kind: 'failed', error: 'account gone' };
+    if (!account) return { type: 'failed', error: 'account gone' };
     const body = JSON.stringify(payload.data.body);
     try {
       const res = await request(payload.data.url, {
@@ -53,10 +53,10 @@ export function callbackHandler(ctx: ServiceContext): JobHandler {
         signal: AbortSignal.any([signal, AbortSignal.timeout(ctx.config.callbacks.timeoutMs)]),
       });
       await res.body.dump();
-      if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'finished' };
-      return { kind: 'retry', error: `callback answered HTTP ${res.statusCode}` };
+      if (res.statusCode >= 200 && res.statusCode < 300) return { type: 'finished' };
+      return { type: 'retry', error: `callback answered HTTP ${res.statusCode}` };
     } catch (err) {
-      return { kind: 'retry', error: `callback failed: ${err instanceof Error ? err.message : String(err)}` };
+      return { type: 'retry', error: `callback failed: ${err instanceof Error ? err.message : String(err)}` };
     }
   };
 }

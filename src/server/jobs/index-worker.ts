@@ -7,16 +7,14 @@ import type { ServiceContext } from '../context';
 import { analyzeVideo, type AnalyzeOptions, type AnalyzeResult } from '../indexer/analyze-video';
 import { enqueueCallback } from './callback-worker';
 import type { VideoRow } from '../library/videos';
+import { markIndexFailed, storeCaptureMetadata } from './index-rows';
 import { persistIndex } from './persist-index';
-import type { JobHandler, JobOutcome, JobRow } from './job-queue';
+import type { JobOutcome } from '../../shared/job-outcome';
+import type { JobHandler, JobRow } from './job-queue';
 
 const payloadSchema = z.object({ videoId: z.number().int() });
 
 export type Analyze = (opts: AnalyzeOptions) => Promise<AnalyzeResult>;
-
-/** The account an index job indexes for: its lane in the job queue, so accounts share the indexer fairly. */
-export const INDEX_LANE_SQL =
-  "(SELECT account_id FROM videos WHERE videos.id = json_extract(jobs.payload, '$.videoId'))";
 
 /** Seconds an index job may run: a multiple of the video's (trusted, priced) duration plus a floor. */
 export function indexTimeLimit(config: ServiceConfig['indexer'], durationSeconds: number | null): number {
@@ -38,12 +36,20 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
   return async (job, signal) => {
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = ctx.videos.byId(videoId);
-    if (!row || row.status !== 'UNPARSE') return { kind: 'finished' }; // deleted meanwhile, or already done
-    const videoPath = row.blob ? ctx.blobs.pathOf(row.bucket, row.blob) : null;
-    if (!videoPath) return { kind: 'failed', error: 'the stored original is missing' };
-    if (exif) await fillCaptureMetadata(ctx, exif, row, videoPath);
-    await mkdir(ctx.tmpDir, { recursive: true });
-    const workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
+    if (!row || row.status !== 'UNPARSE') return { type: 'finished' }; // deleted meanwhile, or already done
+    // A local file for ffmpeg: the stored one on disk, a streamed copy in tmp/ from S3.
+    const original = row.blob ? await ctx.blobs.localFile(row.bucket, row.blob) : null;
+    if (!original) return { type: 'failed', error: 'the stored original is missing' };
+    const videoPath = original.path;
+    let workDir: string;
+    try {
+      if (exif) await fillCaptureMetadata(ctx, exif, row, videoPath);
+      await mkdir(ctx.tmpDir, { recursive: true });
+      workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
+    } catch (err) {
+      await original.release();
+      throw err;
+    }
     let lastWrite = 0;
     const limit = indexTimeLimit(ctx.config.indexer, row.duration);
     const overtime = new AbortController();
@@ -63,7 +69,7 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
           ctx.videos.setProgress(row.id, Math.min(95, percent * 0.95));
         },
       });
-      if (!ctx.videos.byId(videoId)) return { kind: 'finished' };
+      if (!ctx.videos.byId(videoId)) return { type: 'finished' };
       await persistIndex(ctx, row, result);
       ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
       for (const f of result.failures)
@@ -72,15 +78,16 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
           'analyzer failed on part of the video',
         );
       if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'PARSE');
-      return { kind: 'finished' };
+      return { type: 'finished' };
     } catch (err) {
       if (signal.aborted) throw err;
       // Over its time limit the job fails for good: another attempt would spend the same time again.
-      if (overtime.signal.aborted) return { kind: 'failed', error: overtimeError.message };
-      return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
+      if (overtime.signal.aborted) return { type: 'failed', error: overtimeError.message };
+      return { type: 'retry', error: err instanceof Error ? err.message : String(err) };
     } finally {
       clearTimeout(timer);
       await rm(workDir, { recursive: true, force: true });
+      await original.release();
     }
   };
 }
@@ -93,34 +100,18 @@ async function fillCaptureMetadata(
   videoPath: string,
 ): Promise<void> {
   if (row.camera_model && row.datetime_taken && row.latitude !== null) return;
-  const found = await exif.read(videoPath);
-  ctx.db
-    .prepare(
-      `UPDATE videos SET camera_model = COALESCE(camera_model, ?), datetime_taken = COALESCE(datetime_taken, ?),
-         latitude = CASE WHEN latitude IS NULL THEN ? ELSE latitude END,
-         longitude = CASE WHEN latitude IS NULL THEN ? ELSE longitude END
-       WHERE id = ?`,
-    )
-    .run(
-      found.cameraModel ?? null,
-      found.datetimeTaken ?? null,
-      found.latitude ?? null,
-      found.longitude ?? null,
-      row.id,
-    );
+  storeCaptureMetadata(ctx.db, row.id, await exif.read(videoPath));
   Object.assign(row, ctx.videos.byId(row.id));
 }
 
 /** When an index job ends without success, the video becomes FAIL with the cause, and the callback says so. */
 export function onIndexSettled(ctx: ServiceContext) {
   return (job: JobRow, outcome: JobOutcome): void => {
-    if (outcome.kind !== 'failed') return;
+    if (outcome.type !== 'failed') return;
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return;
-    ctx.db
-      .prepare("UPDATE videos SET status = 'FAIL', fail_reason = ?, indexed_at = ? WHERE id = ?")
-      .run(outcome.error, Date.now(), row.id);
+    markIndexFailed(ctx.db, row.id, outcome.error);
     ctx.log.warn({ videoNo: row.video_no, err: outcome.error }, 'indexing failed');
     if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'FAIL');
   };

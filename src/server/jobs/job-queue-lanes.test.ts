@@ -3,16 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { openServiceDb } from '../storage/db';
 import type { Db } from '../storage/db';
-import { JobQueue, type JobRow } from './job-queue';
+import { ServiceJobQueue, type JobRow } from './job-queue';
 
 let db: Db;
-let queue: JobQueue;
+let queue: ServiceJobQueue;
 let cleanup: () => Promise<void>;
 beforeEach(async () => {
   const made = await tempDir('reelsync-job-lanes-');
   cleanup = made.cleanup;
   db = openServiceDb(made.dir);
-  queue = new JobQueue(db, pino({ level: 'silent' }));
+  queue = new ServiceJobQueue(db, pino({ level: 'silent' }));
 });
 afterEach(async () => {
   await queue.stop();
@@ -36,7 +36,7 @@ function worker(concurrency: number, laneSql?: string): { order: string[]; maxRu
       maxRunning = Math.max(maxRunning, running);
       await new Promise((r) => setTimeout(r, 20));
       running -= 1;
-      return { kind: 'finished' };
+      return { type: 'finished' };
     },
   });
   return { order, maxRunning: () => maxRunning };

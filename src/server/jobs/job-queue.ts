@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
+import { unreachable } from '../../shared/errors';
+import type { JobOutcome } from '../../shared/job-outcome';
 import type { Db } from '../storage/db';
-
-export type JobOutcome =
-  { kind: 'finished' } | { kind: 'retry'; error: string; delayMs?: number } | { kind: 'failed'; error: string };
 
 export interface JobRow {
   id: number;
@@ -37,7 +36,7 @@ interface Worker {
  * Work lives in rows: every job is a row (state, attempts, retry_after, last_error). Rows left running by a crash
  * are queued again at start. Retries back off exponentially with jitter.
  */
-export class JobQueue {
+export class ServiceJobQueue {
   private readonly workers = new Map<string, Worker>();
   private readonly running = new Map<number, AbortController>();
   private readonly kinds = new Map<number, string>();
@@ -71,6 +70,15 @@ export class JobQueue {
     );
     this.kick();
     return id;
+  }
+
+  /** Whether a job of this kind for this ref is waiting or running. */
+  hasPending(kind: string, ref: string): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 FROM jobs WHERE kind = ? AND ref = ? AND state IN ('queued', 'running')")
+        .get(kind, ref) !== undefined
+    );
   }
 
   start(): void {
@@ -177,7 +185,7 @@ export class JobQueue {
     const attempt = { ...job, attempts: job.attempts + 1 };
     void worker
       .handler(attempt, controller.signal)
-      .catch((err: unknown): JobOutcome => ({ kind: 'retry', error: err instanceof Error ? err.message : String(err) }))
+      .catch((err: unknown): JobOutcome => ({ type: 'retry', error: err instanceof Error ? err.message : String(err) }))
       .then((outcome) => {
         if (controller.signal.aborted && this.stopped) {
           // Shutting down: leave the row to be recovered at the next start.
@@ -197,7 +205,7 @@ export class JobQueue {
 
   private settle(worker: Worker, job: JobRow, outcome: JobOutcome): void {
     const now = Date.now();
-    switch (outcome.kind) {
+    switch (outcome.type) {
       case 'finished':
         this.db
           .prepare("UPDATE jobs SET state = 'done', last_error = NULL, updated_at = ? WHERE id = ?")
@@ -215,7 +223,7 @@ export class JobQueue {
           this.db
             .prepare("UPDATE jobs SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ?")
             .run(outcome.error, now, job.id);
-          worker.onSettled?.(job, { kind: 'failed', error: outcome.error });
+          worker.onSettled?.(job, { type: 'failed', error: outcome.error });
           return;
         }
         const delay = outcome.delayMs ?? backoff(worker.baseDelayMs, job.attempts);
@@ -228,6 +236,8 @@ export class JobQueue {
         );
         return;
       }
+      default:
+        throw unreachable(outcome);
     }
   }
 }

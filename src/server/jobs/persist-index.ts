@@ -61,7 +61,7 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
           vector,
         ).lastInsertRowid,
       );
-      indexSegment(db, row.account_id, id, {
+      indexSegment(ctx.searchCache, row.account_id, id, {
         caption,
         transcript: seg.transcript,
         ocrText: seg.ocrText,

@@ -1,6 +1,6 @@
 import { ENVELOPE_CODES } from '../../shared/api-types';
 import type { ServiceContext } from '../context';
-import { ApiError, rateLimited } from '../http/envelope';
+import { HttpError, rateLimited } from '../http/envelope';
 
 /** The rolling window of the indexing-queue cap. */
 export const QUEUE_WINDOW_MS = 2 * 60 * 60 * 1000;
@@ -8,14 +8,14 @@ export const QUEUE_WINDOW_MS = 2 * 60 * 60 * 1000;
 /**
  * Admission of new media, made before a byte of it is read or fetched, the same for every way in (POST /upload,
  * /upload_url, a resumable session): the account's upload rate limit, a balance of at least `minPriceMicro`, and the
- * indexing-queue cap. Throws the refusal (ApiError, or InsufficientBalanceError for 402); charges nothing.
+ * indexing-queue cap. Throws the refusal (HttpError, or InsufficientBalanceError for 402); charges nothing.
  */
 export function admitNewMedia(ctx: ServiceContext, accountId: number, minPriceMicro: number): void {
   const wait = ctx.limits.upload.take(`upload:${accountId}`);
   if (wait) throw rateLimited(wait);
   ctx.billing.requireAtLeast(accountId, minPriceMicro);
   if (ctx.videos.queuedSince(accountId, Date.now() - QUEUE_WINDOW_MS) >= ctx.config.limits.indexQueueCap) {
-    throw new ApiError(
+    throw new HttpError(
       429,
       ENVELOPE_CODES.rateLimited,
       'The indexing queue is full: wait for earlier videos to finish indexing.',

@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
-import { InsufficientBalanceError } from '../accounts/billing';
+import { indexingPrice, InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import { OperationFailure } from '../datalake/errors';
 import { fetchSource } from '../datalake/fetch-source';
 import { checkMedia } from '../datalake/media';
-import { indexingPrice } from '../http/library/upload';
 import type { JobHandler } from '../jobs/job-queue';
 import type { NewVideo, VideoRow } from './videos';
 
@@ -42,7 +41,7 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
   return async (job, signal) => {
     const { videoId, url } = payloadSchema.parse(JSON.parse(job.payload));
     const row = ctx.videos.byId(videoId);
-    if (!row || row.status !== 'UNPARSE' || row.blob) return { kind: 'finished' }; // deleted meanwhile, or already fetched
+    if (!row || row.status !== 'UNPARSE' || row.blob) return { type: 'finished' }; // deleted meanwhile, or already fetched
     await mkdir(ctx.tmpDir, { recursive: true });
     const download = join(ctx.tmpDir, `url-upload-${row.video_no}-${job.attempts}`);
     let charged = 0;
@@ -97,16 +96,16 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
         // Deleted while it was being fetched: nothing to index, nothing to pay.
         await ctx.blobs.deletePrefix(row.bucket, `videos/${row.video_no}`);
         ctx.billing.refund(row.account_id, charged, 'upload deleted while fetched', row.video_no);
-        return { kind: 'finished' };
+        return { type: 'finished' };
       }
       ctx.jobs.enqueue('index', row.video_no, { videoId: row.id }, ctx.config.indexer.maxAttempts);
-      return { kind: 'finished' };
+      return { type: 'finished' };
     } catch (err) {
       if (charged) ctx.billing.refund(row.account_id, charged, 'upload failed', row.video_no);
       if (signal.aborted) throw err; // shutting down: fetched again after the restart
-      if (deleted.signal.aborted) return { kind: 'finished' };
-      if (err instanceof OperationFailure) return { kind: 'failed', error: err.message };
-      return { kind: 'retry', error: err instanceof Error ? err.message : String(err) };
+      if (deleted.signal.aborted) return { type: 'finished' };
+      if (err instanceof OperationFailure) return { type: 'failed', error: err.message };
+      return { type: 'retry', error: err instanceof Error ? err.message : String(err) };
     } finally {
       clearInterval(watch);
       await rm(download, { force: true });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { VideoMetadata, VideoStatus } from '../../shared/api-types';
+import { z } from 'zod';
+import { VIDEO_STATUSES, type VideoMetadata, type VideoStatus } from '../../shared/api-types';
 import type { Db } from '../storage/db';
 import { Where } from '../storage/where';
 import { unindexVideo } from '../search/segment-index';
@@ -30,38 +31,51 @@ export interface NewVideo {
   tags: string[];
 }
 
-export interface VideoRow {
-  id: number;
-  video_no: string;
-  account_id: number;
-  folder_id: number;
-  video_name: string;
-  original_name: string;
-  status: VideoStatus;
-  progress: number;
-  fail_reason: string | null;
-  bucket: string;
-  blob: string | null;
-  content_type: string;
-  size: number;
-  sha256: string;
-  duration: number | null;
-  width: number | null;
-  height: number | null;
-  fps: number | null;
-  codec: string | null;
-  datetime_taken: string | null;
-  camera_model: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  callback: string | null;
-  retain_original: number;
-  transcription_prompt: string | null;
-  poster_blob: string | null;
-  missing_engines: string;
-  created_at: number;
-  indexed_at: number | null;
-}
+const int = z.number().int();
+
+/** A row of `videos`, parsed as read. */
+export const videoRowSchema = z.object({
+  id: int,
+  video_no: z.string(),
+  account_id: int,
+  folder_id: int,
+  video_name: z.string(),
+  original_name: z.string(),
+  status: z.enum(VIDEO_STATUSES),
+  progress: z.number(),
+  fail_reason: z.string().nullable(),
+  bucket: z.string(),
+  blob: z.string().nullable(),
+  content_type: z.string(),
+  size: int,
+  sha256: z.string(),
+  duration: z.number().nullable(),
+  width: int.nullable(),
+  height: int.nullable(),
+  fps: z.number().nullable(),
+  codec: z.string().nullable(),
+  datetime_taken: z.string().nullable(),
+  camera_model: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  callback: z.string().nullable(),
+  retain_original: int,
+  transcription_prompt: z.string().nullable(),
+  poster_blob: z.string().nullable(),
+  /** JSON text: the analyzers that could not run, with why. */
+  missing_engines: z.string(),
+  created_at: int,
+  indexed_at: int.nullable(),
+});
+export type VideoRow = z.infer<typeof videoRowSchema>;
+
+const videoRow = (row: unknown): VideoRow => videoRowSchema.parse(row);
+const optionalVideoRow = (row: unknown): VideoRow | undefined => (row === undefined ? undefined : videoRow(row));
+const count = (row: unknown): number => z.object({ n: int }).parse(row).n;
+const missingEngines = z
+  .string()
+  .transform((text): unknown => JSON.parse(text))
+  .pipe(z.array(z.object({ analyzer: z.string(), reason: z.string() })));
 
 export interface ListFilter {
   accountId: number;
@@ -119,46 +133,47 @@ export class Videos {
       );
       const tag = this.db.prepare('INSERT OR IGNORE INTO video_tags (video_id, tag, position) VALUES (?, ?, ?)');
       v.tags.forEach((t, i) => tag.run(id, t, i));
-      return this.byId(id)!;
+      const row = this.byId(id);
+      if (!row) throw new Error(`video ${id} vanished inside its insert transaction`);
+      return row;
     })();
   }
 
   byId(id: number): VideoRow | undefined {
-    return this.db.prepare('SELECT * FROM videos WHERE id = ?').get(id) as VideoRow | undefined;
+    return optionalVideoRow(this.db.prepare('SELECT * FROM videos WHERE id = ?').get(id));
   }
 
   /** A video of this account, never another's. */
   byNo(accountId: number, videoNo: string): VideoRow | undefined {
-    return this.db.prepare('SELECT * FROM videos WHERE video_no = ? AND account_id = ?').get(videoNo, accountId) as
-      VideoRow | undefined;
+    return optionalVideoRow(
+      this.db.prepare('SELECT * FROM videos WHERE video_no = ? AND account_id = ?').get(videoNo, accountId),
+    );
   }
 
   tags(videoId: number): string[] {
-    return (
-      this.db.prepare('SELECT tag FROM video_tags WHERE video_id = ? ORDER BY position').all(videoId) as {
-        tag: string;
-      }[]
-    ).map((r) => r.tag);
+    return this.db
+      .prepare('SELECT tag FROM video_tags WHERE video_id = ? ORDER BY position')
+      .pluck()
+      .all(videoId)
+      .map((tag) => z.string().parse(tag));
   }
 
   /** Uploads still waiting for the indexer that arrived within the window (the rolling queue cap). */
   queuedSince(accountId: number, since: number): number {
-    return (
+    return count(
       this.db
         .prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND created_at >= ?")
-        .get(accountId, since) as {
-        n: number;
-      }
-    ).n;
+        .get(accountId, since),
+    );
   }
 
   /** Videos of the account whose original is still being fetched from a URL (UNPARSE without a blob). */
   fetching(accountId: number): number {
-    return (
+    return count(
       this.db
         .prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND blob IS NULL")
-        .get(accountId) as { n: number }
-    ).n;
+        .get(accountId),
+    );
   }
 
   /** Records the fetched original of a video; false when the video is gone or no longer waits for it. */
@@ -202,11 +217,11 @@ export class Videos {
       .addIf(f.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', f.tag ?? null);
     const clause = where.sql;
     const args = where.args;
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM videos v WHERE ${clause}`).get(...args) as { n: number })
-      .n;
+    const total = count(this.db.prepare(`SELECT COUNT(*) AS n FROM videos v WHERE ${clause}`).get(...args));
     const rows = this.db
       .prepare(`SELECT v.* FROM videos v WHERE ${clause} ORDER BY v.created_at DESC, v.id DESC LIMIT ? OFFSET ?`)
-      .all(...args, f.size, (f.page - 1) * f.size) as VideoRow[];
+      .all(...args, f.size, (f.page - 1) * f.size)
+      .map(videoRow);
     return { rows, total };
   }
 
@@ -247,7 +262,7 @@ export class Videos {
       video_blob: row.blob ?? '',
       poster_bucket: row.poster_blob ? row.bucket : null,
       poster_blob: row.poster_blob,
-      missing_engines: JSON.parse(row.missing_engines) as { analyzer: string; reason: string }[],
+      missing_engines: missingEngines.parse(row.missing_engines),
     };
   }
 }

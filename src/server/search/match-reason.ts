@@ -1,12 +1,25 @@
 import type { SearchField } from './search-segments';
+import type { SegmentLabel } from './segment-labels';
 
 /** What a segment holds, as matched: `caption` is its content (never the "nothing recognised" sentence). */
 export interface MatchTexts {
   ocrText: string;
   transcript: string;
   caption: string;
-  labels: string;
+  labels: SegmentLabel[];
   names: string;
+}
+
+/** How a hit names a matched label, by the label's source (docs/api.md, "Visual descriptors"). */
+type LabelReason = 'colour' | 'people' | 'motion' | 'seen';
+const LABEL_REASONS: LabelReason[] = ['colour', 'people', 'motion', 'seen'];
+
+function labelReason(source: string): LabelReason {
+  if (source === 'colour:object') return 'colour';
+  if (source.startsWith('people:')) return 'people';
+  if (source.startsWith('motion:')) return 'motion';
+  // objects:*, colour:frame, colour:region, drawing, and any source added later: what was seen.
+  return 'seen';
 }
 
 export type WordMatcher = (text: string) => { words: string[] };
@@ -18,8 +31,9 @@ const MAX_SEEN = 4;
 
 /**
  * Why a segment matched, in the searched fields, for a person: `on screen: 'SCENE 12' · speech: '…the red car…' ·
- * seen: car` (`caption: car` for a caption search), or `file name` when only the names of file, folder, camera or tags
- * matched. Empty when nothing did.
+ * colour: red apple · people: two people · motion: pan · seen: car, red` (`caption: car` for a caption search), or
+ * `file name` when only the names of file, folder, camera or tags matched. Empty when nothing did. Labels are named
+ * whole ("two people", not "people"), grouped by the kind of descriptor they are.
  */
 export function matchReason(match: WordMatcher, texts: MatchTexts, field: SearchField): string {
   const reasons: string[] = [];
@@ -39,11 +53,19 @@ export function matchReason(match: WordMatcher, texts: MatchTexts, field: Search
     const words = match(texts.caption).words.slice(0, MAX_SEEN);
     if (words.length) reasons.push(`caption: ${words.join(', ')}`);
   } else if (field === 'all') {
-    // The caption repeats the on-screen text and the speech: what it adds is what was seen.
-    const seen = [...new Set([...match(texts.labels).words, ...match(texts.caption).words])]
-      .filter((w) => !explained.has(w))
-      .slice(0, MAX_SEEN);
-    if (seen.length) reasons.push(`seen: ${seen.join(', ')}`);
+    const byReason = new Map<LabelReason, Set<string>>(LABEL_REASONS.map((r) => [r, new Set<string>()]));
+    for (const l of texts.labels) {
+      const words = match(l.label).words;
+      if (words.length === 0) continue;
+      byReason.get(labelReason(l.source))!.add(l.label);
+      for (const w of words) explained.add(w);
+    }
+    // The caption repeats the on-screen text, the speech and the labels: what it adds is what was seen.
+    for (const w of match(texts.caption).words) if (!explained.has(w)) byReason.get('seen')!.add(w);
+    for (const reason of LABEL_REASONS) {
+      const named = [...byReason.get(reason)!].slice(0, MAX_SEEN);
+      if (named.length) reasons.push(`${reason}: ${named.join(', ')}`);
+    }
   }
   if (reasons.length === 0 && field === 'all' && match(texts.names).words.length) reasons.push('file name');
   return reasons.join(' · ');

@@ -45,7 +45,9 @@ describe('query caps', () => {
       { length: 10 },
       (_, i) => `"p${i} ${Array.from({ length: 20 }, (_, k) => `x${k}`).join(' ')}"`,
     );
-    const many: Expander = { expand: (term) => Array.from({ length: 12 }, (_, i) => `${term}alt${i}`) };
+    const many: Expander = {
+      expand: (term) => (term.includes(' ') ? [] : Array.from({ length: 12 }, (_, i) => `${term}alt${i}`)),
+    };
     const q = parseQuery(`${quoted.join(' ')} ${words.join(' ')}`, many);
     expect(q.terms).toEqual(words.slice(0, QUERY_CAPS.terms));
     expect(q.phrases).toHaveLength(QUERY_CAPS.phrases);

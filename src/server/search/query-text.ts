@@ -1,3 +1,5 @@
+import { boundPhrases, contentWords, withoutFiller, type BoundPhrase } from './query-words';
+
 /** Words of a query or a document, lower-cased, accents folded; quoted phrases kept together. */
 export function tokenize(text: string): string[] {
   return (
@@ -14,13 +16,23 @@ export interface ParsedQuery {
   phrases: string[][];
   /** Other words per term (synonyms, hypernyms), each as its words. */
   expansions: Map<string, string[][]>;
+  /** Colour + noun and count + noun pairs of terms, matched together in one label ("red apple", "two people"). */
+  bound: BoundPhrase[];
 }
 
 /** Counts a term as found through one of its expansions at this weight: the user's own word ranks first. */
 const EXPANSION_WEIGHT = 0.85;
 
+/**
+ * A colour or count of a bound pair found in the segment but not on the pair's noun ("red" somewhere, an apple of no
+ * named colour) counts this much: the segment has the noun, and maybe not the one asked for.
+ */
+const UNBOUND_MODIFIER_WEIGHT = 0.5;
+
 export interface Expander {
   expand(term: string): string[];
+  /** A noun's base form ("apples" -> "apple", "mice" -> "mouse"); undefined when the word is no noun. */
+  baseForm?(word: string): string | undefined;
 }
 
 /**
@@ -31,6 +43,11 @@ export interface Expander {
  */
 export const QUERY_CAPS = { terms: 32, phrases: 8, wordsPerPhrase: 16, ftsPhrases: 64 } as const;
 
+/**
+ * A query as search uses it: quoted phrases kept whole; elsewhere filler ("footage of", "show me") and stop words
+ * dropped (query-words.ts), colour + noun and count + noun pairs bound, and each word's expansions (synonyms,
+ * hypernyms, the detector's related labels) from the expander.
+ */
 export function parseQuery(text: string, expander?: Expander): ParsedQuery {
   const phrases: string[][] = [];
   const rest = text.replace(/"([^"]+)"/g, (_m, phrase: string) => {
@@ -38,52 +55,72 @@ export function parseQuery(text: string, expander?: Expander): ParsedQuery {
     if (words.length && phrases.length < QUERY_CAPS.phrases) phrases.push(words);
     return ' ';
   });
-  const terms = [...new Set(tokenize(rest))].slice(0, QUERY_CAPS.terms);
+  const words = contentWords(tokenize(withoutFiller(rest)));
+  const terms = [...new Set(words)].slice(0, QUERY_CAPS.terms);
+  const bound = boundPhrases(terms, (w) => (expander?.baseForm ? expander.baseForm(w) : w));
   const expansions = new Map<string, string[][]>();
-  let budget = QUERY_CAPS.ftsPhrases - terms.length - phrases.length;
+  let budget = QUERY_CAPS.ftsPhrases - terms.length - phrases.length - bound.length;
   if (expander) {
+    const expand = (words: string[]): string[][] => {
+      const alts = expander
+        .expand(words.join(' '))
+        .map(tokenize)
+        .filter((w) => w.length > 0 && w.join(' ') !== words.join(' '))
+        .slice(0, Math.max(0, budget));
+      budget -= alts.length;
+      for (const w of words) if (alts.length) expansions.set(w, [...(expansions.get(w) ?? []), ...alts]);
+      return alts;
+    };
+    // Two-word nouns ("citrus fruit", "office building") first: their expansions count for both words.
+    for (let i = 0; i + 1 < terms.length && budget > 0; i++) expand([terms[i]!, terms[i + 1]!]);
     for (const t of terms) {
       if (budget <= 0) break;
-      if (/^\d+$/.test(t)) continue;
-      const alts = expander
-        .expand(t)
-        .map(tokenize)
-        .filter((w) => w.length > 0 && w.join(' ') !== t)
-        .slice(0, budget);
-      budget -= alts.length;
-      if (alts.length) expansions.set(t, alts);
+      if (!/^\d+$/.test(t)) expand([t]);
     }
   }
-  return { terms, phrases, expansions };
+  return { terms, phrases, expansions, bound };
 }
 
 /** The query's terms, phrases and expansions as FTS5 strings (every token quoted), each once: any may match. */
 export function ftsPhrases(q: ParsedQuery): string[] {
   const expanded = [...q.expansions.values()].flat().map((words) => `"${words.join(' ')}"`);
-  return [...new Set([...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`), ...expanded])];
+  const bound = q.bound.map((b) => `"${b.words.join(' ')}"`);
+  return [
+    ...new Set([...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`), ...bound, ...expanded]),
+  ];
 }
 
 /** Share of the query's terms and phrases found in a text: the backbone of the calibrated score. */
-export function coverage(q: ParsedQuery, text: string): number {
-  return coverageOf(q)(text);
+export function coverage(q: ParsedQuery, text: string, labels?: readonly string[]): number {
+  return coverageOf(q)(text, labels);
 }
 
-/** `coverage` for one query over many texts: the query's side (stems, expansions) is worked out once. */
-export function coverageOf(q: ParsedQuery): (text: string) => number {
+/**
+ * `coverage` for one query over many texts: the query's side (stems, expansions) is worked out once. `labels`, when
+ * given, are the segment's descriptor labels apart from `text`: a bound pair ("red apple") then counts whole only
+ * inside one label (or the text), never across two labels side by side ("white car" + "red").
+ */
+export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly string[]) => number {
   const total = q.terms.length + q.phrases.length;
   if (total === 0) return () => 0;
-  const terms = q.terms.map((t) => {
-    const alts = q.expansions.get(t) ?? [];
-    return {
-      stem: stem(t),
-      altStems: alts.filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!)),
-      altPhrases: alts.filter((alt) => alt.length > 1).map((alt) => ` ${alt.join(' ')} `),
-    };
-  });
+  const terms = new Map(
+    q.terms.map((t) => {
+      const alts = q.expansions.get(t) ?? [];
+      const term = {
+        stem: stem(t),
+        altStems: alts.filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!)),
+        altPhrases: alts.filter((alt) => alt.length > 1).map((alt) => ` ${alt.join(' ')} `),
+      };
+      return [t, term];
+    }),
+  );
+  const boundTerms = new Set(q.bound.flatMap((b) => b.terms));
+  const bound = q.bound.map((b) => ({ phrase: ` ${b.words.join(' ')} `, modifier: b.terms[0], noun: b.terms[1] }));
   const phrases = q.phrases.map((p) => ` ${p.join(' ')} `);
-  const queryStems = new Set(terms.flatMap((t) => [t.stem, ...t.altStems]));
-  return (text) => {
-    const words = tokenize(text);
+  const queryStems = new Set([...terms.values()].flatMap((t) => [t.stem, ...t.altStems]));
+  return (text, labels) => {
+    const own = tokenize(text);
+    const words = labels ? [...own, ...labels.flatMap(tokenize)] : own;
     const stems = new Set<string>();
     for (const w of words) {
       const s = stem(w);
@@ -91,10 +128,19 @@ export function coverageOf(q: ParsedQuery): (text: string) => number {
     }
     let joined: string | undefined;
     const has = (phrase: string): boolean => (joined ??= ` ${words.join(' ')} `).includes(phrase);
+    const credit = (term: string): number => {
+      const t = terms.get(term);
+      if (!t) return 0;
+      if (stems.has(t.stem)) return 1;
+      return t.altStems.some((s) => stems.has(s)) || t.altPhrases.some(has) ? EXPANSION_WEIGHT : 0;
+    };
     let found = 0;
-    for (const t of terms) {
-      if (stems.has(t.stem)) found++;
-      else if (t.altStems.some((s) => stems.has(s)) || t.altPhrases.some(has)) found += EXPANSION_WEIGHT;
+    for (const term of terms.keys()) if (!boundTerms.has(term)) found += credit(term);
+    for (const b of bound) {
+      const together = labels
+        ? ` ${own.join(' ')} `.includes(b.phrase) || labels.some((l) => ` ${tokenize(l).join(' ')} `.includes(b.phrase))
+        : has(b.phrase);
+      found += together ? 2 : credit(b.noun) + UNBOUND_MODIFIER_WEIGHT * credit(b.modifier);
     }
     for (const p of phrases) if (has(p)) found++;
     return found / total;
@@ -145,9 +191,11 @@ export function matchedWordsOf(q: ParsedQuery): (text: string) => { words: strin
       ...(q.expansions.get(t) ?? []).filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!)),
     ]),
   );
-  const phrases = [...q.phrases, ...[...q.expansions.values()].flat().filter((alt) => alt.length > 1)].map((p) =>
-    p.join(' '),
-  );
+  const phrases = [
+    ...q.phrases,
+    ...q.bound.map((b) => b.words),
+    ...[...q.expansions.values()].flat().filter((alt) => alt.length > 1),
+  ].map((p) => p.join(' '));
   return (text) => {
     const tokens = tokenize(text);
     const found = new Set<string>();

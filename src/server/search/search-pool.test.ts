@@ -9,6 +9,7 @@ import { openServiceDb, serviceDbFile, type Db } from '../storage/db';
 import { parseQuery } from './query-text';
 import { SearchPool } from './search-pool';
 import { searchSegments } from './search-segments';
+import { SearchCache } from './search-cache';
 import { indexSegment } from './segment-index';
 import { Thesaurus } from './thesaurus';
 
@@ -21,6 +22,7 @@ describe('SearchPool', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'reelsync-search-pool-'));
     db = openServiceDb(dir);
+    const cache = new SearchCache(db);
     db.prepare("INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (1, 'a', 's', 0)").run();
     db.prepare("INSERT INTO folders (id, account_id, name, created_at) VALUES (1, 1, 'f', 0)").run();
     db.transaction(() => {
@@ -40,7 +42,7 @@ describe('SearchPool', () => {
               .prepare('INSERT INTO segments (video_id, idx, start_time, end_time, caption) VALUES (?, ?, ?, ?, ?)')
               .run(videoId, i, i, i + 1, caption).lastInsertRowid,
           );
-          indexSegment(db, 1, id, { caption, transcript: '', ocrText: '', labels: '', names: '' });
+          indexSegment(cache, 1, id, { caption, transcript: '', ocrText: '', labels: '', names: '' });
         }
       }
     })();
@@ -60,7 +62,13 @@ describe('SearchPool', () => {
         pool.search(request),
         pool.search({ ...request, filter: { accountId: 2 } }),
       ]);
-      const expected = searchSegments(db, parseQuery(request.text, new Thesaurus()), 'all', { accountId: 1 }, 30);
+      const expected = searchSegments(
+        new SearchCache(db),
+        parseQuery(request.text, new Thesaurus()),
+        'all',
+        { accountId: 1 },
+        30,
+      );
       expect(expected.length).toBe(30);
       const plain = (hits: typeof expected) => hits.map((h) => ({ ...h, captionVector: null }));
       expect(plain(got[0])).toEqual(plain(expected));

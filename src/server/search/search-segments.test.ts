@@ -4,6 +4,7 @@ import type { Db } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
 import { parseQuery } from './query-text';
 import { searchSegments } from './search-segments';
+import { SearchCache } from './search-cache';
 import { indexSegment } from './segment-index';
 
 const VIDEOS = 600;
@@ -14,6 +15,7 @@ const PER_VIDEO = 10;
  * "side" with a few videos whose only "boat" is deep in a long transcript (weak bm25). Account 2 has one video.
  */
 function seed(db: Db): { main: number; side: number } {
+  const cache = new SearchCache(db);
   db.prepare(
     "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (1, 'a', 's', 0), (2, 'b', 's', 0)",
   ).run();
@@ -30,7 +32,7 @@ function seed(db: Db): { main: number; side: number } {
   );
   const add = (videoId: number, i: number, caption: string, transcript: string, names: string, accountId = 1): void => {
     const id = Number(segment.run(videoId, i, i * 5, i * 5 + 5, caption, transcript, '', '').lastInsertRowid);
-    indexSegment(db, accountId, id, { caption, transcript, ocrText: '', labels: '', names });
+    indexSegment(cache, accountId, id, { caption, transcript, ocrText: '', labels: '', names });
   };
   db.transaction(() => {
     for (let v = 0; v < VIDEOS; v++) {
@@ -53,15 +55,17 @@ function seed(db: Db): { main: number; side: number } {
 
 describe('searchSegments', () => {
   let db: Db;
+  let cache: SearchCache;
   let folders: { main: number; side: number };
   beforeAll(() => {
     db = openSqlite(':memory:', serviceMigrations);
     folders = seed(db);
+    cache = new SearchCache(db);
   });
   afterAll(() => db.close());
 
   it('ranks the rows with every word first, a word in every row adding little', () => {
-    const hits = searchSegments(db, parseQuery('harbor lighthouse'), 'all', { accountId: 1 }, 10);
+    const hits = searchSegments(cache, parseQuery('harbor lighthouse'), 'all', { accountId: 1 }, 10);
     expect(hits).toHaveLength(10);
     expect(hits[0]).toMatchObject({ videoNo: 'V5', start: 10, caption: 'the harbor and a lighthouse' });
     expect(hits[0]!.score).toBeGreaterThan(0.9);
@@ -71,48 +75,48 @@ describe('searchSegments', () => {
   });
 
   it('finds a word that is in every row, with a score for it', () => {
-    const hits = searchSegments(db, parseQuery('harbor'), 'all', { accountId: 1 }, 25);
+    const hits = searchSegments(cache, parseQuery('harbor'), 'all', { accountId: 1 }, 25);
     expect(hits).toHaveLength(25);
     for (const h of hits) expect(h.score).toBeGreaterThanOrEqual(0.7);
   });
 
   it('never lets a filter hide a match, however weak its rank', () => {
-    const hits = searchSegments(db, parseQuery('boat'), 'all', { accountId: 1, folderId: folders.side }, 20);
+    const hits = searchSegments(cache, parseQuery('boat'), 'all', { accountId: 1, folderId: folders.side }, 20);
     expect(hits.map((h) => h.videoNo).sort()).toEqual(['V199', 'V299', 'V399', 'V499', 'V599', 'V99']);
   });
 
   it('searches one field when asked', () => {
-    const transcript = searchSegments(db, parseQuery('boat'), 'transcript', { accountId: 1 }, 50);
+    const transcript = searchSegments(cache, parseQuery('boat'), 'transcript', { accountId: 1 }, 50);
     expect(transcript.map((h) => h.videoNo).sort()).toEqual(['V199', 'V299', 'V399', 'V499', 'V599', 'V99']);
-    const caption = searchSegments(db, parseQuery('boat'), 'caption', { accountId: 1 }, 50);
+    const caption = searchSegments(cache, parseQuery('boat'), 'caption', { accountId: 1 }, 50);
     expect(caption).toHaveLength(50);
     for (const h of caption) expect(h.caption).toContain('boat');
   });
 
   it("returns only the caller's rows, each once, best first", () => {
-    const hits = searchSegments(db, parseQuery('boat lighthouse harbor'), 'all', { accountId: 1 }, 200);
+    const hits = searchSegments(cache, parseQuery('boat lighthouse harbor'), 'all', { accountId: 1 }, 200);
     expect(hits.some((h) => h.videoNo === 'W1')).toBe(false);
     expect(new Set(hits.map((h) => h.segmentId)).size).toBe(hits.length);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
-    expect(searchSegments(db, parseQuery('lighthouse'), 'all', { accountId: 2 }, 10).map((h) => h.videoNo)).toEqual([
+    expect(searchSegments(cache, parseQuery('lighthouse'), 'all', { accountId: 2 }, 10).map((h) => h.videoNo)).toEqual([
       'W1',
     ]);
   });
 
   it('ranks a match on the names alone below every match on what a segment shows', () => {
     // In the side folder every segment's file is "clip-N.mp4"; only the first of each video says "boat" (in speech).
-    const hits = searchSegments(db, parseQuery('clip boat'), 'all', { accountId: 1, folderId: folders.side }, 100);
+    const hits = searchSegments(cache, parseQuery('clip boat'), 'all', { accountId: 1, folderId: folders.side }, 100);
     expect(hits).toHaveLength(60);
     for (const h of hits.slice(0, 6)) expect(h.matched).toMatch(/^speech: '…word\d+ word\d+ word\d+ boat'$/);
     for (const h of hits.slice(6)) expect(h.matched).toBe('file name');
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThan(hits[i]!.score - 1e-9);
     expect(hits[5]!.score).toBeGreaterThan(hits[6]!.score);
-    const lighthouse = searchSegments(db, parseQuery('harbor lighthouse'), 'all', { accountId: 1 }, 1);
+    const lighthouse = searchSegments(cache, parseQuery('harbor lighthouse'), 'all', { accountId: 1 }, 1);
     expect(lighthouse[0]!.matched).toBe('seen: harbor, lighthouse');
   });
 
   it('finds nothing for words no row has', () => {
-    expect(searchSegments(db, parseQuery('zebra'), 'all', { accountId: 1 }, 10)).toEqual([]);
-    expect(searchSegments(db, parseQuery('   '), 'all', { accountId: 1 }, 10)).toEqual([]);
+    expect(searchSegments(cache, parseQuery('zebra'), 'all', { accountId: 1 }, 10)).toEqual([]);
+    expect(searchSegments(cache, parseQuery('   '), 'all', { accountId: 1 }, 10)).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../storage/db';
 import { Where } from '../storage/where';
 import { captionContent } from '../indexer/caption';
 import { matchReason } from './match-reason';
 import { coverageOf, ftsPhrases, matchedWordsOf, type ParsedQuery } from './query-text';
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
+import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, segmentTable } from './segment-index';
+import { segmentLabels } from './segment-labels';
 
 export interface SegmentFilter {
   accountId: number;
@@ -53,6 +53,8 @@ interface Row {
   caption_vector: Buffer | null;
   names: string;
   label_text: string;
+  /** The segment's labels as stored (JSON of `{label, score, source}`): descriptors keep their own words apart. */
+  labels: string;
   rank: number;
 }
 
@@ -85,7 +87,7 @@ const bm25 = (table: string): string => `bm25(${table}, 3.0, 2.0, 3.0, 2.5, 1.0)
  * its statistics and therefore every score depend on the caller's segments only.
  */
 export function searchSegments(
-  db: Db,
+  cache: SearchCache,
   query: ParsedQuery,
   field: SearchField,
   filter: SegmentFilter,
@@ -93,14 +95,14 @@ export function searchSegments(
 ): SegmentHit[] {
   const column = field === 'all' ? undefined : field;
   const phrases = ftsPhrases(query);
-  if (phrases.length === 0 || !hasSegmentIndex(db, filter.accountId)) return [];
+  if (phrases.length === 0 || !hasSegmentIndex(cache, filter.accountId)) return [];
   const table = segmentTable(filter.accountId);
   const scope = (body: string): string => (column ? `${column} : (${body})` : body);
   // The best rows by bm25 among those the filters keep (the common words' rows are not all scored: see ranked-match).
   const wanted = Math.min(5000, limit * 2);
   const rows = readRows(
-    db,
-    topRankedMatches(segmentSource(db, table, filterOf(filter)), phrases, scope, wanted),
+    cache,
+    topRankedMatches(segmentSource(cache, table, filterOf(filter)), phrases, scope, wanted),
     table,
   );
   const covered = coverageOf(query);
@@ -115,17 +117,24 @@ export function searchSegments(
     )
       continue;
     const caption = captionContent(r.caption);
+    const labels = field === 'all' ? segmentLabels(r.labels) : [];
     const text =
       field === 'transcript'
         ? r.transcript
         : field === 'caption'
           ? caption
-          : [caption, r.transcript, r.ocr_text, r.label_text].join(' ');
-    const content = covered(text);
+          : [caption, r.transcript, r.ocr_text].join(' ');
+    const content =
+      field === 'all'
+        ? covered(
+            text,
+            labels.map((l) => l.label),
+          )
+        : covered(text);
     // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
     const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
     const nameOnly = content === 0 && names > 0;
-    const words = matched(nameOnly ? r.names : text);
+    const words = matched(nameOnly ? r.names : field === 'all' ? `${text} ${r.label_text}` : text);
     const density = words.total ? words.hits / words.total : 0;
     const bm25Strength = 1 - Math.exp(r.rank / 4);
     const strength = bm25Strength < NO_BM25 ? DENSITY_WEIGHT * density : bm25Strength;
@@ -145,7 +154,7 @@ export function searchSegments(
       score: Math.min(1, Math.max(0, score)),
       matched: matchReason(
         matched,
-        { ocrText: r.ocr_text, transcript: r.transcript, caption, labels: r.label_text, names: r.names },
+        { ocrText: r.ocr_text, transcript: r.transcript, caption, labels, names: r.names },
         field,
       ),
     };
@@ -199,7 +208,7 @@ function filterOf(filter: SegmentFilter): Where {
  * the search runs again over every match, so a filter never hides a result that exists. Only ids and ranks are read
  * here: the rows themselves are read once, for the final candidates.
  */
-function segmentSource(db: Db, table: string, where: Where): RankedSource<RankedRow> {
+function segmentSource(cache: SearchCache, table: string, where: Where): RankedSource<RankedRow> {
   const sql = (capped: boolean): string =>
     `WITH ranked AS (
        SELECT rowid AS id, ${bm25(table)} AS rank FROM ${table}
@@ -217,35 +226,35 @@ function segmentSource(db: Db, table: string, where: Where): RankedSource<Ranked
      SELECT id, rank FROM recent ORDER BY rank, id LIMIT ?`;
   const count = (match: string, cap: number): number =>
     (
-      cached(db, `SELECT COUNT(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`).get(
-        match,
-        cap,
-      ) as { n: number }
+      cache
+        .statement(`SELECT COUNT(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`)
+        .get(match, cap) as { n: number }
     ).n;
   return {
     // bm25's N: FTS5 keeps one docsize row per indexed row.
-    rows: (cached(db, `SELECT COUNT(*) AS n FROM ${table}_docsize`).get() as { n: number }).n,
+    rows: (cache.statement(`SELECT COUNT(*) AS n FROM ${table}_docsize`).get() as { n: number }).n,
     maxRanked: MAX_RANKED_ROWS,
     count,
     top(match, wanted, matching) {
       const candidates = wanted * 4;
-      const rows = cached(db, sql(true)).all(match, candidates, ...where.args, wanted) as RankedRow[];
+      const rows = cache.statement(sql(true)).all(match, candidates, ...where.args, wanted) as RankedRow[];
       if (rows.length >= wanted || matching <= candidates || count(match, candidates + 1) <= candidates) return rows;
-      return cached(db, sql(false)).all(match, ...where.args, wanted) as RankedRow[];
+      return cache.statement(sql(false)).all(match, ...where.args, wanted) as RankedRow[];
     },
-    newest: (match, wanted, window) => cached(db, newest).all(match, ...where.args, window, wanted) as RankedRow[],
+    newest: (match, wanted, window) => cache.statement(newest).all(match, ...where.args, window, wanted) as RankedRow[],
   };
 }
 
 /** The segments and their videos for ranked ids, in the same order. */
-function readRows(db: Db, ranked: RankedRow[], table: string): Row[] {
+function readRows(cache: SearchCache, ranked: RankedRow[], table: string): Row[] {
   if (ranked.length === 0) return [];
-  const found = cached(
-    db,
-    `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
-            s.caption, s.transcript, s.ocr_text, s.caption_vector, f.names, f.labels AS label_text
+  const found = cache
+    .statement(
+      `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
+            s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.labels AS label_text
      FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id JOIN ${table} f ON f.rowid = s.id`,
-  ).all(JSON.stringify(ranked.map((r) => r.id))) as Row[];
+    )
+    .all(JSON.stringify(ranked.map((r) => r.id))) as Row[];
   const byId = new Map(found.map((r) => [r.id, r]));
   const rows: Row[] = [];
   for (const r of ranked) {
@@ -256,24 +265,6 @@ function readRows(db: Db, ranked: RankedRow[], table: string): Row[] {
     }
   }
   return rows;
-}
-
-const statements = new WeakMap<Db, Map<string, Statement>>();
-
-/** Prepared statements per connection and SQL text: searches repeat the same few shapes. */
-function cached(db: Db, sql: string): Statement {
-  let byText = statements.get(db);
-  if (!byText) {
-    byText = new Map<string, Statement>();
-    statements.set(db, byText);
-  }
-  let statement = byText.get(sql);
-  if (!statement) {
-    // Filters make a handful of shapes; keep the map from growing without bound all the same.
-    if (byText.size >= 64) byText.clear();
-    byText.set(sql, (statement = db.prepare(sql)));
-  }
-  return statement;
 }
 
 function haversineKm(

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
 import { parseQuery } from './query-text';
 import { searchRequestSchema, searchWorkerDataSchema } from './search-protocol';
+import { SearchCache } from './search-cache';
 import { searchSegments } from './search-segments';
 import { hasSegmentIndex } from './segment-index';
 import { Thesaurus } from './thesaurus';
@@ -16,6 +17,7 @@ import { serveRequests } from './worker-protocol';
 const { dbFile } = searchWorkerDataSchema.parse(workerData);
 const db = new Database(dbFile, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+const cache = new SearchCache(db);
 const thesaurus = new Thesaurus();
 // Reads WordNet's noun index now, while the thread is idle, rather than during its first search.
 thesaurus.expand('entity');
@@ -24,8 +26,8 @@ serveRequests(
   searchRequestSchema,
   // An account with nothing indexed finds nothing: its query is not even parsed.
   (request) =>
-    hasSegmentIndex(db, request.filter.accountId)
-      ? searchSegments(db, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit)
+    hasSegmentIndex(cache, request.filter.accountId)
+      ? searchSegments(cache, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit)
       : [],
   () => db.close(),
 );

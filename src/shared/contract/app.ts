@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** App-level channels: identity of the running app and a round-trip check. */
+/** App-level channels: identity of the running app. */
 export const appChannels = {
   'app:info': {
     req: z.object({}).strict(),
@@ -12,10 +12,6 @@ export const appChannels = {
       dataDir: z.string(),
       startedAt: z.number().int(),
     }),
-  },
-  'app:echo': {
-    req: z.object({ text: z.string().max(10_000) }).strict(),
-    res: z.object({ text: z.string(), receivedAt: z.number().int() }),
   },
 } as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchHitSchema } from './library';
+import { grantId, ON_EXISTS, oneDestination, storageAddress } from './destination-fields';
 
 export const CLIP_MODES = ['accurate', 'copy'] as const;
 export const CLIP_FORMATS = ['mp4', 'mov', 'mkv'] as const;
@@ -20,25 +20,12 @@ export const EXPORT_FRAME_RATES = [
   '60',
 ] as const;
 export type ExportFrameRate = (typeof EXPORT_FRAME_RATES)[number];
-export const DOWNLOAD_VIEW_KINDS = ['video', 'keyframe', 'image'] as const;
-export const DOWNLOAD_VIEW_STATES = ['queued', 'downloading', 'done', 'failed', 'gone', 'cancelled'] as const;
-
-/** A one-time grant of a destination the user chose in a native dialog (destinations:choose). */
-export const grantId = z
-  .string()
-  .min(16)
-  .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/);
-export const ON_EXISTS = ['refuse', 'rename', 'replace'] as const;
-const oneDestination = (r: Record<string, unknown>, a: string, b: string): boolean =>
-  r[a] === undefined || r[b] === undefined;
 
 const seconds = z
   .number()
   .finite()
   .min(0)
   .max(7 * 24 * 3600);
-const storageAddress = { bucket: z.string().min(1).max(200), blob: z.string().min(1).max(2000) };
 
 export const clipViewSchema = z.object({
   id: z.number().int(),
@@ -110,56 +97,9 @@ export const saveClipSchema = z
   });
 export type SaveClipRequest = z.input<typeof saveClipSchema>;
 
-export const quoteSchema = z.object({
-  /** Size of the resource when the service tells it (videos: get_metadata), else null. */
-  bytes: z.number().int().nullable(),
-  /** 0.12 USD per GB (10^9 bytes) of `bytes`, rounded up to the micro-dollar; null when the size is unknown. */
-  usd: z.number().nullable(),
-  note: z.string(),
-});
-export type Quote = z.infer<typeof quoteSchema>;
-
-export const downloadViewSchema = z.object({
-  id: z.number().int(),
-  kind: z.enum(DOWNLOAD_VIEW_KINDS),
-  bucket: z.string(),
-  blob: z.string(),
-  videoNo: z.string().nullable(),
-  state: z.enum(DOWNLOAD_VIEW_STATES),
-  bytes: z.number().int(),
-  total: z.number().int().nullable(),
-  destDir: z.string(),
-  path: z.string().nullable(),
-  quote: quoteSchema,
-  restarts: z.number().int(),
-  resumes: z.number().int(),
-  error: z.string().nullable(),
-  createdAt: z.number().int(),
-  updatedAt: z.number().int(),
-});
-export type DownloadView = z.infer<typeof downloadViewSchema>;
-
-export const downloadProgressSchema = z.object({
-  id: z.number().int(),
-  state: z.enum(DOWNLOAD_VIEW_STATES),
-  bytes: z.number().int(),
-  total: z.number().int().nullable(),
-  /** Bytes per second, smoothed. */
-  rate: z.number(),
-  etaSeconds: z.number().nullable(),
-});
-export type DownloadProgress = z.infer<typeof downloadProgressSchema>;
-
-export const lastResultsSchema = z.object({
-  query: z.string(),
-  type: z.string(),
-  at: z.number().int(),
-  hits: z.array(searchHitSchema),
-});
-
 const clipId = z.object({ id: z.number().int().positive() }).strict();
 
-/** Clips library, downloads, offline browsing. Offline-safe channels work with no library service configured. */
+/** The clips library: saved ranges cut to files, their stills, marker-list exports. All of it works offline. */
 export const clipsChannels = {
   'clips:save': { req: saveClipSchema, res: clipViewSchema },
   'clips:get': { req: clipId, res: clipViewSchema },
@@ -222,63 +162,8 @@ export const clipsChannels = {
       }),
     res: z.object({ content: z.string(), file: z.string().nullable(), count: z.number().int() }),
   },
-  'downloads:list': {
-    req: z
-      .object({
-        states: z.array(z.enum(DOWNLOAD_VIEW_STATES)).optional(),
-        limit: z.number().int().min(1).max(1000).default(200),
-      })
-      .strict(),
-    res: z.object({ downloads: z.array(downloadViewSchema) }),
-  },
-  'downloads:quote': {
-    req: z.object({ ...storageAddress, videoNo: z.string().min(1).max(100).optional() }).strict(),
-    res: quoteSchema,
-  },
-  'downloads:start': {
-    req: z
-      .object({
-        ...storageAddress,
-        kind: z.enum(DOWNLOAD_VIEW_KINDS).default('video'),
-        videoNo: z.string().min(1).max(100).optional(),
-        /** Inside an allowed root (destinations:roots); the library's downloads folder by default. */
-        destDir: z.string().min(1).max(4096).optional(),
-        /** Or a folder chosen in the desktop app's dialog (destinations:choose, purpose downloads). */
-        destDirGrant: grantId.optional(),
-      })
-      .strict()
-      .refine((r) => oneDestination(r, 'destDir', 'destDirGrant'), {
-        message: 'give destDir or destDirGrant, not both',
-        path: ['destDirGrant'],
-      }),
-    res: downloadViewSchema,
-  },
-  'downloads:cancel': {
-    req: z.object({ id: z.number().int().positive() }).strict(),
-    res: z.object({ cancelled: z.boolean() }),
-  },
-  'downloads:retry': { req: z.object({ id: z.number().int().positive() }).strict(), res: downloadViewSchema },
-  /** The most recent search and its hits as stored in the client database: browsable offline. */
-  'search:last-results': { req: z.object({}).strict(), res: z.object({ results: lastResultsSchema.nullable() }) },
-  /** A keyframe from the on-disk thumbnail cache (fetched and cached when online): a data URL, or null. */
-  'thumbnails:get': {
-    req: z.object({ ...storageAddress, cacheOnly: z.boolean().default(false) }).strict(),
-    res: z.object({ dataUrl: z.string().nullable(), cached: z.boolean() }),
-  },
-  /** Whether the library service answered its last probe; the clips library works either way. */
-  'library:connectivity': {
-    req: z.object({}).strict(),
-    res: z.object({
-      configured: z.boolean(),
-      online: z.boolean(),
-      checkedAt: z.number().int().nullable(),
-      error: z.string().nullable(),
-    }),
-  },
 } as const;
 
 export const clipsEvents = {
   'clips:changed': z.object({ id: z.number().int(), clip: clipViewSchema.nullable() }),
-  'downloads:progress': downloadProgressSchema,
-  'library:connectivity': z.object({ online: z.boolean(), checkedAt: z.number().int(), error: z.string().nullable() }),
 } as const;

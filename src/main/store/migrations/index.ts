@@ -7,6 +7,7 @@ import { m005ClipName } from './005-clip-name';
 import { m006UploadHistory } from './006-upload-history';
 import { m007FileMedia } from './007-file-media';
 import { m008ClipMedia } from './008-clip-media';
+import { m009FileStatusCounts } from './009-file-status-counts';
 
 /** Client database migrations, in order. Append only. */
 export const clientMigrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const clientMigrations: readonly Migration[] = [
   m006UploadHistory,
   m007FileMedia,
   m008ClipMedia,
+  m009FileStatusCounts,
 ];

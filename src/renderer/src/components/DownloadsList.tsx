@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, CloudDownload, RotateCcw, X } from 'lucide-react';
-import type { DownloadView } from '../../../shared/contract/clips';
+import type { DownloadView } from '../../../shared/contract/downloads';
 import { useDownloads } from '../hooks/queries';
 import { useDownloadProgress, type LiveDownload } from '../hooks/useLibraryEvents';
 import { useToast } from '../hooks/useToast';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import type { DownloadProgress } from '../../../shared/contract/clips';
+import type { DownloadProgress } from '../../../shared/contract/downloads';
 import { LiveMap } from '../lib/live-map';
 import { bridge } from '../transport';
 import { useToast } from './useToast';

@@ -57,14 +57,14 @@ export function SearchPage({
     retry: false,
     staleTime: 60_000,
   });
-  const unreachable =
+  const serviceDown =
     offline || (results.isError && results.error instanceof ContractError && results.error.code === 'offline');
   const last = useQuery({
     queryKey: ['search-last'],
     queryFn: () => call('search:last-results', {}),
-    enabled: unreachable,
+    enabled: serviceDown,
   });
-  const lastResults = unreachable ? (last.data?.results ?? null) : null;
+  const lastResults = serviceDown ? (last.data?.results ?? null) : null;
   const hits = lastResults ? lastResults.hits : (results.data?.hits ?? []);
   const shownQuery = lastResults ? lastResults.query : (req?.query ?? '');
   const found = { query: shownQuery, searchType: lastResults ? lastResults.type : (req?.type ?? null) };
@@ -149,7 +149,7 @@ export function SearchPage({
         </button>
       </form>
       {showFilters && <SearchFilters value={filters} onChange={setFilters} />}
-      {unreachable && (
+      {serviceDown && (
         <div className="callout warn offline-banner" role="status" data-testid="offline-banner">
           <WifiOff size={16} aria-hidden="true" />
           <div>
@@ -170,9 +170,9 @@ export function SearchPage({
           </p>
         </EmptyState>
       )}
-      {!unreachable && results.isLoading && <LoadingState label={`Searching for “${req?.query ?? ''}”…`} />}
-      {!unreachable && results.isError && <ErrorState title="Search failed" error={results.error} />}
-      {!unreachable && results.isSuccess && hits.length === 0 && (
+      {!serviceDown && results.isLoading && <LoadingState label={`Searching for “${req?.query ?? ''}”…`} />}
+      {!serviceDown && results.isError && <ErrorState title="Search failed" error={results.error} />}
+      {!serviceDown && results.isSuccess && hits.length === 0 && (
         <EmptyState icon={SearchX} title={`Nothing matches “${req?.query ?? ''}”`} testId="search-no-results">
           <p>
             Try another word, another search type, or fewer filters. Files still indexing become searchable when they

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PURGE_JOB, type Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
-import { accountOf } from '../library/auth';
-import { decodeCursor, encodeCursor, idParam, limitParam, parse, timeCursor } from './parse';
+import { newestFirst, pageRequest } from '../../datalake/paging';
+import { idParam, limitParam, parse } from './parse';
 
 const createBody = z
   .object({
@@ -17,34 +17,29 @@ const listQuery = z.object({ limit: limitParam(20), cursor: z.string().optional(
 
 export function registerCollections(app: FastifyInstance, dl: Datalake): void {
   app.post('/collections', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const body = parse(createBody, request.body);
     const row = dl.collections.create(account.id, body.name, body.safety_detector, body.face_recognition);
     return reply.code(201).send(dl.collections.record(row));
   });
 
   app.get('/collections', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const q = parse(listQuery, request.query);
-    const rows = dl.collections.list(account.id, q.limit + 1, decodeCursor(timeCursor, q.cursor));
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    return {
-      collections: page.map((r) => dl.collections.record(r)),
-      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
-    };
+    const page = dl.collections.list(account.id, pageRequest(newestFirst, q.limit, q.cursor));
+    return { collections: page.rows.map((r) => dl.collections.record(r)), next_cursor: page.nextCursor };
   });
 
   app.get('/collections/:id', async (request) => {
     const { id } = parse(idParam, request.params);
-    const row = dl.collections.get(accountOf(request).id, id);
+    const row = dl.collections.get(request.account.id, id);
     if (!row) throw missing('collection');
     return dl.collections.record(row);
   });
 
   /** 202 with a collection_delete operation whose purge stage removes every video of the collection. */
   app.delete('/collections/:id', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const { id } = parse(idParam, request.params);
     const row = dl.collections.get(account.id, id);
     if (!row) throw missing('collection');

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
-import { accountOf } from '../library/auth';
-import { decodeCursor, encodeCursor, idParam, limitParam, parse } from './parse';
+import { mediaTimeOrder, pageRequest } from '../../datalake/paging';
+import { idParam, limitParam, parse } from './parse';
 
 const eventsQuery = z
   .object({
@@ -14,20 +14,19 @@ const eventsQuery = z
     since: z.coerce.number().min(0).optional(),
   })
   .strict();
-const eventCursor = z.object({ start: z.number(), seq: z.number().int() });
 
 export function registerEvents(app: FastifyInstance, dl: Datalake): void {
   /** Safety events, oldest first, billed 0.001 USD per call; `live` while the ingest is still running. */
   app.get('/videos/:id/events', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const { id } = parse(idParam, request.params);
     const q = parse(eventsQuery, request.query);
-    const after = decodeCursor(eventCursor, q.cursor);
+    const pageAsked = pageRequest(mediaTimeOrder, q.limit, q.cursor);
     const video = dl.videos.get(account.id, id);
     if (!video || video.status === 'cancelled') throw missing('video');
     dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake safety events', id);
-    const page = dl.events.page(id, q.limit, q.since, after);
+    const page = dl.events.page(id, q.since, pageAsked);
     const live = video.status === 'processing' || video.status === 'uploading';
-    return { events: page.events, next_cursor: page.more && page.last ? encodeCursor(page.last) : null, live };
+    return { events: page.rows, next_cursor: page.nextCursor, live };
   });
 }

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Account } from '../../accounts/accounts';
-import { DatalakeError, invalid, missing } from '../../datalake/errors';
-import type { Datalake } from '../../datalake/datalake';
-import type { CollectionRow } from '../../datalake/collections';
-import type { OperationRow } from '../../datalake/operations';
+import { invalid } from '../../datalake/errors';
 import { MAX_MEDIA_BYTES } from '../../datalake/media';
-import { indexingPrice } from '../library/upload';
-import { conflict, tryDecodePercent } from './parse';
+import { tryDecodePercent } from './parse';
 
 const httpUrl = (name: string) =>
   z
@@ -54,40 +49,6 @@ export function requestHash(kind: 'url' | 'file', f: IngestFields): string {
     m: f.metadata,
   };
   return createHash('sha256').update(JSON.stringify(key)).digest('hex');
-}
-
-/** The account's active collection for a new video. */
-export function targetCollection(dl: Datalake, account: Account, collectionId: string): CollectionRow {
-  const collection = dl.collections.get(account.id, collectionId);
-  if (!collection) throw missing('collection');
-  if (collection.state !== 'active') throw conflict('the collection is being deleted');
-  return collection;
-}
-
-/** A previous ingest with this key: returned as is (no second ingest, no second charge) if the request matches. */
-export function replayed(
-  dl: Datalake,
-  account: Account,
-  key: string | undefined,
-  hash: string,
-): OperationRow | undefined {
-  if (!key) return undefined;
-  const previous = dl.operations.byIdempotencyKey(account.id, key);
-  if (previous && previous.request_hash !== hash)
-    throw conflict('idempotency_key was already used for a different request');
-  return previous;
-}
-
-/** Refuses a new ingest over the concurrent-indexing cap (429 + Retry-After) or without funds for a minute of video. */
-export function admit(dl: Datalake, account: Account): void {
-  const cap = dl.ctx.config.limits.concurrentIngests;
-  const active = dl.operations.activeIngests(account.id);
-  if (active >= cap) {
-    throw new DatalakeError(429, 'rate_limited', `${active} ingests are running, the plan allows ${cap} at once`, {
-      'retry-after': '15',
-    });
-  }
-  dl.ctx.billing.requireAtLeast(account.id, indexingPrice(60));
 }
 
 export function rejectResumableFields(f: IngestFields): void {

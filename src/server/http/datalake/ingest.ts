@@ -9,21 +9,13 @@ import type { Account } from '../../accounts/accounts';
 import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
 import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
+import { admit, replayed, targetCollection } from '../../datalake/ingest-admission';
 import { newVideoId, startIngest } from '../../datalake/start-ingest';
 import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
-import { safeFileName } from '../library/form-fields';
-import { accountOf } from '../library/auth';
-import {
-  admit,
-  ingestFields,
-  rejectResumableFields,
-  replayed,
-  requestHash,
-  targetCollection,
-  type IngestFields,
-} from './ingest-fields';
-import { parse, tryDecodePercent } from './parse';
+import { safeFileName, urlFileName } from '../../library/file-names';
+import { ingestFields, rejectResumableFields, requestHash, type IngestFields } from './ingest-fields';
+import { parse } from './parse';
 import { createResumable } from './resumable';
 
 const videosQuery = z.object({ upload: z.enum(['resumable']).optional() }).strict();
@@ -31,7 +23,7 @@ const videosQuery = z.object({ upload: z.enum(['resumable']).optional() }).stric
 /** POST /videos: by source_url (JSON), by file (multipart `json` + `file`), or a resumable session (?upload=resumable). */
 export function registerIngest(app: FastifyInstance, dl: Datalake): void {
   app.post('/videos', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const query = parse(videosQuery, request.query);
     if (query.upload === 'resumable') return createResumable(dl, account, request, reply);
     if (request.isMultipart()) return ingestMultipart(dl, account, request, reply);
@@ -65,12 +57,6 @@ function common(account: Account, f: IngestFields, hash: string) {
     idempotencyKey: f.idempotency_key ?? null,
     requestHash: hash,
   };
-}
-
-function urlFileName(url: string): string {
-  const segment = new URL(url).pathname.split('/').pop() ?? '';
-  const last = tryDecodePercent(segment) ?? segment;
-  return safeFileName(last || 'video');
 }
 
 async function ingestMultipart(

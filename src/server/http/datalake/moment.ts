@@ -4,11 +4,8 @@ import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import type { DlVideoRow } from '../../datalake/dl-videos';
 import { invalid, missing } from '../../datalake/errors';
-import type { EventPosition, SafetyEvent } from '../../datalake/events';
-import type { Label } from '../../indexer/types';
+import type { SafetyEvent } from '../../datalake/events';
 import type { VideoRow } from '../../library/videos';
-import type { Db } from '../../storage/db';
-import { accountOf } from '../library/auth';
 import { conflict, idParam, parse } from './parse';
 
 /** The longest slice one Get Moment call reads, in seconds: it bounds the answer, which has no pages. */
@@ -39,7 +36,7 @@ const momentQuery = z
  */
 export function registerMoment(app: FastifyInstance, dl: Datalake): void {
   app.get('/videos/:id/moment', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const { id } = parse(idParam, request.params);
     const q = parse(momentQuery, request.query);
     const video = dl.videos.get(account.id, id);
@@ -58,8 +55,19 @@ export function registerMoment(app: FastifyInstance, dl: Datalake): void {
       end,
       duration,
       live: video.status === 'processing' || video.status === 'uploading',
-      segments: segmentsIn(dl.ctx.db, library, q.start, end),
-      words: wordsIn(dl.ctx.db, library.id, q.start, end),
+      segments: dl.ctx.videoIndex.segmentsIn(library.id, q.start, end).map((s) => ({
+        index: s.index,
+        start: s.start,
+        end: s.end,
+        caption: s.caption,
+        transcript: s.transcript,
+        ocr_text: s.ocr_text,
+        faces: s.faces,
+        labels: s.labels,
+        // Where the keyframe JPEG is stored, as interface A's search items give it (GET /download?bucket=&blob=).
+        keyframe: s.keyframe_blob ? { bucket: library.bucket, blob: s.keyframe_blob } : null,
+      })),
+      words: dl.ctx.videoIndex.wordsIn(library.id, q.start, end),
       safety_events: collection?.safety_detector ? eventsIn(dl, video.id, q.start, end) : null,
     };
   });
@@ -78,52 +86,7 @@ function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): VideoRow {
   );
 }
 
-/** The overlap rule of the doc comment above, over start_time and end_time (of table alias `t`); binds end, start, start. */
-const overlaps = (t = ''): string => `${t}start_time < ? AND (${t}end_time > ? OR ${t}start_time >= ?)`;
-
-/** A segments row under the answer's names (labels still JSON text), with the number of faces found in it. */
-type SegmentRow = Record<'index' | 'start' | 'end' | 'faces', number> &
-  Record<'caption' | 'transcript' | 'ocr_text' | 'labels', string> & { keyframe_blob: string | null };
-
-function segmentsIn(db: Db, library: VideoRow, start: number, end: number) {
-  const rows = db
-    .prepare(
-      `SELECT s.idx AS "index", s.start_time AS "start", s.end_time AS "end", s.caption, s.transcript, s.ocr_text, COUNT(f.id) AS faces,
-              s.labels, s.keyframe_blob
-       FROM segments s LEFT JOIN faces f ON f.video_id = s.video_id AND f.segment_idx = s.idx
-       WHERE s.video_id = ? AND ${overlaps('s.')}
-       GROUP BY s.id ORDER BY s.start_time, s.idx`,
-    )
-    .all(library.id, end, start, start) as SegmentRow[];
-  return rows.map(({ labels, keyframe_blob, ...segment }) => ({
-    ...segment,
-    labels: (JSON.parse(labels) as Label[]).map((l) => ({ label: l.label, score: l.score, source: l.source })),
-    // Where the keyframe JPEG is stored, as interface A's search items give it (GET /download?bucket=&blob=).
-    keyframe: keyframe_blob ? { bucket: library.bucket, blob: keyframe_blob } : null,
-  }));
-}
-
-function wordsIn(
-  db: Db,
-  libraryVideoId: number,
-  start: number,
-  end: number,
-): { word: string; start: number; end: number }[] {
-  return db
-    .prepare(
-      `SELECT word, start_time AS "start", end_time AS "end" FROM transcript_words WHERE video_id = ? AND ${overlaps()} ORDER BY idx`,
-    )
-    .all(libraryVideoId, end, start, start) as { word: string; start: number; end: number }[];
-}
-
-/** Walks the events pages in media-time order until past the slice; events are few per video, and never paged here. */
+/** The slice's events in media-time order; events are few per video, and never paged here. */
 function eventsIn(dl: Datalake, videoId: string, start: number, end: number): SafetyEvent[] {
-  const found: SafetyEvent[] = [];
-  let after: EventPosition | undefined;
-  for (;;) {
-    const page = dl.events.page(videoId, 100, undefined, after);
-    found.push(...page.events.filter((e) => e.start < end && (e.end > start || e.start >= start)));
-    if (!page.more || !page.last || page.last.start >= end) return found;
-    after = page.last;
-  }
+  return dl.events.overlapping(videoId, start, end);
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
-import { accountOf } from '../library/auth';
 import { actionTarget, idParam, parse } from './parse';
 
 export function registerOperations(app: FastifyInstance, dl: Datalake): void {
@@ -12,11 +11,11 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
     return row;
   };
 
-  app.get('/operations/:id', async (request) => dl.operations.record(find(accountOf(request).id, request.params)));
+  app.get('/operations/:id', async (request) => dl.operations.record(find(request.account.id, request.params)));
 
   /** 200 {operation, cancelled: true, done: true} before the index stage; 409 with the same fields and an error after. */
   app.post('/operations/:target', async (request, reply) => {
-    const row = find(accountOf(request).id, { id: actionTarget(request.params, 'cancel') });
+    const row = find(request.account.id, { id: actionTarget(request.params, 'cancel') });
     const result = await dl.cancel(row);
     switch (result.kind) {
       case 'cancelled':
@@ -27,14 +26,12 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
           : row.kind !== 'ingest'
             ? `a ${row.kind} operation cannot be cancelled`
             : 'the index stage has started';
-        return reply
-          .code(409)
-          .send({
-            operation: row.id,
-            cancelled: row.cancelled === 1,
-            done: row.done === 1,
-            error: { code: 'conflict', message: `cannot cancel: ${reason}` },
-          });
+        return reply.code(409).send({
+          operation: row.id,
+          cancelled: row.cancelled === 1,
+          done: row.done === 1,
+          error: { code: 'conflict', message: `cannot cancel: ${reason}` },
+        });
       }
       default: {
         const never: never = result;
@@ -44,7 +41,7 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
   });
 
   app.get('/operations/:id/deliveries', async (request) => {
-    const row = find(accountOf(request).id, request.params);
+    const row = find(request.account.id, request.params);
     return { deliveries: dl.deliveries.forOperation(row.id).map((d) => dl.deliveries.record(d)) };
   });
 }

@@ -28,26 +28,6 @@ export const limitParam = (fallback: number) => z.coerce.number().int().min(1).m
 
 export const idParam = z.object({ id: z.string().min(1).max(200) });
 
-/** Opaque page cursors: base64url JSON of the last row's sort key. */
-export function encodeCursor(value: unknown): string {
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
-
-export function decodeCursor<T extends z.ZodType>(schema: T, cursor: string | undefined): z.output<T> | undefined {
-  if (cursor === undefined || cursor === '') return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid('cursor is not a cursor this service issued');
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw invalid('cursor is not a cursor this service issued');
-  return parsed.data;
-}
-
-export const timeCursor = z.object({ t: z.number().int(), id: z.string() });
-
 export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
   new DatalakeError(409, 'conflict', message, {}, details);
 

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { truncate } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,13 +7,10 @@ import { DATALAKE_BASE_PATH } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { Datalake } from '../../datalake/datalake';
 import type { DlVideoRow } from '../../datalake/dl-videos';
-import { DatalakeError, invalid, OperationFailure } from '../../datalake/errors';
-import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/media';
-import { newVideoId, queueIngest } from '../../datalake/start-ingest';
-import { claimSession, openSession, releaseSession } from '../../datalake/upload-sessions';
-import { safeFileName } from '../library/form-fields';
-import { accountOf } from '../library/auth';
-import { admit, ingestFields, targetCollection } from './ingest-fields';
+import { DatalakeError, invalid } from '../../datalake/errors';
+import { createSession, finalizeSession, findSession, receivedBytes } from '../../datalake/resumable-ingest';
+import { claimSession, releaseSession } from '../../datalake/upload-sessions';
+import { ingestFields } from './ingest-fields';
 import { actionTarget, conflict, idParam, parse } from './parse';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
@@ -28,10 +25,6 @@ const session = (request: FastifyRequest, v: DlVideoRow, offset: number) => ({
   operation: v.operation_id,
 });
 
-async function offsetOf(dl: Datalake, videoId: string): Promise<number> {
-  return (await stat(dl.uploadPath(videoId)).catch(() => null))?.size ?? 0;
-}
-
 /** POST /videos?upload=resumable: 201 {video_id, upload_url, chunk_size, ...}; the same idempotency_key returns the same session. */
 export async function createResumable(
   dl: Datalake,
@@ -42,67 +35,33 @@ export async function createResumable(
   const f = parse(ingestFields, request.body);
   if (f.source_url) throw invalid('a resumable upload has no source_url');
   if (f.size === undefined) throw invalid('size (total bytes of the file) is required for a resumable upload');
-  const filename = safeFileName(f.filename ?? 'video');
-  if (!mayBeVideoType(f.content_type) || !extensionAllowed(filename)) {
-    throw new DatalakeError(
-      415,
-      'unsupported_media',
-      `${filename} (${f.content_type ?? 'no type'}) is not a supported video`,
-    );
-  }
-  if (f.idempotency_key) {
-    const previous = dl.videos.byIdempotencyKey(account.id, f.idempotency_key);
-    if (previous) return reply.code(200).send(session(request, previous, await offsetOf(dl, previous.id)));
-  }
-  targetCollection(dl, account, f.collection_id);
-  const id = newVideoId();
-  const video = openSession(dl, {
-    id,
-    accountId: account.id,
+  const { video, offset, replayed } = await createSession(dl, account, {
     collectionId: f.collection_id,
-    status: 'uploading',
-    sourceType: 'resumable',
-    sourceUrl: null,
-    filename,
-    contentType: f.content_type ?? null,
-    uploadSize: f.size,
+    filename: f.filename,
+    contentType: f.content_type,
+    size: f.size,
     fps: f.fps,
     metadata: f.metadata,
     callbackUrl: f.callback_url ?? null,
     idempotencyKey: f.idempotency_key ?? null,
   });
-  try {
-    await writeFile(dl.uploadPath(id), '');
-  } catch (err) {
-    dl.videos.remove(id);
-    throw err;
-  }
-  return reply.code(201).send(session(request, video, 0));
+  return reply.code(replayed ? 200 : 201).send(session(request, video, offset));
 }
 
 function uploading(dl: Datalake, account: Account, params: unknown): DlVideoRow {
   const { id } = parse(idParam, params);
-  const video = dl.videos.get(account.id, id);
-  if (!video || video.source_type !== 'resumable') {
-    const idle = Math.round(dl.ctx.config.limits.uploadSessionIdleMs / 1000);
-    throw new DatalakeError(
-      404,
-      'not_found',
-      `upload session not found (a session that receives nothing for ${idle} s expires with its bytes)`,
-    );
-  }
-  return video;
+  return findSession(dl, account.id, id);
 }
 
 const RANGE = /^bytes (\d{1,13})-(\d{1,13})\/(\d{1,13})$/;
 
 export function registerResumable(app: FastifyInstance, dl: Datalake): void {
   app.get('/uploads/:id', async (request) => {
-    const video = uploading(dl, accountOf(request), request.params);
+    const video = uploading(dl, request.account, request.params);
     return session(
       request,
       video,
-      video.status === 'uploading' ? await offsetOf(dl, video.id) : (video.upload_size ?? 0),
+      video.status === 'uploading' ? await receivedBytes(dl, video.id) : (video.upload_size ?? 0),
     );
   });
 
@@ -111,7 +70,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
    * arrive, so a dropped connection keeps what reached the disk; GET on the upload_url then says where to resume.
    */
   app.put('/uploads/:id', async (request, reply) => {
-    const video = uploading(dl, accountOf(request), request.params);
+    const video = uploading(dl, request.account, request.params);
     if (video.status !== 'uploading') throw conflict('the upload is already finalized');
     const header = request.headers['content-range'];
     const m = typeof header === 'string' ? RANGE.exec(header) : null;
@@ -124,7 +83,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     if (!claimSession(video.id)) throw conflict('another chunk of this upload is in progress');
     const path = dl.uploadPath(video.id);
     try {
-      const offset = await offsetOf(dl, video.id);
+      const offset = await receivedBytes(dl, video.id);
       if (start !== offset) throw conflict(`the chunk must start at the received offset ${offset}`, { offset });
       const expected = end - start + 1;
       let received = 0;
@@ -150,7 +109,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
         throw invalid(`the chunk carried ${received} bytes, its Content-Range says ${expected}`);
       }
       dl.videos.touch(video.id);
-      return reply.send(session(request, video, await offsetOf(dl, video.id)));
+      return reply.send(session(request, video, await receivedBytes(dl, video.id)));
     } finally {
       releaseSession(video.id);
     }
@@ -158,50 +117,8 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
 
   /** Starts the ingest of a complete upload: 202 with the operation (the same one when finalized twice). */
   app.post('/videos/:target', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const video = uploading(dl, account, { id: actionTarget(request.params, 'finalize') });
-    const existing = video.operation_id ? dl.operations.byId(video.operation_id) : undefined;
-    if (existing) return reply.code(202).send(dl.operations.record(existing));
-    if (video.status !== 'uploading') throw conflict(`the video is ${video.status}`);
-    if (!claimSession(video.id)) throw conflict('a chunk or a finalize of this upload is in progress');
-    try {
-      return await finalize(dl, account, video, request, reply);
-    } finally {
-      releaseSession(video.id);
-    }
+    return reply.code(202).send(dl.operations.record(await finalizeSession(dl, account, video)));
   });
-}
-
-async function finalize(
-  dl: Datalake,
-  account: Account,
-  video: DlVideoRow,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
-  const offset = await offsetOf(dl, video.id);
-  if (offset !== video.upload_size)
-    throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
-  targetCollection(dl, account, video.collection_id);
-  admit(dl, account);
-  try {
-    await checkMedia(dl.uploadPath(video.id));
-  } catch (err) {
-    if (err instanceof OperationFailure) {
-      dl.videos.setStatus(video.id, 'failed');
-      await rm(dl.uploadPath(video.id), { force: true });
-      throw new DatalakeError(415, 'unsupported_media', err.message);
-    }
-    throw err;
-  }
-  const again = dl.videos.byId(video.id);
-  const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
-  if (raced) return reply.code(202).send(dl.operations.record(raced));
-  const op = queueIngest(dl, video, {
-    accountId: account.id,
-    callbackUrl: video.callback_url,
-    idempotencyKey: null,
-    requestHash: null,
-  });
-  return reply.code(202).send(dl.operations.record(op));
 }

@@ -2,10 +2,10 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { DATALAKE_BASE_PATH } from '../../../shared/api-types';
 import { InsufficientBalanceError } from '../../accounts/billing';
 import type { ServiceContext } from '../../context';
-import { datalakeOf } from '../../datalake/datalake';
+import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, type DatalakeErrorCode } from '../../datalake/errors';
-import { ApiError } from '../envelope';
-import { authenticate } from '../library/auth';
+import { HttpError } from '../envelope';
+import { authenticate } from '../auth';
 import { registerCollections } from './collections';
 import { registerEvents } from './events';
 import { registerIngest } from './ingest';
@@ -28,8 +28,7 @@ const byStatus: Record<number, DatalakeErrorCode> = {
 };
 
 /** Interface B under /serve/datalake/v1: its own key kind and its own error body, {error: {code, message}}. */
-export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const dl = datalakeOf(ctx);
+export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext, dl: Datalake): void {
   void app.register(
     (scope, _opts, done) => {
       // Chunk uploads and other bodies that are not JSON or multipart reach their handler unread.
@@ -49,7 +48,7 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
             .send({ error: { code, message, ...details } });
         };
         if (err instanceof DatalakeError) return send(err.httpStatus, err.code, err.message, err.headers, err.details);
-        if (err instanceof ApiError)
+        if (err instanceof HttpError)
           return send(err.httpStatus, byStatus[err.httpStatus] ?? 'invalid_argument', err.message, err.headers);
         if (err instanceof InsufficientBalanceError) return send(402, 'insufficient_balance', err.message);
         const status = (err as FastifyError).statusCode;
@@ -59,11 +58,9 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
         return send(500, 'internal', 'internal error');
       });
       scope.setNotFoundHandler((request, reply) => {
-        void reply
-          .code(404)
-          .send({
-            error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` },
-          });
+        void reply.code(404).send({
+          error: { code: 'not_found', message: `no such endpoint: ${request.method} ${request.url.split('?')[0]}` },
+        });
       });
       registerCollections(scope, dl);
       registerIngest(scope, dl);

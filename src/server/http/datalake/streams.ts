@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { invalid, missing } from '../../datalake/errors';
+import { targetCollection } from '../../datalake/ingest-admission';
 import { STREAM_JOB } from '../../datalake/stream-worker';
-import { accountOf } from '../library/auth';
-import { targetCollection } from './ingest-fields';
-import { decodeCursor, encodeCursor, idParam, limitParam, parse, timeCursor } from './parse';
+import { mediaTimeOrder, newestFirst, pageRequest } from '../../datalake/paging';
+import { idParam, limitParam, parse } from './parse';
 
 const openBody = z
   .object({
@@ -23,7 +23,6 @@ const listQuery = z.object({ limit: limitParam(20), cursor: z.string().optional(
 const eventsQuery = z
   .object({ limit: limitParam(50), cursor: z.string().optional(), since: z.coerce.number().min(0).optional() })
   .strict();
-const eventCursor = z.object({ start: z.number(), seq: z.number().int() });
 
 /** Open Stream: a live pull source, cut into segments that are ingested (indexed, derived) while it plays. */
 export function registerStreams(app: FastifyInstance, dl: Datalake): void {
@@ -35,7 +34,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
   };
 
   app.post('/streams', async (request, reply) => {
-    const account = accountOf(request);
+    const account = request.account;
     const body = parse(openBody, request.body);
     const scheme = URL.canParse(body.source_url) ? new URL(body.source_url).protocol : '';
     if (scheme === 'rtsp:' || scheme === 'rtmp:' || scheme === 'rtmps:')
@@ -59,20 +58,15 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
 
   app.get('/streams', async (request) => {
     const q = parse(listQuery, request.query);
-    const rows = dl.streams.list(accountOf(request).id, q.limit + 1, decodeCursor(timeCursor, q.cursor));
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    return {
-      streams: page.map((r) => dl.streams.record(r)),
-      next_cursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, id: last.id }) : null,
-    };
+    const page = dl.streams.list(request.account.id, pageRequest(newestFirst, q.limit, q.cursor));
+    return { streams: page.rows.map((r) => dl.streams.record(r)), next_cursor: page.nextCursor };
   });
 
-  app.get('/streams/:id', async (request) => dl.streams.record(find(accountOf(request).id, request.params)));
+  app.get('/streams/:id', async (request) => dl.streams.record(find(request.account.id, request.params)));
 
   /** Stops pulling; segments already cut stay (and finish their ingest). */
   app.delete('/streams/:id', async (request) => {
-    const row = find(accountOf(request).id, request.params);
+    const row = find(request.account.id, request.params);
     dl.streams.setStatus(row.id, 'stopped');
     dl.abort(row.id);
     return dl.streams.record(dl.streams.byId(row.id) ?? row);
@@ -80,16 +74,13 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
 
   /** Safety events of all segments on the stream's timeline; billed like the per-video call; live while pulling or indexing. */
   app.get('/streams/:id/events', async (request) => {
-    const account = accountOf(request);
+    const account = request.account;
     const row = find(account.id, request.params);
     const q = parse(eventsQuery, request.query);
-    const after = decodeCursor(eventCursor, q.cursor);
+    const pageAsked = pageRequest(mediaTimeOrder, q.limit, q.cursor);
     dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake stream safety events', row.id);
-    const page = dl.events.streamPage(row.id, q.limit, q.since, after);
-    const indexing =
-      dl.ctx.db.prepare("SELECT 1 FROM dl_videos WHERE stream_id = ? AND status = 'processing' LIMIT 1").get(row.id) !==
-      undefined;
-    const live = row.status === 'starting' || row.status === 'live' || indexing;
-    return { events: page.events, next_cursor: page.more && page.last ? encodeCursor(page.last) : null, live };
+    const page = dl.events.streamPage(row.id, q.since, pageAsked);
+    const live = row.status === 'starting' || row.status === 'live' || dl.videos.processingInStream(row.id);
+    return { events: page.rows, next_cursor: page.nextCursor, live };
   });
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { folderSchema } from '../../../shared/api-types';
 import type { ServiceContext } from '../../context';
-import { success } from '../envelope';
-import { accountOf } from './auth';
-import { parseOr400 } from './validate';
+import { libraryRoute } from './route';
 
 const name = z.string().trim().min(1, 'name is required').max(200, 'name must be at most 200 characters');
+const nameBody = z.object({ name });
 const folderParam = z.object({
   id: z
     .string()
@@ -15,22 +15,38 @@ const folderParam = z.object({
 
 /** Folders: POST /folders, GET /folders, PATCH /folders/:id (rename), DELETE /folders/:id (empty folders only). */
 export function registerFolders(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post('/folders', async (request) => {
-    const body = parseOr400(z.object({ name }), request.body);
-    return success(ctx.folders.create(accountOf(request).id, body.name));
+  libraryRoute(app, {
+    method: 'POST',
+    url: '/folders',
+    body: nameBody,
+    response: folderSchema,
+    handler: async ({ account, body }) => ctx.folders.create(account.id, body.name),
   });
 
-  app.get('/folders', async (request) => success(ctx.folders.list(accountOf(request).id)));
-
-  app.patch('/folders/:id', async (request) => {
-    const { id } = parseOr400(folderParam, request.params);
-    const body = parseOr400(z.object({ name }), request.body);
-    return success(ctx.folders.rename(accountOf(request).id, id, body.name));
+  libraryRoute(app, {
+    method: 'GET',
+    url: '/folders',
+    response: z.array(folderSchema),
+    handler: async ({ account }) => ctx.folders.list(account.id),
   });
 
-  app.delete('/folders/:id', async (request) => {
-    const { id } = parseOr400(folderParam, request.params);
-    ctx.folders.delete(accountOf(request).id, id);
-    return success({ folder_id: id, deleted: true });
+  libraryRoute(app, {
+    method: 'PATCH',
+    url: '/folders/:id',
+    params: folderParam,
+    body: nameBody,
+    response: folderSchema,
+    handler: async ({ account, params, body }) => ctx.folders.rename(account.id, params.id, body.name),
+  });
+
+  libraryRoute(app, {
+    method: 'DELETE',
+    url: '/folders/:id',
+    params: folderParam,
+    response: z.object({ folder_id: z.number().int(), deleted: z.literal(true) }),
+    handler: async ({ account, params }) => {
+      ctx.folders.delete(account.id, params.id);
+      return { folder_id: params.id, deleted: true as const };
+    },
   });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidDatetime, UPLOAD_LIMITS } from '../../../shared/api-types';
+import type { UploadRequest } from '../../library/ingest';
 import { badRequest } from '../envelope';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -92,35 +93,20 @@ export function parseUploadFields(raw: Map<string, string[]>): UploadFields {
   return parsed.data;
 }
 
-/** The fields of a new video row that come from the upload form (POST /upload and /upload_url alike). */
-export function videoFieldsOf(form: UploadFields) {
+/** What the upload form (POST /upload and /upload_url alike) asks of the ingest. */
+export function uploadRequestOf(form: UploadFields): UploadRequest {
   return {
-    datetimeTaken: form.datetime_taken ?? null,
-    cameraModel: form.camera_model ?? null,
-    latitude: form.latitude ?? null,
-    longitude: form.longitude ?? null,
-    callback: form.callback ?? null,
-    retainOriginal: form.retain_original_video ?? true,
-    transcriptionPrompt: form.video_transcription_prompt ?? null,
-    tags: [...new Set([...form.tags, 'api'])],
+    folderId: form.folder_id,
+    uniqueId: form.unique_id,
+    details: {
+      datetimeTaken: form.datetime_taken ?? null,
+      cameraModel: form.camera_model ?? null,
+      latitude: form.latitude ?? null,
+      longitude: form.longitude ?? null,
+      callback: form.callback ?? null,
+      retainOriginal: form.retain_original_video ?? true,
+      transcriptionPrompt: form.video_transcription_prompt ?? null,
+      tags: [...new Set([...form.tags, 'api'])],
+    },
   };
-}
-
-/** File name safe to store and to hand back in Content-Disposition: no folders, no control or reserved characters. */
-export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base
-    .replace(/[\p{Cc}<>:"|?*]/gu, '_')
-    .replace(/^[.\s]+/, '')
-    .trim();
-  const limited = Buffer.byteLength(cleaned) > 200 ? truncateBytes(cleaned, 200) : cleaned;
-  return limited || 'video';
-}
-
-function truncateBytes(text: string, max: number): string {
-  const dot = text.lastIndexOf('.');
-  const ext = dot > 0 && text.length - dot <= 8 ? text.slice(dot) : '';
-  let stem = text.slice(0, text.length - ext.length);
-  while (Buffer.byteLength(stem + ext) > max) stem = stem.slice(0, -1);
-  return stem + ext;
 }

@@ -1,13 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ENVELOPE_CODES, type UploadedVideo } from '../../../shared/api-types';
-import { bucketOf, type ServiceContext } from '../../context';
-import { admitNewMedia } from '../../library/admission';
-import { startUrlUpload } from '../../library/url-upload';
-import { ApiError, badRequest, success } from '../envelope';
+import type { ServiceContext } from '../../context';
+import type { LibraryIngest } from '../../library/ingest';
+import { badRequest, success } from '../envelope';
 import { discard, drainParts, nextPart } from '../multipart-drain';
-import { accountOf } from './auth';
-import { parseUploadFields, safeFileName, videoFieldsOf } from './form-fields';
-import { indexingPrice } from './upload';
+import { parseUploadFields, uploadRequestOf } from './form-fields';
 
 type RawFields = Map<string, string[]>;
 
@@ -16,7 +12,7 @@ type RawFields = Map<string, string[]>;
  * object) plus `url`; answered as /upload at once (UNPARSE). The original is fetched by a job through the datalake's
  * guarded fetcher, so the SSRF rules, the 3 GB limit, the media checks and the billing are those of an ingest by URL.
  */
-export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext, ingest: LibraryIngest): void {
   void app.register((scope, _opts, done) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -30,50 +26,12 @@ export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext): vo
     );
 
     scope.post('/upload_url', async (request, reply) => {
-      const account = accountOf(request);
-      admitNewMedia(ctx, account.id, indexingPrice(60));
+      const account = request.account;
+      ingest.admit(account.id);
       const raw = await readFields(request);
       const url = sourceUrl(raw);
       const form = parseUploadFields(raw);
-      const cap = ctx.config.limits.concurrentIngests;
-      if (ctx.videos.fetching(account.id) >= cap) {
-        throw new ApiError(
-          429,
-          ENVELOPE_CODES.rateLimited,
-          `${cap} videos are still being fetched from their links; wait for one to finish.`,
-          { 'retry-after': '15' },
-        );
-      }
-      const folderId = ctx.folders.resolve(account.id, form.folder_id, form.unique_id);
-      const name = urlFileName(url);
-      const row = startUrlUpload(
-        ctx,
-        {
-          accountId: account.id,
-          folderId,
-          videoName: name,
-          originalName: name,
-          bucket: bucketOf(account.id),
-          blob: null,
-          contentType: 'application/octet-stream',
-          size: 0,
-          sha256: '',
-          duration: null,
-          width: null,
-          height: null,
-          fps: null,
-          codec: null,
-          ...videoFieldsOf(form),
-        },
-        url,
-      );
-      const data: UploadedVideo = {
-        videoNo: row.video_no,
-        videoName: row.video_name,
-        videoStatus: 'UNPARSE',
-        uploadTime: String(row.created_at),
-      };
-      return reply.send(success(data));
+      return reply.send(success(ingest.fromUrl(account.id, url, uploadRequestOf(form))));
     });
     done();
   });
@@ -122,16 +80,4 @@ function sourceUrl(fields: RawFields): string {
   if (url.length > 2048) throw badRequest('url must be at most 2048 characters');
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw badRequest('url must be an http or https URL');
   return url;
-}
-
-/** The stored name: the link's last path segment (percent-decoded where it decodes), sanitised. */
-function urlFileName(url: string): string {
-  const last = new URL(url).pathname.split('/').pop() ?? '';
-  let decoded = last;
-  try {
-    decoded = decodeURIComponent(last);
-  } catch {
-    // a malformed escape: keep the raw segment
-  }
-  return safeFileName(decoded || 'video');
 }

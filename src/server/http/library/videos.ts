@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { VIDEO_STATUSES } from '../../../shared/api-types';
+import { listVideosDataSchema, VIDEO_STATUSES } from '../../../shared/api-types';
 import type { ServiceContext } from '../../context';
-import { success } from '../envelope';
-import { accountOf } from './auth';
-import { parseOr400 } from './validate';
+import { deleteVideos } from '../../library/delete-videos';
+import { libraryRoute } from './route';
 
 const listBody = z.object({
   page: z.number().int().min(1).default(1),
@@ -28,45 +27,37 @@ const deleteBody = z.preprocess(
 );
 
 export function registerVideos(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post('/list_videos', async (request) => {
-    const account = accountOf(request);
-    const body = parseOr400(listBody, request.body);
-    const folderId = ctx.folders.resolveFilter(account.id, body.folder_id, body.unique_id);
-    const { rows, total } = ctx.videos.list({
-      accountId: account.id,
-      folderId,
-      status: body.status,
-      videoName: body.video_name,
-      videoNo: body.video_no,
-      tag: body.tag,
-      page: body.page,
-      size: body.size,
-    });
-    return success({
-      videos: rows.map((r) => ctx.videos.metadata(r, ctx.folders.publicId(r.folder_id))),
-      current_page: body.page,
-      page_size: body.size,
-      total_count: total,
-    });
+  libraryRoute(app, {
+    method: 'POST',
+    url: '/list_videos',
+    body: listBody,
+    response: listVideosDataSchema,
+    handler: async ({ account, body }) => {
+      const folderId = ctx.folders.resolveFilter(account.id, body.folder_id, body.unique_id);
+      const { rows, total } = ctx.videos.list({
+        accountId: account.id,
+        folderId,
+        status: body.status,
+        videoName: body.video_name,
+        videoNo: body.video_no,
+        tag: body.tag,
+        page: body.page,
+        size: body.size,
+      });
+      return {
+        videos: rows.map((r) => ctx.videos.metadata(r, ctx.folders.publicId(r.folder_id))),
+        current_page: body.page,
+        page_size: body.size,
+        total_count: total,
+      };
+    },
   });
 
-  app.post('/delete_videos', async (request) => {
-    const account = accountOf(request);
-    const nos = parseOr400(deleteBody, request.body);
-    const deleted: string[] = [];
-    const notFound: string[] = [];
-    for (const no of new Set(nos)) {
-      const row = ctx.videos.byNo(account.id, no);
-      if (!row) {
-        notFound.push(no);
-        continue;
-      }
-      ctx.videos.delete(row.id);
-      await ctx.blobs.deletePrefix(row.bucket, `videos/${no}`);
-      await ctx.blobs.deletePrefix(row.bucket, `keyframes/${no}`);
-      await ctx.blobs.deletePrefix(row.bucket, `posters/${no}`);
-      deleted.push(no);
-    }
-    return success({ deleted, not_found: notFound });
+  libraryRoute(app, {
+    method: 'POST',
+    url: '/delete_videos',
+    body: deleteBody,
+    response: z.object({ deleted: z.array(z.string()), not_found: z.array(z.string()) }),
+    handler: async ({ account, body }) => deleteVideos(ctx, account.id, body),
   });
 }

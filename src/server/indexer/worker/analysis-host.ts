@@ -1,7 +1,7 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { AnalyzeError, type AnalyzeOptions, type AnalyzeResult } from '../analyze-video';
-import { unreachable } from '../types';
+import { unreachable } from '../../../shared/errors';
 import { fromWorkerSchema, type AnalysisWorkerData, type ToWorker } from './protocol';
 import { spawnWorker, workerEntry } from '../../../common/spawn-worker';
 

@@ -2,7 +2,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { analyzeVideo, createAnalyzers } from '../analyze-video';
-import { unreachable } from '../types';
+import { unreachable } from '../../../shared/errors';
 import { fromWorkerSchema, toWorkerSchema, workerDataSchema, type AnalyzeRequest, type FromWorker } from './protocol';
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../shared/sqlite-migrate';
 import { parseQuery } from '../../search/query-text';
 import { searchSegments } from '../../search/search-segments';
+import { SearchCache } from '../../search/search-cache';
 import { serviceMigrations } from './index';
 
 describe('migration 5: one full-text table per account', () => {
@@ -31,9 +32,13 @@ describe('migration 5: one full-text table per account', () => {
       { rowid: 10, labels: 'boat', names: 'a.mp4' },
       { rowid: 11, labels: '', names: 'a.mp4' },
     ]);
-    expect(searchSegments(db, parseQuery('red'), 'all', { accountId: 1 }, 10).map((h) => h.segmentId)).toEqual([10]);
-    expect(searchSegments(db, parseQuery('red'), 'all', { accountId: 2 }, 10).map((h) => h.segmentId)).toEqual([20]);
-    expect(searchSegments(db, parseQuery('red'), 'all', { accountId: 3 }, 10)).toEqual([]);
+    expect(
+      searchSegments(new SearchCache(db), parseQuery('red'), 'all', { accountId: 1 }, 10).map((h) => h.segmentId),
+    ).toEqual([10]);
+    expect(
+      searchSegments(new SearchCache(db), parseQuery('red'), 'all', { accountId: 2 }, 10).map((h) => h.segmentId),
+    ).toEqual([20]);
+    expect(searchSegments(new SearchCache(db), parseQuery('red'), 'all', { accountId: 3 }, 10)).toEqual([]);
     db.close();
   });
 });

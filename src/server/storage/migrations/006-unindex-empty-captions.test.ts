@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../shared/sqlite-migrate';
 import { parseQuery } from '../../search/query-text';
 import { searchSegments } from '../../search/search-segments';
+import { SearchCache } from '../../search/search-cache';
 import { serviceMigrations } from './index';
 
 describe('migration 6: the "nothing recognised" caption leaves the indexes', () => {
@@ -21,7 +22,7 @@ describe('migration 6: the "nothing recognised" caption leaves the indexes', () 
       INSERT INTO segments_trigram (rowid, body) VALUES (10, '${empty}   person a.mp4'), (11, 'Two people   person a.mp4');
     `);
     const people = (): number[] =>
-      searchSegments(db, parseQuery('people'), 'all', { accountId: 1 }, 10).map((h) => h.segmentId);
+      searchSegments(new SearchCache(db), parseQuery('people'), 'all', { accountId: 1 }, 10).map((h) => h.segmentId);
     expect(people()).toEqual([11, 10]);
     expect(
       db.prepare('SELECT rowid FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rowid').all('people'),

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { isKeyframeAddress, type Keyframe } from './keyframes';
+
+/** What the media routes serve from (the shell's custom protocol, the web mode's /api/media). */
+export interface MediaSource {
+  /** Folders media may be served from. */
+  mediaRoots(): string[];
+  /** A keyframe thumbnail by its storage address. */
+  keyframe(bucket: string, blob: string): Promise<Keyframe>;
+}
+
+/** The keyframe cache on disk (the library feature's ThumbnailCache), as the media routes use it. */
+export interface KeyframeStore {
+  get(bucket: string, blob: string): Promise<Keyframe>;
+}
+
+export interface MediaSourceDeps {
+  dataDir: string;
+  /** Paths of the watched folders. */
+  watchedPaths: () => string[];
+  /** The on-disk keyframe cache (filled from the library service, works offline for what it holds) once started. */
+  thumbnails: () => KeyframeStore | undefined;
+}
+
+/** Local media from the watched folders and the library's own clips and downloads; keyframes from the disk cache. */
+export function mediaSource(d: MediaSourceDeps): MediaSource {
+  return {
+    mediaRoots: () => [...d.watchedPaths(), join(d.dataDir, 'clips'), join(d.dataDir, 'downloads')],
+    async keyframe(bucket, blob) {
+      if (!isKeyframeAddress(bucket, blob)) return { ok: false, status: 400, message: 'not a keyframe address' };
+      const disk = d.thumbnails();
+      if (!disk) return { ok: false, status: 503, message: 'the app is not started' };
+      const t = await disk.get(bucket, blob);
+      return t.ok
+        ? { ok: true, bytes: t.bytes, contentType: t.contentType }
+        : { ok: false, status: t.status, message: t.message };
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { VideoDetail } from '../../shared/contract/library';
+import { AppError } from '../../shared/errors';
+import type { LibraryClient } from '../api/client';
+import type { LocalOriginals } from '../sync';
+
+/** One library video as the player needs it: its metadata and where a local original is. */
+export async function videoDetail(
+  client: LibraryClient,
+  originals: LocalOriginals,
+  videoNo: string,
+): Promise<VideoDetail> {
+  const m = await client.getMetadata(videoNo);
+  if (!m) throw new AppError('not_found', `the library has no video ${videoNo}`);
+  return {
+    videoNo: m.videoNo,
+    name: m.original_name || m.video_name,
+    status: m.status,
+    progress: m.progress,
+    failReason: m.fail_reason,
+    duration: m.duration,
+    width: m.width,
+    height: m.height,
+    fps: m.fps,
+    codec: m.codec,
+    cameraModel: m.camera_model,
+    datetimeTaken: m.datetime_taken,
+    tags: m.tags.filter((t) => !t.startsWith('sha256:')),
+    localPath: originals.pathOf(m.videoNo),
+    original: { bucket: m.video_bucket, blob: m.video_blob, bytes: Math.round(m.size) },
+  };
+}

@@ -1,0 +1,41 @@
+import type { SettingsView } from '../../shared/contract/settings';
+import type { ServiceConnection } from '../connection';
+import type { EventBus } from '../events';
+import type { HandlerMap } from '../ipc/registry';
+import type { Db } from '../store/database';
+import { DeletePolicy } from '../sync';
+import type { AppSettings } from './app-settings';
+import { settingsView } from './view';
+
+export interface SettingsHandlerDeps {
+  settings: () => AppSettings;
+  db: () => Db;
+  connection: ServiceConnection;
+  events: EventBus;
+  /** The remote delete policy changed: apply it now (the running deleter reconciles). */
+  remoteDeleteChanged: () => void;
+}
+
+/** settings:get and settings:set; every change is announced with `settings:changed`. */
+export function settingsHandlers(d: SettingsHandlerDeps) {
+  const view = (): SettingsView => settingsView(d.settings(), d.connection, new DeletePolicy(d.db()).get());
+  return {
+    'settings:get': () => view(),
+    'settings:set': (req) => {
+      const s = d.settings();
+      if (req.endpoint) s.setEndpoint(req.endpoint);
+      if (req.cloudKey !== undefined) s.setCloudKey(req.cloudKey.trim());
+      if (req.uploadConcurrency !== undefined) s.setUploadConcurrency(req.uploadConcurrency);
+      if (req.launchAtLogin !== undefined) s.setLaunchAtLogin(req.launchAtLogin);
+      if (req.windowClose !== undefined) s.setWindowClose(req.windowClose);
+      if (req.theme !== undefined) s.setTheme(req.theme);
+      if (req.remoteDeletePolicy !== undefined) {
+        new DeletePolicy(d.db()).set(req.remoteDeletePolicy);
+        d.remoteDeleteChanged();
+      }
+      const changed = view();
+      d.events.emit('settings:changed', changed);
+      return changed;
+    },
+  } satisfies HandlerMap;
+}

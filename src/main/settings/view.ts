@@ -1,0 +1,44 @@
+import type { RemoteDeletePolicy, SettingsView } from '../../shared/contract/settings';
+import type { ServiceConnection } from '../connection';
+import { serviceProblem } from '../service';
+import type { AppSettings } from './app-settings';
+
+/** Settings as the UI shows them: the stored values, how the connection went, and whether a change needs a restart. */
+export function settingsView(
+  s: AppSettings,
+  connection: ServiceConnection,
+  remoteDeletePolicy: RemoteDeletePolicy,
+): SettingsView {
+  const endpoint = s.endpoint();
+  const concurrency = s.uploadConcurrency();
+  let cloudKeySet = false;
+  try {
+    cloudKeySet = s.cloudKey() !== undefined;
+  } catch {
+    cloudKeySet = true;
+  }
+  const o = connection.current();
+  const down = serviceProblem(connection.state());
+  const view: SettingsView['connection'] =
+    o === undefined
+      ? { state: 'not-configured', mode: null, baseUrl: null, error: null }
+      : o.state === 'connected'
+        ? down
+          ? { state: 'failed', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: down }
+          : { state: 'connected', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: null }
+        : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason };
+  const applied = connection.applied();
+  const restartRequired =
+    applied !== undefined && (applied.endpoint !== JSON.stringify(endpoint) || applied.concurrency !== concurrency);
+  return {
+    endpoint,
+    cloudKeySet,
+    uploadConcurrency: concurrency,
+    launchAtLogin: s.launchAtLogin(),
+    windowClose: s.windowClose(),
+    remoteDeletePolicy,
+    theme: s.theme(),
+    connection: view,
+    restartRequired,
+  };
+}

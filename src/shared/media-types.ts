@@ -1,0 +1,24 @@
+/** Media types by lowercased file extension: the one map the client serves local media and uploads with. */
+export const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.webm': 'video/webm',
+  '.avi': 'video/x-msvideo',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+};
+
+/** The lowercased extension of a path's last segment, with its dot ('' when there is none). */
+function extensionOf(path: string): string {
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot).toLowerCase() : '';
+}
+
+/** The media type of a path, or undefined when it is not a media file this map knows. */
+export function mediaTypeOf(path: string): string | undefined {
+  return MEDIA_TYPES[extensionOf(path)];
+}
