@@ -38,7 +38,7 @@ const FILES = [
   '!**/node_modules/@vladmandic/{human,face-api}/dist/**',
   '**/node_modules/@vladmandic/{human,face-api}/dist/*.{node,node-wasm}.js',
   '!**/node_modules/@vladmandic/{human,face-api}/{src,assets,tfjs,tmp,favicon.ico}{,/**}',
-  // nsfwjs: src/server/datalake/safety/nsfw-engine.ts loads mobilenet_v2 through the CommonJS build; the inception and
+  // nsfwjs: src/server/indexer/analyzers/nsfw-model.ts loads mobilenet_v2 through the CommonJS build; the inception and
   // mid-size models (35 MB) and the browser build are never read.
   '!**/node_modules/nsfwjs/dist/{browser,esm}/**',
   '!**/node_modules/nsfwjs/dist/models/{inception_v3,mobilenet_v2_mid}/**',

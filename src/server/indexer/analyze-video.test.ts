@@ -61,7 +61,7 @@ describe('analyzeVideo', () => {
     expect(progress[progress.length - 1]).toBe(100);
     expect(result.words).toEqual([]);
     expect(result.missingEngines).toEqual([]);
-    expect(result.analyzers.map((a) => a.name).sort()).toEqual(['objects', 'ocr', 'speech']);
+    expect(result.analyzers.map((a) => a.name).sort()).toEqual(['drawing', 'objects', 'ocr', 'people', 'speech']);
   });
 
   it('transcribes speech with word times and maps it to segments', async () => {

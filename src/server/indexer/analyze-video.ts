@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ffprobe } from '../../common/media/ffprobe';
 import { createAnalyzers } from './analyzers/index';
+import { OBJECT_SOURCE } from './analyzers/objects';
 import { buildCaption } from './caption';
 import { makePoster } from './frames';
 import { monotonicProgress } from './progress';
@@ -151,7 +152,13 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
         ocrText,
         labels: mergeLabels(found.labels),
         transcript,
-        caption: buildCaption({ detections: found.labels, faces: found.faces, ocrText, transcript }),
+        caption: buildCaption({
+          // Only the detector's objects are things to name: descriptors ("close-up", "red") are not.
+          detections: found.labels.filter((l) => l.source === OBJECT_SOURCE),
+          faces: found.faces,
+          ocrText,
+          transcript,
+        }),
         faces: found.faces,
       };
     });

@@ -1,14 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import type { io } from '@tensorflow/tfjs-core';
-import type { NSFWJS, PredictionType } from 'nsfwjs';
-import { loadHumanEngine, type Tfjs } from '../../indexer/analyzers/human-engine';
+import { loadNsfwClassifier, type NsfwClass, type NsfwScores } from '../../indexer/analyzers/nsfw-model';
 
-const nodeRequire = createRequire(import.meta.url);
-
-export type SafetyClass = PredictionType['className'];
-export type FrameScores = Record<SafetyClass, number>;
+export type SafetyClass = NsfwClass;
+export type FrameScores = NsfwScores;
 
 export interface SafetyEngine {
   detectorId: string;
@@ -17,82 +10,8 @@ export interface SafetyEngine {
   classify(rgb: Uint8Array, width: number, height: number): Promise<FrameScores>;
 }
 
-interface NsfwModule {
-  NSFWJS: new (handler: io.IOHandler, options: { size: number }) => NSFWJS;
-}
-
-const MODEL = 'mobilenet_v2';
-
-/** The model JSON and base64 weight shards ship in the package as small CommonJS wrappers; they are read from disk. */
-function modelHandler(): io.IOHandler {
-  const modelDir = join(dirname(nodeRequire.resolve('nsfwjs')), '..', 'models', MODEL);
-  return {
-    load: async () => {
-      const json = nodeRequire(join(modelDir, 'model.min.js')) as io.ModelJSON;
-      const weightSpecs: io.WeightsManifestEntry[] = [];
-      const buffers: Buffer[] = [];
-      for (const group of json.weightsManifest) {
-        for (const path of group.paths) {
-          const base64: unknown = nodeRequire(join(modelDir, `${path}.min.js`));
-          if (typeof base64 !== 'string') throw new Error(`nsfwjs weight shard ${path} is not a base64 string`);
-          buffers.push(Buffer.from(base64, 'base64'));
-        }
-        weightSpecs.push(...group.weights);
-      }
-      const weights = Buffer.concat(buffers);
-      return {
-        modelTopology: json.modelTopology,
-        format: json.format,
-        generatedBy: json.generatedBy,
-        convertedBy: json.convertedBy,
-        weightSpecs,
-        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
-      };
-    },
-  };
-}
-
-function packageVersion(name: string): string {
-  const pkg = JSON.parse(
-    readFileSync(join(dirname(nodeRequire.resolve(name)), '..', '..', 'package.json'), 'utf8'),
-  ) as { version?: unknown };
-  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-}
-
-let engine: Promise<SafetyEngine> | null = null;
-
-/**
- * nsfwjs (MobileNetV2, 224 px) on the wasm backend. tfjs keeps one global engine and the indexer's human instance
- * insists on initialising the wasm backend itself, so human is brought up first and nsfwjs runs on the same backend.
- */
-export function loadSafetyEngine(): Promise<SafetyEngine> {
-  engine ??= (async () => {
-    const { tf } = await loadHumanEngine();
-    const nsfw = nodeRequire('nsfwjs') as NsfwModule;
-    const model = new nsfw.NSFWJS(modelHandler(), { size: 224 });
-    await model.load();
-    if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);
-    const version = `nsfwjs ${packageVersion('nsfwjs')} ${MODEL} tfjs-wasm ${tf.version_core}`;
-    return {
-      detectorId: `nsfwjs-${MODEL}`,
-      detectorVersion: version,
-      classify: (rgb, w, h) => classify(tf, model, rgb, w, h),
-    };
-  })();
-  engine.catch(() => {
-    engine = null;
-  });
-  return engine;
-}
-
-async function classify(tf: Tfjs, model: NSFWJS, rgb: Uint8Array, width: number, height: number): Promise<FrameScores> {
-  const tensor = tf.tensor3d(rgb, [height, width, 3], 'int32');
-  try {
-    const predictions = await model.classify(tensor, 5);
-    const scores: FrameScores = { Drawing: 0, Hentai: 0, Neutral: 0, Porn: 0, Sexy: 0 };
-    for (const p of predictions) scores[p.className] = p.probability;
-    return scores;
-  } finally {
-    tensor.dispose();
-  }
+/** nsfwjs as the safety scan sees it: the process-wide classifier the indexer's drawing analyzer shares. */
+export async function loadSafetyEngine(): Promise<SafetyEngine> {
+  const nsfw = await loadNsfwClassifier();
+  return { detectorId: nsfw.id, detectorVersion: nsfw.version, classify: (rgb, w, h) => nsfw.classify(rgb, w, h) };
 }

@@ -11,7 +11,7 @@ const nodeRequire = createRequire(import.meta.url);
 interface FaceApiModule {
   version: string;
   tf: { engine(): unknown };
-  nets: { faceLandmark68Net: FaceApiNet; faceRecognitionNet: FaceApiNet };
+  nets: { faceLandmark68Net: FaceApiNet; faceRecognitionNet: FaceApiNet; ageGenderNet: FaceApiNet };
   Rect: new (x: number, y: number, width: number, height: number) => unknown;
   FaceDetection: new (score: number, relativeBox: unknown, imageDims: { width: number; height: number }) => unknown;
   extendWithFaceDetection: <T extends object>(source: T, detection: unknown) => T;
@@ -20,7 +20,7 @@ interface FaceApiModule {
     input: unknown,
     useTinyLandmarkNet: boolean,
   ) => {
-    withFaceDescriptors(): PromiseLike<unknown[]>;
+    withAgeAndGender(): { withFaceDescriptors(): PromiseLike<unknown[]> };
   };
 }
 
@@ -37,6 +37,7 @@ function isFaceApiModule(value: unknown): value is FaceApiModule {
     typeof m.tf === 'object' &&
     typeof nets?.faceLandmark68Net === 'object' &&
     typeof nets.faceRecognitionNet === 'object' &&
+    typeof nets.ageGenderNet === 'object' &&
     typeof m.Rect === 'function' &&
     typeof m.FaceDetection === 'function' &&
     typeof m.extendWithFaceDetection === 'function' &&
@@ -55,13 +56,17 @@ export interface FaceBox {
   score: number;
 }
 
-/** A face with its face-api descriptor (128 numbers), box clipped to the image. */
-export interface DescribedFace extends FaceBox {
+/** What face-api reads of a face: its descriptor (128 numbers) and estimated age in years. */
+export interface FaceReading {
   descriptor: Float32Array;
+  age: number;
 }
 
+/** A face with its face-api reading, box clipped to the image. */
+export type DescribedFace = FaceBox & FaceReading;
+
 /**
- * Loads face-api's node-wasm build and its landmark and recognition nets (from the package's `model/` folder, read with
+ * Loads face-api's node-wasm build and its landmark, recognition and age nets (from the package's `model/` folder, read with
  * fs: no fetch). The build requires `@tensorflow/tfjs` and `@tensorflow/tfjs-backend-wasm` and sets no backend of its
  * own; it must share the tfjs-core instance human runs on, or its tensors would live in another engine: checked here.
  */
@@ -75,7 +80,7 @@ export async function loadFaceDescriber(
   if (mod.tf.engine() !== tf.engine())
     throw new Error("face-api loaded a second copy of @tensorflow/tfjs-core; it must share the indexer's");
   const modelDir = join(dir, 'model');
-  for (const net of [mod.nets.faceLandmark68Net, mod.nets.faceRecognitionNet])
+  for (const net of [mod.nets.faceLandmark68Net, mod.nets.faceRecognitionNet, mod.nets.ageGenderNet])
     if (!net.isLoaded) await net.loadFromDisk(modelDir);
   if (tf.getBackend() !== 'wasm')
     throw new Error(`tfjs backend is ${tf.getBackend()} after loading face-api, expected wasm`);
@@ -85,48 +90,48 @@ export async function loadFaceDescriber(
 /** Smallest side, in pixels, of a face crop worth describing (after clipping to the image). */
 const MIN_FACE_PIXELS = 8;
 
-function clip(face: FaceBox, width: number, height: number): FaceBox | null {
+function clip<T extends FaceBox>(face: T, width: number, height: number): T | null {
   const [x, y, w, h] = face.box;
   const x0 = Math.max(0, Math.round(x));
   const y0 = Math.max(0, Math.round(y));
   const x1 = Math.min(width, Math.round(x + w));
   const y1 = Math.min(height, Math.round(y + h));
   if (x1 - x0 < MIN_FACE_PIXELS || y1 - y0 < MIN_FACE_PIXELS) return null;
-  return { box: [x0, y0, x1 - x0, y1 - y0], score: face.score };
+  return { ...face, box: [x0, y0, x1 - x0, y1 - y0] };
 }
 
 /**
- * 128-number descriptors of faces another detector found: face-api's 68-point landmark net runs on each face's crop,
- * the face is re-cropped aligned on its landmarks, and the recognition net describes that crop (face-api's own
- * `withFaceLandmarks().withFaceDescriptors()` chain, fed human's boxes instead of its own detector's). Boxes are clipped
+ * 128-number descriptors and ages of faces another detector found: face-api's 68-point landmark net runs on each face's
+ * crop, the face is re-cropped aligned on its landmarks, and the recognition and age nets read that crop (face-api's own
+ * `withFaceLandmarks().withAgeAndGender().withFaceDescriptors()` chain, fed human's boxes instead of its own
+ * detector's). The age net (0.4 MB, 112 px) reuses the aligned crop; human's own age comes from faceres (7 MB, 224 px). Boxes are clipped
  * first: face-api shifts landmarks by the unclipped box, so a box reaching past the border would misplace them.
- * `image` is the [height, width, 3] tensor the boxes were found on; it is not disposed here.
+ * `image` is the [height, width, 3] tensor the boxes were found on; it is not disposed here. Each face keeps the
+ * fields it came with; one too small to read is left out.
  */
-export async function describeFaces(
+export async function describeFaces<T extends FaceBox>(
   describer: FaceDescriber,
   image: TfjsCore.Tensor3D,
-  faces: FaceBox[],
-): Promise<DescribedFace[]> {
+  faces: T[],
+): Promise<(T & FaceReading)[]> {
   const [height, width] = image.shape;
   const { faceApi } = describer;
-  const kept = faces.map((f) => clip(f, width, height)).filter((f): f is FaceBox => f !== null);
+  const kept = faces.map((f) => clip(f, width, height)).filter((f): f is T => f !== null);
   if (kept.length === 0) return [];
   const parents = kept.map((f, index) => {
     const [x, y, w, h] = f.box;
     const relative = new faceApi.Rect(x / width, y / height, w / width, h / height);
     return faceApi.extendWithFaceDetection({ index }, new faceApi.FaceDetection(f.score, relative, { width, height }));
   });
-  const results = await new faceApi.DetectAllFaceLandmarksTask(
-    Promise.resolve(parents),
-    image,
-    false,
-  ).withFaceDescriptors();
-  const described: DescribedFace[] = [];
+  const results = await new faceApi.DetectAllFaceLandmarksTask(Promise.resolve(parents), image, false)
+    .withAgeAndGender()
+    .withFaceDescriptors();
+  const described: (T & FaceReading)[] = [];
   for (const r of results) {
-    const { index, descriptor } = r as { index?: unknown; descriptor?: unknown };
+    const { index, descriptor, age } = r as { index?: unknown; descriptor?: unknown; age?: unknown };
     const face = typeof index === 'number' ? kept[index] : undefined;
-    if (face && descriptor instanceof Float32Array && descriptor.length === 128)
-      described.push({ ...face, descriptor });
+    if (face && descriptor instanceof Float32Array && descriptor.length === 128 && typeof age === 'number')
+      described.push({ ...face, descriptor, age });
   }
   return described;
 }

@@ -7,6 +7,8 @@ import type * as TfjsCore from '@tensorflow/tfjs-core';
 import type { Config, Human } from '@vladmandic/human';
 import { z } from 'zod';
 import { describeFaces, loadFaceDescriber, type DescribedFace, type FaceDescriber } from './face-descriptors';
+import { FRAME_PASS, PASS_MODELS, POSE_PASS, readPose } from './human-passes';
+import { someoneSeen, type PeopleSeen } from './people-descriptors';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -73,16 +75,19 @@ function humanConfig(): Partial<Config> {
       mesh: { enabled: false },
       iris: { enabled: false },
       attention: { enabled: false },
-      // Off: faces are described by face-api (128 numbers, see face-descriptors.ts); faceres would double the face cost.
+      // Off: faces are described by face-api (128 numbers and age, see face-descriptors.ts); faceres would double the
+      // face cost.
       description: { enabled: false },
-      emotion: { enabled: false },
+      // "smiling" (people-descriptors.ts): 64 px grey crops, a few ms a face.
+      emotion: { enabled: true, minConfidence: 0.1 },
       antispoof: { enabled: false },
       liveness: { enabled: false },
       gear: { enabled: false },
     },
-    body: { enabled: false },
+    // Loaded here, run only by the pose pass (human-passes.ts) on frames with someone in them.
+    body: { enabled: true, modelPath: 'movenet-lightning.json' },
     hand: { enabled: false },
-    gesture: { enabled: false },
+    gesture: { enabled: true },
     segmentation: { enabled: false },
     // Low threshold on purpose: COCO labels are often wrong, so every label is kept with its score for ranking.
     object: { enabled: true, minConfidence: 0.1, maxDetected: 30 },
@@ -112,7 +117,7 @@ export function loadHumanEngine(): Promise<HumanEngine> {
     const tf = nodeRequire('@tensorflow/tfjs-core') as Tfjs;
     const human = new mod.Human(humanConfig());
     await human.load();
-    const missing = ['centernet', 'blazeface'].filter((m) => !loadedModels(human).includes(m));
+    const missing = PASS_MODELS.filter((m) => !loadedModels(human).includes(m));
     if (missing.length > 0) throw new Error(`human could not load ${missing.join(', ')} (backend ${tf.getBackend()})`);
     if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);
     return { human, tf, version: `human ${human.version} tfjs-wasm ${tf.version_core}` };
@@ -147,19 +152,57 @@ function loadedModels(human: Human): string[] {
 
 const boxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 const resultSchema = z.object({
-  object: z.array(z.object({ label: z.string(), score: z.number() })),
-  face: z.array(z.object({ score: z.number(), box: boxSchema })),
+  object: z.array(z.object({ label: z.string(), score: z.number(), box: boxSchema })),
+  face: z.array(
+    z.object({
+      score: z.number(),
+      box: boxSchema,
+      emotion: z.array(z.object({ emotion: z.string(), score: z.number() })).optional(),
+    }),
+  ),
 });
 
 export interface FrameDetections {
-  /** COCO labels from centernet, every one with its score. */
-  objects: { label: string; score: number }[];
+  /** COCO labels from centernet, every one with its score and box ([x, y, width, height] in frame pixels). */
+  objects: { label: string; score: number; box: [number, number, number, number] }[];
   /** Faces found by human's detector, described by face-api; a face too small to describe is left out. */
   faces: DescribedFace[];
+  /** Who is in the frame, for the people analyzer: person boxes, faces with smile and age, poses. */
+  people: PeopleSeen;
 }
 
-/** Runs detection on packed RGB pixels: objects and face boxes by human, then face descriptors by face-api, one tensor. */
-export async function detectRgb(
+let queue: Promise<unknown> = Promise.resolve();
+
+/** One detection at a time: each human call sets the instance's config for its pass (and wasm has one thread anyway). */
+function exclusive<T>(run: () => Promise<T>): Promise<T> {
+  const next = queue.then(run, run);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/** Each frame's detections, kept while its pixels live: the objects and people analyzers both ask for them. */
+const detected = new WeakMap<Uint8Array, Promise<FrameDetections>>();
+
+/**
+ * Runs detection on packed RGB pixels: objects, faces and their emotion by human, face descriptors and ages by
+ * face-api, then, when someone is in the frame, human's body pose and its gestures. The same pixels (the same array)
+ * are detected once, however many analyzers ask.
+ */
+export function detectRgb(
+  engine: DetectionEngine,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+): Promise<FrameDetections> {
+  let found = detected.get(rgb);
+  if (!found) {
+    found = exclusive(() => detectOnce(engine, rgb, width, height));
+    detected.set(rgb, found);
+  }
+  return found;
+}
+
+async function detectOnce(
   engine: DetectionEngine,
   rgb: Uint8Array,
   width: number,
@@ -167,9 +210,25 @@ export async function detectRgb(
 ): Promise<FrameDetections> {
   const tensor = engine.tf.tensor3d(rgb, [height, width, 3], 'int32');
   try {
-    const result = resultSchema.parse(await engine.human.detect(tensor));
-    const faces = result.face.length > 0 ? await describeFaces(engine.faces, tensor, result.face) : [];
-    return { objects: result.object, faces };
+    const result = resultSchema.parse(await engine.human.detect(tensor, FRAME_PASS));
+    const asked = result.face.map((f, key) => ({ box: f.box, score: f.score, key }));
+    const faces = asked.length > 0 ? await describeFaces(engine.faces, tensor, asked) : [];
+    const persons = result.object.filter((o) => o.label === 'person').map((o) => ({ box: o.box, score: o.score }));
+    const ageOf = new Map(faces.map((f) => [f.key, f.age]));
+    const seenFaces = result.face.map((f, key) => ({
+      box: f.box,
+      score: f.score,
+      happy: f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0,
+      age: ageOf.get(key) ?? null,
+    }));
+    const pose = someoneSeen(persons, seenFaces)
+      ? readPose(await engine.human.detect(tensor, POSE_PASS))
+      : { bodies: [], gestures: [] };
+    return {
+      objects: result.object,
+      faces,
+      people: { persons, faces: seenFaces, ...pose },
+    };
   } finally {
     tensor.dispose();
   }

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { photoPath } from '../../../../test/fixtures/media';
+import { INKED_POSTER, stillFrame } from '../../../../test/helpers/still-frame';
+import { tempDir } from '../../../../test/helpers/temp';
+import type { Label, SegmentFrame } from '../types';
+import { DRAWING_MIN, DrawingAnalyzer } from './drawing';
+import { contentBox, cropRgb } from './frame-borders';
+import { loadNsfwClassifier } from './nsfw-model';
+
+const WORDS = ['artwork', 'cartoon', 'drawing', 'illustration', 'painting'];
+const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+const analyzer = new DrawingAnalyzer();
+let dir = '';
+let cleanup: () => Promise<void> = async () => {};
+
+function frame(name: string, args: string[]): Promise<SegmentFrame> {
+  return stillFrame(dir, name, args);
+}
+
+/** A flat-coloured picture drawn with ffmpeg: sky, grass, a house with its roof line, a tree, a title. */
+function houseDrawing(): Promise<SegmentFrame> {
+  const shapes = [
+    'drawbox=x=0:y=240:w=640:h=120:c=0x6cc24a:t=fill',
+    'drawbox=x=90:y=150:w=160:h=120:c=0xf28c38:t=fill',
+    'drawbox=x=90:y=150:w=160:h=120:c=black:t=5',
+    'drawbox=x=150:y=210:w=40:h=60:c=0x7b4a12:t=fill',
+    'drawbox=x=390:y=130:w=26:h=130:c=0x8b5a2b:t=fill',
+    'drawbox=x=360:y=100:w=90:h=60:c=0x2e8b57:t=fill',
+    'drawbox=x=360:y=100:w=90:h=60:c=black:t=4',
+    `drawtext=fontfile=${FONT}:text='HOME':fontsize=48:fontcolor=black:x=420:y=40`,
+  ];
+  return frame('house', ['-f', 'lavfi', '-i', 'color=c=0x8fd3ff:s=640x360', '-vf', shapes.join(',')]);
+}
+
+async function labelsOf(segment: SegmentFrame): Promise<Label[]> {
+  return (await analyzer.analyze(segment)).labels ?? [];
+}
+
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir('reelsync-drawing-'));
+  expect(await analyzer.available()).toEqual({ ok: true });
+});
+
+afterAll(async () => {
+  await analyzer.close();
+  await cleanup();
+});
+
+describe('drawing analyzer (nsfwjs Drawing class)', () => {
+  it('labels a flat-coloured drawing with every drawing word, weighted by the Drawing probability', async () => {
+    const labels = await labelsOf(await houseDrawing());
+    expect(labels.map((l) => l.label).sort()).toEqual(WORDS);
+    for (const l of labels) {
+      expect(l.source).toBe('drawing');
+      expect(l.score).toBeGreaterThanOrEqual(DRAWING_MIN);
+      expect(l.score).toBe(labels[0]?.score);
+    }
+  });
+
+  it('labels photographs rendered as drawings (posterized, inked edges)', async () => {
+    for (const name of ['motorcycle', 'coffee'] as const) {
+      const drawn = await frame(`drawn-${name}`, ['-i', await photoPath(name), '-vf', `scale=640:-2,${INKED_POSTER}`]);
+      expect((await labelsOf(drawn)).map((l) => l.label).sort(), name).toEqual(WORDS);
+    }
+  });
+
+  it('says nothing of photographs, in bars or on a plain card included', async () => {
+    const photos: [string, string, string][] = [
+      ['astronaut', await photoPath('astronaut'), 'scale=-2:360,pad=640:360:(ow-iw)/2:0'],
+      ['coffee', await photoPath('coffee'), 'scale=640:-2'],
+      ['motorcycle', await photoPath('motorcycle'), 'scale=640:-2'],
+      ['card', await photoPath('astronaut'), 'scale=200:-2,pad=640:360:(ow-iw)/2:(oh-ih)/2:gray'],
+    ];
+    const frames = await Promise.all(photos.map(([name, file, vf]) => frame(name, ['-i', file, '-vf', vf])));
+    for (const [i, f] of frames.entries()) expect(await labelsOf(f), photos[i]?.[0]).toEqual([]);
+    // Read whole, the photograph on a grey card looks drawn to nsfwjs: only its bars-trimmed picture is a photograph.
+    const card = frames[3]!;
+    const whole = await (await loadNsfwClassifier()).classify(await card.rgb(), card.width, card.height);
+    expect(whole.Drawing).toBeGreaterThan(DRAWING_MIN);
+  });
+
+  it('finds the picture inside letterbox and pillarbox bars, and keeps a frame without bars whole', async () => {
+    const card = await frame('bars', [
+      '-i',
+      await photoPath('coffee'),
+      '-vf',
+      'scale=300:200,setsar=1,pad=640:360:100:80:black',
+    ]);
+    const rgb = await card.rgb();
+    const box = contentBox(rgb, card.width, card.height);
+    // JPEG blurs the picture's edge by a pixel or two.
+    expect(box.x).toBeGreaterThanOrEqual(98);
+    expect(box.x).toBeLessThanOrEqual(102);
+    expect(box.y).toBeGreaterThanOrEqual(78);
+    expect(box.y).toBeLessThanOrEqual(82);
+    expect(box.width).toBeGreaterThanOrEqual(296);
+    expect(box.width).toBeLessThanOrEqual(304);
+    expect(box.height).toBeGreaterThanOrEqual(196);
+    expect(box.height).toBeLessThanOrEqual(204);
+    expect(cropRgb(rgb, card.width, box)).toHaveLength(box.width * box.height * 3);
+
+    const coffee = await frame('whole', ['-i', await photoPath('coffee'), '-vf', 'scale=640:-2']);
+    expect(contentBox(await coffee.rgb(), coffee.width, coffee.height)).toEqual({
+      x: 0,
+      y: 0,
+      width: coffee.width,
+      height: coffee.height,
+    });
+  });
+});

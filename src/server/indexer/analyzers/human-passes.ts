@@ -1,0 +1,57 @@
+import type { Config } from '@vladmandic/human';
+import { z } from 'zod';
+import type { PeopleSeen, Seen } from './people-descriptors';
+
+/**
+ * Human runs in two passes on one instance, each call saying which modules it wants (human merges a call's config
+ * into the instance's, so every call states all of them). The frame pass runs on every keyframe; the pose pass only
+ * when the frame pass saw someone, so footage without people pays nothing for poses.
+ */
+export const FRAME_PASS: Partial<Config> = {
+  face: { enabled: true },
+  object: { enabled: true },
+  body: { enabled: false },
+  hand: { enabled: false },
+  gesture: { enabled: false },
+};
+
+export const POSE_PASS: Partial<Config> = {
+  face: { enabled: false },
+  object: { enabled: false },
+  // movenet-lightning finds one body: the most prominent person's pose. Hands stay off: handtrack and its landmarks
+  // cost four times the body pass and, on real photos, found finger positions ("index up") rather than gestures.
+  body: { enabled: true, maxDetected: 1, minConfidence: 0.3 },
+  hand: { enabled: false },
+  gesture: { enabled: true },
+};
+
+/** The models each pass needs, as human names them once loaded. */
+export const PASS_MODELS = ['centernet', 'blazeface', 'emotion', 'movenet'];
+
+const boxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+const seenSchema = z.object({ box: boxSchema, score: z.number() });
+const gestureSchema = z.object({ gesture: z.string(), body: z.number().int().optional() });
+// Items are checked one by one: movenet reports a body with no keypoint above its threshold with an infinite box.
+const poseSchema = z.object({ body: z.array(z.unknown()), gesture: z.array(z.unknown()) });
+
+/** Each item that is a well-formed detection, null in its place otherwise (gestures refer to bodies by index). */
+function seenItems(items: unknown[]): (Seen | null)[] {
+  return items.map((item) => {
+    const parsed = seenSchema.safeParse(item);
+    return parsed.success ? { box: parsed.data.box, score: parsed.data.score } : null;
+  });
+}
+
+/** The bodies and body gestures of a pose pass result; a gesture's score is its body's. */
+export function readPose(raw: unknown): Pick<PeopleSeen, 'bodies' | 'gestures'> {
+  const pose = poseSchema.parse(raw);
+  const bodies = seenItems(pose.body);
+  const gestures: PeopleSeen['gestures'] = [];
+  for (const item of pose.gesture) {
+    const g = gestureSchema.safeParse(item);
+    if (!g.success) continue;
+    const body = g.data.body === undefined ? null : bodies[g.data.body];
+    if (body) gestures.push({ gesture: g.data.gesture, score: body.score });
+  }
+  return { bodies: bodies.filter((b): b is Seen => b !== null), gestures };
+}
