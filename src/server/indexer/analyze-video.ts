@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ffprobe } from '../../common/media/ffprobe';
 import { createAnalyzers } from './analyzers/index';
+import { cutPaceLabels } from './analyzers/cut-pace';
 import { buildCaption } from './caption';
 import { makePoster } from './frames';
 import { monotonicProgress } from './progress';
@@ -134,6 +135,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       onFraction: (fraction) => progress(ANALYZING_START + (99 - ANALYZING_START) * fraction, 'analyzing'),
     });
     for (const failure of outcome.failures) log?.warn(failure, 'analyzer failed');
+    const pace = cutPaceLabels(frames, maxSegmentSeconds);
 
     const segments = frames.map((frame, i): AnalyzedSegment => {
       const found = outcome.findings[i] ?? { ocrText: [], labels: [], faces: [] };
@@ -149,9 +151,14 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
         end: frame.end,
         keyframePath: frame.keyframePath,
         ocrText,
-        labels: mergeLabels(found.labels),
+        labels: mergeLabels([...found.labels, ...(pace[i] ?? [])]),
         transcript,
-        caption: buildCaption({ detections: found.labels, faces: found.faces, ocrText, transcript }),
+        caption: buildCaption({
+          detections: found.labels.filter(isDetection),
+          faces: found.faces,
+          ocrText,
+          transcript,
+        }),
         faces: found.faces,
       };
     });
@@ -169,6 +176,11 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   } finally {
     if (owned) await Promise.allSettled(analyzers.map((a) => a.close()));
   }
+}
+
+/** The caption counts detected things ("two cars"); descriptors (colours, motion) are not things. */
+function isDetection(label: Label): boolean {
+  return label.source.startsWith('objects:');
 }
 
 /** One label per (label, source), with its best score, best first. */

@@ -147,13 +147,13 @@ function loadedModels(human: Human): string[] {
 
 const boxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 const resultSchema = z.object({
-  object: z.array(z.object({ label: z.string(), score: z.number() })),
+  object: z.array(z.object({ label: z.string(), score: z.number(), box: boxSchema })),
   face: z.array(z.object({ score: z.number(), box: boxSchema })),
 });
 
 export interface FrameDetections {
-  /** COCO labels from centernet, every one with its score. */
-  objects: { label: string; score: number }[];
+  /** COCO labels from centernet, every one with its score and its box ([x, y, width, height] in input pixels). */
+  objects: { label: string; score: number; box: [number, number, number, number] }[];
   /** Faces found by human's detector, described by face-api; a face too small to describe is left out. */
   faces: DescribedFace[];
 }

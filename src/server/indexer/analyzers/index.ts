@@ -1,8 +1,12 @@
 import type { Analyzer } from '../types';
+import { ColourAnalyzer } from './colour';
+import { MotionAnalyzer } from './motion';
 import { ObjectsAnalyzer } from './objects';
 import { OcrAnalyzer } from './ocr';
 import { SpeechAnalyzer } from './speech';
 
+export { ColourAnalyzer } from './colour';
+export { MotionAnalyzer } from './motion';
 export { ObjectsAnalyzer } from './objects';
 export { OcrAnalyzer } from './ocr';
 export { SpeechAnalyzer } from './speech';
@@ -12,5 +16,5 @@ export { SpeechAnalyzer } from './speech';
  * life of the service (OCR keeps a worker thread, objects keeps its models) and `close()` them at shutdown.
  */
 export function createAnalyzers(): Analyzer[] {
-  return [new OcrAnalyzer(), new ObjectsAnalyzer(), new SpeechAnalyzer()];
+  return [new OcrAnalyzer(), new ObjectsAnalyzer(), new SpeechAnalyzer(), new ColourAnalyzer(), new MotionAnalyzer()];
 }
