@@ -61,7 +61,15 @@ describe('analyzeVideo', () => {
     expect(progress[progress.length - 1]).toBe(100);
     expect(result.words).toEqual([]);
     expect(result.missingEngines).toEqual([]);
-    expect(result.analyzers.map((a) => a.name).sort()).toEqual(['drawing', 'objects', 'ocr', 'people', 'speech']);
+    expect(result.analyzers.map((a) => a.name).sort()).toEqual([
+      'colour',
+      'drawing',
+      'motion',
+      'objects',
+      'ocr',
+      'people',
+      'speech',
+    ]);
   });
 
   it('transcribes speech with word times and maps it to segments', async () => {
@@ -97,7 +105,13 @@ describe('analyzeVideo', () => {
     expect(astronaut?.faces[0]?.descriptor.length).toBe(128);
     expect(astronaut?.faces[0]?.model).toBe(FACE_MODEL);
     expect(astronaut?.faces[0]?.score).toBeGreaterThan(0.5);
-    expect(motorcycle?.labels[0]).toMatchObject({ label: 'motorcycle', source: 'objects:centernet' });
+    const objects = motorcycle?.labels.filter((l) => l.source === 'objects:centernet');
+    expect(objects?.[0]).toMatchObject({ label: 'motorcycle' });
+    // The pixel descriptors: the motorcycle's colour from its box, the still photo's camera, the garage's colours.
+    const described = motorcycle?.labels.map((l) => `${l.source} ${l.label}`);
+    expect(described).toEqual(
+      expect.arrayContaining(['colour:object red motorcycle', 'motion:camera static', 'colour:frame gray']),
+    );
     expect(motorcycle?.caption).toMatch(/^A motorcycle/);
     expect(coffee?.labels.map((l) => l.label)).toContain('cup');
     for (const s of result.segments) for (const l of s.labels) expect(l.score).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ffprobe } from '../../common/media/ffprobe';
 import { createAnalyzers } from './analyzers/index';
-import { OBJECT_SOURCE } from './analyzers/objects';
+import { cutPaceLabels } from './analyzers/cut-pace';
 import { buildCaption } from './caption';
 import { makePoster } from './frames';
 import { monotonicProgress } from './progress';
@@ -135,6 +135,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       onFraction: (fraction) => progress(ANALYZING_START + (99 - ANALYZING_START) * fraction, 'analyzing'),
     });
     for (const failure of outcome.failures) log?.warn(failure, 'analyzer failed');
+    const pace = cutPaceLabels(frames, maxSegmentSeconds);
 
     const segments = frames.map((frame, i): AnalyzedSegment => {
       const found = outcome.findings[i] ?? { ocrText: [], labels: [], faces: [] };
@@ -150,11 +151,11 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
         end: frame.end,
         keyframePath: frame.keyframePath,
         ocrText,
-        labels: mergeLabels(found.labels),
+        labels: mergeLabels([...found.labels, ...(pace[i] ?? [])]),
         transcript,
         caption: buildCaption({
           // Only the detector's objects are things to name: descriptors ("close-up", "red") are not.
-          detections: found.labels.filter((l) => l.source === OBJECT_SOURCE),
+          detections: found.labels.filter(isDetection),
           faces: found.faces,
           ocrText,
           transcript,
@@ -176,6 +177,11 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   } finally {
     if (owned) await Promise.allSettled(analyzers.map((a) => a.close()));
   }
+}
+
+/** The caption counts detected things ("two cars"); descriptors (colours, motion) are not things. */
+function isDetection(label: Label): boolean {
+  return label.source.startsWith('objects:');
 }
 
 /** One label per (label, source), with its best score, best first. */

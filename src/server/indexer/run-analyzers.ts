@@ -83,9 +83,12 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
     if (signal?.aborted) throw abortError(signal);
   };
 
+  const pace = segmentPace(frames, frameAnalyzers.length, signal);
+
   const frameLoop = async (analyzer: FrameAnalyzer): Promise<void> => {
     for (const frame of frames) {
       checkAbort();
+      await pace.turn(frame.index);
       try {
         const found = await analyzer.analyze(frame, signal);
         const target = findings[frame.index];
@@ -98,6 +101,7 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
         checkAbort();
         failures.push({ analyzer: analyzer.name, segmentIndex: frame.index, message: message(err) });
       }
+      pace.done(frame.index);
       advance(1);
     }
   };
@@ -115,8 +119,65 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
 
   // allSettled, not all: after an abort no loop may still be running when this returns.
   const settled = await Promise.allSettled([...frameAnalyzers.map(frameLoop), ...audioAnalyzers.map(audioRun)]);
+  await pace.released();
   const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (rejected) throw rejected.reason;
   words.sort((a, b) => a.start - b.start);
   return { findings, words, failures };
+}
+
+/** How many segments a frame analyzer may run ahead of the slowest one: their frames stay decoded and on disk. */
+export const MAX_LEAD_SEGMENTS = 8;
+
+interface SegmentPace {
+  /** Resolves when the analyzer may start the segment at `position` (rejects on abort). */
+  turn(position: number): Promise<void>;
+  /** One analyzer is done with the segment at `position`; the last one releases its frames. */
+  done(position: number): void;
+  /** Resolves once every release started has finished. */
+  released(): Promise<void>;
+}
+
+/**
+ * Frame analyzers share each segment's pixels and later frame (OCR and motion read the same one), so a segment's
+ * frames are released when the last analyzer is done with it, and no analyzer runs more than MAX_LEAD_SEGMENTS ahead
+ * of the slowest: a fast analyzer would otherwise have every later frame of a long video extracted and held at once.
+ */
+function segmentPace(frames: SegmentFrame[], analyzers: number, signal?: AbortSignal): SegmentPace {
+  const doneBy = frames.map(() => 0);
+  let finished = 0;
+  const waiting: { position: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  const releases: Promise<void>[] = [];
+  const wake = (): void => {
+    for (const w of waiting.filter((w) => w.position < finished + MAX_LEAD_SEGMENTS)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  signal?.addEventListener(
+    'abort',
+    () => {
+      for (const w of waiting.splice(0)) w.reject(abortError(signal));
+    },
+    { once: true },
+  );
+  return {
+    turn: async (position) => {
+      if (position < finished + MAX_LEAD_SEGMENTS) return;
+      if (signal?.aborted) throw abortError(signal);
+      await new Promise<void>((resolve, reject) => waiting.push({ position, resolve, reject }));
+    },
+    done: (position) => {
+      doneBy[position] = (doneBy[position] ?? 0) + 1;
+      if (doneBy[position] !== analyzers) return;
+      const frame = frames[position];
+      // Deleting scratch files cannot lose anything: a failure only leaves them for the caller's folder cleanup.
+      if (frame?.release) releases.push(frame.release().catch(() => {}));
+      while (finished < frames.length && doneBy[finished] === analyzers) finished++;
+      wake();
+    },
+    released: async () => {
+      await Promise.all(releases);
+    },
+  };
 }

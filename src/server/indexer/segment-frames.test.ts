@@ -73,8 +73,10 @@ describe('materializeFrames', () => {
       // The pattern moves: half a second later is another picture.
       expect(picturesDiffer(await frame.rgb(), rgb, frame.width, frame.height)).toBe(true);
       expect(await frame.laterFrame?.()).toBe(later);
-      await later.release();
+      await frame.release?.();
       expect(existsSync(later.path)).toBe(false);
+      expect(existsSync(later.path.replace(/\.jpg$/, '.rgb'))).toBe(false);
+      expect(await frame.laterFrame?.()).toBeNull();
     }
   });
 

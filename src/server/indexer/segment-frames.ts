@@ -85,22 +85,30 @@ export async function materializeFrames(
       width: size.width,
       height: size.height,
       rgb: () => (rgb ??= decodeRgb(keyframePath, size.width, size.height, signal)),
-      laterFrame: () => laterFrame(i),
+      laterFrame: () => laterFrame.get(i),
+      // A 640 px frame is 0.7 MB of RGB: kept for every segment of a long video, that would add up.
+      release: async () => {
+        rgb = null;
+        await laterFrame.release(i);
+      },
     };
   });
+}
+
+interface LaterFrames {
+  get(i: number): Promise<FrameImage | null>;
+  /** Deletes segment i's later frame files; a later ask gets null. */
+  release(i: number): Promise<void>;
 }
 
 /**
  * The later frame of segment i, on demand: the first ask in a run of LATER_BATCH segments extracts the whole run in
  * one ffmpeg call. If that call fails, each frame of the run is tried on its own, so one bad seek costs one segment.
  */
-function laterFrames(
-  videoPath: string,
-  shots: (FrameShot | null)[],
-  signal?: AbortSignal,
-): (i: number) => Promise<FrameImage | null> {
+function laterFrames(videoPath: string, shots: (FrameShot | null)[], signal?: AbortSignal): LaterFrames {
   const batches = new Map<number, Promise<void>>();
   const images = new Map<number, Promise<FrameImage | null>>();
+  const released = new Set<number>();
 
   const extractBatch = async (batch: number): Promise<void> => {
     const from = batch * LATER_BATCH;
@@ -127,19 +135,26 @@ function laterFrames(
     return {
       path: shot.jpegOut,
       rgb: () => (pixels ??= readFile(shot.rgbOut).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.length))),
-      // A 640 px frame is 0.7 MB of RGB: kept for every segment of a long video, that would add up.
-      release: async () => {
-        pixels = null;
-        await Promise.all([rm(shot.jpegOut, { force: true }), rm(shot.rgbOut, { force: true })]);
-      },
     };
   };
 
-  return (i) => {
-    const shot = shots[i];
-    if (!shot) return Promise.resolve(null);
-    let image = images.get(i);
-    if (!image) images.set(i, (image = extract(i, shot)));
-    return image;
+  return {
+    get: (i) => {
+      const shot = shots[i];
+      if (!shot || released.has(i)) return Promise.resolve(null);
+      let image = images.get(i);
+      if (!image) images.set(i, (image = extract(i, shot)));
+      return image;
+    },
+    release: async (i) => {
+      const shot = shots[i];
+      released.add(i);
+      const image = images.get(i);
+      images.delete(i);
+      if (!shot) return;
+      // Its batch may still be writing it (asked for by a neighbour): delete after, not before.
+      await Promise.allSettled([image, batches.get(Math.floor(i / LATER_BATCH))]);
+      await Promise.all([rm(shot.jpegOut, { force: true }), rm(shot.rgbOut, { force: true })]);
+    },
   };
 }

@@ -38,9 +38,14 @@ export interface SegmentFrame {
   /**
    * A second frame of the segment, from its middle, extracted on first call; null when the segment is too short for
    * it to be another moment than the keyframe. OCR reads it too: titles fade in after a cut, and tesseract misreads
-   * text over a busy background in one frame and not in the next.
+   * text over a busy background in one frame and not in the next. Motion compares it with the keyframe.
    */
   laterFrame?(): Promise<FrameImage | null>;
+  /**
+   * Drops the decoded pixels and deletes the later frame's files. Analyzers share both, so none frees them: the runner
+   * calls this once every frame analyzer is done with the segment.
+   */
+  release?(): Promise<void>;
 }
 
 /** An extra frame file of the segment's size, with its pixels read on first call. */
@@ -48,8 +53,6 @@ export interface FrameImage {
   path: string;
   /** Packed RGB, width * height * 3 bytes of the segment's frame size. */
   rgb(): Promise<Uint8Array>;
-  /** Deletes its files and drops its pixels; the analyzer that asked for the frame calls it when done with it. */
-  release(): Promise<void>;
 }
 
 export interface FrameFindings {

@@ -1,10 +1,14 @@
 import type { Analyzer } from '../types';
+import { ColourAnalyzer } from './colour';
 import { DrawingAnalyzer } from './drawing';
+import { MotionAnalyzer } from './motion';
 import { ObjectsAnalyzer } from './objects';
 import { OcrAnalyzer } from './ocr';
 import { PeopleAnalyzer } from './people';
 import { SpeechAnalyzer } from './speech';
 
+export { ColourAnalyzer } from './colour';
+export { MotionAnalyzer } from './motion';
 export { ObjectsAnalyzer } from './objects';
 export { OcrAnalyzer } from './ocr';
 export { SpeechAnalyzer } from './speech';
@@ -16,5 +20,13 @@ export { PeopleAnalyzer } from './people';
  * life of the service (OCR keeps a worker thread, objects keeps its models) and `close()` them at shutdown.
  */
 export function createAnalyzers(): Analyzer[] {
-  return [new OcrAnalyzer(), new ObjectsAnalyzer(), new SpeechAnalyzer(), new PeopleAnalyzer(), new DrawingAnalyzer()];
+  return [
+    new OcrAnalyzer(),
+    new ObjectsAnalyzer(),
+    new SpeechAnalyzer(),
+    new PeopleAnalyzer(),
+    new DrawingAnalyzer(),
+    new ColourAnalyzer(),
+    new MotionAnalyzer(),
+  ];
 }

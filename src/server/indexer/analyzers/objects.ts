@@ -1,6 +1,7 @@
 import type { Availability, Face, FrameAnalyzer, FrameFindings, Label, SegmentFrame } from '../types';
 import { FACE_MODEL } from './face-match';
 import { detectRgb, loadDetectionEngine, type DetectionEngine } from './human-engine';
+import { objectColourLabels } from './object-colour';
 
 /** The label source names the model, since COCO labels from another detector would score differently. */
 export const OBJECT_SOURCE = 'objects:centernet';
@@ -8,6 +9,7 @@ export const OBJECT_SOURCE = 'objects:centernet';
 /**
  * Objects and people (COCO's 80 labels, centernet, by @vladmandic/human) and faces: found by human's detector,
  * described by @vladmandic/face-api (128 numbers, tagged with the model so other models' descriptors are never compared).
+ * Each object's box also gives its colour ("red motorcycle", see object-colour.ts).
  */
 export class ObjectsAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
@@ -35,6 +37,7 @@ export class ObjectsAnalyzer implements FrameAnalyzer {
       score: round(o.score),
       source: OBJECT_SOURCE,
     }));
+    labels.push(...objectColourLabels(rgb, segment.width, segment.height, found.objects));
     const faces: Face[] = found.faces.map((f) => ({
       descriptor: Array.from(f.descriptor),
       model: FACE_MODEL,

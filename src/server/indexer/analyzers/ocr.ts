@@ -146,14 +146,8 @@ export class OcrAnalyzer implements FrameAnalyzer {
     pending?.catch(() => {});
     const reads = [await this.read(segment.keyframePath)];
     const later = await pending;
-    if (later) {
-      try {
-        if (picturesDiffer(await segment.rgb(), await later.rgb(), segment.width, segment.height)) {
-          reads.push(await this.read(later.path));
-        }
-      } finally {
-        await later.release();
-      }
+    if (later && picturesDiffer(await segment.rgb(), await later.rgb(), segment.width, segment.height)) {
+      reads.push(await this.read(later.path));
     }
     return { ocrText: mergeReads(reads) };
   }

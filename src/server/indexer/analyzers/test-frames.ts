@@ -1,0 +1,34 @@
+import { photoPath, type PhotoName } from '../../../../test/fixtures/media';
+import { ffmpegPath } from '../../../common/media/tools';
+import { runTool } from '../process';
+
+/** Frames for the pixel analyzers' tests: drawn in memory (one colour function per pixel) or decoded from photos. */
+
+export type Rgb = [number, number, number];
+
+export function drawFrame(width: number, height: number, colour: (x: number, y: number) => Rgb): Uint8Array {
+  const rgb = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = colour(x, y);
+      const i = (y * width + x) * 3;
+      rgb[i] = r;
+      rgb[i + 1] = g;
+      rgb[i + 2] = b;
+    }
+  }
+  return rgb;
+}
+
+export function solid(width: number, height: number, colour: Rgb): Uint8Array {
+  return drawFrame(width, height, () => colour);
+}
+
+/** A real photograph, scaled to 640 x 360 packed RGB by ffmpeg, as the indexer's keyframes are. */
+export async function photoRgb(name: PhotoName): Promise<Uint8Array> {
+  const { stdout } = await runTool(ffmpegPath(), [
+    ...['-v', 'error', '-i', await photoPath(name)],
+    ...['-vf', 'scale=640:360,setsar=1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+  ]);
+  return new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.length);
+}
