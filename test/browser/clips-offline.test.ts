@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -158,6 +158,50 @@ describe.skipIf(skipBrowserTests)(
       await shot('14c-output-folders');
     });
 
+    it('saves a clip into the clips folder chosen in Settings and plays it from the Clips page', async () => {
+      const edits = realpathSync(join(running.dataDir, '..', 'Edits'));
+      const target = join(edits, 'Harbour', 'clips');
+      await page.getByTestId('nav-settings').click();
+      await page.getByLabel('Clips folder path').fill(target);
+      await page.getByTestId('clips-folder-save').click();
+      await expect.poll(() => page.getByTestId('clips-folder-path').textContent()).toBe(target);
+
+      await page.getByTestId('nav-search').click();
+      await page.getByLabel('Search the library').fill('harbour');
+      await page.keyboard.press('Enter');
+      const card = page.getByTestId('hit-card').first();
+      await card.waitFor({ timeout: 20_000 });
+      await card.focus();
+      await page.keyboard.press('s');
+      await page.getByTestId('save-clip-dialog').waitFor();
+      await page.getByTestId('save-clip-submit').click();
+      await page.getByTestId('save-clip-dialog').waitFor({ state: 'detached' });
+
+      await page.getByTestId('nav-clips').click();
+      const ready = page.locator('[data-testid="clip-card"][data-state="ready"]');
+      await expect.poll(() => ready.count(), { timeout: 30_000 }).toBe(2);
+      // The newest clip comes first: select it and play it with Space, as the editor does.
+      await page.getByTestId('clip-card').first().click();
+      await expect.poll(() => page.getByTestId('clip-path').textContent()).toContain(target);
+      await page.keyboard.press(' ');
+      await expect
+        .poll(() => page.getByTestId('clip-video').evaluate((v: PlayingVideo) => v.currentTime), { timeout: 15_000 })
+        .toBeGreaterThan(0.2);
+      const video = await page
+        .getByTestId('clip-video')
+        .evaluate((v: PlayingVideo) => ({ error: v.error?.code ?? null, paused: v.paused, src: v.currentSrc }));
+      expect(video.error).toBeNull();
+      expect(decodeURIComponent(video.src)).toContain(target);
+      await shot('14d-clip-custom-folder');
+      await page.getByTestId('clip-video').evaluate((v: PlayingVideo) => v.pause());
+      // Back to Reelsync's own folder for the steps after this one.
+      await page.getByTestId('nav-settings').click();
+      await page.getByRole('button', { name: 'Use Reelsync’s folder' }).click();
+      await expect
+        .poll(() => page.getByTestId('clips-folder-path').textContent())
+        .toBe(realpathSync(join(running.dataDir, 'clips')));
+    }, 90_000);
+
     it('sets the remote delete policy, which survives a reload', async () => {
       await page.getByTestId('nav-settings').click();
       expect(await page.getByTestId('policy-keep').isChecked()).toBe(true);
@@ -261,3 +305,12 @@ describe.skipIf(skipBrowserTests)(
     }, 60_000);
   },
 );
+
+/** The few members of a video element the steps read (the node tsconfig has no DOM lib). */
+interface PlayingVideo {
+  currentTime: number;
+  currentSrc: string;
+  paused: boolean;
+  error: { code: number } | null;
+  pause(): void;
+}
