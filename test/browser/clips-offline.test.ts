@@ -287,6 +287,45 @@ describe.skipIf(skipBrowserTests)(
       await ui.page.emulateMedia({ colorScheme: 'light' });
       await shot('18-clips-offline-light');
     }, 60_000);
+
+    it('asks before deleting a clip: opens on Delete, Escape keeps the clip, focus stays inside, Enter deletes', async () => {
+      const page = ui.page;
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const cards = page.getByTestId('clip-card');
+      await expect.poll(() => cards.count()).toBe(2);
+      const focus = () =>
+        page.evaluate(() => {
+          const el = (
+            globalThis as unknown as {
+              document: {
+                activeElement: { getAttribute(n: string): string | null; closest(s: string): unknown } | null;
+              };
+            }
+          ).document.activeElement;
+          return { testId: el?.getAttribute('data-testid') ?? null, inDialog: !!el?.closest('[role="dialog"]') };
+        });
+      const confirm = page.getByTestId('clip-delete-confirm');
+
+      await page.getByTestId('clip-delete').click();
+      await confirm.waitFor();
+      await expect.poll(focus).toEqual({ testId: 'clip-delete-confirm', inDialog: true });
+      await shot('19-clip-delete-confirm');
+      await page.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'detached' });
+      expect(await cards.count()).toBe(2);
+
+      await page.getByTestId('clip-delete').click();
+      await confirm.waitFor();
+      for (let i = 0; i < 5; i++) {
+        await page.keyboard.press('Tab');
+        expect((await focus()).inDialog).toBe(true);
+      }
+      // Enter confirms from anywhere in the dialog but another button: here the "also delete the file" box.
+      await page.getByRole('dialog').getByRole('checkbox').focus();
+      await page.keyboard.press('Enter');
+      await confirm.waitFor({ state: 'detached' });
+      await expect.poll(() => cards.count()).toBe(1);
+    });
   },
 );
 
