@@ -75,6 +75,7 @@ export class ReelsyncApp {
     this.media = mediaSource({
       dataDir: options.dataDir,
       watchedPaths: () => this.sync?.engine.folders().map((f) => f.path) ?? [],
+      destinations: () => this.libraryFeature?.destinations,
       thumbnails: () => this.libraryFeature?.thumbnails,
     });
     this.registerHandlers();

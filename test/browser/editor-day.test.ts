@@ -1,11 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openWatchedPage, screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
-import { addFromSettings, makeTitledVideo, startUiApp, type RunningUiApp } from '../helpers/ui-app';
-
-const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
+import { describe, expect, it } from 'vitest';
+import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
+import { addFromSettings, makeTitledVideo, screenshotsDir, uiSession } from '../helpers/ui-app';
 
 /** Footage that is not 16:9: a PAL 4:3 frame and a 9:16 phone clip, both with words the indexer reads. */
 const SOURCES = {
@@ -15,17 +11,19 @@ const SOURCES = {
 
 /** An editor's first day, issue 17: non-16:9 footage, player keys, timecode, the save dialog, focus, theme, no console errors. */
 describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (Chromium, embedded service)", () => {
-  let running: RunningUiApp;
-  let browser: Browser;
-  let page: Page;
-  const errors: string[] = [];
-  const shot = (name: string): Promise<void> => screenshotBothThemes(page, join(artifacts, name));
-  const video = () => page.getByTestId('player-video');
-  const playerTime = async () => (await page.getByTestId('player-time').textContent()) ?? '';
+  const ui = uiSession({
+    prepare: async (running) => {
+      for (const s of Object.values(SOURCES))
+        makeTitledVideo(join(running.footageDir, s.file), { ...s, seconds: 4, text: 'HARBOUR' });
+    },
+  });
+  const shot = (name: string): Promise<void> => screenshotBothThemes(ui.page, join(screenshotsDir, name));
+  const video = () => ui.page.getByTestId('player-video');
+  const playerTime = async () => (await ui.page.getByTestId('player-time').textContent()) ?? '';
   /** Pauses (K from playing) and waits until the shown timecode is the paused frame's. */
   const stopAt = async (seconds?: number): Promise<void> => {
-    if ((await page.getByTestId('player-shuttle').textContent()) !== 'Stopped') await page.keyboard.press('k');
-    await expect.poll(() => page.getByTestId('player-shuttle').textContent()).toBe('Stopped');
+    if ((await ui.page.getByTestId('player-shuttle').textContent()) !== 'Stopped') await ui.page.keyboard.press('k');
+    await expect.poll(() => ui.page.getByTestId('player-shuttle').textContent()).toBe('Stopped');
     if (seconds !== undefined) {
       await video().evaluate((v: VideoLike, t: number) => {
         v.currentTime = t;
@@ -34,7 +32,7 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     }
   };
   const focused = () =>
-    page.evaluate(() => {
+    ui.page.evaluate(() => {
       const el = (
         globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
       ).document.activeElement;
@@ -45,45 +43,28 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
       };
     });
 
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    running = await startUiApp();
-    for (const s of Object.values(SOURCES))
-      makeTitledVideo(join(running.footageDir, s.file), { ...s, seconds: 4, text: 'HARBOUR' });
-    browser = await launchChromium();
-    page = await openWatchedPage(browser, errors);
-  });
-  afterEach(() => {
-    // Any console error, script error or CSP violation in a step fails it.
-    expect(errors.splice(0)).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await running?.stop();
-  });
-
   it('watches a folder of 4:3 and 9:16 footage and indexes it', async () => {
-    await page.goto(running.web.url);
-    await addFromSettings(page, running.footageDir);
-    await page.getByTestId('nav-library').click();
+    await ui.page.goto(ui.running.web.url);
+    await addFromSettings(ui.page, ui.running.footageDir);
+    await ui.page.getByTestId('nav-library').click();
     for (const s of Object.values(SOURCES)) {
-      const row = page.locator(`[data-testid="file-row"][data-path$="${s.file}"]`);
+      const row = ui.page.locator(`[data-testid="file-row"][data-path$="${s.file}"]`);
       await expect.poll(() => row.getAttribute('data-status'), { timeout: 120_000, interval: 500 }).toBe('indexed');
     }
     await shot('20-library');
   }, 180_000);
 
   it('letterboxes 4:3 and 9:16 footage in the player with the controls on screen', async () => {
-    await page.keyboard.press('/');
-    const search = page.getByLabel('Search the library');
+    await ui.page.keyboard.press('/');
+    const search = ui.page.getByLabel('Search the library');
     await expect.poll(() => focused()).toMatchObject({ label: 'Search the library' });
     await search.fill('harbour');
-    await page.keyboard.press('Enter');
+    await ui.page.keyboard.press('Enter');
     for (const [name, s] of Object.entries(SOURCES)) {
-      const card = page.locator(`[data-testid="hit-card"]`).filter({ hasText: s.file }).first();
+      const card = ui.page.locator(`[data-testid="hit-card"]`).filter({ hasText: s.file }).first();
       await card.waitFor({ timeout: 20_000 });
       await card.dblclick();
-      await page.getByTestId('player').waitFor();
+      await ui.page.getByTestId('player').waitFor();
       await expect
         .poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
         .toBeGreaterThanOrEqual(2);
@@ -126,21 +107,21 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
       expect(fit.w * scale).toBeLessThanOrEqual(fit.box.width + 0.5);
       expect(fit.h * scale).toBeLessThanOrEqual(fit.box.height + 0.5);
       expect(fit.h * scale).toBeGreaterThan(200);
-      await page.keyboard.press('k');
+      await ui.page.keyboard.press('k');
       await shot(`21-player-${name}`);
-      await page.keyboard.press('Escape');
-      await page.getByTestId('player').waitFor({ state: 'detached' });
+      await ui.page.keyboard.press('Escape');
+      await ui.page.getByTestId('player').waitFor({ state: 'detached' });
     }
   }, 90_000);
 
   it('answers NLE keys: Space/K, J/L shuttle, frame steps, timeline arrows, M remembered, SMPTE timecode', async () => {
-    const card = page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.pal.file }).first();
+    const card = ui.page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.pal.file }).first();
     await card.click();
-    await page.keyboard.press('Enter');
+    await ui.page.keyboard.press('Enter');
     await expect
       .poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
       .toBeGreaterThanOrEqual(2);
-    const shuttle = page.getByTestId('player-shuttle');
+    const shuttle = ui.page.getByTestId('player-shuttle');
     await stopAt(1);
     expect(await video().evaluate((v: VideoLike) => v.paused)).toBe(true);
     expect(await playerTime()).toMatch(/^\d{2}:\d{2}:\d{2}:\d{2}$/);
@@ -152,130 +133,130 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     };
     await expect.poll(() => playerTime()).toBe('00:00:01:00');
     const before = frameOf(await playerTime());
-    await page.keyboard.press('ArrowRight');
+    await ui.page.keyboard.press('ArrowRight');
     await expect.poll(async () => frameOf(await playerTime())).toBe(before + 1);
-    await page.keyboard.press('.');
+    await ui.page.keyboard.press('.');
     await expect.poll(async () => frameOf(await playerTime())).toBe(before + 2);
-    await page.keyboard.press(',');
+    await ui.page.keyboard.press(',');
     await expect.poll(async () => frameOf(await playerTime())).toBe(before + 1);
 
     // The timeline is a slider: arrows a frame, Shift+arrow a second, Home and End.
-    await page.getByTestId('timeline').focus();
-    await page.keyboard.press('Shift+ArrowRight');
+    await ui.page.getByTestId('timeline').focus();
+    await ui.page.keyboard.press('Shift+ArrowRight');
     await expect.poll(async () => frameOf(await playerTime())).toBe(before + 26);
-    await page.keyboard.press('ArrowLeft');
+    await ui.page.keyboard.press('ArrowLeft');
     await expect.poll(async () => frameOf(await playerTime())).toBe(before + 25);
-    await page.keyboard.press('Home');
+    await ui.page.keyboard.press('Home');
     await expect.poll(() => playerTime()).toBe('00:00:00:00');
-    expect(await page.getByTestId('timeline').getAttribute('aria-valuetext')).toBe('00:00:00:00');
+    expect(await ui.page.getByTestId('timeline').getAttribute('aria-valuetext')).toBe('00:00:00:00');
 
     // Space plays; L faster; J slower, then backwards; K stops.
-    await page.keyboard.press(' ');
+    await ui.page.keyboard.press(' ');
     await expect.poll(() => shuttle.textContent()).toBe('▶ 1×');
     expect(await video().evaluate((v: VideoLike) => v.paused)).toBe(false);
-    await page.keyboard.press('l');
+    await ui.page.keyboard.press('l');
     await expect.poll(() => shuttle.textContent()).toBe('▶ 2×');
     expect(await video().evaluate((v: VideoLike) => v.playbackRate)).toBe(2);
-    await page.keyboard.press('j');
+    await ui.page.keyboard.press('j');
     await expect.poll(() => shuttle.textContent()).toBe('▶ 1×');
     await stopAt(3);
-    await page.keyboard.press('j');
+    await ui.page.keyboard.press('j');
     await expect.poll(() => shuttle.textContent()).toBe('◀ 1×');
     await expect.poll(() => video().evaluate((v: VideoLike) => v.currentTime), { timeout: 5_000 }).toBeLessThan(2.8);
     expect(await video().evaluate((v: VideoLike) => v.paused)).toBe(true);
-    await page.keyboard.press('k');
+    await ui.page.keyboard.press('k');
     await expect.poll(() => shuttle.textContent()).toBe('Stopped');
     const stoppedAt = await video().evaluate((v: VideoLike) => v.currentTime);
-    await page.waitForTimeout(300);
+    await ui.page.waitForTimeout(300);
     expect(await video().evaluate((v: VideoLike) => v.currentTime)).toBe(stoppedAt);
 
     // M mutes and unmutes, and the choice survives a reload.
     const remembered = () =>
-      page.evaluate(() =>
+      ui.page.evaluate(() =>
         (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
           'reelsync.player.muted',
         ),
       );
     const wasMuted = await video().evaluate((v: VideoLike) => v.muted);
-    await page.keyboard.press('m');
+    await ui.page.keyboard.press('m');
     await expect.poll(() => video().evaluate((v: VideoLike) => v.muted)).toBe(!wasMuted);
     expect(await remembered()).toBe(wasMuted ? '0' : '1');
-    await page.keyboard.press('m');
+    await ui.page.keyboard.press('m');
     await expect.poll(() => video().evaluate((v: VideoLike) => v.muted)).toBe(wasMuted);
-    if (!wasMuted) await page.keyboard.press('m');
+    if (!wasMuted) await ui.page.keyboard.press('m');
     await expect.poll(remembered).toBe('1');
-    await page.reload();
-    await page.getByTestId('nav-search').click();
-    await page.getByLabel('Search the library').fill('harbour');
-    await page.keyboard.press('Enter');
-    await page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.pal.file }).first().dblclick();
+    await ui.page.reload();
+    await ui.page.getByTestId('nav-search').click();
+    await ui.page.getByLabel('Search the library').fill('harbour');
+    await ui.page.keyboard.press('Enter');
+    await ui.page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.pal.file }).first().dblclick();
     await expect
       .poll(() => video().evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
       .toBeGreaterThanOrEqual(1);
     expect(await video().evaluate((v: VideoLike) => v.muted)).toBe(true);
-    expect(await page.getByTestId('player-mute').getAttribute('aria-pressed')).toBe('true');
-    await page.getByTestId('player-mute').click();
+    expect(await ui.page.getByTestId('player-mute').getAttribute('aria-pressed')).toBe('true');
+    await ui.page.getByTestId('player-mute').click();
     await expect.poll(remembered).toBe('0');
     expect(await video().evaluate((v: VideoLike) => v.muted)).toBe(false);
   }, 90_000);
 
   it('saves a clip with SMPTE in/out and a name; the next clip starts from a clean dialog', async () => {
     await stopAt(1.02);
-    await page.keyboard.press('i');
+    await ui.page.keyboard.press('i');
     await stopAt(2.5);
-    await page.keyboard.press('o');
-    expect(await page.getByTestId('in-out').textContent()).toBe('In 00:00:01:00 · Out 00:00:02:12');
-    await page.keyboard.press('s');
-    const dialog = page.getByTestId('save-clip-dialog');
+    await ui.page.keyboard.press('o');
+    expect(await ui.page.getByTestId('in-out').textContent()).toBe('In 00:00:01:00 · Out 00:00:02:12');
+    await ui.page.keyboard.press('s');
+    const dialog = ui.page.getByTestId('save-clip-dialog');
     await dialog.waitFor();
-    await expect.poll(() => page.getByTestId('clip-in').inputValue()).toBe('00:00:01:00');
-    expect(await page.getByTestId('clip-out').inputValue()).toBe('00:00:02:12');
-    await page.getByTestId('clip-name-input').fill('Harbour sign, PAL');
+    await expect.poll(() => ui.page.getByTestId('clip-in').inputValue()).toBe('00:00:01:00');
+    expect(await ui.page.getByTestId('clip-out').inputValue()).toBe('00:00:02:12');
+    await ui.page.getByTestId('clip-name-input').fill('Harbour sign, PAL');
     await dialog.getByLabel('Clip tags').fill('pal-only');
     await dialog.getByLabel('Clip tags').press('Enter');
     await dialog.getByLabel('Clip notes').fill('for the opening');
     await shot('22-save-clip');
-    await page.getByTestId('save-clip-submit').click();
+    await ui.page.getByTestId('save-clip-submit').click();
     await dialog.waitFor({ state: 'detached' });
     // One toast per save: the outcome.
-    await page.locator('.toast').filter({ hasText: 'Clip saved' }).waitFor({ timeout: 30_000 });
-    expect(await page.locator('.toast').count()).toBe(1);
+    await ui.page.locator('.toast').filter({ hasText: 'Clip saved' }).waitFor({ timeout: 30_000 });
+    expect(await ui.page.locator('.toast').count()).toBe(1);
 
     // From the results grid, another clip of the other video: nothing of the last one carries over.
-    await page.keyboard.press('Escape');
-    const phoneCard = page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.phone.file }).first();
+    await ui.page.keyboard.press('Escape');
+    const phoneCard = ui.page.locator(`[data-testid="hit-card"]`).filter({ hasText: SOURCES.phone.file }).first();
     await expect.poll(() => focused()).toMatchObject({ testId: 'hit-card', selected: 'true' });
     await phoneCard.click();
-    await page.keyboard.press('s');
+    await ui.page.keyboard.press('s');
     await dialog.waitFor();
-    expect(await page.getByTestId('clip-name-input').inputValue()).toBe('');
+    expect(await ui.page.getByTestId('clip-name-input').inputValue()).toBe('');
     expect(await dialog.getByLabel('Clip notes').inputValue()).toBe('');
     expect(await dialog.getByTestId('tag-editor').locator('.tag-chip').count()).toBe(0);
     // Timecode at this video's 30 fps, m:ss.d and seconds are all accepted; a frame past the rate is not.
-    await page.getByTestId('clip-in').fill('00:00:00:29');
-    await expect.poll(() => page.getByTestId('clip-range-summary').textContent()).toMatch(/^00:00:00:29 – /);
-    await page.getByTestId('clip-in').fill('00:00:00:30');
-    expect(await page.getByTestId('save-clip-submit').isDisabled()).toBe(true);
-    await page.getByTestId('clip-in').fill('0.5');
-    await page.getByTestId('clip-out').fill('0:02.5');
+    await ui.page.getByTestId('clip-in').fill('00:00:00:29');
+    await expect.poll(() => ui.page.getByTestId('clip-range-summary').textContent()).toMatch(/^00:00:00:29 – /);
+    await ui.page.getByTestId('clip-in').fill('00:00:00:30');
+    expect(await ui.page.getByTestId('save-clip-submit').isDisabled()).toBe(true);
+    await ui.page.getByTestId('clip-in').fill('0.5');
+    await ui.page.getByTestId('clip-out').fill('0:02.5');
     await expect
-      .poll(() => page.getByTestId('clip-range-summary').textContent())
+      .poll(() => ui.page.getByTestId('clip-range-summary').textContent())
       .toBe('00:00:00:15 – 00:00:02:15 · 2.00 s');
-    await page.getByTestId('clip-name-input').fill('Quayside vertical');
-    await page.getByTestId('clip-name-input').press('Enter');
+    await ui.page.getByTestId('clip-name-input').fill('Quayside vertical');
+    await ui.page.getByTestId('clip-name-input').press('Enter');
     await dialog.waitFor({ state: 'detached' });
     // Focus goes back to the card the dialog came from.
     await expect.poll(() => focused()).toMatchObject({ testId: 'hit-card', selected: 'true' });
     expect(await phoneCard.getAttribute('aria-selected')).toBe('true');
 
     // Space previews; closing the preview puts the focus back on the card.
-    await page.keyboard.press(' ');
-    await page.getByTestId('preview-dialog').waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByTestId('preview-dialog').waitFor({ state: 'detached' });
+    await ui.page.keyboard.press(' ');
+    await ui.page.getByTestId('preview-dialog').waitFor();
+    await ui.page.keyboard.press('Escape');
+    await ui.page.getByTestId('preview-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => focused()).toMatchObject({ testId: 'hit-card', selected: 'true' });
     expect(await phoneCard.getAttribute('aria-selected')).toBe('true');
-    await page.keyboard.press('Control+k');
+    await ui.page.keyboard.press('Control+k');
     await expect.poll(() => focused()).toMatchObject({ label: 'Search the library' });
     await shot('23-search');
   }, 90_000);
@@ -283,14 +264,14 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
   it('lists named clips, finds them by name, moves by row with Up/Down, and its dropdowns break no CSP', async () => {
     // Two more clips, so the grid has more than one row.
     for (const name of ['Third', 'Fourth']) {
-      await page.locator('[data-testid="hit-card"]').first().click();
-      await page.keyboard.press('s');
-      await page.getByTestId('clip-name-input').fill(name);
-      await page.getByTestId('clip-name-input').press('Enter');
-      await page.getByTestId('save-clip-dialog').waitFor({ state: 'detached' });
+      await ui.page.locator('[data-testid="hit-card"]').first().click();
+      await ui.page.keyboard.press('s');
+      await ui.page.getByTestId('clip-name-input').fill(name);
+      await ui.page.getByTestId('clip-name-input').press('Enter');
+      await ui.page.getByTestId('save-clip-dialog').waitFor({ state: 'detached' });
     }
-    await page.getByTestId('nav-clips').click();
-    const cards = page.getByTestId('clip-card');
+    await ui.page.getByTestId('nav-clips').click();
+    const cards = ui.page.getByTestId('clip-card');
     await expect.poll(() => cards.count()).toBe(4);
     for (let i = 0; i < 4; i++)
       await expect.poll(() => cards.nth(i).getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
@@ -298,8 +279,8 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     expect(names.sort()).toEqual(['Fourth', 'Harbour sign, PAL', 'Quayside vertical', 'Third']);
     const pal = cards.filter({ hasText: 'Harbour sign, PAL' });
     await pal.click();
-    await page.getByTestId('clip-detail').getByText('pal-only').waitFor();
-    expect(await page.getByTestId('clip-name').inputValue()).toBe('Harbour sign, PAL');
+    await ui.page.getByTestId('clip-detail').getByText('pal-only').waitFor();
+    expect(await ui.page.getByTestId('clip-name').inputValue()).toBe('Harbour sign, PAL');
 
     // Up/Down move by a whole row of the laid-out grid.
     const columns = await cards.evaluateAll(
@@ -308,15 +289,15 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     expect(columns).toBeGreaterThan(1);
     expect(columns).toBeLessThan(4);
     await cards.first().click();
-    await page.keyboard.press('ArrowDown');
+    await ui.page.keyboard.press('ArrowDown');
     await expect.poll(() => cards.nth(columns).getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => focused()).toMatchObject({ testId: 'clip-card', selected: 'true' });
-    await page.keyboard.press('ArrowUp');
+    await ui.page.keyboard.press('ArrowUp');
     await expect.poll(() => cards.first().getAttribute('aria-selected')).toBe('true');
 
     // The phone clip plays letterboxed in the clip pane.
     await cards.filter({ hasText: 'Quayside vertical' }).click();
-    const clipVideo = page.getByTestId('clip-video');
+    const clipVideo = ui.page.getByTestId('clip-video');
     await expect
       .poll(() => clipVideo.evaluate((v: VideoLike) => v.readyState), { timeout: 15_000 })
       .toBeGreaterThanOrEqual(2);
@@ -333,25 +314,27 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     });
     expect(pane.ratio).toBeCloseTo(9 / 16, 2);
     // The clip file is named after the clip.
-    expect(await page.getByTestId('clip-path').textContent()).toMatch(/\/Quayside vertical_0s50-2s50\.mp4 · 360×640/);
+    expect(await ui.page.getByTestId('clip-path').textContent()).toMatch(
+      /\/Quayside vertical_0s50-2s50\.mp4 · 360×640/,
+    );
     expect(pane.bottom).toBeLessThanOrEqual(pane.stageBottom + 0.5);
     expect(pane.right).toBeLessThanOrEqual(pane.stageRight + 0.5);
 
     // Search by name, then open a Radix dropdown (the tag filter): no CSP violation (afterEach checks).
-    await page.getByLabel('Search clips').fill('quayside');
+    await ui.page.getByLabel('Search clips').fill('quayside');
     await expect.poll(() => cards.count()).toBe(1);
-    await page.getByLabel('Search clips').fill('');
+    await ui.page.getByLabel('Search clips').fill('');
     await expect.poll(() => cards.count()).toBe(4);
-    await page.getByRole('combobox', { name: 'Tag' }).click();
-    await page.getByRole('option', { name: 'pal-only' }).waitFor();
-    await page.keyboard.press('Escape');
+    await ui.page.getByRole('combobox', { name: 'Tag' }).click();
+    await ui.page.getByRole('option', { name: 'pal-only' }).waitFor();
+    await ui.page.keyboard.press('Escape');
     await shot('24-clips');
   }, 120_000);
 
   it('sets the theme in Settings: light, dark or the system, native controls included, and no developer words', async () => {
-    await page.getByTestId('nav-settings').click();
+    await ui.page.getByTestId('nav-settings').click();
     const theme = () =>
-      page.evaluate(() => {
+      ui.page.evaluate(() => {
         const g = globalThis as unknown as {
           document: {
             documentElement: { dataset: { theme?: string } };
@@ -366,34 +349,34 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
           select: g.getComputedStyle(g.document.querySelector('select, input')).colorScheme,
         };
       });
-    expect(await page.getByTestId('theme-system').isChecked()).toBe(true);
-    await page.getByTestId('theme-light').click();
+    expect(await ui.page.getByTestId('theme-system').isChecked()).toBe(true);
+    await ui.page.getByTestId('theme-light').click();
     await expect.poll(theme).toMatchObject({ attr: 'light', body: 'rgb(244, 244, 246)' });
-    await page.screenshot({ path: join(artifacts, '25-settings-light.png') });
-    await page.getByTestId('theme-dark').click();
+    await ui.page.screenshot({ path: join(screenshotsDir, '25-settings-light.png') });
+    await ui.page.getByTestId('theme-dark').click();
     await expect.poll(theme).toMatchObject({ attr: 'dark', body: 'rgb(15, 16, 18)' });
     // Native controls follow: the select's color-scheme is dark even with the system asking for light.
-    await page.emulateMedia({ colorScheme: 'light' });
+    await ui.page.emulateMedia({ colorScheme: 'light' });
     expect(await theme()).toMatchObject({ body: 'rgb(15, 16, 18)', select: 'dark' });
     expect(
-      await page.evaluate(
+      await ui.page.evaluate(
         () =>
           (globalThis as unknown as { matchMedia(q: string): { matches: boolean } }).matchMedia(
             '(prefers-color-scheme: light)',
           ).matches,
       ),
     ).toBe(true);
-    await page.screenshot({ path: join(artifacts, '26-settings-dark-on-light-system.png') });
-    await page.reload();
-    await page.getByTestId('nav-settings').click();
-    await expect.poll(() => page.getByTestId('theme-dark').isChecked()).toBe(true);
+    await ui.page.screenshot({ path: join(screenshotsDir, '26-settings-dark-on-light-system.png') });
+    await ui.page.reload();
+    await ui.page.getByTestId('nav-settings').click();
+    await expect.poll(() => ui.page.getByTestId('theme-dark').isChecked()).toBe(true);
     expect((await theme()).body).toBe('rgb(15, 16, 18)');
-    await page.getByTestId('theme-system').click();
+    await ui.page.getByTestId('theme-system').click();
     await expect.poll(theme).toMatchObject({ attr: 'system', body: 'rgb(244, 244, 246)', select: 'light dark' });
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await ui.page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(theme).toMatchObject({ body: 'rgb(15, 16, 18)' });
     await shot('27-settings');
-    const words = await page.locator('main, .status-bar').allInnerTexts();
+    const words = await ui.page.locator('main, .status-bar').allInnerTexts();
     for (const bad of [/folder id/i, /endpoint/i, /no shortage reported/i]) expect(words.join('\n')).not.toMatch(bad);
   });
 });

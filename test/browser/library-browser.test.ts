@@ -1,23 +1,21 @@
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
-import { launchChromium, openWatchedPage, screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
-import { addFolderInPage, startUiApp, type RunningUiApp } from '../helpers/ui-app';
-
-const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
+import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
+import { addFolderInPage, screenshotsDir, uiSession } from '../helpers/ui-app';
 
 /**
  * The library as an editor browses it (issue 17 item 2): each file's picture and facts read at validation (duration,
  * resolution, fps, codec, camera), sorted and filtered by main in SQL, Enter plays, right-click offers the file's actions.
  */
 describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded service)', () => {
-  let running: RunningUiApp;
-  let browser: Browser;
-  let page: Page;
-  const errors: string[] = [];
-  const rows = () => page.locator('[data-testid="file-row"]');
+  const ui = uiSession({
+    viewport: { width: 1440, height: 820 },
+    errorCheck: 'by-the-test',
+  });
+  const rows = () => ui.page.locator('[data-testid="file-row"]');
   const names = async (): Promise<string[]> => {
     const out: string[] = [];
     for (const r of await rows().all()) out.push((await r.getAttribute('data-path'))?.split('/').pop() ?? '');
@@ -31,27 +29,15 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
   /** The decoded picture's width: 0 until the browser has decoded the media. */
   const videoWidth = (l: Locator): Promise<number> =>
     l.evaluate((v) => (v as unknown as { videoWidth: number }).videoWidth);
-  const row = (name: string) => page.locator(`[data-testid="file-row"][data-path$="/${name}"]`);
-  const shot = (name: string): Promise<void> => screenshotBothThemes(page, join(artifacts, name));
-
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    running = await startUiApp();
-    browser = await launchChromium();
-    page = await openWatchedPage(browser, errors);
-    await page.setViewportSize({ width: 1440, height: 820 });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await running?.stop();
-  });
+  const row = (name: string) => ui.page.locator(`[data-testid="file-row"][data-path$="/${name}"]`);
+  const shot = (name: string): Promise<void> => screenshotBothThemes(ui.page, join(screenshotsDir, name));
 
   it('shows each file with its picture and facts, sorts by duration and filters by codec in main, plays on Enter, and offers a context menu', async () => {
-    await addFolderInPage(page, running.web.url, running.footageDir);
-    copyFileSync(fixturePath('phoneH264Mp4'), join(running.footageDir, 'phone.mp4'));
-    copyFileSync(fixturePath('hevcMov'), join(running.footageDir, 'hevc.mov'));
-    copyFileSync(fixturePath('vp9Mkv'), join(running.footageDir, 'bars.mkv'));
-    copyFileSync(fixturePath('drawnTextMp4'), join(running.footageDir, 'title.mp4'));
+    await addFolderInPage(ui.page, ui.running.web.url, ui.running.footageDir);
+    copyFileSync(fixturePath('phoneH264Mp4'), join(ui.running.footageDir, 'phone.mp4'));
+    copyFileSync(fixturePath('hevcMov'), join(ui.running.footageDir, 'hevc.mov'));
+    copyFileSync(fixturePath('vp9Mkv'), join(ui.running.footageDir, 'bars.mkv'));
+    copyFileSync(fixturePath('drawnTextMp4'), join(ui.running.footageDir, 'title.mp4'));
 
     // Facts arrive with validation: wait until every row has its codec.
     await expect.poll(withCodec, { timeout: 60_000, interval: 500 }).toBe(4);
@@ -66,39 +52,41 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await expect.poll(() => decoded('bars.mkv'), { timeout: 15_000 }).toBe(640);
     await expect.poll(() => decoded('title.mp4'), { timeout: 15_000 }).toBe(1280);
 
-    await page.getByTestId('sort-duration').click();
+    await ui.page.getByTestId('sort-duration').click();
     await expect.poll(async () => (await names()).slice(2)).toEqual(['phone.mp4', 'title.mp4']);
-    expect(await page.getByTestId('sort-duration').getAttribute('aria-sort')).toBe('ascending');
-    await page.getByTestId('sort-duration').click();
+    expect(await ui.page.getByTestId('sort-duration').getAttribute('aria-sort')).toBe('ascending');
+    await ui.page.getByTestId('sort-duration').click();
     await expect.poll(async () => (await names()).slice(0, 2)).toEqual(['title.mp4', 'phone.mp4']);
-    expect(await page.getByTestId('sort-duration').getAttribute('aria-sort')).toBe('descending');
+    expect(await ui.page.getByTestId('sort-duration').getAttribute('aria-sort')).toBe('descending');
     await shot('17-library-browser');
 
-    await page.getByRole('combobox', { name: 'Codec' }).click();
-    await page.getByRole('option', { name: 'H264' }).click();
+    await ui.page.getByRole('combobox', { name: 'Codec' }).click();
+    await ui.page.getByRole('option', { name: 'H264' }).click();
     await expect.poll(names).toEqual(['title.mp4', 'phone.mp4']);
-    await page.getByRole('combobox', { name: 'Codec' }).click();
-    await page.getByRole('option', { name: 'VP9' }).click();
+    await ui.page.getByRole('combobox', { name: 'Codec' }).click();
+    await ui.page.getByRole('option', { name: 'VP9' }).click();
     await expect.poll(names).toEqual(['bars.mkv']);
-    await page.getByRole('combobox', { name: 'Codec' }).click();
-    await page.getByRole('option', { name: 'Any codec' }).click();
+    await ui.page.getByRole('combobox', { name: 'Codec' }).click();
+    await ui.page.getByRole('option', { name: 'Any codec' }).click();
     await expect.poll(async () => (await names()).length).toBe(4);
 
     // Camera: a dropdown of the cameras present; name: a part of the file name. Both combine with the codec and sort.
-    await page.getByRole('combobox', { name: 'Camera' }).click();
-    await page.getByRole('option', { name: 'iPhone 15 Pro' }).click();
+    await ui.page.getByRole('combobox', { name: 'Camera' }).click();
+    await ui.page.getByRole('option', { name: 'iPhone 15 Pro' }).click();
     await expect.poll(names).toEqual(['phone.mp4']);
-    await page.getByRole('combobox', { name: 'Camera' }).click();
-    await page.getByRole('option', { name: 'Any camera' }).click();
-    await page.getByLabel('Filter by name').fill('E');
+    await ui.page.getByRole('combobox', { name: 'Camera' }).click();
+    await ui.page.getByRole('option', { name: 'Any camera' }).click();
+    await ui.page.getByLabel('Filter by name').fill('E');
     await expect.poll(async () => (await names()).sort()).toEqual(['hevc.mov', 'phone.mp4', 'title.mp4']);
-    await page.getByLabel('Filter by name').fill('%');
-    await expect.poll(() => page.getByTestId('library-empty').textContent()).toContain('No file matches this filter.');
-    await page.getByLabel('Filter by name').fill('');
+    await ui.page.getByLabel('Filter by name').fill('%');
+    await expect
+      .poll(() => ui.page.getByTestId('library-empty').textContent())
+      .toContain('No file matches this filter.');
+    await ui.page.getByLabel('Filter by name').fill('');
     await expect.poll(async () => (await names()).length).toBe(4);
 
     await row('title.mp4').click({ button: 'right' });
-    const menu = page.getByTestId('file-menu');
+    const menu = ui.page.getByTestId('file-menu');
     await menu.waitFor();
     expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual([
       'Play',
@@ -108,7 +96,7 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
       'Remove from library…',
     ]);
     await shot('17-library-menu');
-    await page.keyboard.press('Escape');
+    await ui.page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
 
     // Enter plays once the library holds the video (the player reads its details from the service).
@@ -118,52 +106,52 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
 
     // Right-click, Save clip: the whole file as in and out; the clip appears on the Clips page.
     await row('title.mp4').click({ button: 'right' });
-    await page.getByTestId('menu-save-clip').click();
-    await page.getByTestId('save-clip-dialog').waitFor();
-    await expect.poll(() => page.getByTestId('clip-in').inputValue()).toMatch(/^00:00:00[:;]00$/);
-    expect(await page.getByTestId('clip-out').inputValue()).toMatch(/^00:00:0[34][:;]\d\d$/);
-    await page.getByTestId('clip-name-input').fill('Whole title');
-    await page.getByTestId('save-clip-submit').click();
-    await page.getByTestId('save-clip-dialog').waitFor({ state: 'detached' });
-    await page.getByTestId('nav-clips').click();
-    const card = page.getByTestId('clip-card').filter({ hasText: 'Whole title' });
+    await ui.page.getByTestId('menu-save-clip').click();
+    await ui.page.getByTestId('save-clip-dialog').waitFor();
+    await expect.poll(() => ui.page.getByTestId('clip-in').inputValue()).toMatch(/^00:00:00[:;]00$/);
+    expect(await ui.page.getByTestId('clip-out').inputValue()).toMatch(/^00:00:0[34][:;]\d\d$/);
+    await ui.page.getByTestId('clip-name-input').fill('Whole title');
+    await ui.page.getByTestId('save-clip-submit').click();
+    await ui.page.getByTestId('save-clip-dialog').waitFor({ state: 'detached' });
+    await ui.page.getByTestId('nav-clips').click();
+    const card = ui.page.getByTestId('clip-card').filter({ hasText: 'Whole title' });
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
-    await page.getByTestId('nav-library').click();
+    await ui.page.getByTestId('nav-library').click();
 
     // Right-click, Remove: asks first; the service then no longer holds the video, the file stays on disk, untracked.
     await expect
       .poll(() => row('phone.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 })
       .toBe('indexed');
-    const phone = (await running.app.registry.invoke('sync:files', { page: 1, size: 10 })) as {
+    const phone = (await ui.running.app.registry.invoke('sync:files', { page: 1, size: 10 })) as {
       ok: true;
       value: { files: { path: string; videoNo: string }[] };
     };
     const videoNo = phone.value.files.find((f) => f.path.endsWith('/phone.mp4'))?.videoNo ?? '';
-    expect((await running.app.registry.invoke('library:video', { videoNo })).ok).toBe(true);
-    const before = statSync(join(running.footageDir, 'phone.mp4'));
+    expect((await ui.running.app.registry.invoke('library:video', { videoNo })).ok).toBe(true);
+    const before = statSync(join(ui.running.footageDir, 'phone.mp4'));
     await row('phone.mp4').click({ button: 'right' });
-    await page.getByTestId('menu-remove').click();
-    const confirm = page.getByTestId('remove-dialog');
+    await ui.page.getByTestId('menu-remove').click();
+    const confirm = ui.page.getByTestId('remove-dialog');
     expect(await confirm.textContent()).toContain('The file on your disk is not touched');
     await shot('17-library-remove');
     await confirm.getByTestId('remove-confirm').click();
     await confirm.waitFor({ state: 'detached' });
     await expect.poll(() => row('phone.mp4').getAttribute('data-status')).toBe('skipped');
     expect(await row('phone.mp4').textContent()).toContain('Removed from the library');
-    const gone = await running.app.registry.invoke('library:video', { videoNo });
+    const gone = await ui.running.app.registry.invoke('library:video', { videoNo });
     expect(gone.ok ? 'found' : gone.error.code).toBe('not_found');
-    expect(existsSync(join(running.footageDir, 'phone.mp4'))).toBe(true);
-    expect(statSync(join(running.footageDir, 'phone.mp4')).mtimeMs).toBe(before.mtimeMs);
+    expect(existsSync(join(ui.running.footageDir, 'phone.mp4'))).toBe(true);
+    expect(statSync(join(ui.running.footageDir, 'phone.mp4')).mtimeMs).toBe(before.mtimeMs);
     // Not uploaded again: the queue settles with the file untracked and the service still without it.
     await new Promise((r) => setTimeout(r, 1500));
     expect(await row('phone.mp4').getAttribute('data-status')).toBe('skipped');
-    expect((await running.app.registry.invoke('library:video', { videoNo })).ok).toBe(false);
+    expect((await ui.running.app.registry.invoke('library:video', { videoNo })).ok).toBe(false);
 
     await row('title.mp4').focus();
-    await page.keyboard.press('Enter');
-    await page.getByTestId('player-video').waitFor();
-    await expect.poll(() => videoWidth(page.getByTestId('player-video')), { timeout: 15_000 }).toBe(1280);
-    expect(await page.locator('.player-title').textContent()).toBe('title.mp4');
-    expect(errors).toEqual([]);
+    await ui.page.keyboard.press('Enter');
+    await ui.page.getByTestId('player-video').waitFor();
+    await expect.poll(() => videoWidth(ui.page.getByTestId('player-video')), { timeout: 15_000 }).toBe(1280);
+    expect(await ui.page.locator('.player-title').textContent()).toBe('title.mp4');
+    expect(ui.errors).toEqual([]);
   }, 240_000);
 });

@@ -1,12 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyFixture } from '../fixtures/media';
-import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
-import { addFolderInPage, startUiApp, type RunningUiApp } from '../helpers/ui-app';
-
-const artifacts = join(import.meta.dirname, '../../test-artifacts/screenshots');
+import { skipBrowserTests } from '../helpers/chromium';
+import { addFolderInPage, screenshotsDir, uiSession } from '../helpers/ui-app';
 
 /** Words of ffmpeg, Node and sockets that must never be the text an editor reads on a file row. */
 const RAW_WORDS = /ENOENT|ECONNREFUSED|EACCES|moov|atom|Invalid data|partial file/i;
@@ -14,29 +10,19 @@ const RAW_WORDS = /ENOENT|ECONNREFUSED|EACCES|moov|atom|Invalid data|partial fil
 describe.skipIf(skipBrowserTests)(
   'a refused file says why in plain words, the raw cause under Details (Chromium, web mode)',
   () => {
-    let running: RunningUiApp;
-    let browser: Browser;
-    let page: Page;
-    const errors: string[] = [];
-
-    beforeAll(async () => {
-      mkdirSync(artifacts, { recursive: true });
-      running = await startUiApp();
-      await copyFixture('faststartTruncatedMp4', running.footageDir, 'A001_C003_cut.mp4');
-      await copyFixture('truncatedMp4', running.footageDir, 'A001_C004_nomoov.mp4');
-      browser = await launchChromium();
-      page = await openWatchedPage(browser, errors);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await running?.stop();
+    const ui = uiSession({
+      prepare: async (running) => {
+        await copyFixture('faststartTruncatedMp4', running.footageDir, 'A001_C003_cut.mp4');
+        await copyFixture('truncatedMp4', running.footageDir, 'A001_C004_nomoov.mp4');
+      },
+      errorCheck: 'by-the-test',
     });
 
     it('lists the cut-short mp4 in Uploads with a plain reason, and opens Details on the raw message', async () => {
-      await addFolderInPage(page, running.web.url, running.footageDir);
-      await page.getByTestId('nav-uploads').click();
-      const cut = page.locator('[data-testid="file-row"][data-path$="A001_C003_cut.mp4"]');
-      const noMoov = page.locator('[data-testid="file-row"][data-path$="A001_C004_nomoov.mp4"]');
+      await addFolderInPage(ui.page, ui.running.web.url, ui.running.footageDir);
+      await ui.page.getByTestId('nav-uploads').click();
+      const cut = ui.page.locator('[data-testid="file-row"][data-path$="A001_C003_cut.mp4"]');
+      const noMoov = ui.page.locator('[data-testid="file-row"][data-path$="A001_C004_nomoov.mp4"]');
       await expect.poll(() => cut.getAttribute('data-status'), { timeout: 30_000, interval: 300 }).toBe('skipped');
       await expect.poll(() => noMoov.getAttribute('data-status'), { timeout: 30_000, interval: 300 }).toBe('skipped');
 
@@ -54,9 +40,9 @@ describe.skipIf(skipBrowserTests)(
       expect(await details.evaluate((d: { open: boolean }) => d.open)).toBe(true);
       expect(await raw.isVisible()).toBe(true);
       expect(await raw.textContent()).toMatch(/^partial file: the streams declare .* but the file holds/);
-      await page.screenshot({ path: join(artifacts, 'uploads-reason-details.png') });
+      await ui.page.screenshot({ path: join(screenshotsDir, 'uploads-reason-details.png') });
 
-      expect(errors).toEqual([]);
+      expect(ui.errors).toEqual([]);
     }, 90_000);
   },
 );

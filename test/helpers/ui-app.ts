@@ -1,15 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { ReelsyncApp } from '../../src/main/app';
 import { createLogger } from '../../src/main/log';
 import { rendererBuildDir } from '../../src/main/paths';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { fixturePath } from '../fixtures/media';
+import { launchChromium, openWatchedPage } from './chromium';
+import { tempDir } from './temp';
 
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
-import { tempDir } from './temp';
+
+/** Where the browser tests leave their screenshots. */
+export const screenshotsDir = join(import.meta.dirname, '../../test-artifacts/screenshots');
 
 export interface RunningUiApp {
   app: ReelsyncApp;
@@ -39,6 +44,76 @@ export async function startUiApp(): Promise<RunningUiApp> {
       await app.stop();
       await cleanup();
     },
+  };
+}
+
+export interface UiSession {
+  readonly running: RunningUiApp;
+  readonly browser: Browser;
+  /** The watched page (see openWatchedPage): its script errors, console errors and CSP violations go to `errors`. */
+  readonly page: Page;
+  readonly errors: string[];
+}
+
+export interface UiSessionOptions {
+  /** Runs once the app is started, before the browser opens: footage to put in place, folders to add. */
+  prepare?: (running: RunningUiApp) => Promise<void> | void;
+  /** The page's size when it is not openWatchedPage's 1280x800. */
+  viewport?: { width: number; height: number };
+  /** Runs after the browser and the app are closed: what `prepare` changed outside the app (the environment). */
+  after?: () => void;
+  /**
+   * 'each-step' (the default): an error of the page fails the step it happened in. 'by-the-test': the file checks
+   * `errors` itself where it wants.
+   */
+  errorCheck?: 'each-step' | 'by-the-test';
+}
+
+/**
+ * One browser test file's session: the app as `npm run web` runs it (startUiApp), Chromium and one watched page,
+ * with the hooks that start them before the first step and close them after the last. Its fields are there from the
+ * first step on.
+ */
+export function uiSession(o: UiSessionOptions = {}): UiSession {
+  let running: RunningUiApp | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const errors: string[] = [];
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`uiSession: the ${what} is not started (used outside a step?)`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    await mkdir(screenshotsDir, { recursive: true });
+    running = await startUiApp();
+    await o.prepare?.(running);
+    browser = await launchChromium();
+    page = await openWatchedPage(browser, errors);
+    if (o.viewport) await page.setViewportSize(o.viewport);
+  });
+  if ((o.errorCheck ?? 'each-step') === 'each-step')
+    afterEach(() => {
+      // Any console error, script error or CSP violation in a step fails it.
+      expect(errors.splice(0)).toEqual([]);
+    });
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+    o.after?.();
+  });
+
+  return {
+    get running() {
+      return started(running, 'app');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+    get page() {
+      return started(page, 'page');
+    },
+    errors,
   };
 }
 

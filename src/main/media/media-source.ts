@@ -14,18 +14,38 @@ export interface KeyframeStore {
   get(bucket: string, blob: string): Promise<Keyframe>;
 }
 
+/** The library feature's destination policy, as far as the media routes read it. */
+export interface SettingsDestinations {
+  /** The output folders allowed in Settings. */
+  configuredRoots(): string[];
+  /** The folder new clips are saved into (the one chosen in Settings, or the built-in one). */
+  clipsDir(): string;
+}
+
 export interface MediaSourceDeps {
   dataDir: string;
   /** Paths of the watched folders. */
   watchedPaths: () => string[];
+  /**
+   * Where the library feature saves files as Settings say now (the output folders allowed there, the clips folder
+   * chosen there), read on every request so the roots follow the settings; undefined before the app is started.
+   */
+  destinations: () => SettingsDestinations | undefined;
   /** The on-disk keyframe cache (filled from the library service, works offline for what it holds) once started. */
   thumbnails: () => KeyframeStore | undefined;
 }
 
-/** Local media from the watched folders and the library's own clips and downloads; keyframes from the disk cache. */
+/**
+ * Local media from the watched folders, the library's own clips and downloads, and the folders Settings send clips
+ * and exports to; keyframes from the disk cache.
+ */
 export function mediaSource(d: MediaSourceDeps): MediaSource {
   return {
-    mediaRoots: () => [...d.watchedPaths(), join(d.dataDir, 'clips'), join(d.dataDir, 'downloads')],
+    mediaRoots: () => {
+      const destinations = d.destinations();
+      const chosen = destinations ? [...destinations.configuredRoots(), destinations.clipsDir()] : [];
+      return [...d.watchedPaths(), join(d.dataDir, 'clips'), join(d.dataDir, 'downloads'), ...chosen];
+    },
     async keyframe(bucket, blob) {
       if (!isKeyframeAddress(bucket, blob)) return { ok: false, status: 400, message: 'not a keyframe address' };
       const disk = d.thumbnails();

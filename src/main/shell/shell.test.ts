@@ -65,13 +65,27 @@ describe('reelsync-media protocol', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(root));
     await writeFile(file, Buffer.alloc(1000, 7));
     await writeFile(join(dir, 'outside.mp4'), 'x');
-    const media = mediaSource({ dataDir: dir, watchedPaths: () => [root], thumbnails: () => undefined });
+    // Settings as the user changes them: the roots are read on every request.
+    const settings = { outputFolders: [] as string[], clipsDir: join(dir, 'clips') };
+    const media = mediaSource({
+      dataDir: dir,
+      watchedPaths: () => [root],
+      destinations: () => ({ configuredRoots: () => settings.outputFolders, clipsDir: () => settings.clipsDir }),
+      thumbnails: () => undefined,
+    });
     const get = (path: string, headers: Record<string, string> = {}) =>
       handleMediaRequest(media, new Request(`reelsync-media://file/?path=${encodeURIComponent(path)}`, { headers }));
     const ranged = await get(file, { range: 'bytes=10-19' });
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-range')).toBe('bytes 10-19/1000');
     expect((await ranged.arrayBuffer()).byteLength).toBe(10);
+    expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(403);
+    settings.outputFolders = [dir];
+    expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(200);
+    settings.outputFolders = [];
+    settings.clipsDir = dir;
+    expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(200);
+    settings.clipsDir = join(dir, 'clips');
     expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(403);
     expect((await get(file, { range: 'bytes=5000-' })).status).toBe(416);
     const kf = await handleMediaRequest(

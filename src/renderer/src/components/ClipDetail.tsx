@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { FolderOpen, GripVertical, Trash2 } from 'lucide-react';
 import { useEffect, useState, type DragEvent } from 'react';
 import type { ClipView } from '../../../shared/contract/clips';
@@ -8,9 +7,9 @@ import { fileName, smpte } from '../lib/format';
 import { returnFocusTo } from '../lib/return-focus';
 import { localMediaUrl, transportKind } from '../transport';
 import { CLIP_STATE_LABEL, clipTitle } from './ClipCard';
+import { ConfirmDialog } from './ConfirmDialog';
 import { TagEditor } from './TagEditor';
 import { Tip } from './Tip';
-import { DialogCloseButton } from './DialogCloseButton';
 
 const SEARCH_TYPE_LABEL: Record<string, string> = { BY_CLIP: 'visual', BY_AUDIO: 'speech', BY_CAPTION: 'caption' };
 
@@ -165,42 +164,31 @@ export function ClipDetail({ clip }: { clip: ClipView }): React.JSX.Element {
           onBlur={() => notes !== clip.notes && update.mutate({ id: clip.id, notes })}
         />
       </label>
-      <Dialog.Root open={confirm} onOpenChange={setConfirm}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content
-            className="dialog narrow"
-            aria-describedby={undefined}
-            onCloseAutoFocus={returnFocusTo(() =>
-              document.querySelector<HTMLElement>(`[data-testid="clip-card"][data-clip-id="${clip.id}"]`),
-            )}
-          >
-            <Dialog.Title className="dialog-title">
-              Delete “{clipTitle(clip)}” {smpte(clip.start, clip.fps)}?
-            </Dialog.Title>
-            <label className="row tight">
-              <input type="checkbox" checked={deleteFile} onChange={(e) => setDeleteFile(e.target.checked)} /> Also
-              delete the clip file from disk
-            </label>
-            <div className="row">
-              <span className="spacer" />
-              <Dialog.Close className="button">Keep</Dialog.Close>
-              <button
-                type="button"
-                className="button danger"
-                data-testid="clip-delete-confirm"
-                onClick={() => {
-                  remove.mutate({ id: clip.id, deleteFile });
-                  setConfirm(false);
-                }}
-              >
-                Delete
-              </button>
-            </div>
-            <DialogCloseButton />
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <ConfirmDialog
+        open={confirm}
+        onOpenChange={setConfirm}
+        title={
+          <>
+            Delete “{clipTitle(clip)}” {smpte(clip.start, clip.fps)}?
+          </>
+        }
+        cancelLabel="Keep"
+        confirmLabel="Delete"
+        tone="danger"
+        confirmTestId="clip-delete-confirm"
+        onConfirm={() => {
+          remove.mutate({ id: clip.id, deleteFile });
+          setConfirm(false);
+        }}
+        onCloseAutoFocus={returnFocusTo(() =>
+          document.querySelector<HTMLElement>(`[data-testid="clip-card"][data-clip-id="${clip.id}"]`),
+        )}
+      >
+        <label className="row tight">
+          <input type="checkbox" checked={deleteFile} onChange={(e) => setDeleteFile(e.target.checked)} /> Also delete
+          the clip file from disk
+        </label>
+      </ConfirmDialog>
     </aside>
   );
 }

@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
@@ -6,7 +5,7 @@ import { useState } from 'react';
 import { EXPORT_FORMATS, EXPORT_FRAME_RATES, type ExportFrameRate } from '../../../shared/contract/clips';
 import { useDestinations } from '../hooks/queries';
 import { call, ContractError } from '../transport';
-import { DialogCloseButton } from './DialogCloseButton';
+import { ConfirmDialog } from './ConfirmDialog';
 
 type Format = (typeof EXPORT_FORMATS)[number];
 
@@ -69,139 +68,125 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
   });
   const existsError = run.error instanceof ContractError && run.error.code === 'file_exists' ? run.error : null;
   return (
-    <Dialog.Root
+    <ConfirmDialog
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
         if (!o) run.reset();
       }}
+      trigger={
+        <button type="button" className="button" disabled={disabled} data-testid="export-open">
+          <Download size={14} aria-hidden="true" /> Export markers
+        </button>
+      }
+      title={`Export ${ids ? `${ids.length} clip${ids.length === 1 ? '' : 's'}` : 'all clips'} as a marker list`}
+      cancelLabel="Close"
+      confirmLabel="Export"
+      tone="primary"
+      confirmTestId="export-run"
+      confirmDisabled={(dialog ? !chosen : !target) || run.isPending}
+      onConfirm={() => run.mutate('refuse')}
     >
-      <Dialog.Trigger className="button" disabled={disabled} data-testid="export-open">
-        <Download size={14} aria-hidden="true" /> Export markers
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog narrow" aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">
-            Export {ids ? `${ids.length} clip${ids.length === 1 ? '' : 's'}` : 'all clips'} as a marker list
-          </Dialog.Title>
-          <Tabs.Root
-            value={format}
-            onValueChange={(v) => {
-              const f = EXPORT_FORMATS.find((x) => x === v) ?? 'csv';
-              setFormat(f);
-              if (file) setFile(file.replace(/\.(csv|edl|fcpxml)$/i, `.${f}`));
-              setChosen(null);
+      <Tabs.Root
+        value={format}
+        onValueChange={(v) => {
+          const f = EXPORT_FORMATS.find((x) => x === v) ?? 'csv';
+          setFormat(f);
+          if (file) setFile(file.replace(/\.(csv|edl|fcpxml)$/i, `.${f}`));
+          setChosen(null);
+          run.reset();
+        }}
+      >
+        <Tabs.List className="segmented" aria-label="Format">
+          {EXPORT_FORMATS.map((f) => (
+            <Tabs.Trigger key={f} value={f} className="segment">
+              {LABEL[f]}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+      </Tabs.Root>
+      <p className="muted">{HINT[format]}</p>
+      {format !== 'csv' && (
+        <label className="field">
+          <span className="field-label">Project frame rate</span>
+          <select
+            className="input"
+            value={frameRate}
+            onChange={(e) => {
+              setFrameRate(EXPORT_FRAME_RATES.find((r) => r === e.target.value) ?? 'auto');
               run.reset();
             }}
+            data-testid="export-rate"
           >
-            <Tabs.List className="segmented" aria-label="Format">
-              {EXPORT_FORMATS.map((f) => (
-                <Tabs.Trigger key={f} value={f} className="segment">
-                  {LABEL[f]}
-                </Tabs.Trigger>
-              ))}
-            </Tabs.List>
-          </Tabs.Root>
-          <p className="muted">{HINT[format]}</p>
-          {format !== 'csv' && (
-            <label className="field">
-              <span className="field-label">Project frame rate</span>
-              <select
-                className="input"
-                value={frameRate}
-                onChange={(e) => {
-                  setFrameRate(EXPORT_FRAME_RATES.find((r) => r === e.target.value) ?? 'auto');
-                  run.reset();
-                }}
-                data-testid="export-rate"
-              >
-                {EXPORT_FRAME_RATES.map((r) => (
-                  <option key={r} value={r}>
-                    {RATE_LABEL[r]}
-                  </option>
-                ))}
-              </select>
-              <span className="muted">
-                Every timecode is converted to this rate, so the list imports into a timeline of the same rate.
-              </span>
-            </label>
-          )}
-          {dialog ? (
-            <div className="field">
-              <span className="field-label">Save to</span>
-              <div className="row">
-                <span className="mono" data-testid="export-chosen">
-                  {chosen?.path ?? 'no file chosen yet'}
-                </span>
-                <span className="spacer" />
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() => choose.mutate()}
-                  disabled={choose.isPending}
-                  data-testid="export-choose"
-                >
-                  Choose file…
-                </button>
-              </div>
-            </div>
-          ) : (
-            <label className="field">
-              <span className="field-label">Save to</span>
-              <input
-                className="input mono"
-                value={target}
-                onChange={(e) => setFile(e.target.value)}
-                aria-label="Export file"
-                data-testid="export-file"
-              />
-              <span className="muted">
-                Allowed folders: {destinations.data?.roots.map((r) => r.path).join(', ') ?? '…'} (more in Settings)
-              </span>
-            </label>
-          )}
-          {run.isSuccess && (
-            <div className="callout ok" role="status" data-testid="export-done">
-              Saved {run.data.count} clip{run.data.count === 1 ? '' : 's'} to{' '}
-              <span className="mono">{run.data.file}</span>
-            </div>
-          )}
-          {run.isSuccess && <pre className="export-preview">{run.data.content.slice(0, 1200)}</pre>}
-          {existsError && (
-            <div className="callout warn" role="alert" data-testid="export-exists">
-              {existsError.message}
-              <button type="button" className="button" onClick={() => run.mutate('rename')} data-testid="export-rename">
-                Save as a new name
-              </button>
-            </div>
-          )}
-          {run.isError && !existsError && (
-            <p className="error-text" role="alert">
-              {run.error.message}
-            </p>
-          )}
-          {choose.isError && (
-            <p className="error-text" role="alert">
-              {choose.error.message}
-            </p>
-          )}
+            {EXPORT_FRAME_RATES.map((r) => (
+              <option key={r} value={r}>
+                {RATE_LABEL[r]}
+              </option>
+            ))}
+          </select>
+          <span className="muted">
+            Every timecode is converted to this rate, so the list imports into a timeline of the same rate.
+          </span>
+        </label>
+      )}
+      {dialog ? (
+        <div className="field">
+          <span className="field-label">Save to</span>
           <div className="row">
+            <span className="mono" data-testid="export-chosen">
+              {chosen?.path ?? 'no file chosen yet'}
+            </span>
             <span className="spacer" />
-            <Dialog.Close className="button">Close</Dialog.Close>
             <button
               type="button"
-              className="button primary"
-              disabled={(dialog ? !chosen : !target) || run.isPending}
-              onClick={() => run.mutate('refuse')}
-              data-testid="export-run"
+              className="button"
+              onClick={() => choose.mutate()}
+              disabled={choose.isPending}
+              data-testid="export-choose"
             >
-              Export
+              Choose file…
             </button>
           </div>
-          <DialogCloseButton />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        </div>
+      ) : (
+        <label className="field">
+          <span className="field-label">Save to</span>
+          <input
+            className="input mono"
+            value={target}
+            onChange={(e) => setFile(e.target.value)}
+            aria-label="Export file"
+            data-testid="export-file"
+          />
+          <span className="muted">
+            Allowed folders: {destinations.data?.roots.map((r) => r.path).join(', ') ?? '…'} (more in Settings)
+          </span>
+        </label>
+      )}
+      {run.isSuccess && (
+        <div className="callout ok" role="status" data-testid="export-done">
+          Saved {run.data.count} clip{run.data.count === 1 ? '' : 's'} to <span className="mono">{run.data.file}</span>
+        </div>
+      )}
+      {run.isSuccess && <pre className="export-preview">{run.data.content.slice(0, 1200)}</pre>}
+      {existsError && (
+        <div className="callout warn" role="alert" data-testid="export-exists">
+          {existsError.message}
+          <button type="button" className="button" onClick={() => run.mutate('rename')} data-testid="export-rename">
+            Save as a new name
+          </button>
+        </div>
+      )}
+      {run.isError && !existsError && (
+        <p className="error-text" role="alert">
+          {run.error.message}
+        </p>
+      )}
+      {choose.isError && (
+        <p className="error-text" role="alert">
+          {choose.error.message}
+        </p>
+      )}
+    </ConfirmDialog>
   );
 }

@@ -1,10 +1,9 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FileView } from '../../../shared/contract/sync';
 import { useToast } from '../hooks/useToast';
 import { fileName } from '../lib/format';
 import { call } from '../transport';
-import { DialogCloseButton } from './DialogCloseButton';
+import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorState } from './States';
 
 /**
@@ -37,34 +36,23 @@ export function RemoveFromLibraryDialog({
     onClose();
   };
   return (
-    <Dialog.Root open={file !== null} onOpenChange={(o) => !o && close()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog narrow" aria-describedby={undefined} data-testid="remove-dialog">
-          <Dialog.Title className="dialog-title">
-            Remove “{file ? fileName(file.path) : ''}” from the library?
-          </Dialog.Title>
-          <p>
-            The library deletes this video, its index and its search results. The file on your disk is not touched, and
-            Reelsync stops uploading it: choose Retry on it later to add it back.
-          </p>
-          {remove.isError && <ErrorState title="Nothing was removed" error={remove.error} />}
-          <div className="row">
-            <span className="spacer" />
-            <Dialog.Close className="button">Keep</Dialog.Close>
-            <button
-              type="button"
-              className="button danger"
-              data-testid="remove-confirm"
-              disabled={remove.isPending || file === null}
-              onClick={() => file && remove.mutate(file.id)}
-            >
-              {remove.isPending ? 'Removing…' : 'Remove from library'}
-            </button>
-          </div>
-          <DialogCloseButton />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      open={file !== null}
+      onOpenChange={(o) => !o && close()}
+      testId="remove-dialog"
+      title={<>Remove “{file ? fileName(file.path) : ''}” from the library?</>}
+      cancelLabel="Keep"
+      confirmLabel={remove.isPending ? 'Removing…' : 'Remove from library'}
+      tone="danger"
+      confirmTestId="remove-confirm"
+      confirmDisabled={remove.isPending || file === null}
+      onConfirm={() => file && remove.mutate(file.id)}
+    >
+      <p>
+        The library deletes this video, its index and its search results. The file on your disk is not touched, and
+        Reelsync stops uploading it: choose Retry on it later to add it back.
+      </p>
+      {remove.isError && <ErrorState title="Nothing was removed" error={remove.error} />}
+    </ConfirmDialog>
   );
 }
