@@ -76,6 +76,7 @@ export class ReelsyncApp {
       dataDir: options.dataDir,
       watchedPaths: () => this.sync?.engine.folders().map((f) => f.path) ?? [],
       destinations: () => this.libraryFeature?.destinations,
+      savedFile: (path) => this.libraryFeature?.savedFile(path) ?? false,
       thumbnails: () => this.libraryFeature?.thumbnails,
     });
     this.registerHandlers();

@@ -59,6 +59,7 @@ export class LibraryFeature {
   readonly client: LibraryClient | null;
   readonly downloader: BlobDownloader | null;
   readonly connectivity: Connectivity | null;
+  private readonly savedFiles: { clips: ClipsStore; downloads: DownloadStore };
 
   constructor(private readonly o: LibraryFeatureOptions) {
     const root = o.dataDir;
@@ -77,6 +78,7 @@ export class LibraryFeature {
     const downloadStore = new DownloadStore(o.db);
     const cacheStore = new LibraryCacheStore(o.db);
     const clipsStore = new ClipsStore(o.db);
+    this.savedFiles = { clips: clipsStore, downloads: downloadStore };
     this.destinations = new DestinationPolicy({
       dataDir: root,
       builtin: { clips: this.folders.clips, exports: this.folders.exports, downloads: this.folders.downloads },
@@ -155,6 +157,14 @@ export class LibraryFeature {
   }
 
   /** The service client, or an `offline` AppError for the channels that need the service. */
+  /**
+   * Whether `path` is a clip or download the library saved there: those may sit in any folder the user chose in a
+   * save dialog, so the media routes serve them by exact path (never their folder's other files).
+   */
+  savedFile(path: string): boolean {
+    return this.savedFiles.clips.hasFile(path) || this.savedFiles.downloads.hasFile(path);
+  }
+
   requireClient(): LibraryClient {
     if (!this.client) throw new AppError('offline', 'no library service is configured');
     return this.client;

@@ -3,8 +3,11 @@ import { isKeyframeAddress, type Keyframe } from './keyframes';
 
 /** What the media routes serve from (the shell's custom protocol, the web mode's /api/media). */
 export interface MediaSource {
-  /** Folders media may be served from. */
-  mediaRoots(): string[];
+  /**
+   * What `path` may be served from: the watched folders, the library's own folders, the Settings' output and clips
+   * folders, and the file itself when the library saved a clip or download exactly there (a folder chosen in a dialog).
+   */
+  rootsFor(path: string): string[];
   /** A keyframe thumbnail by its storage address. */
   keyframe(bucket: string, blob: string): Promise<Keyframe>;
 }
@@ -31,6 +34,8 @@ export interface MediaSourceDeps {
    * chosen there), read on every request so the roots follow the settings; undefined before the app is started.
    */
   destinations: () => SettingsDestinations | undefined;
+  /** Whether the library saved a clip or download at exactly this path; false before the app is started. */
+  savedFile: (path: string) => boolean;
   /** The on-disk keyframe cache (filled from the library service, works offline for what it holds) once started. */
   thumbnails: () => KeyframeStore | undefined;
 }
@@ -41,10 +46,11 @@ export interface MediaSourceDeps {
  */
 export function mediaSource(d: MediaSourceDeps): MediaSource {
   return {
-    mediaRoots: () => {
+    rootsFor: (path) => {
       const destinations = d.destinations();
       const chosen = destinations ? [...destinations.configuredRoots(), destinations.clipsDir()] : [];
-      return [...d.watchedPaths(), join(d.dataDir, 'clips'), join(d.dataDir, 'downloads'), ...chosen];
+      const saved = d.savedFile(path) ? [path] : [];
+      return [...d.watchedPaths(), join(d.dataDir, 'clips'), join(d.dataDir, 'downloads'), ...chosen, ...saved];
     },
     async keyframe(bucket, blob) {
       if (!isKeyframeAddress(bucket, blob)) return { ok: false, status: 400, message: 'not a keyframe address' };

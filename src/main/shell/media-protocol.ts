@@ -13,12 +13,8 @@ export async function handleMediaRequest(media: MediaSource, request: Request): 
   const method = request.method === 'HEAD' ? 'HEAD' : request.method === 'GET' ? 'GET' : null;
   if (!method) return new Response('method not allowed', { status: 405 });
   if (url.host === 'file') {
-    const answer = await serveLocalMedia(
-      url.searchParams.get('path') ?? '',
-      media.mediaRoots(),
-      method,
-      request.headers.get('range') ?? undefined,
-    );
+    const path = url.searchParams.get('path') ?? '';
+    const answer = await serveLocalMedia(path, media.rootsFor(path), method, request.headers.get('range') ?? undefined);
     const body = answer.body ? (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>) : (answer.message ?? null);
     return new Response(body, { status: answer.status, headers: answer.headers });
   }

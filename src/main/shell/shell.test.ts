@@ -67,10 +67,13 @@ describe('reelsync-media protocol', () => {
     await writeFile(join(dir, 'outside.mp4'), 'x');
     // Settings as the user changes them: the roots are read on every request.
     const settings = { outputFolders: [] as string[], clipsDir: join(dir, 'clips') };
+    // Clips and downloads saved to a folder chosen in a dialog: served by exact path, never their neighbours.
+    const saved = new Set<string>();
     const media = mediaSource({
       dataDir: dir,
       watchedPaths: () => [root],
       destinations: () => ({ configuredRoots: () => settings.outputFolders, clipsDir: () => settings.clipsDir }),
+      savedFile: (path) => saved.has(path),
       thumbnails: () => undefined,
     });
     const get = (path: string, headers: Record<string, string> = {}) =>
@@ -87,6 +90,13 @@ describe('reelsync-media protocol', () => {
     expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(200);
     settings.clipsDir = join(dir, 'clips');
     expect((await get(join(root, '..', 'outside.mp4'))).status).toBe(403);
+    const granted = join(dir, 'granted');
+    await import('node:fs/promises').then((fs) => fs.mkdir(granted));
+    await writeFile(join(granted, 'clip.mp4'), 'c');
+    await writeFile(join(granted, 'neighbour.mp4'), 'n');
+    saved.add(join(granted, 'clip.mp4'));
+    expect((await get(join(granted, 'clip.mp4'))).status).toBe(200);
+    expect((await get(join(granted, 'neighbour.mp4'))).status).toBe(403);
     expect((await get(file, { range: 'bytes=5000-' })).status).toBe(416);
     const kf = await handleMediaRequest(
       media,

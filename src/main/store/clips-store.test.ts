@@ -68,3 +68,19 @@ describe('clip names', () => {
     db.close();
   });
 });
+
+describe('saved clip files', () => {
+  it('knows a ready clip by its exact path only', () => {
+    const db = openDatabase(join(dir, 'client.db'));
+    const store = new ClipsStore(db);
+    const row = store.create(clip({}));
+    const path = join(dir, 'granted', 'opening.mp4');
+    store.setOutput(row.id, path);
+    expect(store.hasFile(path)).toBe(false); // still being cut
+    store.ready(row.id, { duration: 2, fps: 25, width: 640, height: 360, hasAudio: false, thumbnailPath: null });
+    expect(store.hasFile(path)).toBe(true);
+    expect(store.hasFile(join(dir, 'granted', 'other.mp4'))).toBe(false);
+    expect(store.hasFile(join(dir, 'granted'))).toBe(false);
+    db.close();
+  });
+});

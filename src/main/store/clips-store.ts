@@ -208,6 +208,11 @@ export class ClipsStore {
       .run(sourcePath, video?.bucket ?? null, video?.blob ?? null, Date.now(), id);
   }
 
+  /** Whether a ready clip was written to exactly this path. */
+  hasFile(path: string): boolean {
+    return this.db.prepare("SELECT 1 FROM clips WHERE path = ? AND state = 'ready' LIMIT 1").get(path) !== undefined;
+  }
+
   setOutput(id: number, path: string): void {
     this.db.prepare('UPDATE clips SET path = ?, updated_at = ? WHERE id = ?').run(path, Date.now(), id);
   }

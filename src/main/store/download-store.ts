@@ -45,6 +45,11 @@ export interface NewDownload {
 export class DownloadStore {
   constructor(private readonly db: Db) {}
 
+  /** Whether a finished download was written to exactly this path. */
+  hasFile(path: string): boolean {
+    return this.db.prepare("SELECT 1 FROM downloads WHERE path = ? AND state = 'done' LIMIT 1").get(path) !== undefined;
+  }
+
   create(d: NewDownload, now = Date.now()): DownloadRow {
     const row = this.db
       .prepare(

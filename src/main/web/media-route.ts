@@ -19,12 +19,8 @@ export async function handleMedia(
     return;
   }
   if (url.pathname === '/api/media/file') {
-    const answer = await serveLocalMedia(
-      url.searchParams.get('path') ?? '',
-      app.media.mediaRoots(),
-      method,
-      req.headers.range,
-    );
+    const path = url.searchParams.get('path') ?? '';
+    const answer = await serveLocalMedia(path, app.media.rootsFor(path), method, req.headers.range);
     res.writeHead(answer.status, answer.headers);
     if (answer.body) {
       answer.body.on('error', () => res.destroy());
