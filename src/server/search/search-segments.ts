@@ -4,7 +4,7 @@ import { matchReason } from './match-reason';
 import { coverageOf, ftsPhrases, matchedWordsOf, type ParsedQuery } from './query-text';
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
-import { hasSegmentIndex, segmentTable } from './segment-index';
+import { hasSegmentIndex, indexedRowCount, segmentTable } from './segment-index';
 import { segmentLabels } from './segment-labels';
 
 export interface SegmentFilter {
@@ -102,12 +102,12 @@ export function searchSegments(
   const wanted = Math.min(5000, limit * 2);
   const rows = readRows(
     cache,
-    topRankedMatches(segmentSource(cache, table, filterOf(filter)), phrases, scope, wanted),
+    topRankedMatches(segmentSource(cache, filter.accountId, filterOf(filter)), phrases, scope, wanted),
     table,
   );
   const covered = coverageOf(query);
   const matched = matchedWordsOf(query);
-  const ranked: { hit: SegmentHit; nameOnly: boolean }[] = [];
+  const ranked: Candidate[] = [];
   for (const r of rows) {
     if (
       filter.near &&
@@ -152,22 +152,29 @@ export function searchSegments(
       transcript: r.transcript,
       captionVector: r.caption_vector,
       score: Math.min(1, Math.max(0, score)),
-      matched: matchReason(
-        matched,
-        { ocrText: r.ocr_text, transcript: r.transcript, caption, labels, names: r.names },
-        field,
-      ),
+      matched: '',
     };
-    ranked.push({ hit, nameOnly });
+    const texts = { ocrText: r.ocr_text, transcript: r.transcript, caption, labels, names: r.names };
+    ranked.push({ hit, nameOnly, explain: () => matchReason(matched, texts, field) });
   }
-  return belowContent(ranked, limit);
+  // Why a hit matched is worded only for the hits returned: the candidates cut below never need it.
+  return belowContent(ranked, limit).map((r) => {
+    r.hit.matched = r.explain();
+    return r.hit;
+  });
+}
+
+interface Candidate {
+  hit: SegmentHit;
+  nameOnly: boolean;
+  explain: () => string;
 }
 
 /**
  * Best first, every hit on what a segment shows or says before any hit on its names alone (file, folder, camera,
  * tags), and a names-only hit's score held under the lowest content hit's, so the order is the score order too.
  */
-function belowContent(ranked: { hit: SegmentHit; nameOnly: boolean }[], limit: number): SegmentHit[] {
+function belowContent(ranked: Candidate[], limit: number): Candidate[] {
   const top = ranked
     .sort((a, b) => Number(a.nameOnly) - Number(b.nameOnly) || b.hit.score - a.hit.score)
     .slice(0, limit);
@@ -175,7 +182,7 @@ function belowContent(ranked: { hit: SegmentHit; nameOnly: boolean }[], limit: n
   const floor = content.length ? content[content.length - 1]!.hit.score : 1;
   for (const r of top)
     if (r.nameOnly && r.hit.score >= floor) r.hit.score = Math.max(0, Math.round((floor - 0.0001) * 10_000) / 10_000);
-  return top.map((r) => r.hit);
+  return top;
 }
 
 export function filterOf(filter: SegmentFilter): Where {
@@ -208,7 +215,8 @@ export function filterOf(filter: SegmentFilter): Where {
  * the search runs again over every match, so a filter never hides a result that exists. Only ids and ranks are read
  * here: the rows themselves are read once, for the final candidates.
  */
-function segmentSource(cache: SearchCache, table: string, where: Where): RankedSource<RankedRow> {
+function segmentSource(cache: SearchCache, accountId: number, where: Where): RankedSource<RankedRow> {
+  const table = segmentTable(accountId);
   const sql = (capped: boolean): string =>
     `WITH ranked AS (
        SELECT rowid AS id, ${bm25(table)} AS rank FROM ${table}
@@ -231,8 +239,7 @@ function segmentSource(cache: SearchCache, table: string, where: Where): RankedS
         .get(match, cap) as { n: number }
     ).n;
   return {
-    // bm25's N: FTS5 keeps one docsize row per indexed row.
-    rows: (cache.statement(`SELECT COUNT(*) AS n FROM ${table}_docsize`).get() as { n: number }).n,
+    rows: indexedRowCount(cache, accountId),
     maxRanked: MAX_RANKED_ROWS,
     count,
     top(match, wanted, matching) {

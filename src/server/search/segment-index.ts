@@ -27,6 +27,33 @@ export function hasSegmentIndex(cache: SearchCache, accountId: number): boolean 
   return found;
 }
 
+/**
+ * Rows in an account's full-text table, as FTS5's bm25 counts them (its N): the row total FTS5 itself keeps in the
+ * table's "averages" record (`_data` id 1, a varint first), read in O(1) where COUNT(*) over `_docsize` visits every
+ * row (about 10 ms a search at 1,000,000 segments). 0 for a table that has never held a row.
+ */
+export function indexedRowCount(cache: SearchCache, accountId: number): number {
+  const found = cache.statement(`SELECT block FROM ${segmentTable(accountId)}_data WHERE id = 1`).get() as
+    { block: unknown } | undefined;
+  if (found === undefined) return 0;
+  if (!(found.block instanceof Uint8Array)) throw new Error(`full-text table of account ${accountId}: bad averages`);
+  // A table created but never written holds an empty record, which FTS5 reads as zeros.
+  return found.block.length === 0 ? 0 : leadingVarint(found.block);
+}
+
+/** SQLite's (and FTS5's) varint: big-endian groups of 7 bits while the high bit is set, a 9th byte of 8 bits. */
+function leadingVarint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 9; i++) {
+    const byte = bytes[i];
+    if (byte === undefined) break;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  throw new Error('truncated varint in a full-text table');
+}
+
 /** Uncached, for writers: a table created inside a transaction that then rolled back is gone again. */
 function tableExists(db: Db, accountId: number): boolean {
   return (
