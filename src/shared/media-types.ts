@@ -1,4 +1,7 @@
-/** Media types by lowercased file extension: the one map the client serves local media and uploads with. */
+/**
+ * Media types by lowercased file extension: the one map for media, used by the client (local media, uploads), the
+ * service's downloads and the web mode's static files.
+ */
 export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.mp4': 'video/mp4',
   '.m4v': 'video/mp4',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveInside } from './static-files';
+import { contentTypeOf, resolveInside } from './static-files';
 import { cspWithStyleNonce, newStyleNonce, STYLE_NONCE_META, withStyleNonce } from './style-nonce';
 
 describe('resolveInside', () => {
@@ -33,5 +33,16 @@ describe('style nonce', () => {
     expect(withStyleNonce('<html><head><title>t</title></head></html>', a)).toContain(
       `<meta name="${STYLE_NONCE_META}" content="${a}" />`,
     );
+  });
+});
+
+describe('contentTypeOf', () => {
+  it('types web assets from their own map and images and video from the one media map', () => {
+    expect(contentTypeOf('/srv/app/index.html')).toBe('text/html; charset=utf-8');
+    expect(contentTypeOf('/srv/app/assets/a.js')).toBe('text/javascript; charset=utf-8');
+    expect(contentTypeOf('/srv/app/icon.svg')).toBe('image/svg+xml');
+    expect(contentTypeOf('/srv/app/logo.PNG')).toBe('image/png');
+    expect(contentTypeOf('/srv/app/intro.webm')).toBe('video/webm');
+    expect(contentTypeOf('/srv/app/data.bin')).toBe('application/octet-stream');
   });
 });

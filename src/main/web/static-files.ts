@@ -2,19 +2,26 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { basename, extname, resolve, sep } from 'node:path';
+import { mediaTypeOf } from '../../shared/media-types';
 import { cspWithStyleNonce, newStyleNonce, withStyleNonce } from './style-nonce';
 
-const MIME: Record<string, string> = {
+/**
+ * The web assets of the built renderer. Images and video take their type from the one media map (shared/media-types),
+ * which holds media only, so the renderer's own asset types (scripts, styles, fonts, icons) stay here.
+ */
+const WEB_ASSET_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
   '.woff2': 'font/woff2',
   '.json': 'application/json',
   '.ico': 'image/x-icon',
 };
+
+/** A built file's content type: a web asset's, else a media type, else octet-stream. */
+export const contentTypeOf = (file: string): string =>
+  WEB_ASSET_TYPES[extname(file)] ?? mediaTypeOf(file) ?? 'application/octet-stream';
 
 /** Resolves a URL path inside root, or null when it would leave it. */
 export function resolveInside(root: string, urlPath: string): string | null {
@@ -63,7 +70,7 @@ export async function serveStatic(
     res.writeHead(200, {
       ...headers,
       ...(csp ? { 'content-security-policy': cspWithStyleNonce(csp, nonce) } : {}),
-      'content-type': MIME['.html'] ?? 'text/html',
+      'content-type': contentTypeOf(file),
       'content-length': String(Buffer.byteLength(body)),
       'cache-control': 'no-store',
     });
@@ -72,7 +79,7 @@ export async function serveStatic(
   }
   res.writeHead(200, {
     ...headers,
-    'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+    'content-type': contentTypeOf(file),
     'content-length': String(info.size),
     'cache-control': 'public, max-age=3600',
   });

@@ -1,19 +1,23 @@
+import { z } from 'zod';
 import type { Db } from '../storage/db';
+import { countOf, flagColumn, optionalRow } from '../storage/rows';
 import { iso } from './iso-time';
 import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 
-export interface CollectionRow {
-  id: string;
-  account_id: number;
-  name: string;
-  safety_detector: number;
-  face_recognition: number;
-  folder_id: number;
-  state: 'active' | 'deleting';
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `dl_collections`, parsed as read. */
+export const collectionRowSchema = z.object({
+  id: z.string(),
+  account_id: z.number().int(),
+  name: z.string(),
+  safety_detector: flagColumn,
+  face_recognition: flagColumn,
+  folder_id: z.number().int(),
+  state: z.enum(['active', 'deleting']),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type CollectionRow = z.output<typeof collectionRowSchema>;
 
 export interface CollectionRecord {
   collection_id: string;
@@ -50,18 +54,20 @@ export class Collections {
   }
 
   byId(id: string): CollectionRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_collections WHERE id = ?').get(id) as CollectionRow | undefined;
+    return optionalRow(collectionRowSchema, this.db.prepare('SELECT * FROM dl_collections WHERE id = ?').get(id));
   }
 
   /** The account's collection, never another account's. */
   get(accountId: number, id: string): CollectionRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_collections WHERE id = ? AND account_id = ?').get(id, accountId) as
-      CollectionRow | undefined;
+    return optionalRow(
+      collectionRowSchema,
+      this.db.prepare('SELECT * FROM dl_collections WHERE id = ? AND account_id = ?').get(id, accountId),
+    );
   }
 
   /** Newest first. */
   list(accountId: number, request: PageRequest<NewestFirstKey>): Page<CollectionRow> {
-    return newestFirstPage(this.db, 'dl_collections', 'account_id = ?', [accountId], request);
+    return newestFirstPage(this.db, 'dl_collections', collectionRowSchema, 'account_id = ?', [accountId], request);
   }
 
   markDeleting(id: string): void {
@@ -81,16 +87,18 @@ export class Collections {
   }
 
   record(row: CollectionRow): CollectionRecord {
-    const count = this.db
-      .prepare("SELECT COUNT(*) AS n FROM dl_videos WHERE collection_id = ? AND status != 'cancelled'")
-      .get(row.id) as { n: number };
+    const videoCount = countOf(
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM dl_videos WHERE collection_id = ? AND status != 'cancelled'")
+        .get(row.id),
+    );
     return {
       collection_id: row.id,
       name: row.name,
       safety_detector: row.safety_detector === 1,
       face_recognition: row.face_recognition === 1,
       state: row.state,
-      video_count: count.n,
+      video_count: videoCount,
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     };

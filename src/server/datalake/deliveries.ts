@@ -1,23 +1,28 @@
+import { z } from 'zod';
 import type { Db } from '../storage/db';
+import { optionalRow, parsedRows } from '../storage/rows';
 import { iso } from './iso-time';
 import { newId } from './public-id';
 
-export type DeliveryStatus = 'waiting' | 'success' | 'fail' | 'dead';
+const DELIVERY_STATUSES = ['waiting', 'success', 'fail', 'dead'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export interface DeliveryRow {
-  id: string;
-  operation_id: string;
-  account_id: number;
-  url: string;
-  payload: string;
-  status: DeliveryStatus;
-  attempt: number;
-  response_code: number | null;
-  message: string;
-  next_attempt_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `dl_deliveries`, parsed as read. */
+export const deliveryRowSchema = z.object({
+  id: z.string(),
+  operation_id: z.string(),
+  account_id: z.number().int(),
+  url: z.string(),
+  payload: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempt: z.number().int(),
+  response_code: z.number().int().nullable(),
+  message: z.string(),
+  next_attempt_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type DeliveryRow = z.output<typeof deliveryRowSchema>;
 
 export interface DeliveryRecord {
   id: string;
@@ -51,13 +56,14 @@ export class Deliveries {
   }
 
   byId(id: string): DeliveryRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
+    return optionalRow(deliveryRowSchema, this.db.prepare('SELECT * FROM dl_deliveries WHERE id = ?').get(id));
   }
 
   forOperation(operationId: string): DeliveryRow[] {
-    return this.db
-      .prepare('SELECT * FROM dl_deliveries WHERE operation_id = ? ORDER BY created_at, id')
-      .all(operationId) as DeliveryRow[];
+    return parsedRows(
+      deliveryRowSchema,
+      this.db.prepare('SELECT * FROM dl_deliveries WHERE operation_id = ? ORDER BY created_at, id').all(operationId),
+    );
   }
 
   recordAttempt(

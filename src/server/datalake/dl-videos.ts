@@ -1,30 +1,36 @@
+import { z } from 'zod';
 import type { Db } from '../storage/db';
+import { jsonObjectColumn, optionalRow, parsedRows } from '../storage/rows';
 import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
 
-export type DlVideoStatus = 'uploading' | 'processing' | 'ready' | 'failed' | 'cancelled' | 'deleting';
-export type SourceType = 'url' | 'file' | 'resumable' | 'stream';
+const DL_VIDEO_STATUSES = ['uploading', 'processing', 'ready', 'failed', 'cancelled', 'deleting'] as const;
+export type DlVideoStatus = (typeof DL_VIDEO_STATUSES)[number];
+const SOURCE_TYPES = ['url', 'file', 'resumable', 'stream'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
 
-export interface DlVideoRow {
-  id: string;
-  account_id: number;
-  collection_id: string;
-  library_video_id: number | null;
-  status: DlVideoStatus;
-  source_type: SourceType;
-  source_url: string | null;
-  filename: string;
-  content_type: string | null;
-  upload_size: number | null;
-  fps: number;
-  metadata: string;
-  callback_url: string | null;
-  idempotency_key: string | null;
-  operation_id: string | null;
-  stream_id: string | null;
-  stream_offset: number | null;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `dl_videos`, parsed as read (`metadata` as its object). */
+export const dlVideoRowSchema = z.object({
+  id: z.string(),
+  account_id: z.number().int(),
+  collection_id: z.string(),
+  library_video_id: z.number().int().nullable(),
+  status: z.enum(DL_VIDEO_STATUSES),
+  source_type: z.enum(SOURCE_TYPES),
+  source_url: z.string().nullable(),
+  filename: z.string(),
+  content_type: z.string().nullable(),
+  upload_size: z.number().int().nullable(),
+  fps: z.number(),
+  metadata: jsonObjectColumn,
+  callback_url: z.string().nullable(),
+  idempotency_key: z.string().nullable(),
+  operation_id: z.string().nullable(),
+  stream_id: z.string().nullable(),
+  stream_offset: z.number().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type DlVideoRow = z.output<typeof dlVideoRowSchema>;
 
 export interface NewDlVideo {
   id: string;
@@ -79,22 +85,28 @@ export class DlVideos {
   }
 
   byId(id: string): DlVideoRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_videos WHERE id = ?').get(id) as DlVideoRow | undefined;
+    return optionalRow(dlVideoRowSchema, this.db.prepare('SELECT * FROM dl_videos WHERE id = ?').get(id));
   }
 
   get(accountId: number, id: string): DlVideoRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_videos WHERE id = ? AND account_id = ?').get(id, accountId) as
-      DlVideoRow | undefined;
+    return optionalRow(
+      dlVideoRowSchema,
+      this.db.prepare('SELECT * FROM dl_videos WHERE id = ? AND account_id = ?').get(id, accountId),
+    );
   }
 
   byIdempotencyKey(accountId: number, key: string): DlVideoRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM dl_videos WHERE account_id = ? AND idempotency_key = ?')
-      .get(accountId, key) as DlVideoRow | undefined;
+    return optionalRow(
+      dlVideoRowSchema,
+      this.db.prepare('SELECT * FROM dl_videos WHERE account_id = ? AND idempotency_key = ?').get(accountId, key),
+    );
   }
 
   inCollection(collectionId: string): DlVideoRow[] {
-    return this.db.prepare('SELECT * FROM dl_videos WHERE collection_id = ?').all(collectionId) as DlVideoRow[];
+    return parsedRows(
+      dlVideoRowSchema,
+      this.db.prepare('SELECT * FROM dl_videos WHERE collection_id = ?').all(collectionId),
+    );
   }
 
   /** Newest first, cancelled ingests left out. */
@@ -102,6 +114,7 @@ export class DlVideos {
     return newestFirstPage(
       this.db,
       'dl_videos',
+      dlVideoRowSchema,
       "account_id = ? AND status != 'cancelled' AND (? IS NULL OR collection_id = ?)",
       [accountId, collectionId ?? null, collectionId ?? ''],
       request,
@@ -110,11 +123,14 @@ export class DlVideos {
 
   /** Resumable upload sessions still receiving bytes (created, not finalized): one account's, or all. */
   openUploads(accountId?: number): DlVideoRow[] {
-    return this.db
-      .prepare(
-        "SELECT * FROM dl_videos WHERE source_type = 'resumable' AND status = 'uploading' AND (? IS NULL OR account_id = ?) ORDER BY updated_at",
-      )
-      .all(accountId ?? null, accountId ?? null) as DlVideoRow[];
+    return parsedRows(
+      dlVideoRowSchema,
+      this.db
+        .prepare(
+          "SELECT * FROM dl_videos WHERE source_type = 'resumable' AND status = 'uploading' AND (? IS NULL OR account_id = ?) ORDER BY updated_at",
+        )
+        .all(accountId ?? null, accountId ?? null),
+    );
   }
 
   /** Whether a segment cut from this stream is still being ingested. */

@@ -1,20 +1,22 @@
 /** Error codes of interface B, on HTTP answers ({error: {code, message}}) and on failed operations. */
-export type DatalakeErrorCode =
-  | 'invalid_argument'
-  | 'unauthenticated'
-  | 'insufficient_balance'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_media'
-  | 'rate_limited'
-  | 'internal'
+export const DATALAKE_ERROR_CODES = [
+  'invalid_argument',
+  'unauthenticated',
+  'insufficient_balance',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media',
+  'rate_limited',
+  'internal',
   // operation errors
-  | 'source_unresolved'
-  | 'media_too_large'
-  | 'index_failed'
-  | 'partial_failure'
-  | 'video_deleted';
+  'source_unresolved',
+  'media_too_large',
+  'index_failed',
+  'partial_failure',
+  'video_deleted',
+] as const;
+export type DatalakeErrorCode = (typeof DATALAKE_ERROR_CODES)[number];
 
 /** An error of interface B answered with this HTTP status. */
 export class DatalakeError extends Error {

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from '../storage/db';
+import { countOf, parsedRows } from '../storage/rows';
 import { mediaTimePage, type MediaTimeKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 import type { FrameScores } from './safety/nsfw-engine';
@@ -14,16 +16,21 @@ export interface SafetyEvent {
   detector_version: string;
 }
 
-interface EventRow {
-  seq: number;
-  id: string;
-  start_time: number;
-  end_time: number;
-  score: number;
-  description: string;
-  detector_id: string;
-  detector_version: string;
-}
+/** A row of `dl_events` (the columns read back), parsed as read. */
+const eventRowSchema = z.object({
+  seq: z.number().int(),
+  id: z.string(),
+  start_time: z.number(),
+  end_time: z.number(),
+  score: z.number(),
+  description: z.string(),
+  detector_id: z.string(),
+  detector_version: z.string(),
+});
+type EventRow = z.output<typeof eventRowSchema>;
+/** An event of a stream's segment, with the segment it belongs to. */
+const streamEventRowSchema = eventRowSchema.extend({ video_id: z.string() });
+const frameSummaryRowSchema = z.object({ n: z.number().int(), m: z.number().nullable() });
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -67,8 +74,9 @@ export class Events {
 
   /** Events starting at or after `since` seconds, in (start, seq) order. */
   page(videoId: string, since: number | undefined, request: PageRequest<MediaTimeKey>): Page<SafetyEvent> {
-    const page = mediaTimePage<EventRow>(
+    const page = mediaTimePage(
       this.db,
+      eventRowSchema,
       {
         sql: 'SELECT * FROM dl_events WHERE video_id = ? AND start_time >= ?',
         args: [videoId, since ?? 0],
@@ -82,12 +90,15 @@ export class Events {
 
   /** Events that overlap [start, end) or begin inside it, in (start, seq) order. */
   overlapping(videoId: string, start: number, end: number): SafetyEvent[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM dl_events WHERE video_id = ? AND start_time < ? AND (end_time > ? OR start_time >= ?)
-         ORDER BY start_time, seq`,
-      )
-      .all(videoId, end, start, start) as EventRow[];
+    const rows = parsedRows(
+      eventRowSchema,
+      this.db
+        .prepare(
+          `SELECT * FROM dl_events WHERE video_id = ? AND start_time < ? AND (end_time > ? OR start_time >= ?)
+           ORDER BY start_time, seq`,
+        )
+        .all(videoId, end, start, start),
+    );
     return rows.map(toEvent);
   }
 
@@ -97,8 +108,9 @@ export class Events {
     since: number | undefined,
     request: PageRequest<MediaTimeKey>,
   ): Page<SafetyEvent & { video_id: string }> {
-    const page = mediaTimePage<EventRow & { video_id: string }>(
+    const page = mediaTimePage(
       this.db,
+      streamEventRowSchema,
       {
         sql: `SELECT e.seq, e.id, e.start_time + v.stream_offset AS start_time, e.end_time + v.stream_offset AS end_time, e.score,
                      e.description, e.detector_id, e.detector_version, e.video_id
@@ -115,14 +127,14 @@ export class Events {
 
   /** What the classifier saw: frames classified and the highest unsafe score among them. */
   frameSummary(videoId: string): { frames: number; maxUnsafe: number | null } {
-    const row = this.db
-      .prepare('SELECT COUNT(*) AS n, MAX(unsafe) AS m FROM dl_safety_frames WHERE video_id = ?')
-      .get(videoId) as { n: number; m: number | null };
+    const row = frameSummaryRowSchema.parse(
+      this.db.prepare('SELECT COUNT(*) AS n, MAX(unsafe) AS m FROM dl_safety_frames WHERE video_id = ?').get(videoId),
+    );
     return { frames: row.n, maxUnsafe: row.m };
   }
 
   count(videoId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM dl_events WHERE video_id = ?').get(videoId) as { n: number }).n;
+    return countOf(this.db.prepare('SELECT COUNT(*) AS n FROM dl_events WHERE video_id = ?').get(videoId));
   }
 }
 

@@ -1,22 +1,27 @@
+import { z } from 'zod';
 import { descriptorFromBlob, samePerson, type ModelDescriptor } from '../indexer/analyzers/face-match';
 import type { Db } from '../storage/db';
+import { parsedRows } from '../storage/rows';
 import { newId } from './public-id';
 
-export interface FaceEntity {
-  entity_id: string;
-  faces: number;
-  first_seen: number;
-  last_seen: number;
-  best_score: number;
-}
+/** A row of `dl_face_entities` (without its video_id), parsed as read; also what the record lists. */
+const faceEntityRowSchema = z.object({
+  entity_id: z.string(),
+  faces: z.number().int(),
+  first_seen: z.number(),
+  last_seen: z.number(),
+  best_score: z.number(),
+});
+export type FaceEntity = z.output<typeof faceEntityRowSchema>;
 
-interface FaceRow {
-  descriptor: Buffer;
-  model: string;
-  score: number;
-  start_time: number;
-  end_time: number;
-}
+/** A face the indexer stored (`faces`), with its segment's times. */
+const faceRowSchema = z.object({
+  descriptor: z.instanceof(Buffer),
+  model: z.string(),
+  score: z.number(),
+  start_time: z.number(),
+  end_time: z.number(),
+});
 
 /**
  * Groups the faces the indexer found in one video into entities (greedy, against each entity's first face), so the
@@ -25,12 +30,15 @@ interface FaceRow {
  * Returns the entities written.
  */
 export function deriveFaceEntities(db: Db, videoId: string, libraryVideoId: number): FaceEntity[] {
-  const rows = db
-    .prepare(
-      `SELECT f.descriptor, f.model, f.score, s.start_time, s.end_time FROM faces f
-       JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx WHERE f.video_id = ? ORDER BY s.start_time`,
-    )
-    .all(libraryVideoId) as FaceRow[];
+  const rows = parsedRows(
+    faceRowSchema,
+    db
+      .prepare(
+        `SELECT f.descriptor, f.model, f.score, s.start_time, s.end_time FROM faces f
+         JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx WHERE f.video_id = ? ORDER BY s.start_time`,
+      )
+      .all(libraryVideoId),
+  );
   const groups: { anchor: ModelDescriptor; entity: FaceEntity }[] = [];
   for (const r of rows) {
     const d: ModelDescriptor = { model: r.model, descriptor: descriptorFromBlob(r.descriptor) };
@@ -65,9 +73,12 @@ export function deriveFaceEntities(db: Db, videoId: string, libraryVideoId: numb
 }
 
 export function faceEntities(db: Db, videoId: string): FaceEntity[] {
-  return db
-    .prepare(
-      'SELECT entity_id, faces, first_seen, last_seen, best_score FROM dl_face_entities WHERE video_id = ? ORDER BY first_seen',
-    )
-    .all(videoId) as FaceEntity[];
+  return parsedRows(
+    faceEntityRowSchema,
+    db
+      .prepare(
+        'SELECT entity_id, faces, first_seen, last_seen, best_score FROM dl_face_entities WHERE video_id = ? ORDER BY first_seen',
+      )
+      .all(videoId),
+  );
 }

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { Db } from '../storage/db';
-import type { DatalakeErrorCode } from './errors';
+import { countOf, flagColumn, optionalRow, parsedRows } from '../storage/rows';
+import { DATALAKE_ERROR_CODES, type DatalakeErrorCode } from './errors';
 import { iso } from './iso-time';
 import { newId } from './public-id';
 
-export type OperationKind = 'ingest' | 'video_delete' | 'collection_delete';
+const OPERATION_KINDS = ['ingest', 'video_delete', 'collection_delete'] as const;
+export type OperationKind = (typeof OPERATION_KINDS)[number];
 export type StageValue = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
 export type IngestStage = 'preprocess' | 'index' | 'derive';
 
@@ -15,24 +17,30 @@ const stagesSchema = z.union([
 ]);
 const fractionsSchema = z.record(z.string(), z.number().min(0).max(1));
 
-export interface OperationRow {
-  id: string;
-  account_id: number;
-  kind: OperationKind;
-  resource: string;
-  idempotency_key: string | null;
-  request_hash: string | null;
-  callback_url: string | null;
-  done: number;
-  cancelled: number;
-  stages: string;
-  fractions: string;
-  error_code: DatalakeErrorCode | null;
-  error_message: string | null;
-  charged_micro: number;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `dl_operations`, parsed as read (`stages` and `fractions` stay JSON text: see stages()). */
+export const operationRowSchema = z.object({
+  id: z.string(),
+  account_id: z.number().int(),
+  kind: z.enum(OPERATION_KINDS),
+  resource: z.string(),
+  idempotency_key: z.string().nullable(),
+  request_hash: z.string().nullable(),
+  callback_url: z.string().nullable(),
+  done: flagColumn,
+  cancelled: flagColumn,
+  stages: z.string(),
+  fractions: z.string(),
+  error_code: z.enum(DATALAKE_ERROR_CODES).nullable(),
+  error_message: z.string().nullable(),
+  charged_micro: z.number().int(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type OperationRow = z.output<typeof operationRowSchema>;
+
+/** The latest index job of an ingest, as indexStarted() reads it. */
+const indexJobRowSchema = z.object({ state: z.string(), attempts: z.number().int() });
+const progressRowSchema = z.object({ progress: z.number() });
 
 export interface OperationRecord {
   operation: string;
@@ -91,39 +99,48 @@ export class Operations {
   }
 
   byId(id: string): OperationRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_operations WHERE id = ?').get(id) as OperationRow | undefined;
+    return optionalRow(operationRowSchema, this.db.prepare('SELECT * FROM dl_operations WHERE id = ?').get(id));
   }
 
   get(accountId: number, id: string): OperationRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_operations WHERE id = ? AND account_id = ?').get(id, accountId) as
-      OperationRow | undefined;
+    return optionalRow(
+      operationRowSchema,
+      this.db.prepare('SELECT * FROM dl_operations WHERE id = ? AND account_id = ?').get(id, accountId),
+    );
   }
 
   byIdempotencyKey(accountId: number, key: string): OperationRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM dl_operations WHERE account_id = ? AND idempotency_key = ?')
-      .get(accountId, key) as OperationRow | undefined;
+    return optionalRow(
+      operationRowSchema,
+      this.db.prepare('SELECT * FROM dl_operations WHERE account_id = ? AND idempotency_key = ?').get(accountId, key),
+    );
   }
 
   /** The unfinished operation of this kind acting on a resource, if any. */
   activeFor(resource: string, kind: OperationKind): OperationRow | undefined {
-    return this.db
-      .prepare(
-        'SELECT * FROM dl_operations WHERE resource = ? AND kind = ? AND done = 0 ORDER BY created_at DESC LIMIT 1',
-      )
-      .get(resource, kind) as OperationRow | undefined;
+    return optionalRow(
+      operationRowSchema,
+      this.db
+        .prepare(
+          'SELECT * FROM dl_operations WHERE resource = ? AND kind = ? AND done = 0 ORDER BY created_at DESC LIMIT 1',
+        )
+        .get(resource, kind),
+    );
   }
 
   activeIngests(accountId: number): number {
-    return (
+    return countOf(
       this.db
         .prepare("SELECT COUNT(*) AS n FROM dl_operations WHERE account_id = ? AND kind = 'ingest' AND done = 0")
-        .get(accountId) as { n: number }
-    ).n;
+        .get(accountId),
+    );
   }
 
   unfinished(kind: OperationKind): OperationRow[] {
-    return this.db.prepare('SELECT * FROM dl_operations WHERE kind = ? AND done = 0').all(kind) as OperationRow[];
+    return parsedRows(
+      operationRowSchema,
+      this.db.prepare('SELECT * FROM dl_operations WHERE kind = ? AND done = 0').all(kind),
+    );
   }
 
   stages(row: OperationRow): Record<string, StageValue> {
@@ -197,9 +214,12 @@ export class Operations {
   indexStarted(row: OperationRow): boolean {
     const stages = this.stages(row);
     if ('index' in stages && stages.index !== 'pending') return true;
-    const job = this.db
-      .prepare("SELECT state, attempts FROM jobs WHERE kind = 'index' AND ref = ? ORDER BY id DESC LIMIT 1")
-      .get(row.resource) as { state: string; attempts: number } | undefined;
+    const job = optionalRow(
+      indexJobRowSchema,
+      this.db
+        .prepare("SELECT state, attempts FROM jobs WHERE kind = 'index' AND ref = ? ORDER BY id DESC LIMIT 1")
+        .get(row.resource),
+    );
     return job !== undefined && (job.state !== 'queued' || job.attempts > 0);
   }
 
@@ -238,8 +258,10 @@ export class Operations {
 
   /** The indexer writes 0..95 to the library row while it runs (100 once stored). */
   private indexFraction(videoNo: string): number {
-    const v = this.db.prepare('SELECT progress FROM videos WHERE video_no = ?').get(videoNo) as
-      { progress: number } | undefined;
+    const v = optionalRow(
+      progressRowSchema,
+      this.db.prepare('SELECT progress FROM videos WHERE video_no = ?').get(videoNo),
+    );
     return Math.min(1, (v?.progress ?? 0) / 100);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../storage/db';
+import { parsedRows } from '../storage/rows';
 import { invalid } from './errors';
 
 /**
@@ -82,45 +83,50 @@ export const mediaTimeOrder: PageOrder<{ start_time: number; seq: number }, Medi
   keyOf: (row) => ({ start: row.start_time, seq: row.seq }),
 };
 
-/** A newest-first page of `table`'s rows matching `where` (SQL over its columns, its `?` bound to `args`). */
+/**
+ * A newest-first page of `table`'s rows matching `where` (SQL over its columns, its `?` bound to `args`), each read
+ * through `rowSchema`.
+ */
 export function newestFirstPage<Row extends { created_at: number; id: string }>(
   db: Db,
   table: string,
+  rowSchema: z.ZodType<Row>,
   where: string,
   args: unknown[],
   request: PageRequest<NewestFirstKey>,
 ): Page<Row> {
-  return readPage(
-    newestFirst,
-    request,
-    (before, limit) =>
+  return readPage(newestFirst, request, (before, limit) =>
+    parsedRows(
+      rowSchema,
       db
         .prepare(
           `SELECT * FROM ${table} WHERE ${where} AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-           ORDER BY created_at DESC, id DESC LIMIT ?`,
+             ORDER BY created_at DESC, id DESC LIMIT ?`,
         )
-        .all(...args, before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit) as Row[],
+        .all(...args, before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit),
+    ),
   );
 }
 
 /**
  * A media-time page of what `query` selects (`SELECT ... FROM ... WHERE ...`, its `?` bound to `args`), ordered by
- * the `start` expression then `seq`; the rows name them start_time and seq.
+ * the `start` expression then `seq`; the rows name them start_time and seq and are read through `rowSchema`.
  */
 export function mediaTimePage<Row extends { start_time: number; seq: number }>(
   db: Db,
+  rowSchema: z.ZodType<Row>,
   query: { sql: string; args: unknown[]; start: string; seq: string },
   request: PageRequest<MediaTimeKey>,
 ): Page<Row> {
   const { sql, args, start, seq } = query;
-  return readPage(
-    mediaTimeOrder,
-    request,
-    (after, limit) =>
+  return readPage(mediaTimeOrder, request, (after, limit) =>
+    parsedRows(
+      rowSchema,
       db
         .prepare(
           `${sql} AND (? IS NULL OR ${start} > ? OR (${start} = ? AND ${seq} > ?)) ORDER BY ${start}, ${seq} LIMIT ?`,
         )
-        .all(...args, after?.start ?? null, after?.start ?? 0, after?.start ?? 0, after?.seq ?? 0, limit) as Row[],
+        .all(...args, after?.start ?? null, after?.start ?? 0, after?.start ?? 0, after?.seq ?? 0, limit),
+    ),
   );
 }

@@ -150,7 +150,7 @@ async function ingestSegment(dl: Datalake, stream: StreamRow, file: string, star
       filename: `${stream.id}-${String(Math.round(start * 1000)).padStart(9, '0')}.ts`,
       contentType: 'video/mp2t',
       fps: stream.fps,
-      metadata: JSON.parse(stream.metadata) as Record<string, unknown>,
+      metadata: stream.metadata,
       callbackUrl: null,
       idempotencyKey: null,
       requestHash: null,

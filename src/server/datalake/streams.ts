@@ -1,25 +1,33 @@
+import { z } from 'zod';
 import type { Db } from '../storage/db';
+import { jsonObjectColumn, optionalRow, parsedRows } from '../storage/rows';
 import { iso } from './iso-time';
 import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 
-export type StreamStatus = 'starting' | 'live' | 'ended' | 'failed' | 'stopped';
+const STREAM_STATUSES = ['starting', 'live', 'ended', 'failed', 'stopped'] as const;
+export type StreamStatus = (typeof STREAM_STATUSES)[number];
 
-export interface StreamRow {
-  id: string;
-  account_id: number;
-  collection_id: string;
-  source_url: string;
-  fps: number;
-  segment_seconds: number;
-  metadata: string;
-  status: StreamStatus;
-  error_message: string | null;
-  segments: number;
-  next_offset: number;
-  created_at: number;
-  updated_at: number;
-}
+/** A row of `dl_streams`, parsed as read (`metadata` as its object). */
+export const streamRowSchema = z.object({
+  id: z.string(),
+  account_id: z.number().int(),
+  collection_id: z.string(),
+  source_url: z.string(),
+  fps: z.number(),
+  segment_seconds: z.number(),
+  metadata: jsonObjectColumn,
+  status: z.enum(STREAM_STATUSES),
+  error_message: z.string().nullable(),
+  segments: z.number().int(),
+  next_offset: z.number(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type StreamRow = z.output<typeof streamRowSchema>;
+
+/** The latest segments of a stream, as its record lists them. */
+const segmentRowSchema = z.object({ id: z.string(), status: z.string(), stream_offset: z.number() });
 
 export interface NewStream {
   accountId: number;
@@ -47,23 +55,28 @@ export class Streams {
   }
 
   byId(id: string): StreamRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_streams WHERE id = ?').get(id) as StreamRow | undefined;
+    return optionalRow(streamRowSchema, this.db.prepare('SELECT * FROM dl_streams WHERE id = ?').get(id));
   }
 
   get(accountId: number, id: string): StreamRow | undefined {
-    return this.db.prepare('SELECT * FROM dl_streams WHERE id = ? AND account_id = ?').get(id, accountId) as
-      StreamRow | undefined;
+    return optionalRow(
+      streamRowSchema,
+      this.db.prepare('SELECT * FROM dl_streams WHERE id = ? AND account_id = ?').get(id, accountId),
+    );
   }
 
   /** Newest first. */
   list(accountId: number, request: PageRequest<NewestFirstKey>): Page<StreamRow> {
-    return newestFirstPage(this.db, 'dl_streams', 'account_id = ?', [accountId], request);
+    return newestFirstPage(this.db, 'dl_streams', streamRowSchema, 'account_id = ?', [accountId], request);
   }
 
   activeInCollection(collectionId: string): StreamRow[] {
-    return this.db
-      .prepare("SELECT * FROM dl_streams WHERE collection_id = ? AND status IN ('starting', 'live')")
-      .all(collectionId) as StreamRow[];
+    return parsedRows(
+      streamRowSchema,
+      this.db
+        .prepare("SELECT * FROM dl_streams WHERE collection_id = ? AND status IN ('starting', 'live')")
+        .all(collectionId),
+    );
   }
 
   /** Moves to a new status unless the stream already ended for good (stopped, ended, failed stay). */
@@ -84,11 +97,14 @@ export class Streams {
   }
 
   record(row: StreamRow) {
-    const videos = this.db
-      .prepare(
-        'SELECT id, status, stream_offset FROM dl_videos WHERE stream_id = ? ORDER BY stream_offset DESC LIMIT 100',
-      )
-      .all(row.id) as { id: string; status: string; stream_offset: number }[];
+    const videos = parsedRows(
+      segmentRowSchema,
+      this.db
+        .prepare(
+          'SELECT id, status, stream_offset FROM dl_videos WHERE stream_id = ? ORDER BY stream_offset DESC LIMIT 100',
+        )
+        .all(row.id),
+    );
     return {
       stream_id: row.id,
       collection_id: row.collection_id,
@@ -99,7 +115,7 @@ export class Streams {
       segment_seconds: row.segment_seconds,
       segments: row.segments,
       duration: Math.round(row.next_offset * 1000) / 1000,
-      metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+      metadata: row.metadata,
       /** The latest segments (at most 100), newest first. */
       videos: videos.map((v) => ({ video_id: v.id, status: v.status, offset: v.stream_offset })),
       created_at: iso(row.created_at),

@@ -24,7 +24,7 @@ export function videoRecord(dl: Datalake, v: DlVideoRow) {
     width: library?.width ?? null,
     height: library?.height ?? null,
     fps: v.fps,
-    metadata: JSON.parse(v.metadata) as Record<string, unknown>,
+    metadata: v.metadata,
     operation: v.operation_id,
     error: op?.error_code ? { code: op.error_code, message: op.error_message ?? '' } : null,
     searchable: library?.status === 'PARSE',

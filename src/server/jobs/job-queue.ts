@@ -1,19 +1,27 @@
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import { unreachable } from '../../shared/errors';
 import type { JobOutcome } from '../../shared/job-outcome';
 import type { Db } from '../storage/db';
+import { countOf, optionalRow, parsedRows } from '../storage/rows';
 
-export interface JobRow {
-  id: number;
-  kind: string;
-  ref: string;
-  payload: string;
-  state: 'queued' | 'running' | 'done' | 'failed' | 'dead';
-  attempts: number;
-  max_attempts: number;
-  retry_after: number;
-  last_error: string | null;
-}
+/** A row of `jobs`, parsed as read (the timestamps are the queue's own and not read). */
+export const jobRowSchema = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  ref: z.string(),
+  payload: z.string(),
+  state: z.enum(['queued', 'running', 'done', 'failed', 'dead']),
+  attempts: z.number().int(),
+  max_attempts: z.number().int(),
+  retry_after: z.number().int(),
+  last_error: z.string().nullable(),
+});
+export type JobRow = z.output<typeof jobRowSchema>;
+
+const nextWakeRowSchema = z.object({ t: z.number().int().nullable() });
+/** The oldest ready job of one lane; a lane is whatever the worker's SQL names it. */
+const laneHeadRowSchema = z.object({ lane: z.unknown(), id: z.number().int() });
 
 export type JobHandler = (job: JobRow, signal: AbortSignal) => Promise<JobOutcome>;
 
@@ -105,8 +113,7 @@ export class ServiceJobQueue {
 
   private isIdle(): boolean {
     if (this.running.size > 0) return false;
-    const row = this.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'").get() as { n: number };
-    return row.n === 0;
+    return countOf(this.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'").get()) === 0;
   }
 
   kick(): void {
@@ -134,9 +141,11 @@ export class ServiceJobQueue {
           for (const job of this.nextByAge(worker.kind, now, free)) this.run(worker, job);
         }
       }
-      const next = this.db
-        .prepare("SELECT MIN(retry_after) AS t FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after > ?")
-        .get(worker.kind, now) as { t: number | null };
+      const next = nextWakeRowSchema.parse(
+        this.db
+          .prepare("SELECT MIN(retry_after) AS t FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after > ?")
+          .get(worker.kind, now),
+      );
       if (next.t !== null) nextWake = Math.min(nextWake, next.t);
     }
     if (nextWake !== Infinity) this.timer = setTimeout(() => this.pump(), Math.max(10, nextWake - now));
@@ -144,21 +153,27 @@ export class ServiceJobQueue {
   }
 
   private nextByAge(kind: string, now: number, limit: number): JobRow[] {
-    return this.db
-      .prepare(
-        "SELECT * FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ? ORDER BY retry_after, id LIMIT ?",
-      )
-      .all(kind, now, limit) as JobRow[];
+    return parsedRows(
+      jobRowSchema,
+      this.db
+        .prepare(
+          "SELECT * FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ? ORDER BY retry_after, id LIMIT ?",
+        )
+        .all(kind, now, limit),
+    );
   }
 
   /** The oldest ready job of the least recently served lane that has one. */
   private nextByLane(worker: Worker, laneSql: string, now: number): JobRow | undefined {
-    const heads = this.db
-      .prepare(
-        `SELECT lane, MIN(id) AS id FROM (SELECT id, ${laneSql} AS lane FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ?)
-         GROUP BY lane`,
-      )
-      .all(worker.kind, now) as { lane: unknown; id: number }[];
+    const heads = parsedRows(
+      laneHeadRowSchema,
+      this.db
+        .prepare(
+          `SELECT lane, MIN(id) AS id FROM (SELECT id, ${laneSql} AS lane FROM jobs WHERE kind = ? AND state = 'queued' AND retry_after <= ?)
+           GROUP BY lane`,
+        )
+        .all(worker.kind, now),
+    );
     let best: { key: string; id: number; served: number } | undefined;
     for (const head of heads) {
       const key = `${worker.kind}\u0000${String(head.lane)}`;
@@ -168,7 +183,7 @@ export class ServiceJobQueue {
     }
     if (!best) return undefined;
     this.lastServed.set(best.key, ++this.served);
-    return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(best.id) as JobRow | undefined;
+    return optionalRow(jobRowSchema, this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(best.id));
   }
 
   private kindOf(id: number): string | undefined {

@@ -17,12 +17,10 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
   const posterBlob = `posters/${row.video_no}/poster.jpg`;
   await ctx.blobs.adopt(row.bucket, posterBlob, result.posterPath);
 
-  const folder = ctx.db.prepare('SELECT name FROM folders WHERE id = ?').get(row.folder_id) as
-    { name: string } | undefined;
   const names = [
     row.video_name,
     row.original_name.replace(/[._-]+/g, ' '),
-    folder?.name ?? '',
+    ctx.folders.nameOf(row.folder_id) ?? '',
     row.camera_model ?? '',
     ...ctx.videos.tags(row.id),
   ].join(' ');

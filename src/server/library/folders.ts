@@ -83,6 +83,12 @@ export class Folders {
     return isDefault ? -1 : internalId;
   }
 
+  /** The name of a folder by internal id; undefined when it is gone. */
+  nameOf(internalId: number): string | undefined {
+    const row: unknown = this.db.prepare('SELECT name FROM folders WHERE id = ?').get(internalId);
+    return row === undefined ? undefined : folderRow.pick({ name: true }).parse(row).name;
+  }
+
   create(accountId: number, name: string): Folder {
     const id = Number(
       this.db

@@ -36,6 +36,7 @@ export interface SegmentHit {
 
 export type SearchField = 'all' | 'transcript' | 'caption';
 
+// Search rows are read by the hundred thousand, so unlike the stores these rows are typed by their query, not parsed.
 interface Row {
   id: number;
   video_no: string;

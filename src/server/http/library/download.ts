@@ -1,21 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { extname } from 'node:path';
 import { z } from 'zod';
 import { API_MESSAGES } from '../../../shared/api-types';
+import { mediaTypeOf } from '../../../shared/media-types';
 import type { ServiceContext } from '../../context';
 import { LibraryDownloads, type PlannedDownload } from '../../library/downloads';
 import { badRequest } from '../envelope';
 import { parseOr400 } from './validate';
-
-const MEDIA_TYPES: Record<string, string> = {
-  '.mp4': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.mkv': 'video/x-matroska',
-  '.avi': 'video/x-msvideo',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-};
 
 const videoNoBody = z.object({ video_no: z.string().min(1, 'video_no is required').max(100) });
 
@@ -62,7 +52,7 @@ export function registerDownload(app: FastifyInstance, ctx: ServiceContext): voi
 function answerHeaders(reply: FastifyReply, p: PlannedDownload): FastifyReply {
   if (p.kind === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${p.size}`);
   void reply
-    .header('content-type', MEDIA_TYPES[extname(p.blob).toLowerCase()] ?? 'application/octet-stream')
+    .header('content-type', mediaTypeOf(p.blob) ?? 'application/octet-stream')
     .header('content-disposition', contentDisposition(p.name))
     .header('accept-ranges', 'bytes')
     .header('content-length', String(p.bytes))
