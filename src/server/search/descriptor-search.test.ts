@@ -39,6 +39,18 @@ const SEGMENTS: { caption: string; labels: Labels }[] = [
   { caption: 'A person', labels: [{ label: 'person', source: 'objects:centernet' }] },
   { caption: '', labels: [{ label: 'pan', source: 'motion:camera' }] },
   { caption: 'A truck', labels: [{ label: 'truck', source: 'objects:centernet' }] },
+  // A blue tenth of a frame (a short label text, so bm25 favours it) and a frame mostly blue among other words.
+  { caption: '', labels: [{ label: 'blue', source: 'colour:frame', score: 0.37 }] },
+  {
+    caption: '',
+    labels: [
+      { label: 'blue', source: 'colour:frame', score: 1 },
+      { label: 'white', source: 'colour:frame', score: 0.5 },
+      { label: 'gray', source: 'colour:frame', score: 0.4 },
+      { label: 'colorful', source: 'colour:frame', score: 0.6 },
+      { label: 'daylight', source: 'colour:frame', score: 0.8 },
+    ],
+  },
 ];
 
 function seed(db: Db): void {
@@ -92,6 +104,12 @@ describe('search over descriptor labels (real SQLite, real WordNet)', () => {
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     expect(hits[0]!.matched).toBe('colour: red apple · seen: apple');
     expect(hits[1]!.matched).toBe('seen: red, apple');
+  });
+
+  it('counts a frame colour by its weight: a frame mostly blue ranks above a blue tenth', () => {
+    const hits = search('blue');
+    expect(hits.map(at)).toEqual([7, 6]);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
   });
 
   it('matches "2 people" to the count label, and names it', () => {

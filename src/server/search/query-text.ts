@@ -90,17 +90,21 @@ export function ftsPhrases(q: ParsedQuery): string[] {
   ];
 }
 
+/** A descriptor label as coverage reads it: a plain label counts whole, a weighted one by its weight (0..1). */
+export type CoverageLabel = string | { label: string; weight: number };
+
 /** Share of the query's terms and phrases found in a text: the backbone of the calibrated score. */
-export function coverage(q: ParsedQuery, text: string, labels?: readonly string[]): number {
+export function coverage(q: ParsedQuery, text: string, labels?: readonly CoverageLabel[]): number {
   return coverageOf(q)(text, labels);
 }
 
 /**
  * `coverage` for one query over many texts: the query's side (stems, expansions) is worked out once. `labels`, when
  * given, are the segment's descriptor labels apart from `text`: a bound pair ("red apple") then counts whole only
- * inside one label (or the text), never across two labels side by side ("white car" + "red").
+ * inside one label (or the text), never across two labels side by side ("white car" + "red"). A word found only in
+ * weighted labels counts the largest such label's weight.
  */
-export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly string[]) => number {
+export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly CoverageLabel[]) => number {
   const total = q.terms.length + q.phrases.length;
   if (total === 0) return () => 0;
   const terms = new Map(
@@ -118,31 +122,42 @@ export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly str
   const bound = q.bound.map((b) => ({ phrase: ` ${b.words.join(' ')} `, modifier: b.terms[0], noun: b.terms[1] }));
   const phrases = q.phrases.map((p) => ` ${p.join(' ')} `);
   const queryStems = new Set([...terms.values()].flatMap((t) => [t.stem, ...t.altStems]));
-  return (text, labels) => {
-    const own = tokenize(text);
-    const words = labels ? [...own, ...labels.flatMap(tokenize)] : own;
-    const stems = new Set<string>();
-    for (const w of words) {
-      const s = stem(w);
-      if (queryStems.has(s)) stems.add(s);
+  return (text, labels = []) => {
+    // Each place a word can be found, with the weight a find there counts: the text whole, each label its own.
+    const places = [
+      { words: tokenize(text), weight: 1 },
+      ...labels.map((l) =>
+        typeof l === 'string' ? { words: tokenize(l), weight: 1 } : { words: tokenize(l.label), weight: l.weight },
+      ),
+    ].map((p) => ({ ...p, joined: ` ${p.words.join(' ')} ` }));
+    const stemWeight = new Map<string, number>();
+    for (const p of places) {
+      for (const w of p.words) {
+        const s = stem(w);
+        if (queryStems.has(s)) stemWeight.set(s, Math.max(stemWeight.get(s) ?? 0, p.weight));
+      }
     }
-    let joined: string | undefined;
-    const has = (phrase: string): boolean => (joined ??= ` ${words.join(' ')} `).includes(phrase);
+    const all = ` ${places.flatMap((p) => p.words).join(' ')} `;
+    // A phrase counts the weight of the place it is in; one found only across places (the text then the labels, as
+    // one run of words) counts whole.
+    const phraseWeight = (phrase: string): number => {
+      const within = places.filter((p) => p.joined.includes(phrase));
+      return within.length ? Math.max(...within.map((p) => p.weight)) : all.includes(phrase) ? 1 : 0;
+    };
     const credit = (term: string): number => {
       const t = terms.get(term);
       if (!t) return 0;
-      if (stems.has(t.stem)) return 1;
-      return t.altStems.some((s) => stems.has(s)) || t.altPhrases.some(has) ? EXPANSION_WEIGHT : 0;
+      const own = stemWeight.get(t.stem) ?? 0;
+      const alt = Math.max(0, ...t.altStems.map((s) => stemWeight.get(s) ?? 0), ...t.altPhrases.map(phraseWeight));
+      return Math.max(own, EXPANSION_WEIGHT * alt);
     };
     let found = 0;
     for (const term of terms.keys()) if (!boundTerms.has(term)) found += credit(term);
     for (const b of bound) {
-      const together = labels
-        ? ` ${own.join(' ')} `.includes(b.phrase) || labels.some((l) => ` ${tokenize(l).join(' ')} `.includes(b.phrase))
-        : has(b.phrase);
-      found += together ? 2 : credit(b.noun) + UNBOUND_MODIFIER_WEIGHT * credit(b.modifier);
+      const together = Math.max(0, ...places.filter((p) => p.joined.includes(b.phrase)).map((p) => p.weight));
+      found += Math.max(2 * together, credit(b.noun) + UNBOUND_MODIFIER_WEIGHT * credit(b.modifier));
     }
-    for (const p of phrases) if (has(p)) found++;
+    for (const p of phrases) found += phraseWeight(p);
     return found / total;
   };
 }

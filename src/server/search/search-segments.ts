@@ -5,7 +5,7 @@ import { coverageOf, ftsPhrases, matchedWordsOf, type ParsedQuery } from './quer
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, indexedRowCount, segmentTable } from './segment-index';
-import { segmentLabels } from './segment-labels';
+import { coverageLabel, segmentLabels } from './segment-labels';
 
 export interface SegmentFilter {
   accountId: number;
@@ -125,13 +125,7 @@ export function searchSegments(
         : field === 'caption'
           ? caption
           : [caption, r.transcript, r.ocr_text].join(' ');
-    const content =
-      field === 'all'
-        ? covered(
-            text,
-            labels.map((l) => l.label),
-          )
-        : covered(text);
+    const content = field === 'all' ? covered(text, labels.map(coverageLabel)) : covered(text);
     // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
     const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
     const nameOnly = content === 0 && names > 0;

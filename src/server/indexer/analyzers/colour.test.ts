@@ -88,6 +88,26 @@ describe('colourLabels on drawn frames', () => {
     expect(words(day)).not.toContain('dark');
   });
 
+  it('reads a pillarboxed or letterboxed picture without its bars', () => {
+    // A 4:3 picture (sky over grass, shaded across so that no row of it is flat) centred in a 16:9 frame: a quarter of
+    // the frame is black bars.
+    const picture = (x: number, y: number): Rgb => {
+      const shade = (x % 60) - 30;
+      return y < H / 3 ? [90 + shade, 150 + shade, 230] : [60, 150 + shade, 50];
+    };
+    const inset = W / 8;
+    const pillarbox = drawFrame(W, H, (x, y) => (x < inset || x >= W - inset ? [0, 0, 0] : picture(x, y)));
+    const labels = colourLabels(pillarbox, W, H);
+    expect(words(labels)).not.toContain('black');
+    expect(words(labels)).not.toContain('dark');
+    expect(words(labels, 'colour:region')).toEqual(expect.arrayContaining(['sky', 'blue sky', 'grass']));
+    // The same picture with gray bars above and below.
+    const letterbox = drawFrame(W, H, (x, y) => (y < 20 || y >= H - 20 ? [128, 128, 128] : picture(x, y)));
+    expect(words(colourLabels(letterbox, W, H))).not.toContain('gray');
+    // A frame of one colour has no bars to cut: a fade to black stays black and dark.
+    expect(words(colourLabels(solid(W, H, [0, 0, 0]), W, H))).toEqual(['black', 'dark']);
+  });
+
   it('calls a frame of many saturated colours colourful', () => {
     const bars: Rgb[] = [
       [230, 30, 30],

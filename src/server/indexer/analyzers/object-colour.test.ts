@@ -26,6 +26,16 @@ describe('objectColour', () => {
     expect(objectColour(rgb, W, H, loose)?.name).toBe('yellow');
   });
 
+  it('gives no colour to a thin dark object whose box is mostly the sky around it, and names a solid one', () => {
+    // A gliding bird seen from afar: black wings 3 px thick across a 16 px box, the rest of the box and all around it
+    // blue sky. Even centre-weighted the box is three quarters sky: "blue bird" would name the sky.
+    const sky: Rgb = [70, 130, 220];
+    const wings = drawFrame(W, H, (x, y) => (Math.abs(y - 90) <= 1 && Math.abs(x - 160) <= 6 ? [20, 20, 25] : sky));
+    expect(objectColour(wings, W, H, [152, 82, 16, 16])).toBeNull();
+    // A bird whose body fills the middle of its box is black.
+    expect(objectColour(disc([20, 20, 25], sky, 160, 90, 5), W, H, [152, 82, 16, 16])?.name).toBe('black');
+  });
+
   it('keeps a white object on a white ground white, and gives nothing for a box too small', () => {
     const rgb = disc([250, 250, 250], [240, 240, 240], 160, 90, 40);
     expect(objectColour(rgb, W, H, [120, 50, 80, 80])?.name).toBe('white');

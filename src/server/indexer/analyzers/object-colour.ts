@@ -20,6 +20,10 @@ const MIN_HUE_SHARE = 0.12;
 const HUE_PREFERENCE = 0.5;
 /** How much a colour common just outside the box is discounted inside it (it is likely the background). */
 const BACKGROUND_DISCOUNT = 0.6;
+/** A colour covering this share of the ring around a box is the ground the object stands on or flies against... */
+const BACKGROUND_RING_SHARE = 0.8;
+/** ...and names no object whose box also holds other colours on this share: those are likely the object itself. */
+const OTHER_COLOURS_SHARE = 0.05;
 /** Samples read per region: enough for stable shares, cheap for 30 boxes. */
 const SAMPLES = 2500;
 
@@ -38,7 +42,9 @@ function stepFor(rect: Rect): number {
  * The colour of an object's box: shares weighted by a Gaussian centred on the box (the object fills the middle, the
  * corners are background), then each colour discounted by how much of a ring just outside the box it covers, and a
  * real colour preferred to a somewhat larger white, gray or black. A white car on a white road keeps "white" when
- * nothing else is in the box; a red apple on a white table is red; a red motorcycle with black tyres is red.
+ * nothing else is in the box; a red apple on a white table is red; a red motorcycle with black tyres is red. A box
+ * whose colour is its surroundings' (the ring >= 80 % that colour) while other colours are in it gets no colour: the
+ * object is the other pixels, too few to name (a black bird against a blue sky is no "blue bird").
  */
 export function objectColour(
   rgb: Uint8Array,
@@ -75,7 +81,11 @@ export function objectColour(
   // Tyres, windows, chrome and shadows are black, gray and white on any vehicle: people name it by its paint.
   const hue = ranked.find((c) => !ACHROMATIC.has(c.name) && c.adjusted >= HUE_PREFERENCE * top.adjusted);
   const best = hue ?? top;
-  return best ? { name: best.name, share: best.share } : null;
+  // A small bird against the sky fills a tenth of its box: the box is the sky's colour, the bird's too few pixels.
+  const k = COLOUR_NAMES.indexOf(best.name);
+  const others = 1 - (centred.shares[k] ?? 0);
+  if ((outside.shares[k] ?? 0) >= BACKGROUND_RING_SHARE && others >= OTHER_COLOURS_SHARE) return null;
+  return { name: best.name, share: best.share };
 }
 
 /** "<colour> <class>" for each detected object's box, weighted by the detection's score and the colour's share. */
