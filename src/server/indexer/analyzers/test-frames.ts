@@ -1,4 +1,5 @@
 import { photoPath, type PhotoName } from '../../../../test/fixtures/media';
+import { mediaInput } from '../../../common/media/media-input';
 import { ffmpegPath } from '../../../common/media/tools';
 import { runTool } from '../process';
 
@@ -27,7 +28,7 @@ export function solid(width: number, height: number, colour: Rgb): Uint8Array {
 /** A real photograph, scaled to 640 x 360 packed RGB by ffmpeg, as the indexer's keyframes are. */
 export async function photoRgb(name: PhotoName): Promise<Uint8Array> {
   const { stdout } = await runTool(ffmpegPath(), [
-    ...['-v', 'error', '-i', await photoPath(name)],
+    ...['-v', 'error', ...mediaInput('image', await photoPath(name))],
     ...['-vf', 'scale=640:360,setsar=1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
   ]);
   return new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.length);
