@@ -28,8 +28,7 @@ export const limitParam = (fallback: number) => z.coerce.number().int().min(1).m
 
 export const idParam = z.object({ id: z.string().min(1).max(200) });
 
-export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
-  new DatalakeError(409, 'conflict', message, {}, details);
+export { conflict } from '../../datalake/errors';
 
 /**
  * `{id}:verb` action paths (POST /operations/{id}:cancel). The router cannot put a literal colon after a parameter, so
