@@ -1,16 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Account } from '../../accounts/accounts';
+import { parsedRoute, type ParsedRouteSpec, type RouteInput } from '../parsed-route';
 import { parse } from './parse';
-
-export interface DatalakeRouteInput<P, Q, B> {
-  account: Account;
-  params: P;
-  query: Q;
-  body: B;
-  request: FastifyRequest;
-  reply: FastifyReply;
-}
 
 /**
  * The declared answer of a datalake route: a type only (interface B's answers have no shared zod schema), so the
@@ -28,15 +19,16 @@ export const answer = <T>(): Answer<T> => ({});
  * answer type comes from `response` alone, so a handler returning another shape fails to compile (literal fields of
  * an answer are then written `as const`).
  */
-export interface DatalakeRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R> {
+export interface DatalakeRoute<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R,
+> extends ParsedRouteSpec<P, Q, B> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  url: string;
-  params?: P;
-  query?: Q;
-  body?: B;
   status?: 200 | 201 | 202;
   response: Answer<R>;
-  handler(input: DatalakeRouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<NoInfer<R>>;
+  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<NoInfer<R>>;
 }
 
 /** Registers a route that parses its request, calls its handler and sends what it returns. */
@@ -46,23 +38,8 @@ export function datalakeRoute<
   Q extends z.ZodType = z.ZodUndefined,
   B extends z.ZodType = z.ZodUndefined,
 >(app: FastifyInstance, route: DatalakeRoute<P, Q, B, R>): void {
-  app.route({
-    method: route.method,
-    url: route.url,
-    handler: async (request, reply) => {
-      const params = route.params ? parse(route.params, request.params) : undefined;
-      const query = route.query ? parse(route.query, request.query) : undefined;
-      const body = route.body ? parse(route.body, request.body) : undefined;
-      if (route.status) void reply.code(route.status);
-      // A part without a schema is typed `undefined` (the generic defaults) and is exactly that here.
-      return route.handler({
-        account: request.account,
-        params: params as z.output<P>,
-        query: query as z.output<Q>,
-        body: body as z.output<B>,
-        request,
-        reply,
-      });
-    },
+  parsedRoute(app, route, parse, async (input) => {
+    if (route.status) void input.reply.code(route.status);
+    return route.handler(input);
   });
 }
