@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { unreachable } from '../../../shared/errors';
 import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
 import type { CancelAnswer, DeliveryList, OperationRecord } from './answers';
-import { actionTarget, idParam } from './parse';
+import { actionTarget, idParam, targetParam } from './parse';
 import { answer, datalakeRoute } from './route';
-
-const targetParam = z.object({ target: z.string().max(300) });
 
 export function registerOperations(app: FastifyInstance, dl: Datalake): void {
   const find = (accountId: number, id: string) => {

@@ -3,7 +3,6 @@ import { truncate } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { DATALAKE_BASE_PATH } from '../../../shared/api-types';
 import type { Account } from '../../accounts/accounts';
 import type { Datalake } from '../../datalake/datalake';
@@ -13,7 +12,7 @@ import { createSession, finalizeSession, findSession, receivedBytes } from '../.
 import { claimSession, releaseSession } from '../../datalake/upload-sessions';
 import type { OperationRecord } from './answers';
 import { ingestFields } from './ingest-fields';
-import { actionTarget, conflict, idParam, parse } from './parse';
+import { actionTarget, conflict, idParam, parse, targetParam } from './parse';
 import { answer, datalakeRoute } from './route';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
@@ -53,7 +52,6 @@ export async function createResumable(
 }
 
 export type UploadSession = ReturnType<typeof session>;
-const targetParam = z.object({ target: z.string().max(300) });
 
 const RANGE = /^bytes (\d{1,13})-(\d{1,13})\/(\d{1,13})$/;
 
