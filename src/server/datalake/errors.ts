@@ -34,6 +34,8 @@ export class DatalakeError extends Error {
 
 export const invalid = (message: string): DatalakeError => new DatalakeError(400, 'invalid_argument', message);
 export const missing = (what: string): DatalakeError => new DatalakeError(404, 'not_found', `${what} not found`);
+export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
+  new DatalakeError(409, 'conflict', message, {}, details);
 
 /** A failure that ends an operation: {code, message} on the operation record. */
 export class OperationFailure extends Error {

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { PURGE_JOB, type Datalake } from '../../datalake/datalake';
+import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
 import { newestFirst, pageRequest } from '../../datalake/paging';
-import { idParam, limitParam, parse } from './parse';
+import { requestCollectionDelete } from '../../datalake/purge-requests';
+import type { CollectionList, CollectionRecord, OperationRecord } from './answers';
+import { idParam, limitParam } from './parse';
+import { answer, datalakeRoute } from './route';
 
 const createBody = z
   .object({
@@ -16,38 +19,46 @@ const createBody = z
 const listQuery = z.object({ limit: limitParam(20), cursor: z.string().optional() });
 
 export function registerCollections(app: FastifyInstance, dl: Datalake): void {
-  app.post('/collections', async (request, reply) => {
-    const account = request.account;
-    const body = parse(createBody, request.body);
-    const row = dl.collections.create(account.id, body.name, body.safety_detector, body.face_recognition);
-    return reply.code(201).send(dl.collections.record(row));
+  datalakeRoute(app, {
+    method: 'POST',
+    url: '/collections',
+    body: createBody,
+    status: 201,
+    response: answer<CollectionRecord>(),
+    handler: async ({ account, body }) =>
+      dl.collections.record(dl.collections.create(account.id, body.name, body.safety_detector, body.face_recognition)),
   });
 
-  app.get('/collections', async (request) => {
-    const account = request.account;
-    const q = parse(listQuery, request.query);
-    const page = dl.collections.list(account.id, pageRequest(newestFirst, q.limit, q.cursor));
-    return { collections: page.rows.map((r) => dl.collections.record(r)), next_cursor: page.nextCursor };
+  datalakeRoute(app, {
+    method: 'GET',
+    url: '/collections',
+    query: listQuery,
+    response: answer<CollectionList>(),
+    handler: async ({ account, query }) => {
+      const page = dl.collections.list(account.id, pageRequest(newestFirst, query.limit, query.cursor));
+      return { collections: page.rows.map((r) => dl.collections.record(r)), next_cursor: page.nextCursor };
+    },
   });
 
-  app.get('/collections/:id', async (request) => {
-    const { id } = parse(idParam, request.params);
-    const row = dl.collections.get(request.account.id, id);
-    if (!row) throw missing('collection');
-    return dl.collections.record(row);
+  datalakeRoute(app, {
+    method: 'GET',
+    url: '/collections/:id',
+    params: idParam,
+    response: answer<CollectionRecord>(),
+    handler: async ({ account, params }) => {
+      const row = dl.collections.get(account.id, params.id);
+      if (!row) throw missing('collection');
+      return dl.collections.record(row);
+    },
   });
 
   /** 202 with a collection_delete operation whose purge stage removes every video of the collection. */
-  app.delete('/collections/:id', async (request, reply) => {
-    const account = request.account;
-    const { id } = parse(idParam, request.params);
-    const row = dl.collections.get(account.id, id);
-    if (!row) throw missing('collection');
-    const running = dl.operations.activeFor(id, 'collection_delete');
-    if (running) return reply.code(202).send(dl.operations.record(running));
-    const op = dl.operations.create({ accountId: account.id, kind: 'collection_delete', resource: id });
-    dl.collections.markDeleting(id);
-    dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
-    return reply.code(202).send(dl.operations.record(op));
+  datalakeRoute(app, {
+    method: 'DELETE',
+    url: '/collections/:id',
+    params: idParam,
+    status: 202,
+    response: answer<OperationRecord>(),
+    handler: async ({ account, params }) => dl.operations.record(requestCollectionDelete(dl, account.id, params.id)),
   });
 }

@@ -4,7 +4,9 @@ import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
 import { mediaTimeOrder, pageRequest } from '../../datalake/paging';
-import { idParam, limitParam, parse } from './parse';
+import type { EventsPage } from './answers';
+import { idParam, limitParam } from './parse';
+import { answer, datalakeRoute } from './route';
 
 const eventsQuery = z
   .object({
@@ -17,16 +19,20 @@ const eventsQuery = z
 
 export function registerEvents(app: FastifyInstance, dl: Datalake): void {
   /** Safety events, oldest first, billed 0.001 USD per call; `live` while the ingest is still running. */
-  app.get('/videos/:id/events', async (request) => {
-    const account = request.account;
-    const { id } = parse(idParam, request.params);
-    const q = parse(eventsQuery, request.query);
-    const pageAsked = pageRequest(mediaTimeOrder, q.limit, q.cursor);
-    const video = dl.videos.get(account.id, id);
-    if (!video || video.status === 'cancelled') throw missing('video');
-    dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake safety events', id);
-    const page = dl.events.page(id, q.since, pageAsked);
-    const live = video.status === 'processing' || video.status === 'uploading';
-    return { events: page.rows, next_cursor: page.nextCursor, live };
+  datalakeRoute(app, {
+    method: 'GET',
+    url: '/videos/:id/events',
+    params: idParam,
+    query: eventsQuery,
+    response: answer<EventsPage>(),
+    handler: async ({ account, params: { id }, query }) => {
+      const pageAsked = pageRequest(mediaTimeOrder, query.limit, query.cursor);
+      const video = dl.videos.get(account.id, id);
+      if (!video || video.status === 'cancelled') throw missing('video');
+      dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake safety events', id);
+      const page = dl.events.page(id, query.since, pageAsked);
+      const live = video.status === 'processing' || video.status === 'uploading';
+      return { events: page.rows, next_cursor: page.nextCursor, live };
+    },
   });
 }

@@ -16,34 +16,41 @@ import { diskFullMessage } from '../storage-error';
 import { safeFileName, urlFileName } from '../../library/file-names';
 import { ingestFields, rejectResumableFields, requestHash, type IngestFields } from './ingest-fields';
 import { parse } from './parse';
-import { createResumable } from './resumable';
+import type { OperationRecord } from './answers';
+import { createResumable, type UploadSession } from './resumable';
+import { answer, datalakeRoute } from './route';
 
 const videosQuery = z.object({ upload: z.enum(['resumable']).optional() }).strict();
 
 /** POST /videos: by source_url (JSON), by file (multipart `json` + `file`), or a resumable session (?upload=resumable). */
 export function registerIngest(app: FastifyInstance, dl: Datalake): void {
-  app.post('/videos', async (request, reply) => {
-    const account = request.account;
-    const query = parse(videosQuery, request.query);
-    if (query.upload === 'resumable') return createResumable(dl, account, request, reply);
-    if (request.isMultipart()) return ingestMultipart(dl, account, request, reply);
-    const fields = parse(ingestFields, request.body);
-    rejectResumableFields(fields);
-    if (!fields.source_url)
-      throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
-    const hash = requestHash('url', fields);
-    const previous = replayed(dl, account, fields.idempotency_key, hash);
-    if (previous) return reply.code(202).send(dl.operations.record(previous));
-    targetCollection(dl, account, fields.collection_id);
-    admit(dl, account);
-    const { op } = startIngest(dl, {
-      ...common(account, fields, hash),
-      sourceType: 'url',
-      sourceUrl: fields.source_url,
-      filename: urlFileName(fields.source_url),
-      contentType: null,
-    });
-    return reply.code(202).send(dl.operations.record(op));
+  datalakeRoute(app, {
+    method: 'POST',
+    url: '/videos',
+    query: videosQuery,
+    response: answer<OperationRecord | UploadSession>(),
+    handler: async ({ account, query, request, reply }) => {
+      if (query.upload === 'resumable') return createResumable(dl, account, request, reply);
+      if (request.isMultipart()) return ingestMultipart(dl, account, request, reply);
+      void reply.code(202);
+      const fields = parse(ingestFields, request.body);
+      rejectResumableFields(fields);
+      if (!fields.source_url)
+        throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
+      const hash = requestHash('url', fields);
+      const previous = replayed(dl, account, fields.idempotency_key, hash);
+      if (previous) return dl.operations.record(previous);
+      targetCollection(dl, account, fields.collection_id);
+      admit(dl, account);
+      const { op } = startIngest(dl, {
+        ...common(account, fields, hash),
+        sourceType: 'url',
+        sourceUrl: fields.source_url,
+        filename: urlFileName(fields.source_url),
+        contentType: null,
+      });
+      return dl.operations.record(op);
+    },
   });
 }
 
@@ -64,7 +71,7 @@ async function ingestMultipart(
   account: Account,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<FastifyReply> {
+): Promise<OperationRecord> {
   const parts = request.parts();
   let fields: IngestFields | undefined;
   let stored: string | undefined;
@@ -82,7 +89,8 @@ async function ingestMultipart(
         const previous = replayed(dl, account, fields.idempotency_key, requestHash('file', fields));
         if (previous) {
           if (!(await drainParts(parts))) void reply.header('connection', 'close');
-          return reply.code(202).send(dl.operations.record(previous));
+          void reply.code(202);
+          return dl.operations.record(previous);
         }
         targetCollection(dl, account, fields.collection_id);
         admit(dl, account);
@@ -111,7 +119,8 @@ async function ingestMultipart(
         videoId,
       );
       stored = undefined; // the ingest owns the file now
-      return reply.code(202).send(dl.operations.record(op));
+      void reply.code(202);
+      return dl.operations.record(op);
     }
     throw invalid('the `file` part is missing');
   } catch (err) {

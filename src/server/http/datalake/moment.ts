@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { PRICES_MICRO_USD } from '../../../shared/api-types';
 import type { Datalake } from '../../datalake/datalake';
-import type { DlVideoRow } from '../../datalake/dl-videos';
-import { invalid, missing } from '../../datalake/errors';
-import type { SafetyEvent } from '../../datalake/events';
-import type { VideoRow } from '../../library/videos';
-import { conflict, idParam, parse } from './parse';
-
-/** The longest slice one Get Moment call reads, in seconds: it bounds the answer, which has no pages. */
-export const MOMENT_MAX_SECONDS = 600;
+import { getMoment, MOMENT_MAX_SECONDS } from '../../datalake/moment';
+import type { MomentAnswer } from './answers';
+import { idParam } from './parse';
+import { answer, datalakeRoute } from './route';
 
 const seconds = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required (seconds)' : 'must be one number of seconds') })
@@ -28,65 +23,14 @@ const momentQuery = z
     path: ['end'],
   });
 
-/**
- * Get Moment: the derived content of [start, end) of one video (segments, transcript words, safety events), free like
- * the other read calls, except that when it carries safety events it is billed like the events call (else it would be
- * a free way around that price). An item belongs to the slice when it overlaps it: item.start < end and item.end > start (an
- * instant item, start = end, when start <= item.start < end). `end` is clamped to the video's duration.
- */
+/** Get Moment (src/server/datalake/moment.ts): the derived content of [start, end) of one video. */
 export function registerMoment(app: FastifyInstance, dl: Datalake): void {
-  app.get('/videos/:id/moment', async (request) => {
-    const account = request.account;
-    const { id } = parse(idParam, request.params);
-    const q = parse(momentQuery, request.query);
-    const video = dl.videos.get(account.id, id);
-    if (!video || video.status === 'cancelled') throw missing('video');
-    const library = indexedLibraryVideo(dl, video);
-    const duration = library.duration;
-    if (duration !== null && q.start >= duration)
-      throw invalid(`start: must be before the end of the video (${duration} s)`);
-    const end = duration === null ? q.end : Math.min(q.end, duration);
-    const collection = dl.collections.byId(video.collection_id);
-    if (collection?.safety_detector)
-      dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
-    return {
-      video_id: video.id,
-      start: q.start,
-      end,
-      duration,
-      live: video.status === 'processing' || video.status === 'uploading',
-      segments: dl.ctx.videoIndex.segmentsIn(library.id, q.start, end).map((s) => ({
-        index: s.index,
-        start: s.start,
-        end: s.end,
-        caption: s.caption,
-        transcript: s.transcript,
-        ocr_text: s.ocr_text,
-        faces: s.faces,
-        labels: s.labels,
-        // Where the keyframe JPEG is stored, as interface A's search items give it (GET /download?bucket=&blob=).
-        keyframe: s.keyframe_blob ? { bucket: library.bucket, blob: s.keyframe_blob } : null,
-      })),
-      words: dl.ctx.videoIndex.wordsIn(library.id, q.start, end),
-      safety_events: collection?.safety_detector ? eventsIn(dl, video.id, q.start, end) : null,
-    };
+  datalakeRoute(app, {
+    method: 'GET',
+    url: '/videos/:id/moment',
+    params: idParam,
+    query: momentQuery,
+    response: answer<MomentAnswer>(),
+    handler: async ({ account, params, query }) => getMoment(dl, account.id, params.id, query.start, query.end),
   });
-}
-
-/** The library row holding the video's index; 409 while there is none yet (or any more). */
-function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): VideoRow {
-  const state = { status: video.status };
-  if (video.status === 'deleting') throw conflict('the video is being deleted', state);
-  const library = video.library_video_id ? dl.ctx.videos.byId(video.library_video_id) : undefined;
-  if (library?.status === 'PARSE') return library;
-  if (video.status === 'failed') throw conflict('the video has no index: its ingest failed', state);
-  throw conflict(
-    `the video is not indexed yet (status ${video.status}); read its moments once its ingest operation reaches the derive stage or is done`,
-    state,
-  );
-}
-
-/** The slice's events in media-time order; events are few per video, and never paged here. */
-function eventsIn(dl: Datalake, videoId: string, start: number, end: number): SafetyEvent[] {
-  return dl.events.overlapping(videoId, start, end);
 }

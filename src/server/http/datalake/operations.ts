@@ -1,47 +1,66 @@
 import type { FastifyInstance } from 'fastify';
+import { unreachable } from '../../../shared/errors';
 import type { Datalake } from '../../datalake/datalake';
 import { missing } from '../../datalake/errors';
-import { actionTarget, idParam, parse } from './parse';
+import type { CancelAnswer, DeliveryList, OperationRecord } from './answers';
+import { actionTarget, idParam, targetParam } from './parse';
+import { answer, datalakeRoute } from './route';
 
 export function registerOperations(app: FastifyInstance, dl: Datalake): void {
-  const find = (accountId: number, params: unknown) => {
-    const { id } = parse(idParam, params);
+  const find = (accountId: number, id: string) => {
     const row = dl.operations.get(accountId, id);
     if (!row) throw missing('operation');
     return row;
   };
 
-  app.get('/operations/:id', async (request) => dl.operations.record(find(request.account.id, request.params)));
-
-  /** 200 {operation, cancelled: true, done: true} before the index stage; 409 with the same fields and an error after. */
-  app.post('/operations/:target', async (request, reply) => {
-    const row = find(request.account.id, { id: actionTarget(request.params, 'cancel') });
-    const result = await dl.cancel(row);
-    switch (result.kind) {
-      case 'cancelled':
-        return reply.code(200).send({ operation: row.id, cancelled: true, done: true });
-      case 'too_late': {
-        const reason = row.done
-          ? 'the operation has already finished'
-          : row.kind !== 'ingest'
-            ? `a ${row.kind} operation cannot be cancelled`
-            : 'the index stage has started';
-        return reply.code(409).send({
-          operation: row.id,
-          cancelled: row.cancelled === 1,
-          done: row.done === 1,
-          error: { code: 'conflict', message: `cannot cancel: ${reason}` },
-        });
-      }
-      default: {
-        const never: never = result;
-        throw new Error(`unexpected cancel result ${JSON.stringify(never)}`);
-      }
-    }
+  datalakeRoute(app, {
+    method: 'GET',
+    url: '/operations/:id',
+    params: idParam,
+    response: answer<OperationRecord>(),
+    handler: async ({ account, params }) => dl.operations.record(find(account.id, params.id)),
   });
 
-  app.get('/operations/:id/deliveries', async (request) => {
-    const row = find(request.account.id, request.params);
-    return { deliveries: dl.deliveries.forOperation(row.id).map((d) => dl.deliveries.record(d)) };
+  /** 200 {operation, cancelled: true, done: true} before the index stage; 409 with the same fields and an error after. */
+  datalakeRoute(app, {
+    method: 'POST',
+    url: '/operations/:target',
+    params: targetParam,
+    response: answer<CancelAnswer>(),
+    handler: async ({ account, params, reply }) => {
+      const row = find(account.id, actionTarget(params, 'cancel'));
+      const result = await dl.cancel(row);
+      switch (result.kind) {
+        case 'cancelled':
+          return { operation: row.id, cancelled: true, done: true };
+        case 'too_late': {
+          const reason = row.done
+            ? 'the operation has already finished'
+            : row.kind !== 'ingest'
+              ? `a ${row.kind} operation cannot be cancelled`
+              : 'the index stage has started';
+          void reply.code(409);
+          return {
+            operation: row.id,
+            cancelled: row.cancelled === 1,
+            done: row.done === 1,
+            error: { code: 'conflict' as const, message: `cannot cancel: ${reason}` },
+          };
+        }
+        default:
+          throw unreachable(result);
+      }
+    },
+  });
+
+  datalakeRoute(app, {
+    method: 'GET',
+    url: '/operations/:id/deliveries',
+    params: idParam,
+    response: answer<DeliveryList>(),
+    handler: async ({ account, params }) => {
+      const row = find(account.id, params.id);
+      return { deliveries: dl.deliveries.forOperation(row.id).map((d) => dl.deliveries.record(d)) };
+    },
   });
 }

@@ -28,15 +28,17 @@ export const limitParam = (fallback: number) => z.coerce.number().int().min(1).m
 
 export const idParam = z.object({ id: z.string().min(1).max(200) });
 
-export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
-  new DatalakeError(409, 'conflict', message, {}, details);
+/** The `{id}:verb` path segment of an action route, split by `actionTarget`. */
+export const targetParam = z.object({ target: z.string().max(300) });
+
+export { conflict } from '../../datalake/errors';
 
 /**
  * `{id}:verb` action paths (POST /operations/{id}:cancel). The router cannot put a literal colon after a parameter, so
  * the whole segment is one parameter split here; another verb is a 404 like any unknown path.
  */
 export function actionTarget(params: unknown, verb: string): string {
-  const { target } = parse(z.object({ target: z.string().max(300) }), params);
+  const { target } = parse(targetParam, params);
   const suffix = `:${verb}`;
   if (!target.endsWith(suffix) || target.length === suffix.length)
     throw new DatalakeError(404, 'not_found', `no such action; expected {id}${suffix}`);

@@ -10,8 +10,10 @@ import type { DlVideoRow } from '../../datalake/dl-videos';
 import { DatalakeError, invalid } from '../../datalake/errors';
 import { createSession, finalizeSession, findSession, receivedBytes } from '../../datalake/resumable-ingest';
 import { claimSession, releaseSession } from '../../datalake/upload-sessions';
+import type { OperationRecord } from './answers';
 import { ingestFields } from './ingest-fields';
-import { actionTarget, conflict, idParam, parse } from './parse';
+import { actionTarget, conflict, idParam, parse, targetParam } from './parse';
+import { answer, datalakeRoute } from './route';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
 
@@ -31,7 +33,7 @@ export async function createResumable(
   account: Account,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<FastifyReply> {
+): Promise<UploadSession> {
   const f = parse(ingestFields, request.body);
   if (f.source_url) throw invalid('a resumable upload has no source_url');
   if (f.size === undefined) throw invalid('size (total bytes of the file) is required for a resumable upload');
@@ -45,80 +47,98 @@ export async function createResumable(
     callbackUrl: f.callback_url ?? null,
     idempotencyKey: f.idempotency_key ?? null,
   });
-  return reply.code(replayed ? 200 : 201).send(session(request, video, offset));
+  void reply.code(replayed ? 200 : 201);
+  return session(request, video, offset);
 }
 
-function uploading(dl: Datalake, account: Account, params: unknown): DlVideoRow {
-  const { id } = parse(idParam, params);
-  return findSession(dl, account.id, id);
-}
+export type UploadSession = ReturnType<typeof session>;
 
 const RANGE = /^bytes (\d{1,13})-(\d{1,13})\/(\d{1,13})$/;
 
 export function registerResumable(app: FastifyInstance, dl: Datalake): void {
-  app.get('/uploads/:id', async (request) => {
-    const video = uploading(dl, request.account, request.params);
-    return session(
-      request,
-      video,
-      video.status === 'uploading' ? await receivedBytes(dl, video.id) : (video.upload_size ?? 0),
-    );
+  datalakeRoute(app, {
+    method: 'GET',
+    url: '/uploads/:id',
+    params: idParam,
+    response: answer<UploadSession>(),
+    handler: async ({ account, params, request }) => {
+      const video = findSession(dl, account.id, params.id);
+      return session(
+        request,
+        video,
+        video.status === 'uploading' ? await receivedBytes(dl, video.id) : (video.upload_size ?? 0),
+      );
+    },
   });
 
   /**
    * One chunk: Content-Range `bytes START-END/TOTAL`, START equal to the received offset. Bytes are appended as they
    * arrive, so a dropped connection keeps what reached the disk; GET on the upload_url then says where to resume.
    */
-  app.put('/uploads/:id', async (request, reply) => {
-    const video = uploading(dl, request.account, request.params);
-    if (video.status !== 'uploading') throw conflict('the upload is already finalized');
-    const header = request.headers['content-range'];
-    const m = typeof header === 'string' ? RANGE.exec(header) : null;
-    if (!m) throw invalid('Content-Range: bytes START-END/TOTAL is required');
-    const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (total !== video.upload_size)
-      throw invalid(`the total in Content-Range must be the session size ${video.upload_size}`);
-    if (end < start || end >= total) throw invalid('Content-Range END must be at least START and below TOTAL');
-    // One chunk at a time per session: a second concurrent PUT would interleave bytes.
-    if (!claimSession(video.id)) throw conflict('another chunk of this upload is in progress');
-    const path = dl.uploadPath(video.id);
-    try {
-      const offset = await receivedBytes(dl, video.id);
-      if (start !== offset) throw conflict(`the chunk must start at the received offset ${offset}`, { offset });
-      const expected = end - start + 1;
-      let received = 0;
-      const limit = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          received += chunk.length;
-          done(
-            received > expected
-              ? invalid(`the chunk carries more than the ${expected} bytes of its Content-Range`)
-              : null,
-            chunk,
-          );
-        },
-      });
+  datalakeRoute(app, {
+    method: 'PUT',
+    url: '/uploads/:id',
+    params: idParam,
+    response: answer<UploadSession>(),
+    handler: async ({ account, params, request }) => {
+      const video = findSession(dl, account.id, params.id);
+      if (video.status !== 'uploading') throw conflict('the upload is already finalized');
+      const header = request.headers['content-range'];
+      const m = typeof header === 'string' ? RANGE.exec(header) : null;
+      if (!m) throw invalid('Content-Range: bytes START-END/TOTAL is required');
+      const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
+      if (total !== video.upload_size)
+        throw invalid(`the total in Content-Range must be the session size ${video.upload_size}`);
+      if (end < start || end >= total) throw invalid('Content-Range END must be at least START and below TOTAL');
+      // One chunk at a time per session: a second concurrent PUT would interleave bytes.
+      if (!claimSession(video.id)) throw conflict('another chunk of this upload is in progress');
+      const path = dl.uploadPath(video.id);
       try {
-        await pipeline(request.raw, limit, createWriteStream(path, { flags: offset === 0 ? 'w' : 'r+', start }));
-      } catch (err) {
-        if (err instanceof DatalakeError) await truncate(path, offset);
-        throw err;
+        const offset = await receivedBytes(dl, video.id);
+        if (start !== offset) throw conflict(`the chunk must start at the received offset ${offset}`, { offset });
+        const expected = end - start + 1;
+        let received = 0;
+        const limit = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            received += chunk.length;
+            done(
+              received > expected
+                ? invalid(`the chunk carries more than the ${expected} bytes of its Content-Range`)
+                : null,
+              chunk,
+            );
+          },
+        });
+        try {
+          await pipeline(request.raw, limit, createWriteStream(path, { flags: offset === 0 ? 'w' : 'r+', start }));
+        } catch (err) {
+          if (err instanceof DatalakeError) await truncate(path, offset);
+          throw err;
+        }
+        if (received !== expected) {
+          await truncate(path, offset);
+          throw invalid(`the chunk carried ${received} bytes, its Content-Range says ${expected}`);
+        }
+        dl.videos.touch(video.id);
+        return session(request, video, await receivedBytes(dl, video.id));
+      } finally {
+        releaseSession(video.id);
       }
-      if (received !== expected) {
-        await truncate(path, offset);
-        throw invalid(`the chunk carried ${received} bytes, its Content-Range says ${expected}`);
-      }
-      dl.videos.touch(video.id);
-      return reply.send(session(request, video, await receivedBytes(dl, video.id)));
-    } finally {
-      releaseSession(video.id);
-    }
+    },
   });
 
   /** Starts the ingest of a complete upload: 202 with the operation (the same one when finalized twice). */
-  app.post('/videos/:target', async (request, reply) => {
-    const account = request.account;
-    const video = uploading(dl, account, { id: actionTarget(request.params, 'finalize') });
-    return reply.code(202).send(dl.operations.record(await finalizeSession(dl, account, video)));
+  datalakeRoute(app, {
+    method: 'POST',
+    url: '/videos/:target',
+    params: targetParam,
+    status: 202,
+    response: answer<OperationRecord>(),
+    handler: async ({ account, params }) => {
+      // The id left of `:finalize` is held to the same bounds as an {id} path parameter.
+      const { id } = parse(idParam, { id: actionTarget(params, 'finalize') });
+      const video = findSession(dl, account.id, id);
+      return dl.operations.record(await finalizeSession(dl, account, video));
+    },
   });
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Datalake } from '../../datalake/datalake';
-import { DatalakeSearch } from '../../search/datalake-search';
-import { parse } from './parse';
+import { DatalakeSearch, type DatalakeSearchResult } from '../../search/datalake-search';
+import { answer, datalakeRoute } from './route';
 
 const searchBody = z
   .object({
@@ -15,5 +15,11 @@ const searchBody = z
 
 export function registerSearch(app: FastifyInstance, dl: Datalake): void {
   const search = new DatalakeSearch(dl);
-  app.post('/search', async (request) => search.search(request.account.id, parse(searchBody, request.body)));
+  datalakeRoute(app, {
+    method: 'POST',
+    url: '/search',
+    body: searchBody,
+    response: answer<{ results: DatalakeSearchResult[] }>(),
+    handler: async ({ account, body }) => search.search(account.id, body),
+  });
 }

@@ -1,17 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Account } from '../../accounts/accounts';
 import { success } from '../envelope';
+import { parsedRoute, type ParsedRouteSpec, type RouteInput } from '../parsed-route';
 import { parseOr400 } from './validate';
 
-export interface RouteInput<P, Q, B> {
-  account: Account;
-  params: P;
-  query: Q;
-  body: B;
-  request: FastifyRequest;
-  reply: FastifyReply;
-}
+export type { RouteInput } from '../parsed-route';
 
 /**
  * One route of interface A: its request parts as zod schemas (parsed in the order params, query, body; the first
@@ -19,12 +12,13 @@ export interface RouteInput<P, Q, B> {
  * (src/shared/api-types.ts). The answer is checked against that schema by the compiler, not re-parsed at run time:
  * parsing would drop fields the schema does not name and cost time on large search answers.
  */
-export interface LibraryRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
+export interface LibraryRoute<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType,
+> extends ParsedRouteSpec<P, Q, B> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  url: string;
-  params?: P;
-  query?: Q;
-  body?: B;
   response: R;
   handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<z.output<R>>;
 }
@@ -36,23 +30,5 @@ export function libraryRoute<
   Q extends z.ZodType = z.ZodUndefined,
   B extends z.ZodType = z.ZodUndefined,
 >(app: FastifyInstance, route: LibraryRoute<P, Q, B, R>): void {
-  app.route({
-    method: route.method,
-    url: route.url,
-    handler: async (request, reply) => {
-      const params = route.params ? parseOr400(route.params, request.params) : undefined;
-      const query = route.query ? parseOr400(route.query, request.query) : undefined;
-      const body = route.body ? parseOr400(route.body, request.body) : undefined;
-      // A part without a schema is typed `undefined` (the generic defaults) and is exactly that here.
-      const data = await route.handler({
-        account: request.account,
-        params: params as z.output<P>,
-        query: query as z.output<Q>,
-        body: body as z.output<B>,
-        request,
-        reply,
-      });
-      return success(data);
-    },
-  });
+  parsedRoute(app, route, parseOr400, async (input) => success(await route.handler(input)));
 }
