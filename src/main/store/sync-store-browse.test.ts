@@ -1,21 +1,11 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/temp';
-import { openDatabase, type Db } from './database';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTempClientDb } from '../../../test/helpers/temp-db';
 import { SyncStore, type FileMedia } from './sync-store';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let db: Db;
+const temp = useTempClientDb();
 let store: SyncStore;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  db = openDatabase(join(dir, 'client.db'));
-  store = new SyncStore(db);
-});
-afterEach(async () => {
-  db.close();
-  await cleanup();
+beforeEach(() => {
+  store = new SyncStore(temp.db);
 });
 
 const media = (m: Partial<FileMedia>): FileMedia => ({

@@ -1,27 +1,17 @@
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/temp';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTempClientDb } from '../../../test/helpers/temp-db';
 import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { createLogger } from '../log';
-import { openDatabase, type Db } from '../store/database';
 import { SyncStore } from '../store/sync-store';
 import { removeFromLibrary } from './remove-from-library';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let db: Db;
+const temp = useTempClientDb();
 let store: SyncStore;
 const logger = createLogger('test');
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  db = openDatabase(join(dir, 'client.db'));
-  store = new SyncStore(db);
-});
-afterEach(async () => {
-  db.close();
-  await cleanup();
+beforeEach(() => {
+  store = new SyncStore(temp.db);
 });
 
 /** A port nothing listens on: bound, then closed. */
@@ -71,7 +61,7 @@ describe('remove from library: the refusals, and nothing changes when the servic
       timeoutMs: 5_000,
     });
     try {
-      const f = await failure(removeFromLibrary({ db, client, logger }, id));
+      const f = await failure(removeFromLibrary({ db: temp.db, client, logger }, id));
       expect(f.code).toBe('offline');
       expect(f.message).toContain('nothing was removed');
       expect(f.message).not.toMatch(/ECONNREFUSED/);
@@ -80,7 +70,7 @@ describe('remove from library: the refusals, and nothing changes when the servic
     }
     expect(store.file(id)?.state).toBe('linked');
     expect(store.content('hash-a.mp4')?.video_no).toBe('v-a.mp4');
-    expect((await failure(removeFromLibrary({ db, client: undefined, logger }, id))).code).toBe('offline');
+    expect((await failure(removeFromLibrary({ db: temp.db, client: undefined, logger }, id))).code).toBe('offline');
   });
 
   it('refuses a file not in the library, a video still indexing, and an unknown file', async () => {
@@ -93,11 +83,13 @@ describe('remove from library: the refusals, and nothing changes when the servic
       polling: 'auto',
     });
     const pending = store.recordFile(w.id, '/other/p.mp4', 1, 1, 1).id;
-    expect((await failure(removeFromLibrary({ db, client: undefined, logger }, pending))).code).toBe('conflict');
+    expect((await failure(removeFromLibrary({ db: temp.db, client: undefined, logger }, pending))).code).toBe(
+      'conflict',
+    );
     const indexing = linkedFile('b.mp4', 'indexing');
-    expect((await failure(removeFromLibrary({ db, client: undefined, logger }, indexing))).message).toContain(
+    expect((await failure(removeFromLibrary({ db: temp.db, client: undefined, logger }, indexing))).message).toContain(
       'still being uploaded or indexed',
     );
-    expect((await failure(removeFromLibrary({ db, client: undefined, logger }, 999))).code).toBe('not_found');
+    expect((await failure(removeFromLibrary({ db: temp.db, client: undefined, logger }, 999))).code).toBe('not_found');
   });
 });
