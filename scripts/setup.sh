@@ -13,6 +13,7 @@ APT_PACKAGES=(
   pocketsphinx pocketsphinx-en-us # offline speech recognition
   curl openssl           # benchmark baselines
   libsecret-tools gnome-keyring dbus # the OS keychain for the library key (web mode, CLI) and its test
+  postgresql-15          # the team server's database, started by its tests (test/helpers/postgres.ts)
   opencv-doc mate-backgrounds # real photographs and street video for the search evaluation (test/search-eval)
 )
 

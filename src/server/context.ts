@@ -12,10 +12,14 @@ import type { SegmentSearch } from './search/search-pool';
 import type { BlobStore } from './storage/blob-store';
 import type { SemanticSlot } from './semantic/semantic-slot';
 import type { Db } from './storage/db';
+import type { Sql } from './storage/sql';
 
 /** Everything a route or worker needs, built once by the service's composition root. */
 export interface ServiceContext {
+  /** The SQLite connection, for what still runs synchronously on it (search index writes, migrations). */
   db: Db;
+  /** The database for every store: SQLite or PostgreSQL (storage/sql.ts). */
+  sql: Sql;
   dataDir: string;
   tmpDir: string;
   config: ServiceConfig;

@@ -26,6 +26,7 @@ import { withSemantic } from './semantic/semantic-search';
 import { SemanticSlot } from './semantic/semantic-slot';
 import { openServiceDb, serviceDbFile } from './storage/db';
 import { openBlobStore } from './storage/open-blob-store';
+import { SqliteSql } from './storage/sqlite-sql';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -71,6 +72,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   const ctx: ServiceContext = {
     db,
+    sql: new SqliteSql(db),
     dataDir: options.dataDir,
     tmpDir,
     config: options.config,

@@ -1,0 +1,134 @@
+import type Database from 'better-sqlite3';
+import type { Db } from '../../common/sqlite';
+import type { RunResult, Sql, SqlParam } from './sql';
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+const STATEMENT_CACHE = 512;
+
+/**
+ * `Sql` on one better-sqlite3 connection. Statements run synchronously when no transaction is open, so their order is
+ * the order they were issued. While a transaction is open (it may await between statements) every other statement and
+ * transaction waits for it: one connection cannot keep them apart, and letting them in would commit or roll them back
+ * with it.
+ */
+export class SqliteSql implements Sql {
+  readonly dialect = 'sqlite' as const;
+  private readonly statements = new Map<string, Statement>();
+  /** Settles when the open transaction and the ones queued behind it have ended; null when none is open. */
+  private busy: Promise<void> | null = null;
+
+  constructor(readonly db: Db) {}
+
+  all(sql: string, ...params: SqlParam[]): Promise<unknown[]> {
+    return this.whenFree(() => this.prepared(sql).all(...bound(params)));
+  }
+
+  get(sql: string, ...params: SqlParam[]): Promise<unknown> {
+    return this.whenFree(() => this.prepared(sql).get(...bound(params)));
+  }
+
+  run(sql: string, ...params: SqlParam[]): Promise<RunResult> {
+    return this.whenFree(() => ({ changes: this.prepared(sql).run(...bound(params)).changes }));
+  }
+
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const before = this.busy ?? Promise.resolve();
+    const result = before.then(() => this.inTransaction(fn));
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.busy = settled;
+    void settled.then(() => {
+      if (this.busy === settled) this.busy = null;
+    });
+    return result;
+  }
+
+  /** The statement for `sql`, prepared once (dynamic WHERE clauses make a bounded set of texts). */
+  prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size >= STATEMENT_CACHE) {
+        const oldest = this.statements.keys().next();
+        if (!oldest.done) this.statements.delete(oldest.value);
+      }
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private whenFree<T>(op: () => T): Promise<T> {
+    if (this.busy) return this.busy.then(() => this.whenFree(op));
+    try {
+      return Promise.resolve(op());
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private async inTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const value = await fn(new SqliteTransaction(this, 0));
+      this.db.exec('COMMIT');
+      return value;
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+}
+
+/** The open transaction's side of the connection: runs at once, nests as savepoints. */
+class SqliteTransaction implements Sql {
+  readonly dialect = 'sqlite' as const;
+
+  constructor(
+    private readonly owner: SqliteSql,
+    private readonly depth: number,
+  ) {}
+
+  all(sql: string, ...params: SqlParam[]): Promise<unknown[]> {
+    return attempt(() => this.owner.prepared(sql).all(...bound(params)));
+  }
+
+  get(sql: string, ...params: SqlParam[]): Promise<unknown> {
+    return attempt(() => this.owner.prepared(sql).get(...bound(params)));
+  }
+
+  run(sql: string, ...params: SqlParam[]): Promise<RunResult> {
+    return attempt(() => ({ changes: this.owner.prepared(sql).run(...bound(params)).changes }));
+  }
+
+  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const name = `sp${this.depth + 1}`;
+    this.owner.db.exec(`SAVEPOINT ${name}`);
+    try {
+      const value = await fn(new SqliteTransaction(this.owner, this.depth + 1));
+      this.owner.db.exec(`RELEASE ${name}`);
+      return value;
+    } catch (err) {
+      this.owner.db.exec(`ROLLBACK TO ${name}`);
+      this.owner.db.exec(`RELEASE ${name}`);
+      throw err;
+    }
+  }
+}
+
+function attempt<T>(op: () => T): Promise<T> {
+  try {
+    return Promise.resolve(op());
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+/** better-sqlite3 binds Buffers, not other Uint8Array views. */
+function bound(params: SqlParam[]): unknown[] {
+  return params.map((p) =>
+    p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p,
+  );
+}
