@@ -87,4 +87,9 @@ describe('SqliteSql', () => {
     });
     expect(nums(await sql.all('SELECT n FROM t'))).toEqual([1]);
   });
+
+  it('refuses the outer Sql inside its own transaction (it would wait for itself) instead of hanging', async () => {
+    await expect(sql.transaction(() => sql.run('INSERT INTO t (n) VALUES (1)'))).rejects.toThrow(/use the tx argument/);
+    expect(nums(await sql.all('SELECT n FROM t'))).toEqual([]);
+  });
 });

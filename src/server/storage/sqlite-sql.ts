@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { Db } from '../../common/sqlite';
 import type { RunResult, Sql, SqlParam } from './sql';
@@ -5,6 +6,9 @@ import type { RunResult, Sql, SqlParam } from './sql';
 type Statement = Database.Statement<unknown[], unknown>;
 
 const STATEMENT_CACHE = 512;
+
+/** The connection whose transaction the current async call chain runs in (to catch the outer Sql used inside it). */
+const openTransaction = new AsyncLocalStorage<SqliteSql>();
 
 /**
  * `Sql` on one better-sqlite3 connection. Statements run synchronously when no transaction is open, so their order is
@@ -61,6 +65,9 @@ export class SqliteSql implements Sql {
   }
 
   private whenFree<T>(op: () => T): Promise<T> {
+    if (openTransaction.getStore() === this) {
+      return Promise.reject(new Error('a statement on the outer Sql inside its own transaction: use the tx argument'));
+    }
     if (this.busy) return this.busy.then(() => this.whenFree(op));
     try {
       return Promise.resolve(op());
@@ -72,7 +79,7 @@ export class SqliteSql implements Sql {
   private async inTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      const value = await fn(new SqliteTransaction(this, 0));
+      const value = await openTransaction.run(this, () => fn(new SqliteTransaction(this, 0)));
       this.db.exec('COMMIT');
       return value;
     } catch (err) {
