@@ -1,0 +1,175 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { tempDir } from './temp';
+
+const run = promisify(execFile);
+
+/** Debian's postgresql-15 (scripts/setup.sh installs it); PG_BIN points elsewhere. */
+const BIN_CANDIDATES = [process.env.PG_BIN, '/usr/lib/postgresql/15/bin'];
+
+export const postgresBinDir = BIN_CANDIDATES.find(
+  (d): d is string => !!d && existsSync(join(d, 'initdb')) && existsSync(join(d, 'postgres')),
+);
+
+/** PostgreSQL tests run locally only where the binaries exist; under CI their absence fails them. */
+export const skipPostgresTests = !postgresBinDir && !process.env.CI;
+if (skipPostgresTests) {
+  console.warn(
+    'PostgreSQL tests skipped: no initdb/postgres in /usr/lib/postgresql/15/bin (apt-get install postgresql-15, ' +
+      'or set PG_BIN)',
+  );
+}
+
+/** PostgreSQL refuses to run as root: as root the server runs as nobody:nogroup. */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+export interface TestPostgres {
+  host: string;
+  port: number;
+  /** postgres://postgres@127.0.0.1:port/NAME, trusted without a password. */
+  url(database: string): string;
+  /** A new empty database (db1, db2 ...); its URL. */
+  createDatabase(): Promise<string>;
+  /** Stops the server and removes its folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A throwaway PostgreSQL in a temporary folder: listening on 127.0.0.1 (any free port) and on a unix socket in that
+ * folder, trust auth on loopback only, fsync off. One per test file; each test takes a fresh database.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  if (!postgresBinDir) {
+    throw new Error('PostgreSQL 15 not found: apt-get install postgresql-15 (scripts/setup.sh), or set PG_BIN');
+  }
+  const bin = postgresBinDir;
+  const { dir, cleanup } = await tempDir('reelsync-pg-');
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? NOBODY : {};
+  try {
+    if (asRoot) await chown(dir, NOBODY.uid, NOBODY.gid);
+    const data = join(dir, 'data');
+    await mkdir(data, { mode: 0o700 });
+    if (asRoot) await chown(data, NOBODY.uid, NOBODY.gid);
+    await run(
+      join(bin, 'initdb'),
+      [
+        '-D',
+        data,
+        '-U',
+        'postgres',
+        '--auth=trust',
+        '--no-sync',
+        '--no-instructions',
+        '-E',
+        'UTF8',
+        '--locale=C.UTF-8',
+      ],
+      { ...owner, cwd: dir, env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8' } },
+    );
+    const { child, port } = await startServer(bin, data, dir, owner);
+    return serverHandle(child, port, cleanup);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/** Starts `postgres` on a free port (a second port if another process took the first between probe and bind). */
+async function startServer(
+  bin: string,
+  data: string,
+  socketDir: string,
+  owner: { uid?: number; gid?: number },
+): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(
+      join(bin, 'postgres'),
+      [
+        ...['-D', data, '-p', String(port), '-k', socketDir],
+        ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+        ...['-c', 'full_page_writes=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=100'],
+        ...['-c', 'dynamic_shared_memory_type=mmap', '-c', 'logging_collector=off'],
+      ],
+      { ...owner, cwd: socketDir, stdio: ['ignore', 'ignore', 'pipe'], env: { LANG: 'C.UTF-8' } },
+    );
+    try {
+      await ready(child);
+      return { child, port };
+    } catch (err) {
+      await ended(child);
+      if (attempt >= 3 || !/could not bind|could not create any TCP/.test(String(err))) throw err;
+    }
+  }
+}
+
+function serverHandle(child: ChildProcess, port: number, cleanup: () => Promise<void>): TestPostgres {
+  const host = '127.0.0.1';
+  const url = (database: string): string => `postgres://postgres@${host}:${port}/${database}`;
+  let databases = 0;
+  return {
+    host,
+    port,
+    url,
+    createDatabase: async () => {
+      const name = `db${++databases}`;
+      const admin = new pg.Client({ connectionString: url('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      return url(name);
+    },
+    stop: async () => {
+      // SIGINT = fast shutdown: open connections are closed, not waited for.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await ended(child);
+      await cleanup();
+    },
+  };
+}
+
+/** Resolves when the server accepts connections; rejects with its log when it exits first. */
+function ready(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const onData = (c: Buffer): void => {
+      log = (log + c.toString()).slice(-8000);
+      if (log.includes('ready to accept connections')) {
+        child.stderr?.off('data', onData);
+        child.stderr?.resume();
+        child.off('exit', onExit);
+        resolve();
+      }
+    };
+    const onExit = (code: number | null): void => reject(new Error(`postgres exited with ${code}: ${log}`));
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+function ended(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => child.once('exit', () => r()));
+}
+
+/** A port free on 127.0.0.1 a moment ago (nothing listens on it once this resolves). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
