@@ -111,7 +111,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       laneSql: INDEX_LANE_SQL,
       onSettled: (job, outcome) => {
         indexSettled(job, outcome);
-        datalakeWorkers.onIndexSettled(job, outcome);
+        datalakeWorkers
+          .onIndexSettled(job, outcome)
+          .catch((err: unknown) => log.error({ job: job.id, err }, 'datalake could not move the ingest past indexing'));
       },
     });
   }

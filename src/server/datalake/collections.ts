@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../storage/db';
 import { countOf, flagColumn, optionalRow } from '../storage/rows';
 import { iso } from './iso-time';
-import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
+import { newestFirstPageOnDb, type NewestFirstKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 
 /** A row of `dl_collections`, parsed as read. */
@@ -67,7 +67,7 @@ export class Collections {
 
   /** Newest first. */
   list(accountId: number, request: PageRequest<NewestFirstKey>): Page<CollectionRow> {
-    return newestFirstPage(this.db, 'dl_collections', collectionRowSchema, 'account_id = ?', [accountId], request);
+    return newestFirstPageOnDb(this.db, 'dl_collections', collectionRowSchema, 'account_id = ?', [accountId], request);
   }
 
   markDeleting(id: string): void {

@@ -35,10 +35,10 @@ export class Datalake {
   constructor(readonly ctx: ServiceContext) {
     this.collections = new Collections(ctx.db);
     this.videos = new DlVideos(ctx.db);
-    this.operations = new Operations(ctx.db);
-    this.deliveries = new Deliveries(ctx.db);
-    this.events = new Events(ctx.db);
-    this.streams = new Streams(ctx.db);
+    this.operations = new Operations(ctx.sql);
+    this.deliveries = new Deliveries(ctx.sql);
+    this.events = new Events(ctx.sql);
+    this.streams = new Streams(ctx.sql);
     this.uploadDir = join(ctx.dataDir, 'datalake-uploads');
   }
 
@@ -63,10 +63,14 @@ export class Datalake {
   }
 
   /** Ends an operation once: records the outcome, sets the video's state, fires the webhook unless cancelled. */
-  complete(operationId: string, error: { code: DatalakeErrorCode; message: string } | null, cancelled = false): void {
-    if (!this.operations.finish(operationId, { error, cancelled })) return;
+  async complete(
+    operationId: string,
+    error: { code: DatalakeErrorCode; message: string } | null,
+    cancelled = false,
+  ): Promise<void> {
+    if (!(await this.operations.finish(operationId, { error, cancelled }))) return;
     this.aborts.get(operationId)?.abort(new Error('operation ended'));
-    const row = this.operations.byId(operationId);
+    const row = await this.operations.byId(operationId);
     if (!row) return;
     if (row.kind === 'ingest') {
       const video = this.videos.byId(row.resource);
@@ -82,39 +86,41 @@ export class Datalake {
       'operation done',
     );
     if (!cancelled && row.callback_url)
-      enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
+      await enqueueWebhook(this.ctx, row.account_id, row.callback_url, await this.operations.record(row));
   }
 
   /** Gives back what an operation charged, at most once whoever asks (cancel and the worker can both try). */
-  refundOnce(operationId: string): void {
-    const { db } = this.ctx;
-    db.transaction(() => {
-      const row = this.operations.byId(operationId);
-      if (!row || row.charged_micro <= 0) return;
-      this.operations.clearCharge(operationId);
-      this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId);
-    })();
+  async refundOnce(operationId: string): Promise<void> {
+    await this.ctx.sql.transaction(async (tx) => {
+      const row = await this.operations.byId(operationId, tx);
+      const micro = await this.operations.takeCharge(operationId, tx);
+      if (row && micro > 0) this.ctx.billing.refund(row.account_id, micro, 'datalake ingest refund', operationId);
+    });
   }
 
   /** Cancel is possible until the index stage starts; decided synchronously, so the index worker cannot slip in between. */
   async cancel(row: OperationRow): Promise<CancelResult> {
-    if (row.done || row.kind !== 'ingest' || this.operations.indexStarted(row)) return { kind: 'too_late', row };
+    if (row.done || row.kind !== 'ingest' || (await this.operations.indexStarted(row)))
+      return { kind: 'too_late', row };
     const video = this.videos.byId(row.resource);
     const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) this.ctx.videos.delete(library.id); // the queued index job then finds nothing to do
-    this.refundOnce(row.id);
-    this.complete(row.id, null, true);
+    await this.refundOnce(row.id);
+    await this.complete(row.id, null, true);
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
     if (video) await rm(this.uploadPath(video.id), { force: true });
-    return { kind: 'cancelled', row: this.operations.byId(row.id) ?? row };
+    return { kind: 'cancelled', row: (await this.operations.byId(row.id)) ?? row };
   }
 
   /** Removes a datalake video with everything derived from it; an unfinished ingest of it ends with video_deleted. */
   async purgeVideo(video: DlVideoRow): Promise<void> {
-    const ingest = this.operations.activeFor(video.id, 'ingest');
+    const ingest = await this.operations.activeFor(video.id, 'ingest');
     this.videos.setStatus(video.id, 'deleting');
     if (ingest)
-      this.complete(ingest.id, { code: 'video_deleted', message: 'the video was deleted before its ingest finished' });
+      await this.complete(ingest.id, {
+        code: 'video_deleted',
+        message: 'the video was deleted before its ingest finished',
+      });
     const library = video.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) {
       this.ctx.videos.delete(library.id);

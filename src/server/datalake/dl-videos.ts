@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../storage/db';
 import { jsonObjectColumn, optionalRow, parsedRows } from '../storage/rows';
-import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
+import { newestFirstPageOnDb, type NewestFirstKey, type Page, type PageRequest } from './paging';
 
 const DL_VIDEO_STATUSES = ['uploading', 'processing', 'ready', 'failed', 'cancelled', 'deleting'] as const;
 export type DlVideoStatus = (typeof DL_VIDEO_STATUSES)[number];
@@ -111,7 +111,7 @@ export class DlVideos {
 
   /** Newest first, cancelled ingests left out. */
   list(accountId: number, collectionId: string | undefined, request: PageRequest<NewestFirstKey>): Page<DlVideoRow> {
-    return newestFirstPage(
+    return newestFirstPageOnDb(
       this.db,
       'dl_videos',
       dlVideoRowSchema,

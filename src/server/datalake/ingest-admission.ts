@@ -18,23 +18,23 @@ export function targetCollection(dl: Datalake, account: Account, collectionId: s
 }
 
 /** A previous ingest with this key: returned as is (no second ingest, no second charge) if the request matches. */
-export function replayed(
+export async function replayed(
   dl: Datalake,
   account: Account,
   key: string | undefined,
   hash: string,
-): OperationRow | undefined {
+): Promise<OperationRow | undefined> {
   if (!key) return undefined;
-  const previous = dl.operations.byIdempotencyKey(account.id, key);
+  const previous = await dl.operations.byIdempotencyKey(account.id, key);
   if (previous && previous.request_hash !== hash)
     throw conflict('idempotency_key was already used for a different request');
   return previous;
 }
 
 /** Refuses a new ingest over the concurrent-indexing cap (429 + Retry-After) or without funds for a minute of video. */
-export function admit(dl: Datalake, account: Account): void {
+export async function admit(dl: Datalake, account: Account): Promise<void> {
   const cap = dl.ctx.config.limits.concurrentIngests;
-  const active = dl.operations.activeIngests(account.id);
+  const active = await dl.operations.activeIngests(account.id);
   if (active >= cap) {
     throw new DatalakeError(429, 'rate_limited', `${active} ingests are running, the plan allows ${cap} at once`, {
       'retry-after': '15',

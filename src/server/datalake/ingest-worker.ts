@@ -21,21 +21,21 @@ export function ingestHandler(dl: Datalake): JobHandler {
   const { ctx } = dl;
   return async (job, jobSignal) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
-    const op = dl.operations.byId(operationId);
+    const op = await dl.operations.byId(operationId);
     const video = op ? dl.videos.byId(op.resource) : undefined;
     if (!op || op.done) return { type: 'finished' };
     if (!video) {
-      dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
+      await dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
       return { type: 'finished' };
     }
-    dl.operations.setStage(op.id, 'preprocess', 'running', 0);
+    await dl.operations.setStage(op.id, 'preprocess', 'running', 0);
     const signal = dl.track(op.id, jobSignal);
     await mkdir(ctx.tmpDir, { recursive: true });
     const download = join(ctx.tmpDir, `ingest-${video.id}-${job.attempts}`);
     try {
       const file = await obtain(dl, video, download, op.id, signal);
       const probe = await checkMedia(file, signal);
-      if (dl.operations.byId(op.id)?.done) return { type: 'finished' };
+      if ((await dl.operations.byId(op.id))?.done) return { type: 'finished' };
       const price = indexingPrice(probe.durationSeconds);
       try {
         ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
@@ -43,13 +43,13 @@ export function ingestHandler(dl: Datalake): JobHandler {
         if (err instanceof InsufficientBalanceError) throw new OperationFailure('insufficient_balance', err.message);
         throw err;
       }
-      dl.operations.addCharge(op.id, price);
+      await dl.operations.addCharge(op.id, price);
       const bucket = bucketOf(op.account_id);
       const blob = `videos/${video.id}/${video.filename}`;
       await ctx.blobs.adopt(bucket, blob, file);
       // From here to the enqueue nothing awaits: a cancel either happened before (we undo) or sees the queued job.
-      if (dl.operations.byId(op.id)?.done) {
-        dl.refundOnce(op.id);
+      if ((await dl.operations.byId(op.id))?.done) {
+        await dl.refundOnce(op.id);
         await ctx.blobs.deletePrefix(bucket, `videos/${video.id}`);
         return { type: 'finished' };
       }
@@ -83,21 +83,21 @@ export function ingestHandler(dl: Datalake): JobHandler {
         video.id,
       );
       dl.videos.link(video.id, library.id);
-      dl.operations.setStage(op.id, 'preprocess', 'done');
+      await dl.operations.setStage(op.id, 'preprocess', 'done');
       ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
       await rm(dl.uploadPath(video.id), { force: true });
       return { type: 'finished' };
     } catch (err) {
       if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
-      if (dl.operations.byId(op.id)?.done) return { type: 'finished' }; // cancelled or deleted meanwhile
-      dl.refundOnce(op.id);
+      if ((await dl.operations.byId(op.id))?.done) return { type: 'finished' }; // cancelled or deleted meanwhile
+      await dl.refundOnce(op.id);
       const failure =
         err instanceof OperationFailure
           ? err
           : new OperationFailure('internal', err instanceof Error ? err.message : String(err));
       if (failure.code === 'internal')
         ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
-      dl.complete(op.id, { code: failure.code, message: failure.message });
+      await dl.complete(op.id, { code: failure.code, message: failure.message });
       return { type: 'finished' };
     } finally {
       dl.untrack(op.id);
@@ -120,7 +120,9 @@ async function obtain(
       const onProgress = (fraction: number): void => {
         if (fraction - shown < 0.02) return;
         shown = fraction;
-        dl.operations.setFraction(operationId, 'preprocess', fraction * 0.9);
+        dl.operations
+          .setFraction(operationId, 'preprocess', fraction * 0.9)
+          .catch((err: unknown) => dl.ctx.log.warn({ operation: operationId, err }, 'cannot record progress'));
       };
       await fetchSource(video.source_url, download, {
         signal,

@@ -93,7 +93,7 @@ export function findSession(dl: Datalake, accountId: number, id: string): DlVide
  * another finalize of it is in progress; a file that is not a supported video fails the session (415).
  */
 export async function finalizeSession(dl: Datalake, account: Account, video: DlVideoRow): Promise<OperationRow> {
-  const existing = video.operation_id ? dl.operations.byId(video.operation_id) : undefined;
+  const existing = video.operation_id ? await dl.operations.byId(video.operation_id) : undefined;
   if (existing) return existing;
   if (video.status !== 'uploading') throw conflict(`the video is ${video.status}`);
   if (!claimSession(video.id)) throw conflict('a chunk or a finalize of this upload is in progress');
@@ -109,7 +109,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
   if (offset !== video.upload_size)
     throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
   targetCollection(dl, account, video.collection_id);
-  admit(dl, account);
+  await admit(dl, account);
   try {
     await checkMedia(dl.uploadPath(video.id));
   } catch (err) {
@@ -121,7 +121,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
     throw err;
   }
   const again = dl.videos.byId(video.id);
-  const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
+  const raced = again?.operation_id ? await dl.operations.byId(again.operation_id) : undefined;
   if (raced) return raced;
   return queueIngest(dl, video, {
     accountId: account.id,

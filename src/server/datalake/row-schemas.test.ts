@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { tempDir } from '../../../test/helpers/temp';
 import { Accounts } from '../accounts/accounts';
 import { openServiceDb, type Db } from '../storage/db';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { Collections } from './collections';
 import { DlVideos, type NewDlVideo } from './dl-videos';
 import { Operations } from './operations';
@@ -54,10 +55,10 @@ describe('datalake rows are parsed as read, never cast', () => {
     expect(() => videos.inCollection(collectionId)).toThrow(ZodError);
   });
 
-  it('refuses an operation whose error code is not one of the service codes', () => {
-    const operations = new Operations(db);
-    const op = operations.create({ accountId, kind: 'ingest', resource: 'vid_3' });
+  it('refuses an operation whose error code is not one of the service codes', async () => {
+    const operations = new Operations(new SqliteSql(db));
+    const op = await operations.create({ accountId, kind: 'ingest', resource: 'vid_3' });
     db.prepare("UPDATE dl_operations SET error_code = 'made_up' WHERE id = ?").run(op.id);
-    expect(() => operations.byId(op.id)).toThrow(ZodError);
+    await expect(operations.byId(op.id)).rejects.toThrow(ZodError);
   });
 });

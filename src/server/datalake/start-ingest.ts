@@ -1,4 +1,5 @@
 import { newVideoNo } from '../library/videos';
+import type { Sql } from '../storage/sql';
 import { INGEST_JOB, type Datalake } from './datalake';
 import type { DlVideoRow, SourceType } from './dl-videos';
 import type { OperationRow } from './operations';
@@ -21,13 +22,13 @@ export interface IngestStart {
 /** A new datalake video id; the same id names its library row (videoNo) once stored. */
 export const newVideoId = newVideoNo;
 
-/** Creates the video and its ingest operation and queues the preprocess stage; synchronous, so idempotency holds. */
+/** Creates the video and its ingest operation and queues the preprocess stage, in one transaction. */
 export function startIngest(
   dl: Datalake,
   s: IngestStart,
   videoId = newVideoId(),
-): { video: DlVideoRow; op: OperationRow } {
-  return dl.ctx.db.transaction(() => {
+): Promise<{ video: DlVideoRow; op: OperationRow }> {
+  return dl.ctx.sql.transaction(async (tx) => {
     const video = dl.videos.insert({
       id: videoId,
       accountId: s.accountId,
@@ -44,25 +45,29 @@ export function startIngest(
       idempotencyKey: null,
       stream: s.stream,
     });
-    const op = queueIngest(dl, video, s);
+    const op = await queueIngest(dl, video, s, tx);
     return { video: dl.videos.byId(video.id) ?? video, op };
-  })();
+  });
 }
 
 /** The ingest operation for an existing video (a finished resumable upload, or a new one). */
-export function queueIngest(
+export async function queueIngest(
   dl: Datalake,
   video: DlVideoRow,
   s: { accountId: number; callbackUrl: string | null; idempotencyKey: string | null; requestHash: string | null },
-): OperationRow {
-  const op = dl.operations.create({
-    accountId: s.accountId,
-    kind: 'ingest',
-    resource: video.id,
-    idempotencyKey: s.idempotencyKey,
-    requestHash: s.requestHash,
-    callbackUrl: s.callbackUrl,
-  });
+  on: Sql = dl.ctx.sql,
+): Promise<OperationRow> {
+  const op = await dl.operations.create(
+    {
+      accountId: s.accountId,
+      kind: 'ingest',
+      resource: video.id,
+      idempotencyKey: s.idempotencyKey,
+      requestHash: s.requestHash,
+      callbackUrl: s.callbackUrl,
+    },
+    on,
+  );
   dl.videos.setOperation(video.id, op.id);
   dl.videos.setStatus(video.id, 'processing');
   dl.ctx.jobs.enqueue(INGEST_JOB, op.id, { operationId: op.id }, 3);

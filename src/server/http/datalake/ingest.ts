@@ -38,11 +38,11 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
       if (!fields.source_url)
         throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
       const hash = requestHash('url', fields);
-      const previous = replayed(dl, account, fields.idempotency_key, hash);
+      const previous = await replayed(dl, account, fields.idempotency_key, hash);
       if (previous) return dl.operations.record(previous);
       targetCollection(dl, account, fields.collection_id);
-      admit(dl, account);
-      const { op } = startIngest(dl, {
+      await admit(dl, account);
+      const { op } = await startIngest(dl, {
         ...common(account, fields, hash),
         sourceType: 'url',
         sourceUrl: fields.source_url,
@@ -86,14 +86,14 @@ async function ingestMultipart(
         fields = parse(ingestFields, parseJson(part.value));
         rejectResumableFields(fields);
         if (fields.source_url) throw invalid('source_url and a file part are exclusive');
-        const previous = replayed(dl, account, fields.idempotency_key, requestHash('file', fields));
+        const previous = await replayed(dl, account, fields.idempotency_key, requestHash('file', fields));
         if (previous) {
           if (!(await drainParts(parts))) void reply.header('connection', 'close');
           void reply.code(202);
           return dl.operations.record(previous);
         }
         targetCollection(dl, account, fields.collection_id);
-        admit(dl, account);
+        await admit(dl, account);
         continue;
       }
       open = part.file;
@@ -107,7 +107,7 @@ async function ingestMultipart(
         if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
         throw err;
       });
-      const { op } = startIngest(
+      const { op } = await startIngest(
         dl,
         {
           ...common(account, fields, requestHash('file', fields)),
