@@ -12,7 +12,11 @@ const payloadSchema = z.object({ operationId: z.string() });
  * the operation) sees its signal aborted. An operation another live process holds is tried again once that claim
  * would lapse.
  */
-export function claimingOperation(dl: Datalake, handler: JobHandler, leaseMs = OPERATION_LEASE_MS): JobHandler {
+export function claimingOperation(
+  dl: Pick<Datalake, 'operations'> & { ctx: Pick<Datalake['ctx'], 'log'> },
+  handler: JobHandler,
+  leaseMs = OPERATION_LEASE_MS,
+): JobHandler {
   const { operations } = dl;
   return async (job, jobSignal) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));

@@ -13,6 +13,11 @@ const payloadSchema = z.object({ deliveryId: z.string() });
 /** A claimed attempt outlives its request's timeout by this much before another process may make it again. */
 const CLAIM_MARGIN_MS = 10_000;
 
+/** What a delivery attempt needs of the service. */
+export type WebhookContext = Pick<ServiceContext, 'sql' | 'accounts'> & {
+  config: Pick<ServiceContext['config'], 'webhooks' | 'network'>;
+};
+
 /** The signed body: Standard Webhooks' {type, timestamp, data} convention, data being the final operation record. */
 export function webhookBody(record: OperationRecord): string {
   return JSON.stringify({ type: 'operation.completed', timestamp: new Date().toISOString(), data: record });
@@ -35,7 +40,7 @@ export async function enqueueWebhook(
  * jitter between attempts. Only the process holding the claim sends and records, so with several worker processes
  * an attempt is never made twice at once.
  */
-export function webhookHandler(ctx: ServiceContext): JobHandler {
+export function webhookHandler(ctx: WebhookContext): JobHandler {
   const deliveries = new Deliveries(ctx.sql);
   const { maxAttempts, baseDelayMs, timeoutMs } = ctx.config.webhooks;
   return async (job, signal) => {
