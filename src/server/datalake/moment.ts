@@ -13,7 +13,7 @@ export const MOMENT_MAX_SECONDS = 600;
  * a free way around that price). An item belongs to the slice when it overlaps it: item.start < end and item.end > start (an
  * instant item, start = end, when start <= item.start < end). `end` is clamped to the video's duration.
  */
-export function getMoment(dl: Datalake, accountId: number, id: string, start: number, askedEnd: number) {
+export async function getMoment(dl: Datalake, accountId: number, id: string, start: number, askedEnd: number) {
   const video = dl.videos.get(accountId, id);
   if (!video || video.status === 'cancelled') throw missing('video');
   const library = indexedLibraryVideo(dl, video);
@@ -44,11 +44,11 @@ export function getMoment(dl: Datalake, accountId: number, id: string, start: nu
     })),
     words: dl.ctx.videoIndex.wordsIn(library.id, start, end),
     // The slice's events in media-time order; events are few per video, and never paged here.
-    safety_events: collection?.safety_detector ? dl.events.overlapping(video.id, start, end) : null,
+    safety_events: collection?.safety_detector ? await dl.events.overlapping(video.id, start, end) : null,
   };
 }
 
-export type MomentAnswer = ReturnType<typeof getMoment>;
+export type MomentAnswer = Awaited<ReturnType<typeof getMoment>>;
 
 /** The library row holding the video's index; 409 while there is none yet (or any more). */
 function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): VideoRow {
