@@ -9,19 +9,17 @@ import { tempDir } from './temp';
 
 const run = promisify(execFile);
 
-/** Debian's postgresql-15 (scripts/setup.sh installs it); PG_BIN points elsewhere. */
-const BIN_CANDIDATES = [process.env.PG_BIN, '/usr/lib/postgresql/15/bin'];
+/** Debian's postgresql-15 (scripts/setup.sh installs it), or the folder PG_BIN names instead. */
+const binDir = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
 
-export const postgresBinDir = BIN_CANDIDATES.find(
-  (d): d is string => !!d && existsSync(join(d, 'initdb')) && existsSync(join(d, 'postgres')),
-);
+export const postgresBinDir =
+  existsSync(join(binDir, 'initdb')) && existsSync(join(binDir, 'postgres')) ? binDir : undefined;
 
 /** PostgreSQL tests run locally only where the binaries exist; under CI their absence fails them. */
 export const skipPostgresTests = !postgresBinDir && !process.env.CI;
 if (skipPostgresTests) {
   console.warn(
-    'PostgreSQL tests skipped: no initdb/postgres in /usr/lib/postgresql/15/bin (apt-get install postgresql-15, ' +
-      'or set PG_BIN)',
+    `PostgreSQL tests skipped: no initdb and postgres in ${binDir} (apt-get install postgresql-15, or set PG_BIN)`,
   );
 }
 
@@ -45,7 +43,9 @@ export interface TestPostgres {
  */
 export async function startPostgres(): Promise<TestPostgres> {
   if (!postgresBinDir) {
-    throw new Error('PostgreSQL 15 not found: apt-get install postgresql-15 (scripts/setup.sh), or set PG_BIN');
+    throw new Error(
+      `PostgreSQL not found in ${binDir}: apt-get install postgresql-15 (scripts/setup.sh), or set PG_BIN`,
+    );
   }
   const bin = postgresBinDir;
   const { dir, cleanup } = await tempDir('reelsync-pg-');

@@ -91,6 +91,19 @@ describe.each(engines)('Sql on $name', (engine) => {
       expect(await sql.get("SELECT ? AS a, '?' AS q FROM t WHERE n = ?", 'x', 4)).toEqual({ a: 'x', q: '?' });
     });
 
+    it('reads the same from the portable forms of parameters PostgreSQL cannot type alone', async () => {
+      await sql.run('INSERT INTO t (n) VALUES (2)');
+      // `? IS NULL`, `n * ?` with a fraction and a bare `SELECT ?` fail or answer text on PostgreSQL; CAST says the type.
+      expect(
+        await sql.get(
+          'SELECT n * CAST(? AS DOUBLE PRECISION) AS half, CAST(? AS BIGINT) AS bare FROM t WHERE CAST(? AS TEXT) IS NULL',
+          0.5,
+          7,
+          null,
+        ),
+      ).toEqual({ half: 1, bare: 7 });
+    });
+
     it('fails a statement given the wrong number of values', async () => {
       await expect(sql.run('INSERT INTO t (n) VALUES (?)')).rejects.toThrow();
       await expect(sql.run('INSERT INTO t (n) VALUES (?)', 1, 2)).rejects.toThrow();
