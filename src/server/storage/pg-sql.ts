@@ -23,7 +23,7 @@ export class PgConnectionError extends Error {
 export interface PgSqlOptions {
   /** Connections in the pool (default 10). */
   max?: number;
-  /** Give up connecting after this long (default 10 s). */
+  /** Give up waiting for a connection (a new one, or a free one of the pool) after this long (default 10 s). */
   connectionTimeoutMillis?: number;
 }
 
