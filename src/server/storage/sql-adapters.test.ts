@@ -367,6 +367,9 @@ describe.skipIf(skipPostgresTests)('PgSql (a pool of connections)', () => {
         expect(message).not.toContain('s3cret');
       }
       expect(unreachable.where).toBe(`127.0.0.1:${closed}`);
+      const badEscape = new PgSql(`postgres://editor:s3cret%E0%A4%A@127.0.0.1:${closed}/library`);
+      await expect(badEscape.get('SELECT 1')).rejects.toThrow(PgConnectionError);
+      await badEscape.close();
       expect(() => new PgSql('not a url :s3cret-pw@')).toThrow(/not a URL/);
       expect(() => new PgSql('not a url :s3cret-pw@')).not.toThrow(/s3cret/);
     } finally {
