@@ -25,6 +25,13 @@ async function startOverloadedLibrary(): Promise<{ baseUrl: string; searches: ()
       res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
       return;
     }
+    if (path.endsWith('/semantic')) {
+      // A cloud service has no model slot (a Reelsync extension): its unknown routes answer 404.
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ code: '0404', msg: 'not found', data: null, success: false, failed: true }));
+      return;
+    }
     const data = path.endsWith('/folders') ? [] : null;
     res
       .writeHead(200, { 'content-type': 'application/json' })
@@ -100,6 +107,8 @@ describe.skipIf(skipBrowserTests)('a 503 during search (Chromium, headless web m
     await expect.poll(() => detail.textContent()).toContain('given at start-up');
     expect(await detail.textContent()).toContain(library.baseUrl);
     expect(await page.getByTestId('endpoint-label').textContent()).toBe('Library when started without a server');
+    // That server has no model slot of its own (404): the card says so instead of showing an error.
+    await expect.poll(() => page.getByTestId('semantic-state').textContent()).toContain('up to the library service');
     await detail.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(screenshotsDir, 'settings-given-server.png') });
   });
