@@ -9,23 +9,30 @@ import { tempDir } from './temp';
 
 const run = promisify(execFile);
 
-/** Debian's postgresql-15 (scripts/setup.sh installs it); PG_BIN points elsewhere. */
-const BIN_CANDIDATES = [process.env.PG_BIN, '/usr/lib/postgresql/15/bin'];
+/** Debian's postgresql-15 (scripts/setup.sh installs it), or the folder PG_BIN names instead. */
+const binDir = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
 
-export const postgresBinDir = BIN_CANDIDATES.find(
-  (d): d is string => !!d && existsSync(join(d, 'initdb')) && existsSync(join(d, 'postgres')),
-);
+export const postgresBinDir =
+  existsSync(join(binDir, 'initdb')) && existsSync(join(binDir, 'postgres')) ? binDir : undefined;
 
 /** PostgreSQL tests run locally only where the binaries exist; under CI their absence fails them. */
 export const skipPostgresTests = !postgresBinDir && !process.env.CI;
 if (skipPostgresTests) {
   console.warn(
-    'PostgreSQL tests skipped: no initdb/postgres in /usr/lib/postgresql/15/bin (apt-get install postgresql-15, ' +
-      'or set PG_BIN)',
+    `PostgreSQL tests skipped: no initdb and postgres in ${binDir} (apt-get install postgresql-15, or set PG_BIN)`,
   );
 }
 
 /** PostgreSQL refuses to run as root: as root the server runs as nobody:nogroup. */
+/**
+ * Runs postgres ($0 $@) until its stdin closes, then shuts it down (SIGINT: fast shutdown), removes the server's
+ * folder ($PG_TEST_DIR) and exits with postgres' status. The test process holds the other end of stdin: stop() closes
+ * it, and so does the test process dying in any way (even SIGKILL), so no server or folder outlives its tests.
+ * (A background job's stdin is /dev/null unless redirected: hence fd 3.)
+ */
+const LEASH =
+  'exec 3<&0; "$0" "$@" 3<&- & pid=$!; (read -r _ <&3; kill -INT "$pid" 2>/dev/null) & ' +
+  'wait "$pid"; code=$?; rm -rf "$PG_TEST_DIR"; exit "$code"';
 const NOBODY = { uid: 65534, gid: 65534 };
 
 export interface TestPostgres {
@@ -41,21 +48,38 @@ export interface TestPostgres {
 
 /**
  * A throwaway PostgreSQL in a temporary folder: listening on 127.0.0.1 (any free port) and on a unix socket in that
- * folder, trust auth on loopback only, fsync off. One per test file; each test takes a fresh database.
+ * folder, trust auth on loopback only, fsync off. One per test file; each test takes a fresh database. Starts again in
+ * a new folder if another process took the free port between the probe and postgres binding it.
  */
 export async function startPostgres(): Promise<TestPostgres> {
-  if (!postgresBinDir) {
-    throw new Error('PostgreSQL 15 not found: apt-get install postgresql-15 (scripts/setup.sh), or set PG_BIN');
-  }
   const bin = postgresBinDir;
-  const { dir, cleanup } = await tempDir('reelsync-pg-');
+  if (!bin) {
+    throw new Error(
+      `PostgreSQL not found in ${binDir}: apt-get install postgresql-15 (scripts/setup.sh), or set PG_BIN`,
+    );
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startIn(bin, await tempDir('reelsync-pg-'));
+    } catch (err) {
+      if (attempt >= 3 || !/could not bind|could not create any TCP/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startIn(
+  bin: string,
+  { dir, cleanup }: { dir: string; cleanup: () => Promise<void> },
+): Promise<TestPostgres> {
   const asRoot = process.getuid?.() === 0;
   const owner = asRoot ? NOBODY : {};
+  let child: ChildProcess | undefined;
   try {
     if (asRoot) await chown(dir, NOBODY.uid, NOBODY.gid);
     const data = join(dir, 'data');
     await mkdir(data, { mode: 0o700 });
     if (asRoot) await chown(data, NOBODY.uid, NOBODY.gid);
+    const env = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
     await run(
       join(bin, 'initdb'),
       [
@@ -70,42 +94,31 @@ export async function startPostgres(): Promise<TestPostgres> {
         'UTF8',
         '--locale=C.UTF-8',
       ],
-      { ...owner, cwd: dir, env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8' } },
+      { ...owner, cwd: dir, env },
     );
-    const { child, port } = await startServer(bin, data, dir, owner);
-    return serverHandle(child, port, cleanup);
-  } catch (err) {
-    await cleanup();
-    throw err;
-  }
-}
-
-/** Starts `postgres` on a free port (a second port if another process took the first between probe and bind). */
-async function startServer(
-  bin: string,
-  data: string,
-  socketDir: string,
-  owner: { uid?: number; gid?: number },
-): Promise<{ child: ChildProcess; port: number }> {
-  for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const child = spawn(
-      join(bin, 'postgres'),
+    child = spawn(
+      '/bin/sh',
       [
-        ...['-D', data, '-p', String(port), '-k', socketDir],
+        '-c',
+        LEASH,
+        join(bin, 'postgres'),
+        ...['-D', data, '-p', String(port), '-k', dir],
         ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
         ...['-c', 'full_page_writes=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=100'],
         ...['-c', 'dynamic_shared_memory_type=mmap', '-c', 'logging_collector=off'],
       ],
-      { ...owner, cwd: socketDir, stdio: ['ignore', 'ignore', 'pipe'], env: { LANG: 'C.UTF-8' } },
+      { ...owner, cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], env: { ...env, PG_TEST_DIR: dir } },
     );
-    try {
-      await ready(child);
-      return { child, port };
-    } catch (err) {
+    await ready(child);
+    return serverHandle(child, port, cleanup);
+  } catch (err) {
+    if (child) {
+      child.stdin?.end();
       await ended(child);
-      if (attempt >= 3 || !/could not bind|could not create any TCP/.test(String(err))) throw err;
     }
+    await cleanup();
+    throw err;
   }
 }
 
@@ -129,8 +142,7 @@ function serverHandle(child: ChildProcess, port: number, cleanup: () => Promise<
       return url(name);
     },
     stop: async () => {
-      // SIGINT = fast shutdown: open connections are closed, not waited for.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      child.stdin?.end();
       await ended(child);
       await cleanup();
     },

@@ -23,7 +23,7 @@ export class PgConnectionError extends Error {
 export interface PgSqlOptions {
   /** Connections in the pool (default 10). */
   max?: number;
-  /** Give up connecting after this long (default 10 s). */
+  /** Give up waiting for a connection (a new one, or a free one of the pool) after this long (default 10 s). */
   connectionTimeoutMillis?: number;
 }
 
@@ -44,7 +44,7 @@ export class PgSql implements Sql {
   constructor(url: string, options: PgSqlOptions = {}) {
     const parsed = parseUrl(url);
     this.where = describeServer(parsed);
-    this.password = decodeURIComponent(parsed.password);
+    this.password = decoded(parsed.password);
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.max ?? 10,
@@ -266,6 +266,15 @@ function parseUrl(url: string): URL {
     return new URL(url);
   } catch {
     throw new Error('the PostgreSQL URL is not a URL: expected postgres://user[:password]@host[:port]/database');
+  }
+}
+
+/** The password as pg will send it (a malformed %-escape stays as written, which pg then refuses). */
+function decoded(component: string): string {
+  try {
+    return decodeURIComponent(component);
+  } catch {
+    return component;
   }
 }
 

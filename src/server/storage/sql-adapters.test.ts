@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { freePort, skipPostgresTests, startPostgres, type TestPostgres } from '../../../test/helpers/postgres';
+import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
 import { tempDir } from '../../../test/helpers/temp';
 import { openSqlite, type Db } from '../../common/sqlite';
 import { numberPlaceholders } from './pg-placeholders';
@@ -91,6 +92,19 @@ describe.each(engines)('Sql on $name', (engine) => {
       expect(await sql.get("SELECT ? AS a, '?' AS q FROM t WHERE n = ?", 'x', 4)).toEqual({ a: 'x', q: '?' });
     });
 
+    it('reads the same from the portable forms of parameters PostgreSQL cannot type alone', async () => {
+      await sql.run('INSERT INTO t (n) VALUES (2)');
+      // `? IS NULL`, `n * ?` with a fraction and a bare `SELECT ?` fail or answer text on PostgreSQL; CAST says the type.
+      expect(
+        await sql.get(
+          'SELECT n * CAST(? AS DOUBLE PRECISION) AS half, CAST(? AS BIGINT) AS bare FROM t WHERE CAST(? AS TEXT) IS NULL',
+          0.5,
+          7,
+          null,
+        ),
+      ).toEqual({ half: 1, bare: 7 });
+    });
+
     it('fails a statement given the wrong number of values', async () => {
       await expect(sql.run('INSERT INTO t (n) VALUES (?)')).rejects.toThrow();
       await expect(sql.run('INSERT INTO t (n) VALUES (?)', 1, 2)).rejects.toThrow();
@@ -159,6 +173,30 @@ describe.each(engines)('Sql on $name', (engine) => {
       await expect(late.transaction((t) => t.run('INSERT INTO t (n) VALUES (3)'))).rejects.toThrow(/already ended/);
       expect(nums(await sql.all('SELECT n FROM t'))).toEqual([1]);
     });
+  });
+});
+
+describe.each(SERVICE_SQL_ENGINES)('the migrated service schema on %s', (engine) => {
+  const t = useServiceSql(engine);
+
+  it('numbers new rows from 1 by RETURNING id, and enforces the foreign keys and checks', async () => {
+    const account = z.object({ id: z.number() });
+    const insert = (name: string): Promise<unknown> =>
+      t.sql.get(
+        "INSERT INTO accounts (name, webhook_secret, created_at) VALUES (?, 's', ?) RETURNING id",
+        name,
+        Date.now(),
+      );
+    expect(account.parse(await insert('a')).id).toBe(1);
+    expect(account.parse(await insert('b')).id).toBe(2);
+    await expect(
+      t.sql.run(
+        "INSERT INTO api_keys (account_id, interface, key_hash, key_hint, created_at) VALUES (9, 'library', 'h', 'k', 0)",
+      ),
+    ).rejects.toThrow(/foreign key/i);
+    await expect(t.sql.run('UPDATE accounts SET balance_micro = -1 WHERE id = 1')).rejects.toThrow(/check/i);
+    expect((await t.sql.run('DELETE FROM accounts WHERE id = ?', 1)).changes).toBe(1);
+    expect(t.db === undefined).toBe(engine === 'postgres');
   });
 });
 
@@ -341,6 +379,9 @@ describe.skipIf(skipPostgresTests)('PgSql (a pool of connections)', () => {
         expect(message).not.toContain('s3cret');
       }
       expect(unreachable.where).toBe(`127.0.0.1:${closed}`);
+      const badEscape = new PgSql(`postgres://editor:s3cret%E0%A4%A@127.0.0.1:${closed}/library`);
+      await expect(badEscape.get('SELECT 1')).rejects.toThrow(PgConnectionError);
+      await badEscape.close();
       expect(() => new PgSql('not a url :s3cret-pw@')).toThrow(/not a URL/);
       expect(() => new PgSql('not a url :s3cret-pw@')).not.toThrow(/s3cret/);
     } finally {
