@@ -7,8 +7,11 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 const STATEMENT_CACHE = 512;
 
-/** The connection whose transaction the current async call chain runs in (to catch the outer Sql used inside it). */
-const openTransaction = new AsyncLocalStorage<SqliteSql>();
+/**
+ * The transaction the current async call chain runs in (to catch the outer Sql used inside it). Work scheduled inside
+ * a transaction (a timer, a job queue's pump) inherits it and may run after it ended: `open` tells the two apart.
+ */
+const openTransaction = new AsyncLocalStorage<{ owner: SqliteSql; open: boolean }>();
 
 /**
  * `Sql` on one better-sqlite3 connection. Statements run synchronously when no transaction is open, so their order is
@@ -65,7 +68,8 @@ export class SqliteSql implements Sql {
   }
 
   private whenFree<T>(op: () => T): Promise<T> {
-    if (openTransaction.getStore() === this) {
+    const inside = openTransaction.getStore();
+    if (inside?.owner === this && inside.open) {
       return Promise.reject(new Error('a statement on the outer Sql inside its own transaction: use the tx argument'));
     }
     if (this.busy) return this.busy.then(() => this.whenFree(op));
@@ -79,7 +83,12 @@ export class SqliteSql implements Sql {
   private async inTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      const value = await openTransaction.run(this, () => fn(new SqliteTransaction(this, 0)));
+      const marker = { owner: this, open: true };
+      const value = await openTransaction
+        .run(marker, () => fn(new SqliteTransaction(this, 0)))
+        .finally(() => {
+          marker.open = false;
+        });
       this.db.exec('COMMIT');
       return value;
     } catch (err) {
