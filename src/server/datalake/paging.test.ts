@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { Accounts } from '../accounts/accounts';
 import { openServiceDb, type Db } from '../storage/db';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { Collections } from './collections';
 import { DatalakeError } from './errors';
 import { newestFirst, pageRequest } from './paging';
@@ -14,7 +15,7 @@ beforeEach(async () => {
   const made = await tempDir('reelsync-paging-');
   cleanup = made.cleanup;
   db = openServiceDb(made.dir);
-  collections = new Collections(db);
+  collections = new Collections(new SqliteSql(db));
   accountId = new Accounts(db).ensure('a').id;
 });
 afterEach(async () => {
@@ -23,12 +24,12 @@ afterEach(async () => {
 });
 
 /** Every page of the account's collections, `limit` at a time, following next cursors to the end. */
-function walk(limit: number): { names: string[][]; cursors: (string | null)[] } {
+async function walk(limit: number): Promise<{ names: string[][]; cursors: (string | null)[] }> {
   const names: string[][] = [];
   const cursors: (string | null)[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = collections.list(accountId, pageRequest(newestFirst, limit, cursor));
+    const page = await collections.list(accountId, pageRequest(newestFirst, limit, cursor));
     names.push(page.rows.map((r) => r.name));
     cursors.push(page.nextCursor);
     if (page.nextCursor === null) return { names, cursors };
@@ -37,26 +38,26 @@ function walk(limit: number): { names: string[][]; cursors: (string | null)[] } 
 }
 
 describe('datalake paging', () => {
-  it('serves every row once, newest first, ties by id, and no cursor after the last page', () => {
-    for (const name of ['a', 'b', 'c', 'd', 'e']) collections.create(accountId, name, false, false);
+  it('serves every row once, newest first, ties by id, and no cursor after the last page', async () => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await collections.create(accountId, name, false, false);
     // Two rows in the same millisecond: the id breaks the tie, so neither is skipped nor repeated.
     db.prepare('UPDATE dl_collections SET created_at = 1000 WHERE name IN (?, ?)').run('c', 'd');
     const byAge = (
       db.prepare('SELECT name FROM dl_collections ORDER BY created_at DESC, id DESC').all() as { name: string }[]
     ).map((r) => r.name);
 
-    const { names, cursors } = walk(2);
+    const { names, cursors } = await walk(2);
     expect(names.map((n) => n.length)).toEqual([2, 2, 1]);
     expect(names.flat()).toEqual(byAge);
     expect(cursors.at(-1)).toBeNull();
     // A page that ends exactly at the last row has no next cursor either: the extra row tells, not a count.
-    expect(walk(5).names).toEqual([byAge]);
+    expect((await walk(5)).names).toEqual([byAge]);
   });
 
-  it('issues cursors as base64url JSON of the last row sort key, as before', () => {
-    collections.create(accountId, 'one', false, false);
-    collections.create(accountId, 'two', false, false);
-    const first = collections.list(accountId, pageRequest(newestFirst, 1, undefined));
+  it('issues cursors as base64url JSON of the last row sort key, as before', async () => {
+    await collections.create(accountId, 'one', false, false);
+    await collections.create(accountId, 'two', false, false);
+    const first = await collections.list(accountId, pageRequest(newestFirst, 1, undefined));
     const expected = db
       .prepare('SELECT created_at, id FROM dl_collections ORDER BY created_at DESC, id DESC LIMIT 1')
       .get() as { created_at: number; id: string };
