@@ -1,42 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z, ZodError } from 'zod';
-import { tempDir } from '../../../test/helpers/temp';
+import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
 import { descriptorToBlob, FACE_MODEL } from '../indexer/analyzers/face-match';
-import { openServiceDb } from '../storage/db';
 import type { Sql } from '../storage/sql';
-import { SqliteSql } from '../storage/sqlite-sql';
 import { Collections } from './collections';
 import { DlVideos, type NewDlVideo } from './dl-videos';
 import { deriveFaceEntities, faceEntities } from './face-entities';
-import { newestFirst, pageRequest } from './paging';
-
-/** A fresh service database on one engine, migrated, and how to let it go. */
-interface Engine {
-  name: string;
-  open(): Promise<{ sql: Sql; close: () => Promise<void> }>;
-}
-
-const sqlite: Engine = {
-  name: 'sqlite',
-  async open() {
-    const { dir, cleanup } = await tempDir('reelsync-dl-stores-');
-    const db = openServiceDb(dir);
-    return {
-      sql: new SqliteSql(db),
-      close: async () => {
-        db.close();
-        await cleanup();
-      },
-    };
-  },
-};
+import { mediaTimeOrder, mediaTimePage, newestFirst, pageRequest, type MediaTimeKey } from './paging';
+import { lockRow } from './row-lock';
 
 const idRow = z.object({ id: z.number().int() });
 const countRow = z.object({ n: z.number().int() });
 
-describe.each([sqlite])('datalake record stores on $name', (engine) => {
+describe.each(SERVICE_SQL_ENGINES)('datalake record stores on %s', (engine) => {
+  const t = useServiceSql(engine);
   let sql: Sql;
-  let close: () => Promise<void>;
   let videos: DlVideos;
   let collections: Collections;
   let accountId: number;
@@ -71,14 +49,11 @@ describe.each([sqlite])('datalake record stores on $name', (engine) => {
   });
 
   beforeEach(async () => {
-    ({ sql, close } = await engine.open());
+    sql = t.sql;
     videos = new DlVideos(sql);
     collections = new Collections(sql);
     accountId = await account('a');
     otherAccountId = await account('b');
-  });
-  afterEach(async () => {
-    await close();
   });
 
   it('creates a collection with its library folder, and removes both unless a library video files there', async () => {
@@ -100,6 +75,60 @@ describe.each([sqlite])('datalake record stores on $name', (engine) => {
     expect(await collections.byId(gone.id)).toBeUndefined();
     expect(await count('SELECT COUNT(*) AS n FROM folders WHERE id = ?', kept.folder_id)).toBe(1);
     expect(await count('SELECT COUNT(*) AS n FROM folders WHERE id = ?', gone.folder_id)).toBe(0);
+  });
+
+  it('pages collections newest first, ties by id, with base64url JSON cursors and none after the last page', async () => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await collections.create(accountId, name, false, false);
+    // Two rows in the same millisecond: the id breaks the tie, so neither is skipped nor repeated.
+    await sql.run("UPDATE dl_collections SET created_at = 1000 WHERE name IN ('c', 'd')");
+    const byAge = z
+      .array(z.object({ id: z.string(), created_at: z.number() }))
+      .parse(await sql.all('SELECT id, created_at FROM dl_collections ORDER BY created_at DESC, id DESC'));
+    const pages: string[][] = [];
+    const cursors: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await collections.list(accountId, pageRequest(newestFirst, 2, cursor));
+      pages.push(page.rows.map((r) => r.id));
+      cursor = page.nextCursor ?? undefined;
+      if (cursor) cursors.push(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    } while (cursor);
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+    expect(pages.flat()).toEqual(byAge.map((r) => r.id));
+    expect(cursors).toEqual([1, 3].map((i) => ({ t: byAge[i]?.created_at, id: byAge[i]?.id })));
+    // A page that ends exactly at the last row has no next cursor either: the extra row tells, not a count.
+    expect((await collections.list(accountId, pageRequest(newestFirst, 5, undefined))).nextCursor).toBeNull();
+  });
+
+  it('pages events in media-time order, ties by write order, from a cursor on an expression', async () => {
+    for (const [i, start] of [3, 1.5, 1.5, 0, 1.5].entries()) {
+      await sql.run(
+        `INSERT INTO dl_events (id, video_id, event_type, start_time, end_time, score, description, detector_id,
+           detector_version, created_at) VALUES (?, 'v', 'unsafe', ?, ?, 0.9, 'd', 'nsfw', '1', 1)`,
+        `ev_${i}`,
+        start,
+        start + 1,
+      );
+    }
+    const rowSchema = z.object({ id: z.string(), start_time: z.number(), seq: z.number().int() });
+    const query = {
+      sql: 'SELECT id, start_time + 0.25 AS start_time, seq FROM dl_events WHERE video_id = ? AND start_time >= ?',
+      args: ['v', 1],
+      start: 'start_time + 0.25',
+      seq: 'seq',
+    };
+    const ids: string[][] = [];
+    let after: MediaTimeKey | undefined;
+    for (;;) {
+      const page = await mediaTimePage(sql, rowSchema, query, { limit: 2, after });
+      ids.push(page.rows.map((r) => r.id));
+      if (!page.nextCursor) break;
+      after = pageRequest(mediaTimeOrder, 2, page.nextCursor).after;
+    }
+    expect(ids).toEqual([
+      ['ev_1', 'ev_2'],
+      ['ev_4', 'ev_0'],
+    ]);
   });
 
   it('counts a collection video_count without cancelled ingests', async () => {
@@ -255,5 +284,35 @@ describe.each([sqlite])('datalake record stores on $name', (engine) => {
       { faces: 2, first_seen: 0, last_seen: 6, best_score: 0.7 },
       { faces: 1, first_seen: 2, last_seen: 4, best_score: 0.6 },
     ]);
+  });
+
+  describe('a read-then-write under lockRow', () => {
+    const balanceRow = z.object({ balance_micro: z.number().int() });
+    /** Reads the balance, waits (another request runs meanwhile), writes it back less 1: a charge done naively. */
+    const charge = (locked: boolean): Promise<void> =>
+      sql.transaction(async (tx) => {
+        if (locked) await lockRow(tx, 'accounts', accountId);
+        const { balance_micro: balance } = balanceRow.parse(
+          await tx.get('SELECT balance_micro FROM accounts WHERE id = ?', accountId),
+        );
+        await new Promise((r) => setTimeout(r, 50));
+        await tx.run('UPDATE accounts SET balance_micro = ? WHERE id = ?', balance - 1, accountId);
+      });
+    const balance = async (): Promise<number> =>
+      balanceRow.parse(await sql.get('SELECT balance_micro FROM accounts WHERE id = ?', accountId)).balance_micro;
+
+    it('loses no write when two transactions run it at once', async () => {
+      await sql.run('UPDATE accounts SET balance_micro = 10 WHERE id = ?', accountId);
+      await Promise.all([charge(true), charge(true), charge(true)]);
+      expect(await balance()).toBe(7);
+    });
+
+    // The control: on PostgreSQL (READ COMMITTED, two pooled connections) the same transactions without the lock both
+    // read 10 and both write 9. SQLite's transactions (BEGIN IMMEDIATE) are one at a time either way.
+    it.runIf(engine === 'postgres')('loses one on PostgreSQL without it', async () => {
+      await sql.run('UPDATE accounts SET balance_micro = 10 WHERE id = ?', accountId);
+      await Promise.all([charge(false), charge(false)]);
+      expect(await balance()).toBe(9);
+    });
   });
 });
