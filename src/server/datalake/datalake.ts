@@ -100,8 +100,8 @@ export class Datalake {
   async cancel(row: OperationRow): Promise<CancelResult> {
     if (row.done || row.kind !== 'ingest' || this.operations.indexStarted(row)) return { kind: 'too_late', row };
     const video = this.videos.byId(row.resource);
-    const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
-    if (library) this.ctx.videos.delete(library.id); // the queued index job then finds nothing to do
+    const library = video?.library_video_id ? await this.ctx.videos.byId(video.library_video_id) : undefined;
+    if (library) await this.ctx.videos.delete(library.id); // the queued index job then finds nothing to do
     this.refundOnce(row.id);
     this.complete(row.id, null, true);
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
@@ -115,9 +115,9 @@ export class Datalake {
     this.videos.setStatus(video.id, 'deleting');
     if (ingest)
       this.complete(ingest.id, { code: 'video_deleted', message: 'the video was deleted before its ingest finished' });
-    const library = video.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
+    const library = video.library_video_id ? await this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) {
-      this.ctx.videos.delete(library.id);
+      await this.ctx.videos.delete(library.id);
       await this.deleteLibraryBlobs(library.bucket, library.video_no);
     }
     await rm(this.uploadPath(video.id), { force: true });

@@ -10,11 +10,11 @@ const indexPayloadSchema = z.object({ videoId: z.number().int() });
 
 /** Called when the indexer's job for a video settles: a datalake ingest moves on to derive, or fails. */
 export function onIndexSettledForDatalake(dl: Datalake) {
-  return (job: JobRow, outcome: JobOutcome): void => {
+  return async (job: JobRow, outcome: JobOutcome): Promise<void> => {
     const op = dl.operations.activeFor(job.ref, 'ingest');
     if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
     const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
-    const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
+    const library = parsed.success ? await dl.ctx.videos.byId(parsed.data.videoId) : undefined;
     advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
   };
 }
@@ -39,11 +39,11 @@ export function advanceAfterIndex(
  * At start: an ingest whose index job settled while the service was down (or whose settle hook never ran) is moved on
  * by its library row's state, as the hook would have.
  */
-export function catchUpIndexedIngests(dl: Datalake): void {
+export async function catchUpIndexedIngests(dl: Datalake): Promise<void> {
   for (const op of dl.operations.unfinished('ingest')) {
     const stages = dl.operations.stages(op);
     if (stages.preprocess !== 'done' || stages.index === 'done') continue;
-    const library = dl.ctx.videos.byNo(op.account_id, op.resource);
+    const library = await dl.ctx.videos.byNo(op.account_id, op.resource);
     if (library && library.status !== 'UNPARSE' && !dl.ctx.jobs.hasPending('index', op.resource)) {
       advanceAfterIndex(
         dl,
@@ -63,7 +63,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
     const op = dl.operations.byId(operationId);
     if (!op || op.done) return { type: 'finished' };
     const video = dl.videos.byId(op.resource);
-    const library = video?.library_video_id ? ctx.videos.byId(video.library_video_id) : undefined;
+    const library = video?.library_video_id ? await ctx.videos.byId(video.library_video_id) : undefined;
     const collection = video ? dl.collections.byId(video.collection_id) : undefined;
     if (!video || !library || !collection) {
       dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });

@@ -55,7 +55,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       }
       const collection = dl.collections.byId(video.collection_id);
       if (!collection) throw new OperationFailure('video_deleted', 'the collection was deleted');
-      const library = ctx.videos.insert(
+      const library = await ctx.videos.insert(
         {
           accountId: op.account_id,
           folderId: collection.folder_id,

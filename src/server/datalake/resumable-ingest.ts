@@ -50,7 +50,7 @@ export async function createSession(
   }
   targetCollection(dl, account, s.collectionId);
   const id = newVideoId();
-  const video = openSession(dl, {
+  const video = await openSession(dl, {
     id,
     accountId: account.id,
     collectionId: s.collectionId,

@@ -37,10 +37,10 @@ export function releaseSession(id: string): void {
  * that covers the expected price of this session and of every other open one. Check and insert are one transaction,
  * so concurrent creations cannot all slip under the cap.
  */
-export function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: number }): DlVideoRow {
+export async function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: number }): Promise<DlVideoRow> {
   const { ctx } = dl;
   const accountId = session.accountId;
-  admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
+  await admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
   return ctx.db.transaction(() => {
     const open = dl.videos.openUploads(accountId);
     const { openUploadSessions: cap, uploadSessionIdleMs: idleMs } = ctx.config.limits;

@@ -92,4 +92,15 @@ describe('SqliteSql', () => {
     await expect(sql.transaction(() => sql.run('INSERT INTO t (n) VALUES (1)'))).rejects.toThrow(/use the tx argument/);
     expect(nums(await sql.all('SELECT n FROM t'))).toEqual([]);
   });
+
+  it('lets work scheduled inside a transaction (a timer) use the outer Sql once the transaction has ended', async () => {
+    let later: Promise<unknown[]> | undefined;
+    await sql.transaction(async (tx) => {
+      await tx.run('INSERT INTO t (n) VALUES (1)');
+      later = new Promise<unknown[]>((resolve, reject) => {
+        setTimeout(() => void sql.all('SELECT n FROM t').then(resolve, reject), 10);
+      });
+    });
+    expect(nums((await later) ?? [])).toEqual([1]);
+  });
 });

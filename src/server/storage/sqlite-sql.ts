@@ -7,8 +7,11 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 const STATEMENT_CACHE = 512;
 
-/** The connection whose transaction the current async call chain runs in (to catch the outer Sql used inside it). */
-const openTransaction = new AsyncLocalStorage<SqliteSql>();
+/**
+ * The connection whose transaction the current async call chain runs in (to catch the outer Sql used inside it).
+ * `open` turns false when it ends: timers and promises made inside it keep this store after the commit.
+ */
+const openTransaction = new AsyncLocalStorage<{ sql: SqliteSql; open: boolean }>();
 
 /**
  * `Sql` on one better-sqlite3 connection. Statements run synchronously when no transaction is open, so their order is
@@ -65,7 +68,8 @@ export class SqliteSql implements Sql {
   }
 
   private whenFree<T>(op: () => T): Promise<T> {
-    if (openTransaction.getStore() === this) {
+    const inside = openTransaction.getStore();
+    if (inside?.open && inside.sql === this) {
       return Promise.reject(new Error('a statement on the outer Sql inside its own transaction: use the tx argument'));
     }
     if (this.busy) return this.busy.then(() => this.whenFree(op));
@@ -78,8 +82,11 @@ export class SqliteSql implements Sql {
 
   private async inTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
+    const marker = { sql: this, open: true };
     try {
-      const value = await openTransaction.run(this, () => fn(new SqliteTransaction(this, 0)));
+      const value = await openTransaction
+        .run(marker, () => fn(new SqliteTransaction(this, 0)))
+        .finally(() => (marker.open = false));
       this.db.exec('COMMIT');
       return value;
     } catch (err) {

@@ -21,7 +21,7 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
     response: answer<VideoList>(),
     handler: async ({ account, query }) => {
       const page = dl.videos.list(account.id, query.collection_id, pageRequest(newestFirst, query.limit, query.cursor));
-      return { videos: page.rows.map((v) => videoRecord(dl, v)), next_cursor: page.nextCursor };
+      return { videos: await Promise.all(page.rows.map((v) => videoRecord(dl, v))), next_cursor: page.nextCursor };
     },
   });
 
