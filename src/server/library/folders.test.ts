@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { newVideo, STORE_ENGINES, useStoreDb } from '../../../test/helpers/store-db';
+import { newAccount, newVideo } from '../../../test/helpers/library-rows';
+import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
 import { HttpError } from '../http/envelope';
 import { Folders } from './folders';
 import { Videos } from './videos';
 
-describe.each(STORE_ENGINES)('Folders on $name', (engine) => {
-  const store = useStoreDb(engine);
+describe.each(SERVICE_SQL_ENGINES)('Folders on %s', (engine) => {
+  const store = useServiceSql(engine);
 
   it('makes the Default folder once, also when many requests ask for it at once, and names it -1', async () => {
     const folders = new Folders(store.sql);
-    const accountId = await store.account();
+    const accountId = await newAccount(store.sql);
     const ids = await Promise.all(Array.from({ length: 8 }, () => folders.defaultFolderId(accountId)));
     expect(new Set(ids).size).toBe(1);
     const id = ids[0] ?? 0;
@@ -23,7 +24,7 @@ describe.each(STORE_ENGINES)('Folders on $name', (engine) => {
 
   it('makes one folder per unique_id, also for concurrent requests; a filter on an unknown one matches nothing', async () => {
     const folders = new Folders(store.sql);
-    const accountId = await store.account();
+    const accountId = await newAccount(store.sql);
     expect(await folders.resolveFilter(accountId, undefined, 'shoot-1')).toBe(0);
     const ids = await Promise.all(Array.from({ length: 6 }, () => folders.resolve(accountId, undefined, 'shoot-1')));
     expect(new Set(ids).size).toBe(1);
@@ -32,14 +33,14 @@ describe.each(STORE_ENGINES)('Folders on $name', (engine) => {
     expect(await folders.resolveFilter(accountId, undefined, undefined)).toBeUndefined();
     expect(await folders.get(accountId, id)).toMatchObject({ folder_id: id, name: 'shoot-1', unique_id: 'shoot-1' });
     // The same unique_id of another account is another folder.
-    const other = await store.account();
+    const other = await newAccount(store.sql);
     expect(await folders.resolve(other, undefined, 'shoot-1')).not.toBe(id);
   });
 
   it("refuses another account's folder and ids that are not folders", async () => {
     const folders = new Folders(store.sql);
-    const owner = await store.account();
-    const stranger = await store.account();
+    const owner = await newAccount(store.sql);
+    const stranger = await newAccount(store.sql);
     const folder = await folders.create(owner, 'Mine');
     await expect(folders.resolve(stranger, folder.folder_id, undefined)).rejects.toThrow(/does not belong/);
     await expect(folders.resolveFilter(stranger, folder.folder_id, undefined)).rejects.toThrow(HttpError);
@@ -53,7 +54,7 @@ describe.each(STORE_ENGINES)('Folders on $name', (engine) => {
   it('lists the Default folder first, then the others in creation order, with their video counts', async () => {
     const folders = new Folders(store.sql);
     const videos = new Videos(store.sql);
-    const accountId = await store.account();
+    const accountId = await newAccount(store.sql);
     const b = await folders.create(accountId, 'B roll');
     const a = await folders.create(accountId, 'A roll');
     await videos.insert(newVideo(accountId, b.folder_id));

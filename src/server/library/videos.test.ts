@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { newVideo, STORE_ENGINES, useStoreDb } from '../../../test/helpers/store-db';
+import { newAccount, newVideo } from '../../../test/helpers/library-rows';
+import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
 import { segmentPartitionDdl, segmentPartitionName } from '../storage/migrations/005-search-partitions';
 import { countOf } from '../storage/rows';
 import type { Sql } from '../storage/sql';
@@ -10,13 +11,13 @@ import { Videos, type VideoRow } from './videos';
 const rowsIn = async (sql: Sql, table: string, videoId: number): Promise<number> =>
   countOf(await sql.get(`SELECT COUNT(*) AS n FROM ${table} WHERE video_id = ?`, videoId));
 
-describe.each(STORE_ENGINES)('Videos on $name', (engine) => {
-  const store = useStoreDb(engine);
+describe.each(SERVICE_SQL_ENGINES)('Videos on %s', (engine) => {
+  const store = useServiceSql(engine);
 
   async function setup() {
     const videos = new Videos(store.sql);
     const folders = new Folders(store.sql);
-    const accountId = await store.account();
+    const accountId = await newAccount(store.sql);
     const folderId = await folders.defaultFolderId(accountId);
     return { videos, folders, accountId, folderId };
   }
@@ -39,7 +40,7 @@ describe.each(STORE_ENGINES)('Videos on $name', (engine) => {
   it("never answers another account's video by number", async () => {
     const { videos, accountId, folderId } = await setup();
     const row = await videos.insert(newVideo(accountId, folderId));
-    const stranger = await store.account();
+    const stranger = await newAccount(store.sql);
     expect(await videos.byNo(stranger, row.video_no)).toBeUndefined();
   });
 
@@ -69,7 +70,7 @@ describe.each(STORE_ENGINES)('Videos on $name', (engine) => {
     expect(await nos({ page: 2, size: 2 })).toEqual({ nos: [2, 1].map(no), total: 5 });
     expect(await nos({ page: 3, size: 2 })).toEqual({ nos: [no(0)], total: 5 });
     expect(await nos({ page: 4, size: 2 })).toEqual({ nos: [], total: 5 });
-    const stranger = await store.account();
+    const stranger = await newAccount(store.sql);
     expect(await videos.list({ accountId: stranger, page: 1, size: 10 })).toEqual({ rows: [], total: 0 });
   });
 
@@ -191,7 +192,7 @@ describe.each(STORE_ENGINES)('Videos on $name', (engine) => {
     const { videos, accountId, folderId } = await setup();
     const { row, segment } = await indexedVideo(videos, accountId, folderId);
     // A row that still points at the video, without a cascade: the delete of the video fails.
-    await store.sql.run('CREATE TABLE pinned (video_id INTEGER NOT NULL REFERENCES videos(id))');
+    await store.sql.run('CREATE TABLE pinned (video_id BIGINT NOT NULL REFERENCES videos(id))');
     await store.sql.run('INSERT INTO pinned (video_id) VALUES (?)', row.id);
     await expect(videos.delete(row.id)).rejects.toThrow(/foreign key/i);
     expect(await videos.byId(row.id)).toBeDefined();
