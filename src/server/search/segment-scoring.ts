@@ -44,7 +44,7 @@ interface Candidate {
   explain: () => string;
 }
 
-/** score = 0.7 x coverage + 0.3 x strength, as search-segments.ts documents it; the best `limit`, each with `matched`. */
+/** score = 0.7 x coverage + 0.3 x strength (search-segments.ts); the best `limit` hits, each with its `matched`. */
 export function scoreRankedRows(
   rows: readonly RankedSegmentRow[],
   query: ParsedQuery,

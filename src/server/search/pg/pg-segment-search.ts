@@ -6,6 +6,7 @@ import type { SearchRequest } from '../search-protocol';
 import type { SegmentSearch } from '../search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
 import type { Sql, SqlParam } from '../../storage/sql';
+import type { Where } from '../../storage/where';
 import { bm25, parseTsvector, type Bm25Phrase, type Bm25Stats, type Column } from './bm25';
 import { withNearestWords } from './pg-fuzzy';
 
@@ -38,10 +39,24 @@ export class PgSegmentSearch implements SegmentSearch {
 }
 
 interface Phrase extends Bm25Phrase {
-  /** The phrase as a tsquery on `document` (weight-restricted for a one-column search). */
-  query: string;
+  /** The phrase's words as the query has them (before stemming). */
+  words: string[];
   floored: boolean;
 }
+
+/** A condition on segment_search (alias f) and its arguments. */
+interface Match {
+  sql: string;
+  args: SqlParam[];
+}
+
+const TSV_COLUMNS: Record<Column, string> = {
+  caption: 'caption_tsv',
+  transcript: 'transcript_tsv',
+  ocr_text: 'ocr_tsv',
+  labels: 'labels_tsv',
+  names: 'names_tsv',
+};
 
 const statsRow = z.object({ n: z.number(), total: z.number() });
 const countRow = z.object({ n: z.number() });
@@ -95,14 +110,24 @@ export async function searchSegmentsPg(
   if (stats.n === 0 || ftsPhrases(parsed).length === 0) return [];
   const account: Bm25Stats = { rows: stats.n, tokens: stats.total };
   const stems = await stemsOf(sql, parsed);
-  const tsquery = (words: string[]): string =>
-    words.map((w) => `'${(stems.get(w) ?? w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${weight}`).join(' <-> ');
-  const count = async (query: string): Promise<number> =>
+  const tsquery = (words: string[], restrict: string): string =>
+    words.map((w) => `'${(stems.get(w) ?? w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${restrict}`).join(' <-> ');
+  /** Phrases as a condition on segment_search f: any of them inside one column, as FTS5 matches (never across two). */
+  const matchOf = (phrases: { words: string[] }[]): Match => {
+    const inDocument = phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ');
+    const inColumn = phrases.map((p) => `(${tsquery(p.words, '')})`).join(' | ');
+    const columns = only ? [TSV_COLUMNS[only]] : Object.values(TSV_COLUMNS);
+    return {
+      sql: `(f.document @@ CAST(? AS tsquery) AND (${columns.map((c) => `f.${c} @@ CAST(? AS tsquery)`).join(' OR ')}))`,
+      args: [inDocument, ...columns.map(() => inColumn)],
+    };
+  };
+  const count = async (match: Match): Promise<number> =>
     countRow.parse(
       await sql.get(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM segment_search WHERE account_id = ? AND document @@ CAST(? AS tsquery) LIMIT ?) m`,
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM segment_search f WHERE f.account_id = ? AND ${match.sql} LIMIT ?) m`,
         accountId,
-        query,
+        ...match.args,
         MAX_RANKED_ROWS + 1,
       ),
     ).n;
@@ -111,37 +136,36 @@ export async function searchSegmentsPg(
   const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
   const missing: string[] = [];
   for (const term of parsed.terms)
-    if (missing.length < room && (await count(tsquery([term]))) === 0) missing.push(term);
+    if (missing.length < room && (await count(matchOf([{ words: [term] }]))) === 0) missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
   if (query !== parsed) for (const [w, s] of await stemsOf(sql, query)) stems.set(w, s);
 
   const live: Phrase[] = [];
   for (const fts of ftsPhrases(query)) {
     const words = fts.slice(1, -1).split(' ').filter(Boolean);
-    const q = tsquery(words);
-    const hits = await count(q);
+    const hits = await count(matchOf([{ words }]));
     if (hits === 0) continue;
     const lexemes = words.map((w) => stems.get(w) ?? w);
-    live.push({ lexemes, hits, query: q, floored: ftsIdf(account.rows, hits) === FLOOR_IDF });
+    live.push({ words, lexemes, hits, floored: ftsIdf(account.rows, hits) === FLOOR_IDF });
   }
   if (live.length === 0) return [];
 
   const where = filterOf(filter);
   const wanted = Math.min(5000, limit * 2);
-  const anyOf = (phrases: Phrase[]): string => phrases.map((p) => `(${p.query})`).join(' | ');
-  const rank = async (match: string, window: number): Promise<RankedRow[]> =>
-    (await candidates(sql, accountId, match, where.sql, where.args, window))
+  const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
+    (await candidates(sql, accountId, match, where, window))
       .map((c) => ({ id: c.id, rank: bm25(c, live, account, only) }))
-      // A phrase across two columns matches `document` but no column (FTS5 never matches it): not a hit.
-      .filter((r) => r.rank < 0)
       .sort((a, b) => a.rank - b.rank || a.id - b.id)
       .slice(0, wanted);
   const scored = live.filter((p) => !p.floored);
   const floored = live.filter((p) => p.floored);
-  let found = scored.length ? await rank(anyOf(scored), MAX_RANKED_ROWS) : [];
+  let found = scored.length ? await rank(matchOf(scored), MAX_RANKED_ROWS) : [];
   const bound = 2.2 * floored.reduce((s, p) => s + ftsIdf(account.rows, p.hits), 0) * (1 + 1e-9);
   if (floored.length && (found.length < wanted || -found[wanted - 1]!.rank <= bound)) {
-    const rest = scored.length ? `(${anyOf(floored)}) & !(${anyOf(scored)})` : anyOf(floored);
+    const [common, rare] = [matchOf(floored), matchOf(scored)];
+    const rest = scored.length
+      ? { sql: `${common.sql} AND NOT ${rare.sql}`, args: [...common.args, ...rare.args] }
+      : common;
     found = merge(found, await rank(rest, 4 * wanted), wanted);
   }
   return scoreRankedRows(await readRows(sql, found), query, field, filter, limit);
@@ -165,9 +189,8 @@ async function stemsOf(sql: Sql, query: ParsedQuery): Promise<Map<string, string
 async function candidates(
   sql: Sql,
   accountId: number,
-  match: string,
-  filterSql: string,
-  filterArgs: SqlParam[],
+  match: Match,
+  where: Where,
   window: number,
 ): Promise<{ id: number; tokens: number; columns: ReturnType<typeof parseTsvector>[] }[]> {
   const rows = z.array(candidateRow).parse(
@@ -175,11 +198,11 @@ async function candidates(
       `SELECT f.segment_id AS id, f.tokens, CAST(f.caption_tsv AS TEXT) AS c0, CAST(f.transcript_tsv AS TEXT) AS c1,
          CAST(f.ocr_tsv AS TEXT) AS c2, CAST(f.labels_tsv AS TEXT) AS c3, CAST(f.names_tsv AS TEXT) AS c4
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
-       WHERE f.account_id = ? AND f.document @@ CAST(? AS tsquery) AND ${filterSql}
+       WHERE f.account_id = ? AND ${match.sql} AND ${where.sql}
        ORDER BY f.segment_id DESC LIMIT ?`,
       accountId,
-      match,
-      ...filterArgs,
+      ...match.args,
+      ...where.args,
       window,
     ),
   );
