@@ -136,13 +136,16 @@ export async function searchSegmentsPg(
   const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
   const missing: string[] = [];
   for (const term of parsed.terms)
-    if (missing.length < room && (await count(matchOf([{ words: [term] }]))) === 0) missing.push(term);
+    if (missing.length < room && indexable([term]) && (await count(matchOf([{ words: [term] }]))) === 0)
+      missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
   if (query !== parsed) for (const [w, s] of await stemsOf(sql, query)) stems.set(w, s);
 
   const live: Phrase[] = [];
   for (const fts of ftsPhrases(query)) {
     const words = fts.slice(1, -1).split(' ').filter(Boolean);
+    // PostgreSQL indexes no word this long (nor reads one in a tsquery): no segment can contain it.
+    if (!indexable(words)) continue;
     const hits = await count(matchOf([{ words }]));
     if (hits === 0) continue;
     const lexemes = words.map((w) => stems.get(w) ?? w);
@@ -169,6 +172,13 @@ export async function searchSegmentsPg(
     found = merge(found, await rank(rest, 4 * wanted), wanted);
   }
   return scoreRankedRows(await readRows(sql, found), query, field, filter, limit);
+}
+
+/** PostgreSQL's longest lexeme is 2047 bytes: to_tsvector leaves longer words out of every tsvector. */
+const MAX_WORD_BYTES = 2047;
+
+function indexable(words: string[]): boolean {
+  return words.every((w) => Buffer.byteLength(w) < MAX_WORD_BYTES);
 }
 
 /** Stems of the query's words as segment_search stores them (the dictionary of migration pg 2). */
