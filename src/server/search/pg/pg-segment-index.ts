@@ -1,16 +1,18 @@
 import { tokenize } from '../query-text';
+import { porterStem } from './porter';
 import type { SegmentText } from '../segment-index';
 import type { Sql } from '../../storage/sql';
 
-/** The text search configuration of migration pg 2: one stemmed lexeme per word, no stop words. */
+/** The text search configuration of migration pg 2: each word as written (already stemmed), no stop words. */
 export const SEARCH_CONFIG = 'reelsync_search';
 
 /**
- * A column's text as FTS5's unicode61 tokenizer splits it (letters and digits, lower-cased, accents folded), one space
- * between words, so PostgreSQL's parser sees exactly those words: positions and word counts agree with FTS5's.
+ * A column's text as FTS5's tokenizer indexes it (unicode61: letters and digits, lower-cased, accents folded; then
+ * porter), one space between stems, so PostgreSQL's parser sees exactly those: lexemes, positions and word counts
+ * agree with FTS5's.
  */
-function words(text: string): string {
-  return tokenize(text).join(' ');
+export function stemmedWords(text: string): string {
+  return tokenize(text).map(porterStem).join(' ');
 }
 
 const tsv = `to_tsvector(CAST('${SEARCH_CONFIG}' AS regconfig), CAST(? AS TEXT))`;
@@ -36,7 +38,7 @@ export async function indexSegmentPg(sql: Sql, accountId: number, segmentId: num
     text.labels,
     body,
     tokenize(body).length,
-    ...columns.map(words),
+    ...columns.map(stemmedWords),
   );
 }
 

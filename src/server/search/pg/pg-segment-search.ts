@@ -9,6 +9,7 @@ import type { Sql, SqlParam } from '../../storage/sql';
 import type { Where } from '../../storage/where';
 import { bm25, parseTsvector, type Bm25Phrase, type Bm25Stats, type Column } from './bm25';
 import { withNearestWords } from './pg-fuzzy';
+import { porterStem } from './porter';
 
 /**
  * Segment search on PostgreSQL (migration pg 2), with the SQLite engine's (search-segments.ts) semantics: the same
@@ -60,7 +61,6 @@ const TSV_COLUMNS: Record<Column, string> = {
 
 const statsRow = z.object({ n: z.number(), total: z.number() });
 const countRow = z.object({ n: z.number() });
-const stemRow = z.object({ w: z.string(), s: z.string().nullable() });
 const candidateRow = z.object({
   id: z.number(),
   tokens: z.number(),
@@ -109,9 +109,8 @@ export async function searchSegmentsPg(
   );
   if (stats.n === 0 || ftsPhrases(parsed).length === 0) return [];
   const account: Bm25Stats = { rows: stats.n, tokens: stats.total };
-  const stems = await stemsOf(sql, parsed);
   const tsquery = (words: string[], restrict: string): string =>
-    words.map((w) => `'${(stems.get(w) ?? w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${restrict}`).join(' <-> ');
+    words.map((w) => `'${porterStem(w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${restrict}`).join(' <-> ');
   /** Phrases as a condition on segment_search f: any of them inside one column, as FTS5 matches (never across two). */
   const matchOf = (phrases: { words: string[] }[]): Match => {
     const inDocument = phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ');
@@ -139,7 +138,6 @@ export async function searchSegmentsPg(
     if (missing.length < room && indexable([term]) && (await count(matchOf([{ words: [term] }]))) === 0)
       missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
-  if (query !== parsed) for (const [w, s] of await stemsOf(sql, query)) stems.set(w, s);
 
   const live: Phrase[] = [];
   for (const fts of ftsPhrases(query)) {
@@ -148,7 +146,7 @@ export async function searchSegmentsPg(
     if (!indexable(words)) continue;
     const hits = await count(matchOf([{ words }]));
     if (hits === 0) continue;
-    const lexemes = words.map((w) => stems.get(w) ?? w);
+    const lexemes = words.map(porterStem);
     live.push({ words, lexemes, hits, floored: ftsIdf(account.rows, hits) === FLOOR_IDF });
   }
   if (live.length === 0) return [];
@@ -179,20 +177,6 @@ const MAX_WORD_BYTES = 2047;
 
 function indexable(words: string[]): boolean {
   return words.every((w) => Buffer.byteLength(w) < MAX_WORD_BYTES);
-}
-
-/** Stems of the query's words as segment_search stores them (the dictionary of migration pg 2). */
-async function stemsOf(sql: Sql, query: ParsedQuery): Promise<Map<string, string>> {
-  const words = [...new Set(ftsPhrases(query).flatMap((p) => p.slice(1, -1).split(' ')))].filter(Boolean);
-  const rows = z
-    .array(stemRow)
-    .parse(
-      await sql.all(
-        `SELECT w, (ts_lexize(CAST('reelsync_stem' AS regdictionary), w))[1] AS s FROM regexp_split_to_table(CAST(? AS TEXT), ' ') AS w`,
-        words.join(' '),
-      ),
-    );
-  return new Map(rows.map((r) => [r.w, r.s ?? r.w]));
 }
 
 /** The newest `window` rows of the account matching a tsquery that the filters keep, with what bm25 reads. */

@@ -293,6 +293,12 @@ describe.skipIf(skipPostgresTests)('segment search: the same answers on SQLite a
       'station',
       'sunrise',
       'mountain',
+      'sky',
+      'skies',
+      'general',
+      'generous',
+      'cried',
+      'crying',
       'snow',
     ];
     let seed = 7;

@@ -6,9 +6,9 @@ export const PG_ONLY_TABLES = /^segment_search$/;
 /**
  * Segment search on PostgreSQL (search/pg/): one row per indexed segment, the twin of SQLite's per-account FTS5 tables
  * (segments_fts_<account>) and segments_trigram.
- * - Text is written already split into words by the same rules as FTS5's unicode61 tokenizer (search/pg/
- *   pg-segment-index.ts), so `reelsync_search` sees one word per token: its dictionary stems them (Snowball English,
- *   like FTS5's porter) and drops none (no stop words: FTS5 keeps every word, and bm25 counts them).
+ * - Text is written already split into words by the same rules as FTS5's unicode61 tokenizer and stemmed by the same
+ *   Porter stemmer (search/pg/pg-segment-index.ts, porter.ts), so `reelsync_search` sees one finished lexeme per
+ *   word and keeps every one (the `simple` dictionary, no stop words: FTS5 keeps every word, and bm25 counts them).
  * - One tsvector per column (caption, transcript, on-screen text, labels, names): bm25 weighs columns apart
  *   (search/pg/bm25.ts). `document` joins them with weights A (caption), B (transcript), C (on-screen text, labels),
  *   D (names), so a caption- or transcript-only search is a weight-restricted query on the one GIN index.
@@ -23,12 +23,11 @@ export const pg002SegmentSearch: PgMigration = {
   up: `
     CREATE EXTENSION IF NOT EXISTS pg_trgm;
     CREATE EXTENSION IF NOT EXISTS btree_gin;
-    CREATE TEXT SEARCH DICTIONARY reelsync_stem (TEMPLATE = snowball, Language = english);
     CREATE TEXT SEARCH CONFIGURATION reelsync_search (PARSER = default);
     ALTER TEXT SEARCH CONFIGURATION reelsync_search ADD MAPPING FOR
       asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart,
       email, protocol, url, host, url_path, file, sfloat, float, int, uint, version, tag, entity
-      WITH reelsync_stem;
+      WITH simple;
 
     CREATE TABLE segment_search (
       segment_id BIGINT PRIMARY KEY REFERENCES segments(id) ON DELETE CASCADE,
