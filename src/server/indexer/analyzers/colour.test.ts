@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Label } from '../types';
 import { nameRgb } from './colour-names';
 import { colourLabels } from './colour';
-import { drawFrame, photoRgb, solid, type Rgb } from './test-frames';
+import { drawFrame, packagedRgb, photoRgb, solid, type Rgb } from './test-frames';
 
 const W = 320;
 const H = 180;
@@ -138,5 +138,47 @@ describe('colourLabels on real photographs', () => {
     const labels = colourLabels(await photoRgb('motorcycle'), 640, 360);
     expect(labels[0]?.label).toBe('gray');
     expect(words(labels)).not.toContain('sky');
+  });
+});
+
+describe('sky and weather on real photographs (Debian mate-backgrounds, opencv-doc)', () => {
+  const weather = ['cloudy', 'overcast', 'clouds', 'storm clouds', 'dark clouds', 'stormy', 'clear sky'];
+  const said = (labels: Label[]): string[] => words(labels, 'colour:region').filter((w) => weather.includes(w));
+
+  it('sees storm clouds over the dark road, and no blue sky in their grey-blue', async () => {
+    const labels = colourLabels(await packagedRgb('mate', 'Storm.jpg'), 640, 360);
+    expect(said(labels).sort()).toEqual(
+      ['cloudy', 'clouds', 'dark clouds', 'overcast', 'storm clouds', 'stormy'].sort(),
+    );
+    expect(words(labels)).not.toContain('blue sky');
+    expect(scoreOf(labels, 'storm clouds')).toBeGreaterThan(0.6);
+  });
+
+  it('sees an overcast sky over the lane of brick houses, but no storm', async () => {
+    const labels = colourLabels(await packagedRgb('opencv', 'leuvenA.jpg'), 640, 360);
+    expect(said(labels).sort()).toEqual(['clouds', 'cloudy', 'overcast']);
+  });
+
+  it('sees a clear sky over the dunes', async () => {
+    const labels = colourLabels(await packagedRgb('mate', 'Dune.jpg'), 640, 360);
+    expect(said(labels)).toEqual(['clear sky']);
+  });
+
+  it('says no weather of photographs without a sky: a grey table, a blue backdrop, a city seen from above', async () => {
+    const photos: ['opencv' | 'mate', string][] = [
+      ['opencv', 'stuff.jpg'],
+      ['mate', 'Aqua.jpg'],
+      ['opencv', 'aero1.jpg'],
+      ['opencv', 'building.jpg'],
+      ['opencv', 'basketball1.png'],
+      ['mate', 'Wood.jpg'],
+      ['opencv', 'home.jpg'],
+    ];
+    for (const [pkg, file] of photos) {
+      expect(said(colourLabels(await packagedRgb(pkg, file), 640, 360)), file).toEqual([]);
+    }
+    expect(said(colourLabels(await photoRgb('astronaut'), 640, 360))).toEqual([]);
+    // The man with the camera stands under a grey sky, in black and white: no telling its weather.
+    expect(said(colourLabels(await photoRgb('camera'), 640, 360))).toEqual([]);
   });
 });
