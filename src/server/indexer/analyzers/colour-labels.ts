@@ -13,6 +13,13 @@ const MAX_FRAME_COLOURS = 4;
 /** A region word needs its colour on this share of its region. */
 const MIN_REGION_SHARE = 0.35;
 
+/** Saturation alone (Hasler-Süsstrunk) makes a frame colourful at most this much: many hues make it more. */
+const COLOURFUL_MAX = 0.8;
+/** Many-coloured: vivid pixels cover this share of the frame... */
+const MIN_MULTICOLOURED_VIVID = 0.05;
+/** ...with hues this spread round the wheel (circular variance; measured: sweets of every colour 0.62, a football
+ * match 0.42, a painting in blue and yellow 0.43, warm flowers 0.02-0.12). */
+const MIN_MULTICOLOURED_SPREAD = 0.5;
 /** Hasler-Süsstrunk colourfulness a top third needs to be a blue sky: under it the blue is the dull grey-blue of clouds. */
 const MIN_BLUE_SKY_COLOURFULNESS = 25;
 /** Mean lightness step (see ColourStats.roughness) under which a blue top third has no cloud edges in it. */
@@ -40,7 +47,12 @@ export function frameLabels(frame: ColourStats, top: ColourStats): Label[] {
   const m = frame.colourfulness;
   // Hasler and Süsstrunk: 59 "quite", 82 "highly" colourful. One saturated colour alone (a red wall) is red, not colourful.
   const hues = rankedColours(frame).filter((c) => !ACHROMATIC.has(c.name) && c.share >= 0.05).length;
-  if (m >= 50 && hues >= 2) labels.push(label('colorful', (m - 35) / 50, FRAME_SOURCE));
+  // Many colours: vivid hues from all round the wheel (sweets, balloons), not one warm range however saturated.
+  const multicoloured = frame.vividShare >= MIN_MULTICOLOURED_VIVID && frame.hueSpread >= MIN_MULTICOLOURED_SPREAD;
+  const colourful = m >= 50 && hues >= 2 ? COLOURFUL_MAX * Math.min(1, (m - 35) / 50) : 0;
+  const many = multicoloured ? 0.5 + frame.hueSpread : 0;
+  if (colourful > 0 || many > 0) labels.push(label('colorful', Math.max(colourful, many), FRAME_SOURCE));
+  if (multicoloured) labels.push(label('multicolored', many, FRAME_SOURCE));
   const achromatic = [...ACHROMATIC].reduce((sum, name) => sum + share(frame, name), 0);
   // A flat gray frame is gray, not a black and white picture: that needs light and shadow.
   if (achromatic >= 0.97 && m < 8 && frame.lightnessSpread >= 15) {

@@ -119,9 +119,11 @@ describe('colourLabels on drawn frames', () => {
     const frame = drawFrame(W, H, (x) => bars[Math.floor((x * bars.length) / W)] ?? [0, 0, 0]);
     const labels = colourLabels(frame, W, H);
     expect(scoreOf(labels, 'colorful')).toBeGreaterThan(0.5);
+    // Five hues all round the wheel: many-coloured too.
+    expect(words(labels)).toContain('multicolored');
     // At most four colour names, the largest shares.
     expect(
-      labels.filter((l) => l.source === 'colour:frame' && /^[a-z]+$/.test(l.label) && l.label !== 'colorful'),
+      labels.filter((l) => l.source === 'colour:frame' && !['colorful', 'multicolored'].includes(l.label)),
     ).toHaveLength(4);
   });
 });
@@ -138,6 +140,28 @@ describe('colourLabels on real photographs', () => {
     const labels = colourLabels(await photoRgb('motorcycle'), 640, 360);
     expect(labels[0]?.label).toBe('gray');
     expect(words(labels)).not.toContain('sky');
+  });
+});
+
+describe('many colours on real photographs (Debian opencv-doc, mate-backgrounds)', () => {
+  it('calls sweets of every colour on white multicoloured, above any frame that is only saturated', async () => {
+    const sweets = colourLabels(await packagedRgb('opencv', 'smarties.png'), 640, 360);
+    expect(words(sweets)).toEqual(expect.arrayContaining(['colorful', 'multicolored']));
+    // Warm flowers from red to yellow, a football match, a painting in blue and yellow, a mandrill's face: colourful
+    // some of them, never more than the sweets, and not many-coloured.
+    const others: ['opencv' | 'mate', string][] = [
+      ['mate', 'YellowFlower.jpg'],
+      ['mate', 'Garden.jpg'],
+      ['opencv', 'messi5.jpg'],
+      ['opencv', 'starry_night.jpg'],
+      ['opencv', 'baboon.jpg'],
+      ['opencv', 'fruits.jpg'],
+    ];
+    for (const [pkg, file] of others) {
+      const labels = colourLabels(await packagedRgb(pkg, file), 640, 360);
+      expect(words(labels), file).not.toContain('multicolored');
+      expect(scoreOf(labels, 'colorful'), file).toBeLessThan(scoreOf(sweets, 'colorful'));
+    }
   });
 });
 
