@@ -4,7 +4,9 @@ import { photoPath } from '../../../../test/fixtures/media';
 import { INKED_POSTER, stillFrame } from '../../../../test/helpers/still-frame';
 import { tempDir } from '../../../../test/helpers/temp';
 import type { Label, SegmentFrame } from '../types';
-import { DRAWING_MIN, DrawingAnalyzer } from './drawing';
+import { DRAWING_MIN, DrawingAnalyzer, drawingLabels } from './drawing';
+import { drawnLook } from './drawn-look';
+import { packagedRgb } from './test-frames';
 import { contentBox, cropRgb } from './frame-borders';
 import { loadNsfwClassifier } from './nsfw-model';
 
@@ -100,6 +102,19 @@ describe('drawing analyzer (nsfwjs Drawing class)', () => {
       ['mate', 'LadyBird.jpg'],
     ];
     for (const [pkg, file] of photos) expect(await labelsOf(await still(pkg, file)), file).toEqual([]);
+  });
+
+  it('calls strokes dense everywhere a painting whatever nsfwjs says, and fur or a circuit board no painting', async () => {
+    const look = async (file: string): Promise<ReturnType<typeof drawnLook>> => {
+      const rgb = await packagedRgb('opencv', file);
+      const box = contentBox(rgb, 640, 360);
+      return drawnLook(cropRgb(rgb, 640, box), box.width, box.height);
+    };
+    // nsfwjs gave the painting 0.54 from the photo and 0.1 from a video keyframe of it: try the low figure.
+    expect(drawingLabels(0.1, await look('starry_night.jpg')).map((l) => l.label)).toEqual(['painting', 'artwork']);
+    for (const file of ['baboon.jpg', 'board.jpg', 'aero1.jpg']) {
+      expect(drawingLabels(0.1, await look(file)), file).toEqual([]);
+    }
   });
 
   it('finds the picture inside letterbox and pillarbox bars, and keeps a frame without bars whole', async () => {
