@@ -8,14 +8,24 @@ import { runSafety } from './safety/run-safety';
 const payloadSchema = z.object({ operationId: z.string() });
 const indexPayloadSchema = z.object({ videoId: z.number().int() });
 
-/** Called when the indexer's job for a video settles: a datalake ingest moves on to derive, or fails. */
+/**
+ * Called when the indexer's job for a video settles: a datalake ingest moves on to derive, or fails. Never rejects: a
+ * failure is logged, and the start-up catch-up (catchUpIndexedIngests) moves the ingest on later.
+ */
 export function onIndexSettledForDatalake(dl: Datalake) {
   return async (job: JobRow, outcome: JobOutcome): Promise<void> => {
-    const op = await dl.operations.activeFor(job.ref, 'ingest');
-    if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
-    const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
-    const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
-    await advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
+    try {
+      const op = await dl.operations.activeFor(job.ref, 'ingest');
+      if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
+      const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
+      const library = parsed.success ? await dl.ctx.videos.byId(parsed.data.videoId) : undefined;
+      await advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
+    } catch (err) {
+      dl.ctx.log.error(
+        { job: job.id, ref: job.ref, err: err instanceof Error ? err.message : String(err) },
+        'datalake index settle failed',
+      );
+    }
   };
 }
 
@@ -43,7 +53,7 @@ export async function catchUpIndexedIngests(dl: Datalake): Promise<void> {
   for (const op of await dl.operations.unfinished('ingest')) {
     const stages = dl.operations.stages(op);
     if (stages.preprocess !== 'done' || stages.index === 'done') continue;
-    const library = dl.ctx.videos.byNo(op.account_id, op.resource);
+    const library = await dl.ctx.videos.byNo(op.account_id, op.resource);
     if (library && library.status !== 'UNPARSE' && !dl.ctx.jobs.hasPending('index', op.resource)) {
       await advanceAfterIndex(
         dl,
@@ -62,9 +72,9 @@ export function deriveHandler(dl: Datalake): JobHandler {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     const op = await dl.operations.byId(operationId);
     if (!op || op.done) return { type: 'finished' };
-    const video = dl.videos.byId(op.resource);
-    const library = video?.library_video_id ? ctx.videos.byId(video.library_video_id) : undefined;
-    const collection = video ? dl.collections.byId(video.collection_id) : undefined;
+    const video = await dl.videos.byId(op.resource);
+    const library = video?.library_video_id ? await ctx.videos.byId(video.library_video_id) : undefined;
+    const collection = video ? await dl.collections.byId(video.collection_id) : undefined;
     if (!video || !library || !collection) {
       await dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });
       return { type: 'finished' };
@@ -97,7 +107,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
       }
       if (collection.face_recognition) {
         try {
-          const entities = deriveFaceEntities(ctx.db, video.id, library.id);
+          const entities = await deriveFaceEntities(ctx.sql, video.id, library.id);
           ctx.log.info({ video: video.id, entities: entities.length }, 'face entities derived');
         } catch (err) {
           problems.push(`face recognition failed: ${err instanceof Error ? err.message : String(err)}`);

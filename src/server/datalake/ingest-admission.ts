@@ -4,14 +4,15 @@ import type { CollectionRow } from './collections';
 import type { Datalake } from './datalake';
 import { DatalakeError, missing } from './errors';
 import type { OperationRow } from './operations';
+import type { Sql } from '../storage/sql';
 
 /** 409: the request clashes with the state of what it names. */
 export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
   new DatalakeError(409, 'conflict', message, {}, details);
 
 /** The account's active collection for a new video. */
-export function targetCollection(dl: Datalake, account: Account, collectionId: string): CollectionRow {
-  const collection = dl.collections.get(account.id, collectionId);
+export async function targetCollection(dl: Datalake, account: Account, collectionId: string): Promise<CollectionRow> {
+  const collection = await dl.collections.get(account.id, collectionId);
   if (!collection) throw missing('collection');
   if (collection.state !== 'active') throw conflict('the collection is being deleted');
   return collection;
@@ -20,12 +21,13 @@ export function targetCollection(dl: Datalake, account: Account, collectionId: s
 /** A previous ingest with this key: returned as is (no second ingest, no second charge) if the request matches. */
 export async function replayed(
   dl: Datalake,
-  account: Account,
+  accountId: number,
   key: string | undefined,
   hash: string,
+  on: Sql = dl.ctx.sql,
 ): Promise<OperationRow | undefined> {
   if (!key) return undefined;
-  const previous = await dl.operations.byIdempotencyKey(account.id, key);
+  const previous = await dl.operations.byIdempotencyKey(accountId, key, on);
   if (previous && previous.request_hash !== hash)
     throw conflict('idempotency_key was already used for a different request');
   return previous;

@@ -14,14 +14,14 @@ export const MOMENT_MAX_SECONDS = 600;
  * instant item, start = end, when start <= item.start < end). `end` is clamped to the video's duration.
  */
 export async function getMoment(dl: Datalake, accountId: number, id: string, start: number, askedEnd: number) {
-  const video = dl.videos.get(accountId, id);
+  const video = await dl.videos.get(accountId, id);
   if (!video || video.status === 'cancelled') throw missing('video');
-  const library = indexedLibraryVideo(dl, video);
+  const library = await indexedLibraryVideo(dl, video);
   const duration = library.duration;
   if (duration !== null && start >= duration)
     throw invalid(`start: must be before the end of the video (${duration} s)`);
   const end = duration === null ? askedEnd : Math.min(askedEnd, duration);
-  const collection = dl.collections.byId(video.collection_id);
+  const collection = await dl.collections.byId(video.collection_id);
   if (collection?.safety_detector)
     dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
   return {
@@ -30,7 +30,7 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
     end,
     duration,
     live: video.status === 'processing' || video.status === 'uploading',
-    segments: dl.ctx.videoIndex.segmentsIn(library.id, start, end).map((s) => ({
+    segments: (await dl.ctx.videoIndex.segmentsIn(library.id, start, end)).map((s) => ({
       index: s.index,
       start: s.start,
       end: s.end,
@@ -42,7 +42,7 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
       // Where the keyframe JPEG is stored, as interface A's search items give it (GET /download?bucket=&blob=).
       keyframe: s.keyframe_blob ? { bucket: library.bucket, blob: s.keyframe_blob } : null,
     })),
-    words: dl.ctx.videoIndex.wordsIn(library.id, start, end),
+    words: await dl.ctx.videoIndex.wordsIn(library.id, start, end),
     // The slice's events in media-time order; events are few per video, and never paged here.
     safety_events: collection?.safety_detector ? await dl.events.overlapping(video.id, start, end) : null,
   };
@@ -51,10 +51,10 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
 export type MomentAnswer = Awaited<ReturnType<typeof getMoment>>;
 
 /** The library row holding the video's index; 409 while there is none yet (or any more). */
-function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): VideoRow {
+async function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): Promise<VideoRow> {
   const state = { status: video.status };
   if (video.status === 'deleting') throw conflict('the video is being deleted', state);
-  const library = video.library_video_id ? dl.ctx.videos.byId(video.library_video_id) : undefined;
+  const library = video.library_video_id ? await dl.ctx.videos.byId(video.library_video_id) : undefined;
   if (library?.status === 'PARSE') return library;
   if (video.status === 'failed') throw conflict('the video has no index: its ingest failed', state);
   throw conflict(

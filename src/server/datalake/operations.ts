@@ -191,12 +191,22 @@ export class Operations {
     await releaseClaim(this.sql, 'dl_operations', id, this.owner);
   }
 
-  async setStage(id: string, stage: IngestStage | 'purge', value: StageValue, fraction?: number): Promise<void> {
-    await this.updateProgress(id, (stages, fractions) => {
-      stages[stage] = value;
-      if (fraction !== undefined) fractions[stage] = Math.min(1, Math.max(0, fraction));
-      if (value === 'done') fractions[stage] = 1;
-    });
+  async setStage(
+    id: string,
+    stage: IngestStage | 'purge',
+    value: StageValue,
+    fraction?: number,
+    on: Sql = this.sql,
+  ): Promise<void> {
+    await this.updateProgress(
+      id,
+      (stages, fractions) => {
+        stages[stage] = value;
+        if (fraction !== undefined) fractions[stage] = Math.min(1, Math.max(0, fraction));
+        if (value === 'done') fractions[stage] = 1;
+      },
+      on,
+    );
   }
 
   /** Progress inside a running stage; written often, so only the fraction moves. */
@@ -229,9 +239,10 @@ export class Operations {
   async finish(
     id: string,
     outcome: { error: { code: DatalakeErrorCode; message: string } | null; cancelled?: boolean },
+    on: Sql = this.sql,
   ): Promise<boolean> {
     for (let i = 0; i < CAS_TRIES; i++) {
-      const row = await this.byId(id);
+      const row = await this.byId(id, on);
       if (!row || row.done) return false;
       const stages = this.stages(row);
       const running = outcome.cancelled ? 'cancelled' : outcome.error ? 'failed' : 'done';
@@ -239,7 +250,7 @@ export class Operations {
         if (value === 'running') stages[name] = running;
         else if (value === 'pending' && outcome.cancelled) stages[name] = 'cancelled';
       }
-      const res = await this.sql.run(
+      const res = await on.run(
         `UPDATE dl_operations SET done = 1, cancelled = ?, stages = ?, error_code = ?, error_message = ?, updated_at = ?,
            claimed_by = NULL, claim_until = NULL
          WHERE id = ? AND done = 0 AND stages = ?`,
@@ -315,14 +326,15 @@ export class Operations {
   private async updateProgress(
     id: string,
     change: (stages: Record<string, StageValue>, fractions: Record<string, number>) => void,
+    on: Sql = this.sql,
   ): Promise<void> {
     for (let i = 0; i < CAS_TRIES; i++) {
-      const row = await this.byId(id);
+      const row = await this.byId(id, on);
       if (!row || row.done) return;
       const stages = this.stages(row);
       const fractions = fractionsSchema.parse(JSON.parse(row.fractions));
       change(stages, fractions);
-      const res = await this.sql.run(
+      const res = await on.run(
         `UPDATE dl_operations SET stages = ?, fractions = ?, updated_at = ?
          WHERE id = ? AND done = 0 AND stages = ? AND fractions = ?`,
         JSON.stringify(stages),

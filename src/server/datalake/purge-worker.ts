@@ -14,7 +14,7 @@ export function purgeHandler(dl: Datalake): JobHandler {
     try {
       switch (op.kind) {
         case 'video_delete': {
-          const video = dl.videos.byId(op.resource);
+          const video = await dl.videos.byId(op.resource);
           if (video) await dl.purgeVideo(video);
           break;
         }
@@ -23,12 +23,12 @@ export function purgeHandler(dl: Datalake): JobHandler {
             await dl.streams.setStatus(stream.id, 'stopped');
             dl.abort(stream.id);
           }
-          const videos = dl.videos.inCollection(op.resource);
+          const videos = await dl.videos.inCollection(op.resource);
           for (const [i, video] of videos.entries()) {
             await dl.purgeVideo(video);
             await dl.operations.setFraction(op.id, 'purge', (i + 1) / (videos.length + 1));
           }
-          dl.collections.remove(op.resource);
+          await dl.collections.remove(op.resource);
           break;
         }
         case 'ingest':

@@ -11,7 +11,7 @@ import { removeOrphanUploads, startSessionSweeper } from './upload-sessions';
 import { WEBHOOK_JOB, webhookHandler } from './webhooks';
 
 export interface DatalakeWorkers {
-  /** To chain after the indexer's own settle hook. */
+  /** To chain after the indexer's own settle hook; never rejects. */
   onIndexSettled(job: JobRow, outcome: JobOutcome): Promise<void>;
   /** Stops the periodic work (the idle upload-session sweep). */
   stop(): Promise<void>;

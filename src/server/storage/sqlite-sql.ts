@@ -68,11 +68,6 @@ export class SqliteSql implements Sql {
     return statement;
   }
 
-  private insideOwnTransaction(): boolean {
-    const inside = openTransaction.getStore();
-    return inside?.owner === this && inside.open;
-  }
-
   private whenFree<T>(op: () => T): Promise<T> {
     if (this.insideOwnTransaction()) return Promise.reject(outerInsideOwnTransaction());
     if (this.busy) return this.busy.then(() => this.whenFree(op));
@@ -98,6 +93,11 @@ export class SqliteSql implements Sql {
       marker.open = false;
       tx.end();
     }
+  }
+
+  private insideOwnTransaction(): boolean {
+    const inside = openTransaction.getStore();
+    return inside?.owner === this && inside.open;
   }
 }
 

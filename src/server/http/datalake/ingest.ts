@@ -38,9 +38,9 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
       if (!fields.source_url)
         throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
       const hash = requestHash('url', fields);
-      const previous = await replayed(dl, account, fields.idempotency_key, hash);
-      if (previous) return dl.operations.record(previous);
-      targetCollection(dl, account, fields.collection_id);
+      const previous = await replayed(dl, account.id, fields.idempotency_key, hash);
+      if (previous) return await dl.operations.record(previous);
+      await targetCollection(dl, account, fields.collection_id);
       await admit(dl, account);
       const { op } = await startIngest(dl, {
         ...common(account, fields, hash),
@@ -49,7 +49,7 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
         filename: urlFileName(fields.source_url),
         contentType: null,
       });
-      return dl.operations.record(op);
+      return await dl.operations.record(op);
     },
   });
 }
@@ -86,13 +86,13 @@ async function ingestMultipart(
         fields = parse(ingestFields, parseJson(part.value));
         rejectResumableFields(fields);
         if (fields.source_url) throw invalid('source_url and a file part are exclusive');
-        const previous = await replayed(dl, account, fields.idempotency_key, requestHash('file', fields));
+        const previous = await replayed(dl, account.id, fields.idempotency_key, requestHash('file', fields));
         if (previous) {
           if (!(await drainParts(parts))) void reply.header('connection', 'close');
           void reply.code(202);
-          return dl.operations.record(previous);
+          return await dl.operations.record(previous);
         }
-        targetCollection(dl, account, fields.collection_id);
+        await targetCollection(dl, account, fields.collection_id);
         await admit(dl, account);
         continue;
       }
@@ -107,7 +107,7 @@ async function ingestMultipart(
         if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
         throw err;
       });
-      const { op } = await startIngest(
+      const { op, replayed: raced } = await startIngest(
         dl,
         {
           ...common(account, fields, requestHash('file', fields)),
@@ -118,9 +118,10 @@ async function ingestMultipart(
         },
         videoId,
       );
+      if (raced) await rm(stored, { force: true }); // an ingest with the same key, started meanwhile, is the answer
       stored = undefined; // the ingest owns the file now
       void reply.code(202);
-      return dl.operations.record(op);
+      return await dl.operations.record(op);
     }
     throw invalid('the `file` part is missing');
   } catch (err) {
