@@ -63,7 +63,11 @@ export class Datalake {
   }
 
   /** Ends an operation once: records the outcome, sets the video's state, fires the webhook unless cancelled. */
-  complete(operationId: string, error: { code: DatalakeErrorCode; message: string } | null, cancelled = false): void {
+  async complete(
+    operationId: string,
+    error: { code: DatalakeErrorCode; message: string } | null,
+    cancelled = false,
+  ): Promise<void> {
     if (!this.operations.finish(operationId, { error, cancelled })) return;
     this.aborts.get(operationId)?.abort(new Error('operation ended'));
     const row = this.operations.byId(operationId);
@@ -82,7 +86,7 @@ export class Datalake {
       'operation done',
     );
     if (!cancelled && row.callback_url)
-      enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
+      await enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
   }
 
   /** Gives back what an operation charged, at most once whoever asks (cancel and the worker can both try). */
@@ -103,7 +107,7 @@ export class Datalake {
     const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) this.ctx.videos.delete(library.id); // the queued index job then finds nothing to do
     this.refundOnce(row.id);
-    this.complete(row.id, null, true);
+    await this.complete(row.id, null, true);
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
     if (video) await rm(this.uploadPath(video.id), { force: true });
     return { kind: 'cancelled', row: this.operations.byId(row.id) ?? row };
@@ -114,7 +118,10 @@ export class Datalake {
     const ingest = this.operations.activeFor(video.id, 'ingest');
     this.videos.setStatus(video.id, 'deleting');
     if (ingest)
-      this.complete(ingest.id, { code: 'video_deleted', message: 'the video was deleted before its ingest finished' });
+      await this.complete(ingest.id, {
+        code: 'video_deleted',
+        message: 'the video was deleted before its ingest finished',
+      });
     const library = video.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) {
       this.ctx.videos.delete(library.id);

@@ -25,7 +25,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
     const video = op ? dl.videos.byId(op.resource) : undefined;
     if (!op || op.done) return { type: 'finished' };
     if (!video) {
-      dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
+      await dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
       return { type: 'finished' };
     }
     dl.operations.setStage(op.id, 'preprocess', 'running', 0);
@@ -84,7 +84,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       );
       dl.videos.link(video.id, library.id);
       dl.operations.setStage(op.id, 'preprocess', 'done');
-      ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
+      await ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
       await rm(dl.uploadPath(video.id), { force: true });
       return { type: 'finished' };
     } catch (err) {
@@ -97,7 +97,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
           : new OperationFailure('internal', err instanceof Error ? err.message : String(err));
       if (failure.code === 'internal')
         ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
-      dl.complete(op.id, { code: failure.code, message: failure.message });
+      await dl.complete(op.id, { code: failure.code, message: failure.message });
       return { type: 'finished' };
     } finally {
       dl.untrack(op.id);

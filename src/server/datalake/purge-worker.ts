@@ -41,13 +41,13 @@ export function purgeHandler(dl: Datalake): JobHandler {
     } catch (err) {
       if (job.attempts < job.max_attempts)
         return { type: 'retry', error: err instanceof Error ? err.message : String(err) };
-      dl.complete(op.id, {
+      await dl.complete(op.id, {
         code: 'internal',
         message: `purge failed: ${err instanceof Error ? err.message : String(err)}`,
       });
       return { type: 'finished' };
     }
-    dl.complete(op.id, null);
+    await dl.complete(op.id, null);
     return { type: 'finished' };
   };
 }

@@ -123,7 +123,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
   const again = dl.videos.byId(video.id);
   const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
   if (raced) return raced;
-  return queueIngest(dl, video, {
+  return await queueIngest(dl, video, {
     accountId: account.id,
     callbackUrl: video.callback_url,
     idempotencyKey: null,

@@ -2,6 +2,7 @@ import { newVideoNo } from '../library/videos';
 import { INGEST_JOB, type Datalake } from './datalake';
 import type { DlVideoRow, SourceType } from './dl-videos';
 import type { OperationRow } from './operations';
+import type { Sql } from '../storage/sql';
 
 export interface IngestStart {
   accountId: number;
@@ -26,8 +27,8 @@ export function startIngest(
   dl: Datalake,
   s: IngestStart,
   videoId = newVideoId(),
-): { video: DlVideoRow; op: OperationRow } {
-  return dl.ctx.db.transaction(() => {
+): Promise<{ video: DlVideoRow; op: OperationRow }> {
+  return dl.ctx.sql.transaction(async (tx) => {
     const video = dl.videos.insert({
       id: videoId,
       accountId: s.accountId,
@@ -44,17 +45,18 @@ export function startIngest(
       idempotencyKey: null,
       stream: s.stream,
     });
-    const op = queueIngest(dl, video, s);
+    const op = await queueIngest(dl, video, s, tx);
     return { video: dl.videos.byId(video.id) ?? video, op };
-  })();
+  });
 }
 
 /** The ingest operation for an existing video (a finished resumable upload, or a new one). */
-export function queueIngest(
+export async function queueIngest(
   dl: Datalake,
   video: DlVideoRow,
   s: { accountId: number; callbackUrl: string | null; idempotencyKey: string | null; requestHash: string | null },
-): OperationRow {
+  on?: Sql,
+): Promise<OperationRow> {
   const op = dl.operations.create({
     accountId: s.accountId,
     kind: 'ingest',
@@ -65,6 +67,6 @@ export function queueIngest(
   });
   dl.videos.setOperation(video.id, op.id);
   dl.videos.setStatus(video.id, 'processing');
-  dl.ctx.jobs.enqueue(INGEST_JOB, op.id, { operationId: op.id }, 3);
+  await dl.ctx.jobs.enqueue(INGEST_JOB, op.id, { operationId: op.id }, 3, on);
   return op;
 }

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { openServiceDb } from '../storage/db';
 import type { Db } from '../storage/db';
-import { ServiceJobQueue, type JobRow } from './job-queue';
+import { SqliteSql } from '../storage/sqlite-sql';
+import { payloadField, ServiceJobQueue, type JobRow } from './job-queue';
 
 let db: Db;
 let queue: ServiceJobQueue;
@@ -12,7 +13,7 @@ beforeEach(async () => {
   const made = await tempDir('reelsync-job-lanes-');
   cleanup = made.cleanup;
   db = openServiceDb(made.dir);
-  queue = new ServiceJobQueue(db, pino({ level: 'silent' }));
+  queue = new ServiceJobQueue(new SqliteSql(db), pino({ level: 'silent' }));
 });
 afterEach(async () => {
   await queue.stop();
@@ -42,31 +43,33 @@ function worker(concurrency: number, laneSql?: string): { order: string[]; maxRu
   return { order, maxRunning: () => maxRunning };
 }
 
-function enqueueBacklog(): void {
-  for (const ref of ['a1', 'a2', 'a3', 'a4', 'b1', 'b2', 'c1']) queue.enqueue('work', ref, { lane: ref[0] }, 1);
+const LANE = payloadField('sqlite', 'lane');
+
+async function enqueueBacklog(): Promise<void> {
+  for (const ref of ['a1', 'a2', 'a3', 'a4', 'b1', 'b2', 'c1']) await queue.enqueue('work', ref, { lane: ref[0] }, 1);
 }
 
 describe('job queue lanes', () => {
   it('without lanes runs oldest first', async () => {
     const { order } = worker(1);
-    enqueueBacklog();
-    queue.start();
+    await enqueueBacklog();
+    await queue.start();
     await queue.waitForIdle();
     expect(order).toEqual(['a1', 'a2', 'a3', 'a4', 'b1', 'b2', 'c1']);
   });
 
   it('with lanes takes the least recently served lane first, oldest first within it', async () => {
-    const { order } = worker(1, "json_extract(jobs.payload, '$.lane')");
-    enqueueBacklog();
-    queue.start();
+    const { order } = worker(1, LANE);
+    await enqueueBacklog();
+    await queue.start();
     await queue.waitForIdle();
     expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
   });
 
   it('fills every free slot from the lanes in turn', async () => {
-    const { order } = worker(2, "json_extract(jobs.payload, '$.lane')");
-    enqueueBacklog();
-    queue.start();
+    const { order } = worker(2, LANE);
+    await enqueueBacklog();
+    await queue.start();
     await queue.waitForIdle();
     expect(order.slice(0, 3).sort()).toEqual(['a1', 'b1', 'c1']);
     expect(order).toHaveLength(7);
@@ -75,9 +78,9 @@ describe('job queue lanes', () => {
   });
 
   it('gives a lone lane every free slot', async () => {
-    const { order, maxRunning } = worker(2, "json_extract(jobs.payload, '$.lane')");
-    for (const ref of ['z1', 'z2', 'z3', 'z4']) queue.enqueue('work', ref, { lane: 'z' }, 1);
-    queue.start();
+    const { order, maxRunning } = worker(2, LANE);
+    for (const ref of ['z1', 'z2', 'z3', 'z4']) await queue.enqueue('work', ref, { lane: 'z' }, 1);
+    await queue.start();
     await queue.waitForIdle();
     expect(order).toEqual(['z1', 'z2', 'z3', 'z4']);
     expect(maxRunning()).toBe(2);

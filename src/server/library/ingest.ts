@@ -98,7 +98,7 @@ export class LibraryIngest {
         },
         videoNo,
       );
-      ctx.jobs.enqueue('index', videoNo, { videoId: row.id }, ctx.config.indexer.maxAttempts);
+      await ctx.jobs.enqueue('index', videoNo, { videoId: row.id }, ctx.config.indexer.maxAttempts);
       return uploaded(row);
     } catch (err) {
       ctx.billing.refund(accountId, price, 'upload failed', videoNo);
@@ -108,7 +108,7 @@ export class LibraryIngest {
   }
 
   /** Records a video whose original a job fetches from `url` (url-upload.ts), within the concurrent-fetch cap. */
-  fromUrl(accountId: number, url: string, request: UploadRequest): UploadedVideo {
+  async fromUrl(accountId: number, url: string, request: UploadRequest): Promise<UploadedVideo> {
     const { ctx } = this;
     const cap = ctx.config.limits.concurrentIngests;
     if (ctx.videos.fetching(accountId) >= cap) {
@@ -121,7 +121,7 @@ export class LibraryIngest {
     }
     const folderId = ctx.folders.resolve(accountId, request.folderId, request.uniqueId);
     const name = urlFileName(url);
-    const row = startUrlUpload(
+    const row = await startUrlUpload(
       ctx,
       {
         accountId,

@@ -23,12 +23,12 @@ const LIBRARY_DEMUXERS = ['mov', 'matroska', 'avi'];
 const ALLOWED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
 
 /** Records the video (UNPARSE, no original yet) and queues its fetch in one transaction, so neither exists alone. */
-export function startUrlUpload(ctx: ServiceContext, video: NewVideo & { blob: null }, url: string): VideoRow {
-  return ctx.db.transaction(() => {
+export function startUrlUpload(ctx: ServiceContext, video: NewVideo & { blob: null }, url: string): Promise<VideoRow> {
+  return ctx.sql.transaction(async (tx) => {
     const row = ctx.videos.insert(video);
-    ctx.jobs.enqueue(URL_UPLOAD_JOB, row.video_no, { videoId: row.id, url }, ctx.config.indexer.maxAttempts);
+    await ctx.jobs.enqueue(URL_UPLOAD_JOB, row.video_no, { videoId: row.id, url }, ctx.config.indexer.maxAttempts, tx);
     return row;
-  })();
+  });
 }
 
 /**
@@ -98,7 +98,7 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
         ctx.billing.refund(row.account_id, charged, 'upload deleted while fetched', row.video_no);
         return { type: 'finished' };
       }
-      ctx.jobs.enqueue('index', row.video_no, { videoId: row.id }, ctx.config.indexer.maxAttempts);
+      await ctx.jobs.enqueue('index', row.video_no, { videoId: row.id }, ctx.config.indexer.maxAttempts);
       return { type: 'finished' };
     } catch (err) {
       if (charged) ctx.billing.refund(row.account_id, charged, 'upload failed', row.video_no);

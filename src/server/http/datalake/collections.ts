@@ -59,6 +59,7 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     status: 202,
     response: answer<OperationRecord>(),
-    handler: async ({ account, params }) => dl.operations.record(requestCollectionDelete(dl, account.id, params.id)),
+    handler: async ({ account, params }) =>
+      dl.operations.record(await requestCollectionDelete(dl, account.id, params.id)),
   });
 }

@@ -42,7 +42,7 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
       if (previous) return dl.operations.record(previous);
       targetCollection(dl, account, fields.collection_id);
       admit(dl, account);
-      const { op } = startIngest(dl, {
+      const { op } = await startIngest(dl, {
         ...common(account, fields, hash),
         sourceType: 'url',
         sourceUrl: fields.source_url,
@@ -107,7 +107,7 @@ async function ingestMultipart(
         if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
         throw err;
       });
-      const { op } = startIngest(
+      const { op } = await startIngest(
         dl,
         {
           ...common(account, fields, requestHash('file', fields)),

@@ -44,6 +44,6 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     status: 202,
     response: answer<OperationRecord>(),
-    handler: async ({ account, params }) => dl.operations.record(requestVideoDelete(dl, account.id, params.id)),
+    handler: async ({ account, params }) => dl.operations.record(await requestVideoDelete(dl, account.id, params.id)),
   });
 }

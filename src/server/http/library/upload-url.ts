@@ -31,7 +31,7 @@ export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext, ing
       const raw = await readFields(request);
       const url = sourceUrl(raw);
       const form = parseUploadFields(raw);
-      return reply.send(success(ingest.fromUrl(account.id, url, uploadRequestOf(form))));
+      return reply.send(success(await ingest.fromUrl(account.id, url, uploadRequestOf(form))));
     });
     done();
   });
