@@ -3,37 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EFFECTS_DDL, leasedWork, type LeasedWorkEvent } from '../../../test/helpers/leased-work';
-import { tempDir } from '../../../test/helpers/temp';
+import { SERVICE_SQL_ENGINES } from '../../../test/helpers/service-sql';
+import { useSharedDatabase } from '../../../test/helpers/shared-database';
 import type { JobOutcome } from '../../shared/job-outcome';
-import { openServiceDb } from '../storage/db';
 import type { Sql } from '../storage/sql';
-import { SqliteSql } from '../storage/sqlite-sql';
 import { LeaseLost, ServiceJobQueue, type JobHandler, type JobQueueOptions, type JobRow } from './job-queue';
 
 const effectRows = z.array(z.object({ job_id: z.number(), worker: z.string() }));
 const jobState = z.object({ state: z.string(), attempts: z.number(), leased_by: z.string().nullable() });
-
-/** Two worker processes' connections to one database (each its own connection, as two processes have). */
-interface Engine {
-  connect(): Sql;
-  close(): Promise<void>;
-}
-
-async function sqliteEngine(): Promise<Engine> {
-  const { dir, cleanup } = await tempDir('reelsync-job-leases-');
-  const dbs: ReturnType<typeof openServiceDb>[] = [];
-  return {
-    connect: () => {
-      const db = openServiceDb(dir);
-      dbs.push(db);
-      return new SqliteSql(db);
-    },
-    close: async () => {
-      for (const db of dbs) db.close();
-      await cleanup();
-    },
-  };
-}
 
 const quiet = pino({ level: 'silent' });
 
@@ -56,22 +33,25 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
   }
 }
 
-describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', ({ open }) => {
-  let engine: Engine;
+describe.each(SERVICE_SQL_ENGINES)('job leases on %s', (engine) => {
+  const database = useSharedDatabase(engine);
+  const connect = () => database().connect();
   let db: Sql;
   const queues: ServiceJobQueue[] = [];
   beforeEach(async () => {
-    engine = await open();
-    db = engine.connect();
+    db = await connect();
     await db.run(EFFECTS_DDL);
   });
   afterEach(async () => {
     for (const q of queues.splice(0)) await q.stop();
-    await engine.close();
   });
 
-  function queue(workerId: string, options: Partial<JobQueueOptions> = {}, log = quiet): ServiceJobQueue {
-    const q = new ServiceJobQueue(engine.connect(), log, { ...SHARED, workerId, ...options });
+  async function queue(
+    workerId: string,
+    options: Partial<JobQueueOptions> = {},
+    log = quiet,
+  ): Promise<ServiceJobQueue> {
+    const q = new ServiceJobQueue(await connect(), log, { ...SHARED, workerId, ...options });
     queues.push(q);
     return q;
   }
@@ -81,14 +61,14 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
     q.register({ kind: 'work', concurrency: 1, baseDelayMs: 10, handler, onSettled });
 
   /** A queue named `name` working kind `work` one job at a time with leasedWork(). */
-  function leasedWorker(
+  async function leasedWorker(
     name: string,
     workMs: number,
     report: (event: LeasedWorkEvent) => void,
     onSettled?: () => void,
-  ): ServiceJobQueue {
-    const q = queue(name);
-    work(q, leasedWork(engine.connect(), name, workMs, report), onSettled);
+  ): Promise<ServiceJobQueue> {
+    const q = await queue(name);
+    work(q, leasedWork(await connect(), name, workMs, report), onSettled);
     return q;
   }
 
@@ -98,8 +78,9 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
 
   it('two workers on two connections share the queue: every job runs exactly once', async () => {
     const ran: string[] = [];
-    const workers = ['A', 'B'].map((name) => {
-      const q = queue(name);
+    const workers: ServiceJobQueue[] = [];
+    for (const name of ['A', 'B']) {
+      const q = await queue(name);
       q.register({
         kind: 'work',
         concurrency: 3,
@@ -110,8 +91,8 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
           return { type: 'finished' };
         },
       });
-      return q;
-    });
+      workers.push(q);
+    }
     for (let i = 0; i < 30; i++) await workers[0]?.enqueue('work', `r${i}`, {}, 1);
     await Promise.all(workers.map((q) => q.start()));
     await until('30 jobs done', async () => (await db.all("SELECT id FROM jobs WHERE state = 'done'")).length === 30);
@@ -123,7 +104,7 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
   });
 
   it("a job queued in a transaction on the queue's own database runs once that commits", async () => {
-    const sql = engine.connect();
+    const sql = await connect();
     // No polls: only the enqueue's kick can start the job.
     const q = new ServiceJobQueue(sql, quiet, { ...SHARED, pollMs: 60_000, workerId: 'A' });
     queues.push(q);
@@ -144,11 +125,11 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
 
   it('renewal keeps a job running past its lease length from being taken', async () => {
     const events: string[] = [];
-    const a = leasedWorker('A', 1200, (e) => events.push(`A:${e}`));
+    const a = await leasedWorker('A', 1200, (e) => events.push(`A:${e}`));
     const id = await a.enqueue('work', 'long', {}, 3);
     await a.start();
     await until('A started', () => events.includes('A:started'));
-    const b = leasedWorker('B', 0, (e) => events.push(`B:${e}`));
+    const b = await leasedWorker('B', 0, (e) => events.push(`B:${e}`));
     await b.start();
     await until('the job done', async () => (await row(id)).state === 'done');
     expect(events).toEqual(['A:started', 'A:committed']);
@@ -163,7 +144,7 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
     let aLease: Parameters<JobHandler>[2] | undefined;
     // A renews too rarely for its lease: a process that stalled past it.
     const aLog = recordingLog();
-    const a = queue('A', { leaseMs: 300, renewMs: 60_000 }, aLog.log);
+    const a = await queue('A', { leaseMs: 300, renewMs: 60_000 }, aLog.log);
     work(
       a,
       (_job, signal, lease) => {
@@ -177,7 +158,7 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
     await a.start();
     await until('A has the job', () => aLease !== undefined);
     const events: LeasedWorkEvent[] = [];
-    const b = leasedWorker(
+    const b = await leasedWorker(
       'B',
       0,
       (e) => events.push(e),
@@ -187,7 +168,7 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
     await until('B finished the job', async () => (await row(finished)).state === 'done');
     expect(await row(finished)).toEqual({ state: 'done', attempts: 2, leased_by: 'B' });
 
-    const aSql = engine.connect();
+    const aSql = await connect();
     await expect(aSql.transaction(async (tx) => aLease?.hold(tx))).rejects.toBeInstanceOf(LeaseLost);
     release({ type: 'finished' });
     await until('A dropped its outcome', () => aLog.messages.some((m) => m.includes('this outcome is dropped')));
@@ -200,7 +181,7 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
   it('a worker whose renewal finds its lease gone stops the job, and its retry changes nothing', async () => {
     let aSignal: AbortSignal | undefined;
     const aLog = recordingLog();
-    const a = queue('A', { leaseMs: 2000, renewMs: 50 }, aLog.log);
+    const a = await queue('A', { leaseMs: 2000, renewMs: 50 }, aLog.log);
     work(a, (_job, signal) => {
       aSignal = signal;
       return new Promise((resolve) =>
@@ -219,14 +200,14 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
 
   it('a job whose worker was lost on its last attempt is dead, reported once whoever finds it', async () => {
     const settled: string[] = [];
-    const id = await queue('X').enqueue('work', 'doomed', {}, 2);
+    const id = await (await queue('X')).enqueue('work', 'doomed', {}, 2);
     await db.run(
       "UPDATE jobs SET state = 'running', attempts = 2, leased_by = 'gone', lease_until = 1 WHERE id = ?",
       id,
     );
     const handler: JobHandler = () => Promise.resolve({ type: 'finished' });
     for (const name of ['A', 'B']) {
-      const q = queue(name);
+      const q = await queue(name);
       work(q, handler, (_job, outcome) => void settled.push(`${name}:${outcome.type}`));
       await q.start();
     }
@@ -242,20 +223,20 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
       ran.push(job.ref);
       return Promise.resolve({ type: 'finished' });
     };
-    const id = await queue('X').enqueue('work', 'held', {}, 3);
+    const id = await (await queue('X')).enqueue('work', 'held', {}, 3);
     const farFuture = Date.now() + 60_000;
     await db.run(
       "UPDATE jobs SET state = 'running', attempts = 1, leased_by = 'other', lease_until = ? WHERE id = ?",
       farFuture,
       id,
     );
-    const shared = queue('shared');
+    const shared = await queue('shared');
     work(shared, handler);
     await shared.start();
     await sleep(300);
     expect(ran).toEqual([]);
     await shared.stop();
-    const only = queue('only', { exclusive: true });
+    const only = await queue('only', { exclusive: true });
     work(only, handler);
     await only.start();
     await until('the job done', async () => (await row(id)).state === 'done');
@@ -264,7 +245,7 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
   });
 
   it('stopping gives a running job back uncounted, at once, to the next worker', async () => {
-    const a = queue('A', { leaseMs: 60_000 });
+    const a = await queue('A', { leaseMs: 60_000 });
     let started = false;
     work(a, (_job, signal) => {
       started = true;
@@ -275,7 +256,7 @@ describe.each([{ name: 'sqlite', open: sqliteEngine }])('job leases on $name', (
     await until('A started', () => started);
     await a.stop();
     expect(await row(id)).toMatchObject({ state: 'queued', attempts: 0 });
-    const b = queue('B');
+    const b = await queue('B');
     work(b, () => Promise.resolve({ type: 'finished' }));
     await b.start();
     await until('B finished it', async () => (await row(id)).state === 'done', 5000);
