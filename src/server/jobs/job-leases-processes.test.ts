@@ -3,11 +3,16 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EFFECTS_DDL, leasedWork } from '../../../test/helpers/leased-work';
+import { startPostgres, type TestPostgres } from '../../../test/helpers/postgres';
+import { SERVICE_SQL_ENGINES } from '../../../test/helpers/service-sql';
 import { tempDir } from '../../../test/helpers/temp';
-import { openServiceDb, type Db } from '../storage/db';
+import { openServiceDb } from '../storage/db';
+import { openPgSql } from '../storage/open-pg-sql';
+import type { PgSql } from '../storage/pg-sql';
+import type { Sql } from '../storage/sql';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { ServiceJobQueue } from './job-queue';
 
@@ -16,8 +21,8 @@ const CHILD_LEASE_MS = 800;
 const lineSchema = z.object({ event: z.string().optional(), msg: z.string().optional() });
 
 /** The other worker process: its stdout lines (events and queue log) as they come. */
-function startChild(dir: string): { child: ChildProcess; lines: z.output<typeof lineSchema>[] } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(CHILD_LEASE_MS), '100', '60000'], {
+function startChild(database: string): { child: ChildProcess; lines: z.output<typeof lineSchema>[] } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, database, String(CHILD_LEASE_MS), '100', '60000'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: z.output<typeof lineSchema>[] = [];
@@ -34,18 +39,37 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   }
 }
 
-describe('job leases across processes (SQLite file)', () => {
-  let dir: string;
+describe.each(SERVICE_SQL_ENGINES)('job leases across processes on %s', (engine) => {
+  let server: TestPostgres | undefined;
+  /** What the child opens: the SQLite data folder or the PostgreSQL database's URL. */
+  let database: string;
   let cleanup: () => Promise<void>;
-  let db: Db;
-  let sql: SqliteSql;
+  let sql: Sql;
+  beforeAll(async () => {
+    if (engine === 'postgres') server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
   let survivor: ServiceJobQueue;
   let child: ChildProcess | undefined;
   const survivorEvents: string[] = [];
   beforeEach(async () => {
-    ({ dir, cleanup } = await tempDir('reelsync-job-processes-'));
-    db = openServiceDb(dir);
-    sql = new SqliteSql(db);
+    if (server) {
+      database = await server.createDatabase();
+      const pool: PgSql = await openPgSql(database);
+      sql = pool;
+      cleanup = () => pool.close();
+    } else {
+      const made = await tempDir('reelsync-job-processes-');
+      database = made.dir;
+      const db = openServiceDb(database);
+      sql = new SqliteSql(db);
+      cleanup = async () => {
+        db.close();
+        await made.cleanup();
+      };
+    }
     await sql.run(EFFECTS_DDL);
     survivorEvents.length = 0;
     survivor = new ServiceJobQueue(sql, pino({ level: 'silent' }), {
@@ -65,7 +89,6 @@ describe('job leases across processes (SQLite file)', () => {
   afterEach(async () => {
     child?.kill('SIGKILL');
     await survivor.stop();
-    db.close();
     await cleanup();
   });
 
@@ -78,7 +101,7 @@ describe('job leases across processes (SQLite file)', () => {
   /** The child claims the job; the survivor starts too and, while the child renews, leaves the job alone. */
   async function childHoldsTheJob(): Promise<{ id: number; lines: z.output<typeof lineSchema>[] }> {
     const id = await survivor.enqueue('work', 'video-1', {}, 3);
-    const started = startChild(dir);
+    const started = startChild(database);
     child = started.child;
     await until('the child started the job', () => started.lines.some((l) => l.event === 'started'));
     await survivor.start();
