@@ -95,7 +95,7 @@ export class Datalake {
       'operation done',
     );
     if (!cancelled && row.callback_url)
-      enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
+      await enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
   }
 
   /**

@@ -16,10 +16,15 @@ export function webhookBody(record: OperationRecord): string {
 }
 
 /** Records a delivery row and queues its first attempt. */
-export function enqueueWebhook(ctx: ServiceContext, accountId: number, url: string, record: OperationRecord): void {
+export async function enqueueWebhook(
+  ctx: ServiceContext,
+  accountId: number,
+  url: string,
+  record: OperationRecord,
+): Promise<void> {
   const delivery = new Deliveries(ctx.db).create(record.operation, accountId, url, webhookBody(record));
   // The queue's own cap is a backstop: the handler marks the row dead itself at webhooks.maxAttempts.
-  ctx.jobs.enqueue(WEBHOOK_JOB, delivery.id, { deliveryId: delivery.id }, ctx.config.webhooks.maxAttempts + 1);
+  await ctx.jobs.enqueue(WEBHOOK_JOB, delivery.id, { deliveryId: delivery.id }, ctx.config.webhooks.maxAttempts + 1);
 }
 
 /** One attempt: sign (fresh timestamp), POST, record the outcome on the delivery row; backoff with jitter between attempts. */
