@@ -69,8 +69,29 @@ function percentile(sorted: number[], p: number): number {
  * One account's library of `segments` rows: videos and segments by prepared inserts, then the account's full-text
  * table filled from them in one INSERT ... SELECT, all in one transaction (1M rows in about a minute).
  */
-function fill(db: Db, segments: number, pick: (n: number) => string, rand: () => number): void {
+function fill(db: Db, segments: number, pick: (n: number) => string, rand: () => number, reuse: boolean): void {
   const now = Date.now();
+  // The same rows, and the same draws of `rand` and `pick`, whether written or replayed (seedReused).
+  const rows = function* (): Generator<{
+    v: number;
+    i: number;
+    caption: string;
+    transcript: string;
+    ocr: string;
+    labels: string;
+  }> {
+    for (let v = 0; v < segments / PER_VIDEO; v++)
+      for (let i = 0; i < PER_VIDEO; i++) {
+        const caption = `A ${pick(2)} with a ${pick(1)}`;
+        const transcript = rand() < 0.3 ? pick(8) : '';
+        const ocr = rand() < 0.2 ? pick(2).toUpperCase() : '';
+        yield { v, i, caption, transcript, ocr, labels: pick(3) };
+      }
+  };
+  if (reuse) {
+    for (const _ of rows());
+    return;
+  }
   db.prepare("INSERT INTO accounts (name, webhook_secret, created_at) VALUES ('bench', 'x', ?)").run(now);
   db.prepare("INSERT INTO folders (account_id, name, is_default, created_at) VALUES (1, 'Default', 1, ?)").run(now);
   const insertVideo = db.prepare(
@@ -82,15 +103,13 @@ function fill(db: Db, segments: number, pick: (n: number) => string, rand: () =>
   );
   const table = segmentTable(1);
   db.transaction(() => {
-    for (let v = 0; v < segments / PER_VIDEO; v++) {
-      const name = `clip-${v}.mp4`;
-      const videoId = Number(insertVideo.run(`VI${v}`, name, name, `videos/VI${v}/${name}`, now).lastInsertRowid);
-      for (let i = 0; i < PER_VIDEO; i++) {
-        const caption = `A ${pick(2)} with a ${pick(1)}`;
-        const transcript = rand() < 0.3 ? pick(8) : '';
-        const ocr = rand() < 0.2 ? pick(2).toUpperCase() : '';
-        insertSegment.run(videoId, i, i * 5, i * 5 + 5, `keyframes/VI${v}/${i}.jpg`, caption, transcript, ocr, pick(3));
+    let videoId = 0;
+    for (const { v, i, caption, transcript, ocr, labels } of rows()) {
+      if (i === 0) {
+        const name = `clip-${v}.mp4`;
+        videoId = Number(insertVideo.run(`VI${v}`, name, name, `videos/VI${v}/${name}`, now).lastInsertRowid);
       }
+      insertSegment.run(videoId, i, i * 5, i * 5 + 5, `keyframes/VI${v}/${i}.jpg`, caption, transcript, ocr, labels);
     }
     db.exec(segmentPartitionDdl(1));
     db.exec(
@@ -100,8 +119,30 @@ function fill(db: Db, segments: number, pick: (n: number) => string, rand: () =>
   })();
 }
 
+/**
+ * REELSYNC_BENCH_SEARCH_KEEP=folder keeps each size's library in folder/<size> and reuses it in later runs (a 1M build
+ * takes minutes on a loaded machine); without it the library is built in a temporary folder and removed.
+ */
+const KEEP = process.env.REELSYNC_BENCH_SEARCH_KEEP;
+
+/** A kept library of exactly this many segments, fully built (its full-text table filled in the same transaction). */
+function seedReused(db: Db, segments: number): boolean {
+  if (!KEEP) return false;
+  const { n } = db.prepare('SELECT COUNT(*) AS n FROM segments').get() as { n: number };
+  if (n === 0) return false;
+  if (n !== segments || indexedRows(db) !== segments)
+    throw new Error(`${KEEP}: a kept library of ${n} segments, not ${segments}: remove it`);
+  return true;
+}
+
+function indexedRows(db: Db): number {
+  const table = segmentTable(1);
+  const exists = db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table) !== undefined;
+  return exists ? (db.prepare(`SELECT COUNT(*) AS n FROM ${table}_docsize`).get() as { n: number }).n : 0;
+}
+
 async function measure(segments: number): Promise<{ what: string; lines: string[] }> {
-  const dir = await mkdtemp(join(tmpdir(), 'reelsync-bench-search-'));
+  const dir = KEEP ? join(KEEP, String(segments)) : await mkdtemp(join(tmpdir(), 'reelsync-bench-search-'));
   const db = openServiceDb(dir);
   try {
     const rand = rng(42);
@@ -109,7 +150,8 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
     const rank = zipf(words.length, rand);
     const pick = (n: number): string => Array.from({ length: n }, () => words[rank()]).join(' ');
     const built = Date.now();
-    fill(db, segments, pick, rand);
+    const reused = seedReused(db, segments);
+    fill(db, segments, pick, rand, reused);
     const buildSeconds = (Date.now() - built) / 1000;
     const queries = Array.from({ length: QUERIES }, (_, i) => pick(1 + (i % 3)));
     const thesaurus = new Thesaurus();
@@ -145,7 +187,7 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
     ) as [number[], number[], number[], number[]];
     const p = (xs: number[], n: number): string => `${percentile(xs, n).toFixed(1)} ms`;
     return {
-      what: `search latency, ${QUERIES} queries of 1-3 words, top 100, ${segments.toLocaleString('en')} segments of one account (goal: p95 < 50 ms; built in ${buildSeconds.toFixed(0)} s)`,
+      what: `search latency, ${QUERIES} queries of 1-3 words, top 100, ${segments.toLocaleString('en')} segments of one account (goal: p95 < 50 ms; ${reused ? 'kept library reused' : `built in ${buildSeconds.toFixed(0)} s`})`,
       lines: [
         `reelsync searchSegments (WordNet expansion, filters, calibrated scores): p50 ${p(ours, 50)}  p95 ${p(ours, 95)}  max ${p(ours, 100)}`,
         `baseline bare FTS5 MATCH ... ORDER BY rank LIMIT 100:                  p50 ${p(base, 50)}  p95 ${p(base, 95)}  max ${p(base, 100)}`,
@@ -155,7 +197,7 @@ async function measure(segments: number): Promise<{ what: string; lines: string[
     };
   } finally {
     db.close();
-    await rm(dir, { recursive: true, force: true });
+    if (!KEEP) await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -60,6 +60,22 @@ export const configSchema = z
         timeLimitPerVideoSecond: 3,
         timeLimitFloorSeconds: 300,
       }),
+    /**
+     * The job queue's leases: a worker holds a claimed job for leaseMs and renews it every renewMs while it runs; a job
+     * whose worker died is claimed again once its lease passes. pollMs: how often workers look for new work.
+     */
+    jobs: z
+      .object({
+        leaseMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+        renewMs: z.number().int().min(100).max(1_800_000).default(15_000),
+        pollMs: z.number().int().min(10).max(60_000).default(1000),
+      })
+      .strict()
+      .refine((j) => j.renewMs * 2 <= j.leaseMs, {
+        error: 'renewMs must be at most half of leaseMs',
+        path: ['renewMs'],
+      })
+      .default({ leaseMs: 60_000, renewMs: 15_000, pollMs: 1000 }),
     callbacks: deliveries,
     /** Interface B's signed operation webhooks: attempts per delivery, first retry delay (doubles, with jitter). */
     webhooks: deliveries,

@@ -12,7 +12,7 @@ import { callbackHandler } from './jobs/callback-worker';
 import { Datalake } from './datalake/datalake';
 import { startDatalakeWorkers } from './datalake/workers';
 import { AnalysisWorker } from './indexer/worker/analysis-host';
-import { INDEX_LANE_SQL } from './jobs/index-rows';
+import { indexLaneSql } from './jobs/index-rows';
 import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
 import { ServiceJobQueue } from './jobs/job-queue';
 import { Folders } from './library/folders';
@@ -84,7 +84,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     videoIndex: new VideoIndex(sql),
     folders: new Folders(sql),
     videos: new Videos(sql),
-    jobs: new ServiceJobQueue(db, log.child({ module: 'jobs' })),
+    // The embedded service is its database's only worker process: it takes back its jobs left running at start.
+    jobs: new ServiceJobQueue(sql, log.child({ module: 'jobs' }), { ...options.config.jobs, exclusive: true }),
     limits: {
       search: new RateLimiter(limits.searchPerSecond, 1000),
       upload: new RateLimiter(limits.uploadPerMinute, 60_000),
@@ -109,7 +110,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       concurrency: options.config.indexer.concurrency,
       baseDelayMs: 5_000,
       handler: indexHandler(ctx, analyze, exif),
-      laneSql: INDEX_LANE_SQL,
+      laneSql: indexLaneSql(sql.dialect),
       onSettled: (job, outcome) => {
         indexSettled(job, outcome)
           .then(() => datalakeWorkers.onIndexSettled(job, outcome))
@@ -146,7 +147,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw err;
   }
   search.start();
-  ctx.jobs.start();
+  await ctx.jobs.start();
   await semantic.start();
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

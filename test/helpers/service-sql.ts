@@ -12,10 +12,15 @@ import { tempDir } from './temp';
 /** The engines a store's tests run on: SQLite always, PostgreSQL where its binaries are (and always under CI). */
 export const SERVICE_SQL_ENGINES: readonly SqlDialect[] = skipPostgresTests ? ['sqlite'] : ['sqlite', 'postgres'];
 
-interface Current {
-  sql: Sql;
-  /** The SQLite connection under `sql` (for what stays SQLite-only, e.g. the FTS5 index); undefined on PostgreSQL. */
-  db: Db | undefined;
+/** One fresh service database that several connections reach, as several processes do. */
+export interface SharedDatabase {
+  /** A new connection (its own SQLite connection to the file, or its own PostgreSQL pool), closed after the test. */
+  connect(): Promise<Sql>;
+  /** The same, with the SQLite connection under it (for what stays SQLite-only, e.g. the FTS5 index). */
+  connection(): Promise<{ sql: Sql; db: Db | undefined }>;
+}
+
+interface Current extends SharedDatabase {
   close: () => Promise<void>;
 }
 
@@ -29,6 +34,34 @@ interface Current {
  *   });
  */
 export function useServiceSql(engine: SqlDialect): { readonly sql: Sql; readonly db: Db | undefined } {
+  const database = useSharedDatabase(engine);
+  let current: { sql: Sql; db: Db | undefined } | undefined;
+  beforeEach(async () => {
+    current = await database().connection();
+  });
+  afterEach(() => {
+    current = undefined;
+  });
+  const now = (): { sql: Sql; db: Db | undefined } => {
+    if (!current) throw new Error('useServiceSql: read sql and db inside a test');
+    return current;
+  };
+  return {
+    get sql() {
+      return now().sql;
+    },
+    get db() {
+      return now().db;
+    },
+  };
+}
+
+/**
+ * Like useServiceSql, for tests that need several connections to one database (several worker processes): a fresh
+ * database per test, as many connections as the test asks for. Call it before the describe's own afterEach hooks
+ * (those run first, while the connections are open).
+ */
+export function useSharedDatabase(engine: SqlDialect): () => SharedDatabase {
   let server: TestPostgres | undefined;
   let current: Current | undefined;
   if (engine === 'postgres') {
@@ -46,28 +79,27 @@ export function useServiceSql(engine: SqlDialect): { readonly sql: Sql; readonly
     await current?.close();
     current = undefined;
   });
-  const now = (): Current => {
-    if (!current) throw new Error('useServiceSql: read sql and db inside a test');
+  return () => {
+    if (!current) throw new Error('useSharedDatabase: connect inside a test');
     return current;
   };
-  return {
-    get sql() {
-      return now().sql;
-    },
-    get db() {
-      return now().db;
-    },
-  };
+}
+
+function shared(connection: () => Promise<{ sql: Sql; db: Db | undefined }>): SharedDatabase {
+  return { connection, connect: async () => (await connection()).sql };
 }
 
 async function openSqlite(): Promise<Current> {
   const { dir, cleanup } = await tempDir();
-  const db = openServiceDb(join(dir, 'data'));
+  const dbs: Db[] = [];
   return {
-    sql: new SqliteSql(db),
-    db,
+    ...shared(() => {
+      const db = openServiceDb(join(dir, 'data'));
+      dbs.push(db);
+      return Promise.resolve({ sql: new SqliteSql(db), db });
+    }),
     close: async () => {
-      db.close();
+      for (const db of dbs) db.close();
       await cleanup();
     },
   };
@@ -75,6 +107,16 @@ async function openSqlite(): Promise<Current> {
 
 async function openPostgres(server: TestPostgres | undefined): Promise<Current> {
   if (!server) throw new Error('useServiceSql: PostgreSQL did not start');
-  const sql: PgSql = await openPgSql(await server.createDatabase());
-  return { sql, db: undefined, close: () => sql.close() };
+  const url = await server.createDatabase();
+  const pools: PgSql[] = [];
+  return {
+    ...shared(async () => {
+      const sql = await openPgSql(url);
+      pools.push(sql);
+      return { sql, db: undefined };
+    }),
+    close: async () => {
+      for (const pool of pools) await pool.close();
+    },
+  };
 }

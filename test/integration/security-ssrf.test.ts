@@ -78,13 +78,18 @@ describe('guarded outbound agent', () => {
         retry_after: 0,
         last_error: null,
       });
+      const noLease = { hold: () => Promise.resolve() }; // a callback commits nothing under its lease
       const ctxWith = (allow: boolean): ServiceContext =>
         ({ config: parseConfig({ network: { allowPrivateTargets: allow } }), accounts }) as ServiceContext;
-      const refused = await callbackHandler(ctxWith(false))(job(`${target.url}/cb`), new AbortController().signal);
+      const refused = await callbackHandler(ctxWith(false))(
+        job(`${target.url}/cb`),
+        new AbortController().signal,
+        noLease,
+      );
       expect(refused.type).toBe('retry');
       expect(refused.type === 'retry' ? refused.error : '').toMatch(/refused to connect to 127\.0\.0\.1/);
       expect(target.hits).toEqual([]);
-      const sent = await callbackHandler(ctxWith(true))(job(`${target.url}/cb`), new AbortController().signal);
+      const sent = await callbackHandler(ctxWith(true))(job(`${target.url}/cb`), new AbortController().signal, noLease);
       expect(sent).toEqual({ type: 'finished' });
       expect(target.hits).toEqual(['/cb']);
     } finally {

@@ -38,7 +38,7 @@ export async function advanceAfterIndex(
 ): Promise<void> {
   if (status === 'PARSE' && !error) {
     await dl.operations.setStage(operationId, 'index', 'done');
-    dl.ctx.jobs.enqueue(DERIVE_JOB, operationId, { operationId }, 3);
+    await dl.ctx.jobs.enqueue(DERIVE_JOB, operationId, { operationId }, 3);
     return;
   }
   if (status === undefined && !error) return; // the library row is gone: cancel or delete ended the operation
@@ -54,7 +54,7 @@ export async function catchUpIndexedIngests(dl: Datalake): Promise<void> {
     const stages = dl.operations.stages(op);
     if (stages.preprocess !== 'done' || stages.index === 'done') continue;
     const library = await dl.ctx.videos.byNo(op.account_id, op.resource);
-    if (library && library.status !== 'UNPARSE' && !dl.ctx.jobs.hasPending('index', op.resource)) {
+    if (library && library.status !== 'UNPARSE' && !(await dl.ctx.jobs.hasPending('index', op.resource))) {
       await advanceAfterIndex(
         dl,
         op.id,

@@ -85,7 +85,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
         );
         await dl.videos.link(video.id, library.id, tx);
         await dl.operations.setStage(op.id, 'preprocess', 'done', undefined, tx);
-        ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
+        await ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts, tx);
         return true;
       });
       if (!stored) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { tempDir } from '../../../test/helpers/temp';
 import { Accounts } from '../accounts/accounts';
-import type { JobHandler, JobRow } from '../jobs/job-queue';
+import type { JobHandler, JobLease, JobRow } from '../jobs/job-queue';
 import { openServiceDb, type Db } from '../storage/db';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { claimingOperation } from './operation-claim';
@@ -22,6 +22,8 @@ afterAll(async () => {
 });
 
 const log = pino({ level: 'silent' });
+/** These stages commit no job result, so they never hold the job's lease. */
+const noLease: JobLease = { hold: () => Promise.resolve() };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const jobFor = (operationId: string): JobRow => ({
   id: 1,
@@ -60,8 +62,8 @@ it('runs an operation stage in one of two processes at a time; the other is told
   };
   const signal = new AbortController().signal;
   const outcomes = await Promise.all([
-    claimingOperation({ operations: one, ctx: { log } }, stage)(jobFor(op.id), signal),
-    claimingOperation({ operations: two, ctx: { log } }, stage)(jobFor(op.id), signal),
+    claimingOperation({ operations: one, ctx: { log } }, stage)(jobFor(op.id), signal, noLease),
+    claimingOperation({ operations: two, ctx: { log } }, stage)(jobFor(op.id), signal, noLease),
   ]);
   expect(most).toBe(1);
   expect(outcomes.map((o) => o.type).sort()).toEqual(['finished', 'retry']);
@@ -81,7 +83,11 @@ it('aborts a stage whose claim lapsed and was taken by another process', async (
     aborted = signal.reason;
     return { type: 'finished' };
   };
-  await claimingOperation({ operations: one, ctx: { log } }, stage, 90)(jobFor(op.id), new AbortController().signal);
+  await claimingOperation({ operations: one, ctx: { log } }, stage, 90)(
+    jobFor(op.id),
+    new AbortController().signal,
+    noLease,
+  );
   expect(String(aborted)).toMatch(/claimed by another worker/);
   expect((await one.byId(op.id))?.claimed_by).toBe(two.owner); // the loser's release leaves the new holder's claim
 });

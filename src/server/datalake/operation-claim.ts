@@ -18,7 +18,7 @@ export function claimingOperation(
   leaseMs = OPERATION_LEASE_MS,
 ): JobHandler {
   const { operations } = dl;
-  return async (job, jobSignal) => {
+  return async (job, jobSignal, lease) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     if (!(await operations.claim(operationId, leaseMs))) {
       const row = await operations.byId(operationId);
@@ -36,7 +36,7 @@ export function claimingOperation(
       );
     }, leaseMs / 3);
     try {
-      return await handler(job, AbortSignal.any([jobSignal, lost.signal]));
+      return await handler(job, AbortSignal.any([jobSignal, lost.signal]), lease);
     } finally {
       clearInterval(renew);
       await operations.releaseClaim(operationId);

@@ -9,7 +9,7 @@ export async function requestCollectionDelete(dl: Datalake, accountId: number, i
   if (running) return running;
   const op = await dl.operations.create({ accountId, kind: 'collection_delete', resource: id });
   await dl.collections.markDeleting(id);
-  dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
+  await dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
   return op;
 }
 
@@ -20,6 +20,6 @@ export async function requestVideoDelete(dl: Datalake, accountId: number, id: st
   const running = await dl.operations.activeFor(id, 'video_delete');
   if (running) return running;
   const op = await dl.operations.create({ accountId, kind: 'video_delete', resource: id });
-  dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
+  await dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
   return op;
 }

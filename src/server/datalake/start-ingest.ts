@@ -84,6 +84,6 @@ export async function queueIngest(
   );
   await dl.videos.setOperation(video.id, op.id, on);
   await dl.videos.setStatus(video.id, 'processing', on);
-  dl.ctx.jobs.enqueue(INGEST_JOB, op.id, { operationId: op.id }, 3);
+  await dl.ctx.jobs.enqueue(INGEST_JOB, op.id, { operationId: op.id }, 3, on);
   return op;
 }

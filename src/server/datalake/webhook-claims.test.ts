@@ -3,7 +3,7 @@ import { startWebhookReceiver } from '../../../test/helpers/datalake';
 import { tempDir } from '../../../test/helpers/temp';
 import type { JobOutcome } from '../../shared/job-outcome';
 import { Accounts } from '../accounts/accounts';
-import type { JobRow } from '../jobs/job-queue';
+import type { JobLease, JobRow } from '../jobs/job-queue';
 import { openServiceDb, type Db } from '../storage/db';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { Deliveries } from './deliveries';
@@ -14,6 +14,8 @@ import { WEBHOOK_JOB, webhookHandler, type WebhookContext } from './webhooks';
  * Two worker processes (two connections to one service database) run the same delivery job at once, as they do when
  * one's job lease lapsed while its request was still in flight: the receiver gets the webhook once.
  */
+/** A delivery attempt commits no job result under the job's lease. */
+const noLease: JobLease = { hold: () => Promise.resolve() };
 let secret = '';
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let dbs: Db[] = [];
@@ -57,14 +59,14 @@ it('sends a delivery attempt once when two worker processes run its job at the s
   };
   const signal = new AbortController().signal;
   const outcomes: JobOutcome[] = await Promise.all([
-    webhookHandler(first)(job, signal),
-    webhookHandler(second)(job, signal),
+    webhookHandler(first)(job, signal, noLease),
+    webhookHandler(second)(job, signal, noLease),
   ]);
   expect(outcomes.map((o) => o.type).sort()).toEqual(['finished', 'retry']);
   expect(receiver.received.filter((r) => r.path === '/slow')).toHaveLength(1);
   expect(receiver.received[0]?.verified).toBe(true);
   // The job run again later (the retry) finds the delivery settled and sends nothing.
-  expect(await webhookHandler(second)(job, signal)).toEqual({ type: 'finished' });
+  expect(await webhookHandler(second)(job, signal, noLease)).toEqual({ type: 'finished' });
   expect(receiver.received).toHaveLength(1);
   expect(await new Deliveries(second.sql).byId(delivery.id)).toMatchObject({
     status: 'success',

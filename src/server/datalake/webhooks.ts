@@ -32,7 +32,7 @@ export async function enqueueWebhook(
 ): Promise<void> {
   const delivery = await new Deliveries(ctx.sql).create(record.operation, accountId, url, webhookBody(record));
   // The queue's own cap is a backstop: the handler marks the row dead itself at webhooks.maxAttempts.
-  ctx.jobs.enqueue(WEBHOOK_JOB, delivery.id, { deliveryId: delivery.id }, ctx.config.webhooks.maxAttempts + 1);
+  await ctx.jobs.enqueue(WEBHOOK_JOB, delivery.id, { deliveryId: delivery.id }, ctx.config.webhooks.maxAttempts + 1);
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { outboundAgent } from '../security/agents';
 import { signedHeaders } from '../security/webhook-signature';
+import type { Sql } from '../storage/sql';
 import type { JobHandler } from './job-queue';
 
 const payloadSchema = z.object({
@@ -11,19 +12,24 @@ const payloadSchema = z.object({
   body: z.record(z.string(), z.unknown()),
 });
 
-/** Enqueues the upload callback: POST {"videoNo", "status"} to the URL given at upload, signed for the video's account. */
-export function enqueueCallback(
+/**
+ * Enqueues the upload callback: POST {"videoNo", "status"} to the URL given at upload, signed for the video's account.
+ * `on`: the transaction that writes the outcome the callback reports, so the callback is queued exactly when it commits.
+ */
+export async function enqueueCallback(
   ctx: ServiceContext,
   accountId: number,
   url: string,
   videoNo: string,
   status: 'PARSE' | 'FAIL',
-): void {
-  ctx.jobs.enqueue(
+  on?: Sql,
+): Promise<void> {
+  await ctx.jobs.enqueue(
     'callback',
     videoNo,
     { url, accountId, body: { videoNo, status } },
     ctx.config.callbacks.maxAttempts,
+    on,
   );
 }
 

@@ -33,7 +33,7 @@ class IndexTimeLimit extends Error {
 
 /** Index job: analyze the stored original, store keyframes and index rows, mark PARSE, send the callback. */
 export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVideo, exif?: MetadataReader): JobHandler {
-  return async (job, signal) => {
+  return async (job, signal, lease) => {
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = await ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return { type: 'finished' }; // deleted meanwhile, or already done
@@ -72,7 +72,11 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
         },
       });
       if (!(await ctx.videos.byId(videoId))) return { type: 'finished' };
-      await persistIndex(ctx, row, result);
+      await persistIndex(ctx, row, result, async (tx) => {
+        // A worker whose lease passed (another worker has the job) commits nothing: the video is indexed once.
+        await lease.hold(tx);
+        if (row.callback) await enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'PARSE', tx);
+      });
       // The keyframes are stored: embed them when the semantic model is ready, beside the next jobs (never fails or
       // holds this one: after a download the backlog may be a whole library).
       void ctx.semantic.embedPending();
@@ -82,7 +86,6 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
           { videoNo: row.video_no, analyzer: f.analyzer, segment: f.segmentIndex, err: f.message },
           'analyzer failed on part of the video',
         );
-      if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'PARSE');
       return { type: 'finished' };
     } catch (err) {
       if (signal.aborted) throw err;
@@ -105,7 +108,7 @@ async function fillCaptureMetadata(
   videoPath: string,
 ): Promise<void> {
   if (row.camera_model && row.datetime_taken && row.latitude !== null) return;
-  storeCaptureMetadata(ctx.db, row.id, await exif.read(videoPath));
+  await storeCaptureMetadata(ctx.sql, row.id, await exif.read(videoPath));
   Object.assign(row, await ctx.videos.byId(row.id));
 }
 
@@ -116,8 +119,8 @@ export function onIndexSettled(ctx: ServiceContext) {
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = await ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return;
-    markIndexFailed(ctx.db, row.id, outcome.error);
+    await markIndexFailed(ctx.sql, row.id, outcome.error);
     ctx.log.warn({ videoNo: row.video_no, err: outcome.error }, 'indexing failed');
-    if (row.callback) enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'FAIL');
+    if (row.callback) await enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'FAIL');
   };
 }

@@ -1,13 +1,26 @@
+import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import type { AnalyzeResult } from '../indexer/analyze-video';
 import type { VideoRow } from '../library/videos';
 import { descriptorToBlob } from '../indexer/analyzers/face-match';
 import { captionContent } from '../indexer/caption';
 import { lexicalVector } from '../search/query-text';
-import { indexSegment, unindexVideo } from '../search/segment-index';
+import { videoFullText } from '../search/segment-index';
+import type { Sql } from '../storage/sql';
 
-/** Moves keyframes and poster into the blob store and writes segments, full-text rows, words and faces in one transaction. */
-export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: AnalyzeResult): Promise<void> {
+const idRowSchema = z.object({ id: z.number().int() });
+
+/**
+ * Moves keyframes and poster into the blob store, then writes segments, full-text rows, words and faces and marks the
+ * video PARSE in one transaction; `commitWith` runs first in that transaction (the index job holds its lease there and
+ * queues the callback), so the index, and what must follow it, commit together or not at all.
+ */
+export async function persistIndex(
+  ctx: ServiceContext,
+  row: VideoRow,
+  result: AnalyzeResult,
+  commitWith: (tx: Sql) => Promise<void>,
+): Promise<void> {
   const keyframeBlobs: string[] = [];
   for (const seg of result.segments) {
     const blob = `keyframes/${row.video_no}/${seg.index}.jpg`;
@@ -25,50 +38,38 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
     ...(await ctx.videos.tags(row.id)),
   ].join(' ');
 
-  const { db } = ctx;
-  db.transaction(() => {
-    unindexVideo(db, row.account_id, row.id);
-    db.prepare('DELETE FROM segments_trigram WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)').run(row.id);
-    db.prepare('DELETE FROM segments WHERE video_id = ?').run(row.id);
-    db.prepare('DELETE FROM transcript_words WHERE video_id = ?').run(row.id);
-    db.prepare('DELETE FROM faces WHERE video_id = ?').run(row.id);
-    const insertSegment = db.prepare(
-      `INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels, caption_vector)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const insertTrigram = db.prepare('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)');
-    const insertFace = db.prepare(
-      'INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    result.segments.forEach((seg, i) => {
+  await ctx.sql.transaction(async (tx) => {
+    await commitWith(tx);
+    await videoFullText.unindex(tx, row.account_id, row.id);
+    await tx.run('DELETE FROM segments WHERE video_id = ?', row.id);
+    await tx.run('DELETE FROM transcript_words WHERE video_id = ?', row.id);
+    await tx.run('DELETE FROM faces WHERE video_id = ?', row.id);
+    await videoFullText.prepare(tx, row.account_id);
+    for (const [i, seg] of result.segments.entries()) {
       const labelText = seg.labels.map((l) => l.label).join(' ');
       // The "nothing recognised" caption is shown, never indexed: its words are not what the segment shows.
       const caption = captionContent(seg.caption);
-      const vector = Buffer.from(lexicalVector(caption).buffer);
-      const id = Number(
-        insertSegment.run(
-          row.id,
-          seg.index,
-          seg.start,
-          seg.end,
-          keyframeBlobs[i] ?? null,
-          seg.caption,
-          seg.transcript,
-          seg.ocrText,
-          JSON.stringify(seg.labels),
-          vector,
-        ).lastInsertRowid,
+      const inserted = await tx.get(
+        `INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels, caption_vector)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        row.id,
+        seg.index,
+        seg.start,
+        seg.end,
+        keyframeBlobs[i] ?? null,
+        seg.caption,
+        seg.transcript,
+        seg.ocrText,
+        JSON.stringify(seg.labels),
+        vectorBytes(lexicalVector(caption)),
       );
-      indexSegment(ctx.searchCache, row.account_id, id, {
-        caption,
-        transcript: seg.transcript,
-        ocrText: seg.ocrText,
-        labels: labelText,
-        names,
-      });
-      insertTrigram.run(id, [caption, seg.transcript, seg.ocrText, labelText, names].join(' '));
+      const { id } = idRowSchema.parse(inserted);
+      const text = { caption, transcript: seg.transcript, ocrText: seg.ocrText, labels: labelText, names };
+      const trigram = [caption, seg.transcript, seg.ocrText, labelText, names].join(' ');
+      await videoFullText.index(tx, row.account_id, id, text, trigram);
       for (const face of seg.faces)
-        insertFace.run(
+        await tx.run(
+          'INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, ?, ?)',
           row.id,
           seg.index,
           descriptorToBlob(face.descriptor),
@@ -76,16 +77,30 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
           JSON.stringify(face.box),
           face.score,
         );
-    });
-    const insertWord = db.prepare(
-      'INSERT INTO transcript_words (video_id, idx, word, start_time, end_time) VALUES (?, ?, ?, ?, ?)',
-    );
-    result.words.forEach((w, i) => insertWord.run(row.id, i, w.word, w.start, w.end));
-    db.prepare(
+    }
+    for (const [i, w] of result.words.entries())
+      await tx.run(
+        'INSERT INTO transcript_words (video_id, idx, word, start_time, end_time) VALUES (?, ?, ?, ?, ?)',
+        row.id,
+        i,
+        w.word,
+        w.start,
+        w.end,
+      );
+    await tx.run(
       `UPDATE videos SET status = 'PARSE', progress = 100, fail_reason = NULL, poster_blob = ?, missing_engines = ?, indexed_at = ?,
          duration = COALESCE(duration, ?), blob = CASE WHEN retain_original = 1 THEN blob ELSE NULL END
        WHERE id = ?`,
-    ).run(posterBlob, JSON.stringify(result.missingEngines), Date.now(), result.durationSeconds, row.id);
-  })();
+      posterBlob,
+      JSON.stringify(result.missingEngines),
+      Date.now(),
+      result.durationSeconds,
+      row.id,
+    );
+  });
   if (!row.retain_original && row.blob) await ctx.blobs.deletePrefix(row.bucket, `videos/${row.video_no}`);
+}
+
+function vectorBytes(vector: Float32Array): Uint8Array {
+  return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
 }

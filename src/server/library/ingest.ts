@@ -102,7 +102,7 @@ export class LibraryIngest {
           videoNo,
           tx,
         );
-        ctx.jobs.enqueue('index', videoNo, { videoId: inserted.id }, ctx.config.indexer.maxAttempts);
+        await ctx.jobs.enqueue('index', videoNo, { videoId: inserted.id }, ctx.config.indexer.maxAttempts, tx);
         return inserted;
       });
       return uploaded(row);

@@ -52,8 +52,7 @@ export async function startUrlUpload(
     }
     const folderId = await ctx.folders.resolve(video.accountId, folder.folderId, folder.uniqueId, tx);
     const row = await ctx.videos.insert({ ...video, folderId }, undefined, tx);
-    // The job queue still writes on the SQLite connection itself: inside this transaction, as it is open on it.
-    ctx.jobs.enqueue(URL_UPLOAD_JOB, row.video_no, { videoId: row.id, url }, ctx.config.indexer.maxAttempts);
+    await ctx.jobs.enqueue(URL_UPLOAD_JOB, row.video_no, { videoId: row.id, url }, ctx.config.indexer.maxAttempts, tx);
     return row;
   });
 }
@@ -130,7 +129,7 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
         ctx.billing.refund(row.account_id, charged, 'upload deleted while fetched', row.video_no);
         return { type: 'finished' };
       }
-      ctx.jobs.enqueue('index', row.video_no, { videoId: row.id }, ctx.config.indexer.maxAttempts);
+      await ctx.jobs.enqueue('index', row.video_no, { videoId: row.id }, ctx.config.indexer.maxAttempts);
       return { type: 'finished' };
     } catch (err) {
       if (charged) ctx.billing.refund(row.account_id, charged, 'upload failed', row.video_no);

@@ -12,6 +12,7 @@ import {
   type RankedRow,
   type RankedSource,
 } from './ranked-match';
+import { PhraseFrequencies, varints } from './phrase-frequencies';
 
 const BM25 = 'bm25(segments_fts_1, 3.0, 2.0, 3.0, 2.5, 1.0)';
 const ROWS = 12_000;
@@ -55,11 +56,19 @@ function corpus(db: Db): void {
   })();
 }
 
-/** A source over the whole index (no filters) that counts the rows FTS5 scores for each query. */
+/**
+ * A source over the whole index (no filters) that counts the rows FTS5 scores for each query; with `shares`, common
+ * phrases (in 1000 rows or more together) are scored from their frequencies (phrase-frequencies.ts), as the service does.
+ */
 function plainSource(
   db: Db,
   maxRanked = Infinity,
-): RankedSource<RankedRow> & { scored: number; expressions: string[] } {
+  shares = false,
+): RankedSource<RankedRow> & { scored: number; expressions: string[]; sharesRead: number } {
+  const averages = (db.prepare('SELECT block FROM segments_fts_1_data WHERE id = 1').get() as { block: Uint8Array })
+    .block;
+  const [rows = 0, ...tokens] = varints(averages);
+  const frequencies = new PhraseFrequencies((sql) => db.prepare(sql), 'segments_fts_1');
   const count = db.prepare('SELECT COUNT(*) AS n FROM segments_fts_1 WHERE segments_fts_1 MATCH ?');
   const top = db.prepare(
     `SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid LIMIT ?`,
@@ -72,8 +81,20 @@ function plainSource(
     rows: ROWS,
     maxRanked,
     scored: 0,
+    sharesRead: 0,
     expressions: [] as string[],
     count: n,
+    hits: (match: string) => n(match),
+    frequencies: shares
+      ? {
+          minHits: 1000,
+          averageLength: tokens.reduce((x, y) => x + y, 0) / rows,
+          read: (base: string, withPhrase: string[], ids: number[]) => {
+            source.sharesRead++;
+            return frequencies.read(base, withPhrase, ids);
+          },
+        }
+      : undefined,
     top(match: string, wanted: number): RankedRow[] {
       source.scored += n(match);
       source.expressions.push(match);
@@ -125,39 +146,57 @@ describe('topRankedMatches: the best rows of an OR query without scoring every c
     expect([...floored]).toEqual(['alpha']);
   });
 
-  for (const wanted of [20, 100]) {
-    for (const words of QUERIES) {
-      it(`${words.join(' | ')} (top ${wanted}): the plain query's best rows with its scores`, () => {
-        const phrases = words.map((w) => `"${w}"`);
-        const source = plainSource(db);
-        const got = topRankedMatches(source, phrases, (b) => b, wanted);
-        const all = db
-          .prepare(
-            `SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid`,
-          )
-          .all(phrases.join(' OR ')) as RankedRow[];
-        const plain = all.slice(0, wanted);
-        expect(got).toHaveLength(plain.length);
-        // Rows matched only by a floored word tie at ~0 (the calibrated score cannot tell them apart): those may differ.
-        const scoredWords = words.filter((w) => !floored.has(w));
-        const scored = new Set(
-          scoredWords.length
-            ? (
-                db
-                  .prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?')
-                  .all(scoredWords.map((w) => `"${w}"`).join(' OR ')) as RankedRow[]
-              ).map((r) => r.id)
-            : [],
-        );
-        const scoredRows = (rows: RankedRow[]): number[] => rows.filter((r) => scored.has(r.id)).map((r) => r.id);
-        expect(scoredRows(got)).toEqual(scoredRows(plain));
-        const fullRank = new Map(all.map((r) => [r.id, r.rank]));
-        for (const r of got) expect(r.rank).toBeCloseTo(fullRank.get(r.id)!, 9);
-        if (!words.some((w) => floored.has(w))) expect(got.map((r) => r.id)).toEqual(plain.map((r) => r.id));
-        expect(source.scored).toBeLessThanOrEqual(all.length + 2 * wanted * source.expressions.length);
-      });
+  for (const shares of [false, true])
+    for (const wanted of [20, 100]) {
+      for (const words of QUERIES) {
+        it(`${words.join(' | ')} (top ${wanted}${shares ? ', common shares from frequencies' : ''}): the plain query's best rows with its scores`, () => {
+          const phrases = words.map((w) => `"${w}"`);
+          const source = plainSource(db, Infinity, shares);
+          const got = topRankedMatches(source, phrases, (b) => b, wanted);
+          const all = db
+            .prepare(
+              `SELECT rowid AS id, ${BM25} AS rank FROM segments_fts_1 WHERE segments_fts_1 MATCH ? ORDER BY rank, rowid`,
+            )
+            .all(phrases.join(' OR ')) as RankedRow[];
+          const plain = all.slice(0, wanted);
+          expect(got).toHaveLength(plain.length);
+          // Rows matched only by a floored word tie at ~0 (the calibrated score cannot tell them apart): those may differ.
+          const scoredWords = words.filter((w) => !floored.has(w));
+          const scored = new Set(
+            scoredWords.length
+              ? (
+                  db
+                    .prepare('SELECT rowid AS id FROM segments_fts_1 WHERE segments_fts_1 MATCH ?')
+                    .all(scoredWords.map((w) => `"${w}"`).join(' OR ')) as RankedRow[]
+                ).map((r) => r.id)
+              : [],
+          );
+          const scoredRows = (rows: RankedRow[]): number[] => rows.filter((r) => scored.has(r.id)).map((r) => r.id);
+          expect(scoredRows(got)).toEqual(scoredRows(plain));
+          const fullRank = new Map(all.map((r) => [r.id, r.rank]));
+          for (const r of got) expect(r.rank).toBeCloseTo(fullRank.get(r.id)!, 9);
+          if (!words.some((w) => floored.has(w))) expect(got.map((r) => r.id)).toEqual(plain.map((r) => r.id));
+          expect(source.scored).toBeLessThanOrEqual(all.length + 2 * wanted * source.expressions.length);
+        });
+      }
     }
-  }
+
+  it('reads the common words shares from phrase frequencies, with the same rows and scores as FTS5 gives', () => {
+    let read = 0;
+    for (const words of QUERIES) {
+      const phrases = words.map((w) => `"${w}"`);
+      const viaShares = plainSource(db, Infinity, true);
+      const got = topRankedMatches(viaShares, phrases, (b) => b, 20);
+      read += viaShares.sharesRead;
+      const plain = topRankedMatches(plainSource(db), phrases, (b) => b, 20);
+      expect(
+        got.map((r) => r.id),
+        words.join(' '),
+      ).toEqual(plain.map((r) => r.id));
+      got.forEach((r, i) => expect(r.rank).toBeCloseTo(plain[i]!.rank, 9));
+    }
+    expect(read).toBeGreaterThanOrEqual(1);
+  });
 
   it('scores fewer rows than the plain query when a common word comes with rarer ones', () => {
     const cases: [string[], number][] = [

@@ -1,3 +1,5 @@
+import type { RowFrequencies } from './phrase-frequencies';
+
 /**
  * The best rows of an FTS5 OR query by bm25, without scoring every row of its most common words.
  *
@@ -14,12 +16,14 @@
  * - rows matched only by words in half the rows or more (bm25 ~1e-6, which the calibrated score rounds to 0: all
  *   tied) are taken from the newest matching rows, ranked by bm25 among themselves, rather than from all;
  * - a ranking that would score more than the source's `maxRanked` rows (a word in more of the account's segments than
- *   that, or several common words together) scores the newest `maxRanked` of them instead. Counting stops there too:
- *   such a phrase's `hits` is a lower bound, so its idf is an upper bound and the pruning bound stays safe.
+ *   that, or several common words together) scores the newest `maxRanked` of them instead.
+ * Each phrase's `hits` is exact (the source may remember it while its index is unchanged), so its idf is FTS5's own
+ * and the pruning bound is tight: a common word's rows are ranked only when they can reach the best.
  */
 
-/** FTS5's bm25 constant k1: one phrase adds less than idf x (k1 + 1) to a row's score. */
+/** FTS5's bm25 constants k1 and b: one phrase adds less than idf x (k1 + 1) to a row's score. */
 const K1 = 1.2;
+const B = 0.75;
 
 /** FTS5's idf for a phrase found in half the rows or more. */
 export const FLOOR_IDF = 1e-6;
@@ -40,10 +44,22 @@ export interface RankedSource<T extends RankedRow> {
   maxRanked: number;
   /** Rows matching an expression, counted up to `cap`. */
   count(match: string, cap: number): number;
+  /** Rows containing one phrase (bm25's n), exactly. */
+  hits(match: string): number;
   /** The best `wanted` rows for an expression, best first, exactly (filters applied); `matching` bounds its rows. */
   top(match: string, wanted: number, matching: number): T[];
   /** The best `wanted` rows by bm25 among the newest `window` rows matching an expression (filters applied). */
   newest(match: string, wanted: number, window: number): T[];
+  /**
+   * Optional: bm25's f and D for chosen rows without counting any phrase's rows (phrase-frequencies.ts), so common
+   * phrases in `minHits` rows or more together are scored here rather than by FTS5's bm25, which counts them.
+   */
+  frequencies?: {
+    minHits: number;
+    /** bm25's avgdl: tokens per row over the index. */
+    averageLength: number;
+    read(base: string, withPhrase: string[], ids: number[]): Map<number, RowFrequencies>;
+  };
 }
 
 /** bm25's idf in FTS5: log((N - n + 0.5) / (n + 0.5)), floored at 1e-6 for words in half the rows or more. */
@@ -70,7 +86,7 @@ export function topRankedMatches<T extends RankedRow>(
 ): T[] {
   const live: Phrase[] = [];
   for (const fts of new Set(phrases)) {
-    const hits = source.count(scope(fts), source.maxRanked + 1);
+    const hits = source.hits(scope(fts));
     // A phrase no row contains adds nothing to any row's bm25: leave it out of the query.
     if (hits > 0) live.push({ fts, hits, idf: ftsIdf(source.rows, hits) });
   }
@@ -98,13 +114,109 @@ function rankLevel<T extends RankedRow>(
   const rare = split?.rare ?? scored;
   const common = [...(split?.common ?? []), ...floored];
   if (common.length === 0) return best(orOf(phrases), sumHits(phrases));
-  const a = best(orOf(rare), sumHits(rare));
-  const b = best(`(${orOf(rare)}) AND (${orOf(common)})`, Math.min(sumHits(rare), sumHits(common)));
-  const found = merge(a, b, wanted);
-  // Rows of C alone score under this bound (the margin covers floating point).
+  // Rows of C alone score under this bound, and C adds at most this to a row of E (the margin covers floating point).
   const bound = (K1 + 1) * common.reduce((s, p) => s + p.idf, 0) * (1 + 1e-9);
+  // With C's shares read from frequencies, E's best are read twice as deep: the rows C may lift come from there.
+  const shares = sharesReadable(source, rare, common);
+  const deep = shares ? source.top(match(orOf(rare)), 2 * wanted, sumHits(rare)) : undefined;
+  const a = deep?.slice(0, wanted) ?? best(orOf(rare), sumHits(rare));
+  const b =
+    (deep && withCommonShares(source, rare, common, deep, match, wanted, bound)) ??
+    best(`(${orOf(rare)}) AND (${orOf(common)})`, Math.min(sumHits(rare), sumHits(common)));
+  const found = merge(a, b, wanted);
   if (found.length === wanted && -found[wanted - 1]!.rank > bound) return found;
   return merge(found, rankLevel(source, common, [...without, ...rare], scope, wanted), wanted);
+}
+
+/**
+ * Whether C's bm25 shares in E's rows are read from phrase frequencies rather than by FTS5's bm25 over E AND C: where
+ * C's rows are many (FTS5 would count them all for C's idf), E's rows are ranked exactly (no window), and the
+ * frequencies can be read exactly.
+ */
+function sharesReadable<T extends RankedRow>(source: RankedSource<T>, rare: Phrase[], common: Phrase[]): boolean {
+  const frequencies = source.frequencies;
+  return (
+    frequencies !== undefined &&
+    sumHits(common) >= frequencies.minHits &&
+    sumHits(rare) <= source.maxRanked &&
+    sharesCountable(rare, common)
+  );
+}
+
+/**
+ * B without FTS5 counting C's rows: E's rows that can reach the best (E's best `wanted`, and any other within C's
+ * bound of the last of them), each with C's bm25 shares added from its phrase frequencies. Exact: a row of E further
+ * down scores less than E's `wanted`-th best even with every C phrase. `deep` is E's best 2 x `wanted` rows;
+ * undefined when more than those are within reach.
+ */
+function withCommonShares<T extends RankedRow>(
+  source: RankedSource<T>,
+  rare: Phrase[],
+  common: Phrase[],
+  deep: T[],
+  match: (body: string) => string,
+  wanted: number,
+  bound: number,
+): T[] | undefined {
+  const frequencies = source.frequencies;
+  if (!frequencies) return undefined;
+  let candidates = deep;
+  if (deep.length >= wanted) {
+    const floor = -deep[wanted - 1]!.rank - bound;
+    if (deep.length === 2 * wanted && -deep[deep.length - 1]!.rank >= floor) return undefined;
+    candidates = deep.filter((r) => -r.rank >= floor);
+  }
+  if (candidates.length === 0) return [];
+  const base = orOf(rare);
+  const rows = frequencies.read(
+    match(base),
+    common.map((p) => match(`(${base}) AND (${p.fts})`)),
+    candidates.map((r) => r.id),
+  );
+  return candidates.map((r) => {
+    const row = rows.get(r.id);
+    if (!row) throw new Error(`no length for row ${r.id}`);
+    // bm25 as FTS5 computes it (fts5Bm25Function), phrase by phrase after E's shares.
+    let rank = r.rank;
+    common.forEach((p, i) => {
+      const f = row.freq[i]!;
+      rank -= p.idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * row.length) / frequencies.averageLength)));
+    });
+    return { ...r, rank };
+  });
+}
+
+/** Folded words of a phrase, for telling whether two phrases may share a token (see sharesCountable). */
+function phraseWords(fts: string): string[] {
+  return (
+    fts
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []
+  );
+}
+
+/**
+ * Whether two words may be one token after FTS5's porter stemmer, which rewrites only a word's end: a stem keeps at
+ * least its word's first two letters, or its first one for a word of three letters or fewer ("ies" -> "i").
+ */
+function mayShareToken(x: string, y: string): boolean {
+  return x.slice(0, 2) === y.slice(0, 2) || (x[0] === y[0] && Math.min(x.length, y.length) <= 3);
+}
+
+/**
+ * Whether each common phrase's instances can be told apart from the rare phrases' and its own: no two words that
+ * may be one token in a common phrase and a rare one, or twice in one common phrase.
+ */
+export function sharesCountable(rare: Phrase[], common: Phrase[]): boolean {
+  const rareWords = rare.flatMap((p) => phraseWords(p.fts));
+  return common.every((p) => {
+    const words = phraseWords(p.fts);
+    return words.every(
+      (w, i) => !rareWords.some((r) => mayShareToken(w, r)) && !words.some((o, j) => j !== i && mayShareToken(w, o)),
+    );
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../storage/db';
+import { PhraseHits } from './phrase-hits';
 
 /** Searches repeat a handful of statement shapes; past this many the cache starts over rather than grow. */
 const MAX_STATEMENTS = 64;
@@ -15,6 +16,8 @@ export class SearchCache {
    * writes, so a table a reader once saw stays.
    */
   readonly indexedAccounts = new Set<number>();
+  /** Document frequencies of the phrases searched, per account and version of its index (phrase-hits.ts). */
+  readonly phraseHits = new PhraseHits();
   private readonly statements = new Map<string, Statement>();
 
   constructor(readonly db: Db) {}

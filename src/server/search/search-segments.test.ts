@@ -115,6 +115,21 @@ describe('searchSegments', () => {
     expect(lighthouse[0]!.matched).toBe('seen: harbor, lighthouse');
   });
 
+  it('leaves out the segments of a video being indexed again or failed, and finds them once it is searchable', () => {
+    const found = (): string[] =>
+      searchSegments(cache, parseQuery('lighthouse'), 'all', { accountId: 1 }, 10).map((h) => h.videoNo);
+    expect(found()).toEqual(['V5']);
+    for (const status of ['UNPARSE', 'FAIL']) {
+      db.prepare("UPDATE videos SET status = ? WHERE video_no = 'V5'").run(status);
+      expect(found(), status).toEqual([]);
+      expect(
+        searchSegments(cache, parseQuery('harbor'), 'all', { accountId: 1 }, 5000).some((h) => h.videoNo === 'V5'),
+      ).toBe(false);
+    }
+    db.prepare("UPDATE videos SET status = 'PARSE' WHERE video_no = 'V5'").run();
+    expect(found()).toEqual(['V5']);
+  });
+
   it('finds nothing for words no row has', () => {
     expect(searchSegments(cache, parseQuery('zebra'), 'all', { accountId: 1 }, 10)).toEqual([]);
     expect(searchSegments(cache, parseQuery('   '), 'all', { accountId: 1 }, 10)).toEqual([]);

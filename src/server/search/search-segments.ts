@@ -1,6 +1,7 @@
 import { Where } from '../storage/where';
 import { captionContent } from '../indexer/caption';
 import { matchReason } from './match-reason';
+import { COLUMN_WEIGHTS, PhraseFrequencies, varints } from './phrase-frequencies';
 import { coverageOf, ftsPhrases, matchedWordsOf, type ParsedQuery } from './query-text';
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
@@ -75,8 +76,14 @@ const NO_BM25 = 1e-4;
  */
 export const MAX_RANKED_ROWS = 4_000;
 
+/**
+ * Common phrases in this many rows or more together are scored from their frequencies in the rows that can reach the
+ * best (ranked-match.ts) rather than by FTS5's bm25, which counts every one of their rows for its idf.
+ */
+const COMMON_SHARES_FROM = 50_000;
+
 /** FTS5's bm25 with the column weights: caption 3, transcript 2, on-screen text 3, labels 2.5, names 1. */
-const bm25 = (table: string): string => `bm25(${table}, 3.0, 2.0, 3.0, 2.5, 1.0)`;
+const bm25 = (table: string): string => `bm25(${table}, ${COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ')})`;
 
 /**
  * Ranks indexed segments of one account by FTS5 (bm25) and calibrates each to [0, 1]:
@@ -103,8 +110,9 @@ export function searchSegments(
   const wanted = Math.min(5000, limit * 2);
   const rows = readRows(
     cache,
-    topRankedMatches(segmentSource(cache, filter.accountId, filterOf(filter)), phrases, scope, wanted),
+    topRankedMatches(segmentSource(cache, filter, filterOf(filter)), phrases, scope, wanted),
     table,
+    filter.accountId,
   );
   const covered = coverageOf(query);
   const matched = matchedWordsOf(query);
@@ -210,8 +218,10 @@ export function filterOf(filter: SegmentFilter): Where {
  * the search runs again over every match, so a filter never hides a result that exists. Only ids and ranks are read
  * here: the rows themselves are read once, for the final candidates.
  */
-function segmentSource(cache: SearchCache, accountId: number, where: Where): RankedSource<RankedRow> {
+function segmentSource(cache: SearchCache, filter: SegmentFilter, where: Where): RankedSource<RankedRow> {
+  const accountId = filter.accountId;
   const table = segmentTable(accountId);
+  const hidden = onlyStatusFilter(filter) ? unsearchableRows(cache, accountId) : undefined;
   const sql = (capped: boolean): string =>
     `WITH ranked AS (
        SELECT rowid AS id, ${bm25(table)} AS rank FROM ${table}
@@ -233,30 +243,126 @@ function segmentSource(cache: SearchCache, accountId: number, where: Where): Ran
         .statement(`SELECT COUNT(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`)
         .get(match, cap) as { n: number }
     ).n;
+  const version = indexVersion(cache, table);
+  const totals = indexTotals(cache, table);
   return {
     rows: indexedRowCount(cache, accountId),
+    frequencies: totals && {
+      minHits: COMMON_SHARES_FROM,
+      averageLength: totals.tokens / totals.rows,
+      read: (base, withPhrase, ids) =>
+        new PhraseFrequencies((q) => cache.statement(q), table).read(base, withPhrase, ids),
+    },
     maxRanked: MAX_RANKED_ROWS,
     count,
+    hits: (match) =>
+      cache.phraseHits.hits(
+        accountId,
+        version,
+        match,
+        () =>
+          (cache.statement(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(match) as { n: number }).n,
+      ),
     top(match, wanted, matching) {
+      if (hidden)
+        return cache
+          .statement(
+            `SELECT rowid AS id, ${bm25(table)} AS rank FROM ${table}
+             WHERE ${table} MATCH ? AND +rowid NOT IN (SELECT value FROM json_each(?))
+             ORDER BY rank, rowid LIMIT ?`,
+          )
+          .all(match, hidden, wanted) as RankedRow[];
       const candidates = wanted * 4;
       const rows = cache.statement(sql(true)).all(match, candidates, ...where.args, wanted) as RankedRow[];
       if (rows.length >= wanted || matching <= candidates || count(match, candidates + 1) <= candidates) return rows;
       return cache.statement(sql(false)).all(match, ...where.args, wanted) as RankedRow[];
     },
-    newest: (match, wanted, window) => cache.statement(newest).all(match, ...where.args, window, wanted) as RankedRow[],
+    newest: (match, wanted, window) =>
+      hidden
+        ? (cache
+            .statement(
+              `SELECT id, rank FROM (
+                 SELECT rowid AS id, ${bm25(table)} AS rank FROM ${table}
+                 WHERE ${table} MATCH ? AND +rowid NOT IN (SELECT value FROM json_each(?))
+                 ORDER BY rowid DESC LIMIT ?
+               ) ORDER BY rank, id LIMIT ?`,
+            )
+            .all(match, hidden, window, wanted) as RankedRow[])
+        : (cache.statement(newest).all(match, ...where.args, window, wanted) as RankedRow[]),
   };
 }
 
+/**
+ * The version of an account's full-text index as FTS5 keeps it: its structure record (segments and a write counter
+ * that every flush of new rows or deletions moves) and its averages record (rows and tokens per column).
+ */
+function indexVersion(cache: SearchCache, table: string): string {
+  return (
+    (
+      cache
+        .statement(
+          `SELECT group_concat(hex(block), '.') AS v FROM (SELECT block FROM ${table}_data WHERE id IN (1, 10) ORDER BY id)`,
+        )
+        .get() as {
+        v: string | null;
+      }
+    ).v ?? ''
+  );
+}
+
+/** Whether a search keeps every searchable segment of its account: no folder, tag, camera, date, video or place. */
+function onlyStatusFilter(filter: SegmentFilter): boolean {
+  return (
+    filter.folderId === undefined &&
+    filter.videoNos === undefined &&
+    filter.tag === undefined &&
+    filter.cameraModel === undefined &&
+    filter.takenSince === undefined &&
+    filter.near === undefined
+  );
+}
+
+/** Past this many rows of videos not (or no longer) indexed, ranking joins every candidate to its video instead. */
+const MAX_HIDDEN_ROWS = 20_000;
+
+/**
+ * The account's indexed rows whose video is not searchable now (being indexed again, or failed), as a JSON list, or
+ * undefined when there are too many to list. The full-text table holds the account's segments only (one table per
+ * account), so a search without other filters ranks it directly, leaving these out, instead of joining every
+ * candidate to its segment and video (most of a common word's search at 1,000,000 segments); readRows still joins
+ * the rows returned and checks their account.
+ */
+function unsearchableRows(cache: SearchCache, accountId: number): string | undefined {
+  const ids = cache
+    .statement(
+      `SELECT s.id FROM videos v JOIN segments s ON s.video_id = v.id
+       WHERE v.account_id = ? AND v.status IN ('UNPARSE', 'FAIL') LIMIT ?`,
+    )
+    .pluck(true)
+    .all(accountId, MAX_HIDDEN_ROWS + 1) as number[];
+  return ids.length > MAX_HIDDEN_ROWS ? undefined : JSON.stringify(ids);
+}
+
+/** Rows and tokens of an account's full-text index, from FTS5's averages record (undefined while empty). */
+function indexTotals(cache: SearchCache, table: string): { rows: number; tokens: number } | undefined {
+  const found = cache.statement(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: unknown } | undefined;
+  if (!(found?.block instanceof Uint8Array) || found.block.length === 0) return undefined;
+  const [rows = 0, ...columns] = varints(found.block);
+  return rows > 0 ? { rows, tokens: columns.reduce((s, n) => s + n, 0) } : undefined;
+}
+
 /** The segments and their videos for ranked ids, in the same order. */
-function readRows(cache: SearchCache, ranked: RankedRow[], table: string): Row[] {
+function readRows(cache: SearchCache, ranked: RankedRow[], table: string, accountId: number): Row[] {
   if (ranked.length === 0) return [];
   const found = cache
     .statement(
       `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
             s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.labels AS label_text
-     FROM json_each(?) j JOIN segments s ON s.id = j.value JOIN videos v ON v.id = s.video_id JOIN ${table} f ON f.rowid = s.id`,
+     FROM json_each(?) j CROSS JOIN segments s ON s.id = j.value CROSS JOIN videos v ON v.id = s.video_id
+       CROSS JOIN ${table} f ON f.rowid = s.id
+     WHERE v.account_id = ? AND v.status = 'PARSE'`,
     )
-    .all(JSON.stringify(ranked.map((r) => r.id))) as Row[];
+    .all(JSON.stringify(ranked.map((r) => r.id)), accountId) as Row[];
   const byId = new Map(found.map((r) => [r.id, r]));
   const rows: Row[] = [];
   for (const r of ranked) {

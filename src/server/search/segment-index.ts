@@ -1,4 +1,5 @@
 import type { Db } from '../storage/db';
+import type { Sql } from '../storage/sql';
 import { segmentPartitionDdl, segmentPartitionName } from '../storage/migrations/005-search-partitions';
 import type { SearchCache } from './search-cache';
 
@@ -56,19 +57,23 @@ function leadingVarint(bytes: Uint8Array): number {
 
 /** Uncached, for writers: a table created inside a transaction that then rolled back is gone again. */
 function tableExists(db: Db, accountId: number): boolean {
-  return (
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(segmentTable(accountId)) !==
-    undefined
-  );
+  return db.prepare(TABLE_EXISTS_SQL).get(segmentTable(accountId)) !== undefined;
 }
+
+const TABLE_EXISTS_SQL = "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?";
 
 /** Adds one segment (rowid = segments.id) to its account's index; call inside the transaction that wrote it. */
 export function indexSegment(cache: SearchCache, accountId: number, segmentId: number, text: SegmentText): void {
   if (!tableExists(cache.db, accountId)) cache.db.exec(segmentPartitionDdl(accountId));
-  const table = segmentTable(accountId);
-  cache
-    .statement(`INSERT INTO ${table} (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)`)
-    .run(segmentId, text.caption, text.transcript, text.ocrText, text.labels, text.names);
+  cache.statement(insertSegmentSql(accountId)).run(...segmentColumns(segmentId, text));
+}
+
+function insertSegmentSql(accountId: number): string {
+  return `INSERT INTO ${segmentTable(accountId)} (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)`;
+}
+
+function segmentColumns(segmentId: number, text: SegmentText): [number, string, string, string, string, string] {
+  return [segmentId, text.caption, text.transcript, text.ocrText, text.labels, text.names];
 }
 
 /** Removes a video's segments from its account's index; call before deleting the segments themselves. */
@@ -77,4 +82,37 @@ export function unindexVideo(db: Db, accountId: number, videoId: number): void {
   db.prepare(`DELETE FROM ${segmentTable(accountId)} WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)`).run(
     videoId,
   );
+}
+
+/**
+ * The full-text side of rewriting one video's segments, in the transaction `tx` that rewrites them: SQLite's FTS5
+ * tables (the account's own and the shared trigram table). On PostgreSQL these write nothing yet: its full-text
+ * search (tsvector, pg_trgm) is a later round of issue 19, which will fill them in.
+ */
+export const videoFullText = {
+  /** Before the video's segments are deleted: their rows leave the index. */
+  async unindex(tx: Sql, accountId: number, videoId: number): Promise<void> {
+    if (tx.dialect !== 'sqlite') return;
+    const ofVideo = 'rowid IN (SELECT id FROM segments WHERE video_id = ?)';
+    if (await segmentIndexExists(tx, accountId))
+      await tx.run(`DELETE FROM ${segmentTable(accountId)} WHERE ${ofVideo}`, videoId);
+    await tx.run(`DELETE FROM segments_trigram WHERE ${ofVideo}`, videoId);
+  },
+
+  /** Before the first segment is indexed: the account's table, created with its first indexed video. */
+  async prepare(tx: Sql, accountId: number): Promise<void> {
+    if (tx.dialect !== 'sqlite') return;
+    if (!(await segmentIndexExists(tx, accountId))) await tx.run(segmentPartitionDdl(accountId));
+  },
+
+  /** One segment (rowid = segments.id) into the index; `trigram` is its text for fuzzy matches. */
+  async index(tx: Sql, accountId: number, segmentId: number, text: SegmentText, trigram: string): Promise<void> {
+    if (tx.dialect !== 'sqlite') return;
+    await tx.run(insertSegmentSql(accountId), ...segmentColumns(segmentId, text));
+    await tx.run('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)', segmentId, trigram);
+  },
+};
+
+async function segmentIndexExists(tx: Sql, accountId: number): Promise<boolean> {
+  return (await tx.get(TABLE_EXISTS_SQL, segmentTable(accountId))) !== undefined;
 }

@@ -57,7 +57,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
         segmentSeconds: body.segment_seconds,
         metadata: body.metadata,
       });
-      dl.ctx.jobs.enqueue(STREAM_JOB, row.id, { streamId: row.id }, 3);
+      await dl.ctx.jobs.enqueue(STREAM_JOB, row.id, { streamId: row.id }, 3);
       return dl.streams.record(row);
     },
   });

@@ -6,7 +6,8 @@ import { m004FaceModel } from './004-face-model';
 import { m005SearchPartitions } from './005-search-partitions';
 import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 import { m007SegmentEmbeddings } from './007-segment-embeddings';
-import { m008DatalakeClaims } from './008-datalake-claims';
+import { m008JobLeases } from './008-job-leases';
+import { m009DatalakeClaims } from './009-datalake-claims';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -17,5 +18,6 @@ export const serviceMigrations: readonly Migration[] = [
   m005SearchPartitions,
   m006UnindexEmptyCaptions,
   m007SegmentEmbeddings,
-  m008DatalakeClaims,
+  m008JobLeases,
+  m009DatalakeClaims,
 ];

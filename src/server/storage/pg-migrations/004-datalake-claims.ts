@@ -1,11 +1,11 @@
 import type { PgMigration } from './pg-migration';
 
 /**
- * SQLite 008-datalake-claims (003 here, after 002-segment-search): who works on a datalake operation or webhook
+ * SQLite 009-datalake-claims (004 here): who works on a datalake operation or webhook
  * delivery, and until when (ms).
  */
-export const pg003DatalakeClaims: PgMigration = {
-  version: 3,
+export const pg004DatalakeClaims: PgMigration = {
+  version: 4,
   name: 'datalake-claims',
   up: `
     ALTER TABLE dl_operations ADD COLUMN claimed_by TEXT;
