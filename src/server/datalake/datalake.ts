@@ -86,14 +86,13 @@ export class Datalake {
   }
 
   /** Gives back what an operation charged, at most once whoever asks (cancel and the worker can both try). */
-  refundOnce(operationId: string): void {
-    const { db } = this.ctx;
-    db.transaction(() => {
+  async refundOnce(operationId: string): Promise<void> {
+    await this.ctx.sql.transaction(async (tx) => {
       const row = this.operations.byId(operationId);
       if (!row || row.charged_micro <= 0) return;
       this.operations.clearCharge(operationId);
-      this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId);
-    })();
+      await this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId, tx);
+    });
   }
 
   /** Cancel is possible until the index stage starts; decided synchronously, so the index worker cannot slip in between. */
@@ -102,8 +101,9 @@ export class Datalake {
     const video = this.videos.byId(row.resource);
     const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) this.ctx.videos.delete(library.id); // the queued index job then finds nothing to do
-    this.refundOnce(row.id);
+    // Ended before the refund awaits: an ingest worker past its charge then sees the cancel and undoes its own work.
     this.complete(row.id, null, true);
+    await this.refundOnce(row.id);
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
     if (video) await rm(this.uploadPath(video.id), { force: true });
     return { kind: 'cancelled', row: this.operations.byId(row.id) ?? row };

@@ -38,7 +38,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (dl.operations.byId(op.id)?.done) return { type: 'finished' };
       const price = indexingPrice(probe.durationSeconds);
       try {
-        ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
+        await ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
       } catch (err) {
         if (err instanceof InsufficientBalanceError) throw new OperationFailure('insufficient_balance', err.message);
         throw err;
@@ -49,7 +49,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       await ctx.blobs.adopt(bucket, blob, file);
       // From here to the enqueue nothing awaits: a cancel either happened before (we undo) or sees the queued job.
       if (dl.operations.byId(op.id)?.done) {
-        dl.refundOnce(op.id);
+        await dl.refundOnce(op.id);
         await ctx.blobs.deletePrefix(bucket, `videos/${video.id}`);
         return { type: 'finished' };
       }
@@ -90,7 +90,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
     } catch (err) {
       if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
       if (dl.operations.byId(op.id)?.done) return { type: 'finished' }; // cancelled or deleted meanwhile
-      dl.refundOnce(op.id);
+      await dl.refundOnce(op.id);
       const failure =
         err instanceof OperationFailure
           ? err

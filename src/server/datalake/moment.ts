@@ -13,7 +13,7 @@ export const MOMENT_MAX_SECONDS = 600;
  * a free way around that price). An item belongs to the slice when it overlaps it: item.start < end and item.end > start (an
  * instant item, start = end, when start <= item.start < end). `end` is clamped to the video's duration.
  */
-export function getMoment(dl: Datalake, accountId: number, id: string, start: number, askedEnd: number) {
+export async function getMoment(dl: Datalake, accountId: number, id: string, start: number, askedEnd: number) {
   const video = dl.videos.get(accountId, id);
   if (!video || video.status === 'cancelled') throw missing('video');
   const library = indexedLibraryVideo(dl, video);
@@ -23,7 +23,7 @@ export function getMoment(dl: Datalake, accountId: number, id: string, start: nu
   const end = duration === null ? askedEnd : Math.min(askedEnd, duration);
   const collection = dl.collections.byId(video.collection_id);
   if (collection?.safety_detector)
-    dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
+    await dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
   return {
     video_id: video.id,
     start,
@@ -48,7 +48,7 @@ export function getMoment(dl: Datalake, accountId: number, id: string, start: nu
   };
 }
 
-export type MomentAnswer = ReturnType<typeof getMoment>;
+export type MomentAnswer = Awaited<ReturnType<typeof getMoment>>;
 
 /** The library row holding the video's index; 409 while there is none yet (or any more). */
 function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): VideoRow {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { Accounts } from '../accounts/accounts';
 import { openServiceDb, type Db } from '../storage/db';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { Collections } from './collections';
 import { DatalakeError } from './errors';
 import { newestFirst, pageRequest } from './paging';
@@ -15,7 +16,7 @@ beforeEach(async () => {
   cleanup = made.cleanup;
   db = openServiceDb(made.dir);
   collections = new Collections(db);
-  accountId = new Accounts(db).ensure('a').id;
+  accountId = (await new Accounts(new SqliteSql(db)).ensure('a')).id;
 });
 afterEach(async () => {
   db.close();

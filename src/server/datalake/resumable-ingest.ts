@@ -50,7 +50,7 @@ export async function createSession(
   }
   targetCollection(dl, account, s.collectionId);
   const id = newVideoId();
-  const video = openSession(dl, {
+  const video = await openSession(dl, {
     id,
     accountId: account.id,
     collectionId: s.collectionId,
@@ -109,7 +109,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
   if (offset !== video.upload_size)
     throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
   targetCollection(dl, account, video.collection_id);
-  admit(dl, account);
+  await admit(dl, account);
   try {
     await checkMedia(dl.uploadPath(video.id));
   } catch (err) {

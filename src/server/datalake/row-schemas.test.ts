@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { tempDir } from '../../../test/helpers/temp';
 import { Accounts } from '../accounts/accounts';
 import { openServiceDb, type Db } from '../storage/db';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { Collections } from './collections';
 import { DlVideos, type NewDlVideo } from './dl-videos';
 import { Operations } from './operations';
@@ -15,7 +16,7 @@ beforeEach(async () => {
   const made = await tempDir('reelsync-rows-');
   cleanup = made.cleanup;
   db = openServiceDb(made.dir);
-  accountId = new Accounts(db).ensure('a').id;
+  accountId = (await new Accounts(new SqliteSql(db)).ensure('a')).id;
   collectionId = new Collections(db).create(accountId, 'c', false, false).id;
 });
 afterEach(async () => {

@@ -37,11 +37,11 @@ export function releaseSession(id: string): void {
  * that covers the expected price of this session and of every other open one. Check and insert are one transaction,
  * so concurrent creations cannot all slip under the cap.
  */
-export function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: number }): DlVideoRow {
+export async function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: number }): Promise<DlVideoRow> {
   const { ctx } = dl;
   const accountId = session.accountId;
-  admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
-  return ctx.db.transaction(() => {
+  await admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
+  return ctx.sql.transaction(async (tx) => {
     const open = dl.videos.openUploads(accountId);
     const { openUploadSessions: cap, uploadSessionIdleMs: idleMs } = ctx.config.limits;
     if (open.length >= cap) {
@@ -55,7 +55,7 @@ export function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: nu
       );
     }
     const expected = open.reduce((sum, s) => sum + sessionPrice(s.upload_size ?? 0), sessionPrice(session.uploadSize));
-    const balance = ctx.billing.balance(accountId);
+    const balance = await ctx.billing.balance(accountId, tx);
     if (balance < expected) {
       throw new DatalakeError(
         402,
@@ -64,7 +64,7 @@ export function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: nu
       );
     }
     return dl.videos.insert(session);
-  })();
+  });
 }
 
 /**

@@ -48,8 +48,8 @@ export class LibraryIngest {
   constructor(private readonly ctx: ServiceContext) {}
 
   /** Before reading the body: rate limit, a balance for a minute of indexing, the indexing-queue cap. */
-  admit(accountId: number): void {
-    admitNewMedia(this.ctx, accountId, indexingPrice(60));
+  async admit(accountId: number): Promise<void> {
+    await admitNewMedia(this.ctx, accountId, indexingPrice(60));
   }
 
   /**
@@ -75,7 +75,7 @@ export class LibraryIngest {
     const bucket = bucketOf(accountId);
     const name = safeFileName(file.name);
     const blob = `videos/${videoNo}/${name}`;
-    ctx.billing.charge(accountId, price, 'upload indexing', videoNo);
+    await ctx.billing.charge(accountId, price, 'upload indexing', videoNo);
     try {
       await ctx.blobs.adopt(bucket, blob, file.tmpPath);
       const row = ctx.videos.insert(
@@ -101,7 +101,7 @@ export class LibraryIngest {
       ctx.jobs.enqueue('index', videoNo, { videoId: row.id }, ctx.config.indexer.maxAttempts);
       return uploaded(row);
     } catch (err) {
-      ctx.billing.refund(accountId, price, 'upload failed', videoNo);
+      await ctx.billing.refund(accountId, price, 'upload failed', videoNo);
       await ctx.blobs.delete(bucket, blob);
       throw err;
     }

@@ -27,7 +27,7 @@ export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext, ing
 
     scope.post('/upload_url', async (request, reply) => {
       const account = request.account;
-      ingest.admit(account.id);
+      await ingest.admit(account.id);
       const raw = await readFields(request);
       const url = sourceUrl(raw);
       const form = parseUploadFields(raw);

@@ -6,6 +6,7 @@ import { m004FaceModel } from './004-face-model';
 import { m005SearchPartitions } from './005-search-partitions';
 import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 import { m007SegmentEmbeddings } from './007-segment-embeddings';
+import { m008RateLimits } from './008-rate-limits';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const serviceMigrations: readonly Migration[] = [
   m005SearchPartitions,
   m006UnindexEmptyCaptions,
   m007SegmentEmbeddings,
+  m008RateLimits,
 ];
