@@ -17,10 +17,11 @@ const FILES = [
   '!**/node_modules/**/*.{map,ts,mts,cts,tsx,flow,md,markdown,html,gyp,gypi,c,cc,cpp,h,hpp,tsbuildinfo}',
   // Not `types/`: @fastify/busboy keeps runtime code in lib/types (declarations go by their extension above).
   '!**/node_modules/**/{test,tests,__tests__,spec,docs,doc,demo,demos,example,examples,benchmark,benchmarks,coverage}/**',
-  // Compiled test suites beside the code (exiftool-vendored's dist/*.spec.js, @stablelib's lib/*.test.js). Not every
+  // Compiled test suites beside the code (exiftool-vendored's dist/*.spec.js, @stablelib's lib/*.test.js, pg-protocol's dist/*.test.js). Not every
   // *.test.js: core-js/modules/es.regexp.test.js is the RegExp#test polyfill.
   '!**/node_modules/**/*.spec.{js,cjs,mjs}',
   '!**/node_modules/@stablelib/*/lib/*.test.js',
+  '!**/node_modules/pg-protocol/dist/*.test.js',
   // Type packages some dependencies list as dependencies (tfjs-core: @types/offscreencanvas...): declarations only.
   '!**/node_modules/@types/**',
   // better-sqlite3 ships its C sources and a whole build tree: only the addon and its JavaScript run.

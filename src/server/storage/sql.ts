@@ -27,3 +27,13 @@ export interface Sql {
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
 }
+
+/** Both adapters refuse the outer Sql inside its own transaction (on SQLite it would wait for itself). */
+export function outerInsideOwnTransaction(): Error {
+  return new Error('a statement on the outer Sql inside its own transaction: use the tx argument');
+}
+
+/** A statement on a transaction that has ended would run outside it, or inside someone else's. */
+export function endedTransaction(): Error {
+  return new Error('a statement on a transaction that has already ended: await it inside fn');
+}

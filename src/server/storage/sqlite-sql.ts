@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { Db } from '../../common/sqlite';
-import type { RunResult, Sql, SqlParam } from './sql';
+import { endedTransaction, outerInsideOwnTransaction, type RunResult, type Sql, type SqlParam } from './sql';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -37,6 +37,7 @@ export class SqliteSql implements Sql {
   }
 
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    if (openTransaction.getStore() === this) return Promise.reject(outerInsideOwnTransaction());
     const before = this.busy ?? Promise.resolve();
     const result = before.then(() => this.inTransaction(fn));
     const settled = result.then(
@@ -65,9 +66,7 @@ export class SqliteSql implements Sql {
   }
 
   private whenFree<T>(op: () => T): Promise<T> {
-    if (openTransaction.getStore() === this) {
-      return Promise.reject(new Error('a statement on the outer Sql inside its own transaction: use the tx argument'));
-    }
+    if (openTransaction.getStore() === this) return Promise.reject(outerInsideOwnTransaction());
     if (this.busy) return this.busy.then(() => this.whenFree(op));
     try {
       return Promise.resolve(op());
@@ -78,13 +77,16 @@ export class SqliteSql implements Sql {
 
   private async inTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
+    const tx = new SqliteTransaction(this, null);
     try {
-      const value = await openTransaction.run(this, () => fn(new SqliteTransaction(this, 0)));
+      const value = await openTransaction.run(this, () => fn(tx));
       this.db.exec('COMMIT');
       return value;
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw err;
+    } finally {
+      tx.end();
     }
   }
 }
@@ -92,36 +94,58 @@ export class SqliteSql implements Sql {
 /** The open transaction's side of the connection: runs at once, nests as savepoints. */
 class SqliteTransaction implements Sql {
   readonly dialect = 'sqlite' as const;
+  private ended = false;
 
   constructor(
     private readonly owner: SqliteSql,
-    private readonly depth: number,
+    private readonly parent: SqliteTransaction | null,
   ) {}
 
   all(sql: string, ...params: SqlParam[]): Promise<unknown[]> {
-    return attempt(() => this.owner.prepared(sql).all(...bound(params)));
+    return this.attempt(() => this.owner.prepared(sql).all(...bound(params)));
   }
 
   get(sql: string, ...params: SqlParam[]): Promise<unknown> {
-    return attempt(() => this.owner.prepared(sql).get(...bound(params)));
+    return this.attempt(() => this.owner.prepared(sql).get(...bound(params)));
   }
 
   run(sql: string, ...params: SqlParam[]): Promise<RunResult> {
-    return attempt(() => ({ changes: this.owner.prepared(sql).run(...bound(params)).changes }));
+    return this.attempt(() => ({ changes: this.owner.prepared(sql).run(...bound(params)).changes }));
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const name = `sp${this.depth + 1}`;
+    if (this.hasEnded()) throw endedTransaction();
+    const name = `sp${this.depth() + 1}`;
     this.owner.db.exec(`SAVEPOINT ${name}`);
+    const inner = new SqliteTransaction(this.owner, this);
     try {
-      const value = await fn(new SqliteTransaction(this.owner, this.depth + 1));
+      const value = await fn(inner);
       this.owner.db.exec(`RELEASE ${name}`);
       return value;
     } catch (err) {
       this.owner.db.exec(`ROLLBACK TO ${name}`);
       this.owner.db.exec(`RELEASE ${name}`);
       throw err;
+    } finally {
+      inner.end();
     }
+  }
+
+  end(): void {
+    this.ended = true;
+  }
+
+  /** A statement on a transaction that has ended would run outside it, or inside the next one. */
+  private attempt<T>(op: () => T): Promise<T> {
+    return this.hasEnded() ? Promise.reject(endedTransaction()) : attempt(op);
+  }
+
+  private hasEnded(): boolean {
+    return this.ended || (this.parent?.hasEnded() ?? false);
+  }
+
+  private depth(): number {
+    return this.parent ? this.parent.depth() + 1 : 0;
   }
 }
 

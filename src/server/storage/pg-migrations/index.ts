@@ -1,0 +1,5 @@
+import { pg001Library } from './001-library';
+import type { PgMigration } from './pg-migration';
+
+/** The service's PostgreSQL migrations, in order. Append only. */
+export const pgMigrations: readonly PgMigration[] = [pg001Library];
