@@ -29,18 +29,10 @@ interface Current {
  *   });
  */
 export function useServiceSql(engine: SqlDialect): { readonly sql: Sql; readonly db: Db | undefined } {
-  let server: TestPostgres | undefined;
+  const server = usePostgresServer(engine);
   let current: Current | undefined;
-  if (engine === 'postgres') {
-    beforeAll(async () => {
-      server = await startPostgres();
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
-  }
   beforeEach(async () => {
-    current = engine === 'postgres' ? await openPostgres(server) : await openSqlite();
+    current = engine === 'postgres' ? await openPostgres(server()) : await openSqlite();
   });
   afterEach(async () => {
     await current?.close();
@@ -58,6 +50,20 @@ export function useServiceSql(engine: SqlDialect): { readonly sql: Sql; readonly
       return now().db;
     },
   };
+}
+
+/** One PostgreSQL server for the enclosing describe block when `engine` is postgres (none on SQLite). */
+export function usePostgresServer(engine: SqlDialect): () => TestPostgres | undefined {
+  let server: TestPostgres | undefined;
+  if (engine === 'postgres') {
+    beforeAll(async () => {
+      server = await startPostgres();
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+  }
+  return () => server;
 }
 
 async function openSqlite(): Promise<Current> {

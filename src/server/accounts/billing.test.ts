@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tempDir } from '../../../test/helpers/temp';
-import { openServiceDb, type Db } from '../storage/db';
-import { SqliteSql } from '../storage/sqlite-sql';
+import { SERVICE_SQL_ENGINES } from '../../../test/helpers/service-sql';
+import { useSharedDatabase, type SharedDatabase } from '../../../test/helpers/shared-database';
 import type { Sql } from '../storage/sql';
 import { Accounts } from './accounts';
 import { Billing, InsufficientBalanceError } from './billing';
@@ -54,26 +53,18 @@ async function burstProcess(dataDir: string, accountId: number, count: number, m
   };
 }
 
-describe('Billing on SQLite', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  let db: Db;
-  let sql: SqliteSql;
+describe.each(SERVICE_SQL_ENGINES)('Billing on %s', (engine) => {
+  const t = useSharedDatabase(engine);
+  let sql: Sql;
   let billing: Billing;
   let accountId: number;
 
   beforeEach(async () => {
-    ({ dir, cleanup } = await tempDir('reelsync-billing-'));
-    db = openServiceDb(dir);
-    sql = new SqliteSql(db);
+    sql = await t.connect();
     billing = new Billing(sql);
     const accounts = new Accounts(sql);
     accountId = (await accounts.ensure('alice')).id;
     await accounts.setBalance(accountId, 1000);
-  });
-  afterEach(async () => {
-    db.close();
-    await cleanup();
   });
 
   it('lets exactly the affordable number of concurrent charges through, each with its ledger row', async () => {
@@ -83,18 +74,13 @@ describe('Billing on SQLite', () => {
     expect(await books(sql, accountId)).toEqual({ balance: 20, ledger: 20, rows: 15 });
   });
 
-  it('two processes charging one account at once on one database file: exactly the affordable number succeed', async () => {
-    await new Accounts(sql).setBalance(accountId, 100_000);
-    const processes = await Promise.all([
-      burstProcess(dir, accountId, 1000, 70),
-      burstProcess(dir, accountId, 1000, 70),
-    ]);
-    for (const p of processes) p.go();
-    const charged = await Promise.all(processes.map((p) => p.charged()));
-    expect(charged[0]! + charged[1]!).toBe(1428); // 1428 x 70 = 99,960 of 100,000
-    expect(Math.min(...charged)).toBeGreaterThan(0); // both processes were charging at the same time
-    expect(await books(sql, accountId)).toEqual({ balance: 40, ledger: 40, rows: 1430 });
-  }, 60_000);
+  it('two API processes charging one account at once: exactly the affordable number succeed', async () => {
+    await new Accounts(sql).setBalance(accountId, 30_000);
+    const charged = await (engine === 'sqlite' ? chargeInTwoProcesses : chargeOnTwoPools)(t, accountId, 600, 70);
+    expect(charged[0] + charged[1]).toBe(428); // 428 x 70 = 29,960 of 30,000
+    expect(Math.min(...charged)).toBeGreaterThan(0); // both were charging at the same time
+    expect(await books(sql, accountId)).toEqual({ balance: 40, ledger: 40, rows: 430 });
+  }, 120_000);
 
   it('refunds, sets balances with the difference in the ledger, and checks a balance without charging', async () => {
     await billing.charge(accountId, 400, 'upload indexing', 'VI1');
@@ -120,3 +106,37 @@ describe('Billing on SQLite', () => {
     expect(await books(sql, accountId)).toEqual({ balance: 1000, ledger: 1000, rows: 1 });
   });
 });
+
+/** SQLite: two processes on the database file (one process cannot overlap two connections' transactions). */
+async function chargeInTwoProcesses(
+  t: SharedDatabase,
+  accountId: number,
+  count: number,
+  micro: number,
+): Promise<[number, number]> {
+  const dataDir = t.dataDir ?? '';
+  const processes = await Promise.all([1, 2].map(() => burstProcess(dataDir, accountId, count, micro)));
+  for (const p of processes) p.go();
+  const [a = 0, b = 0] = await Promise.all(processes.map((p) => p.charged()));
+  return [a, b];
+}
+
+/** PostgreSQL: two pools, as two API replicas hold. */
+async function chargeOnTwoPools(
+  t: SharedDatabase,
+  accountId: number,
+  count: number,
+  micro: number,
+): Promise<[number, number]> {
+  const replicas = [new Billing(await t.connect()), new Billing(await t.connect())];
+  const [a = 0, b = 0] = await Promise.all(
+    replicas.map(async (billing) => {
+      const results = await Promise.allSettled(
+        Array.from({ length: count }, () => billing.charge(accountId, micro, 'burst')),
+      );
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(InsufficientBalanceError);
+      return results.filter((r) => r.status === 'fulfilled').length;
+    }),
+  );
+  return [a, b];
+}

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { SERVICE_SQL_ENGINES } from '../../../test/helpers/service-sql';
+import { useSharedDatabase } from '../../../test/helpers/shared-database';
 import { tempDir } from '../../../test/helpers/temp';
 import { countOf } from '../storage/rows';
-import { openServiceDb, type Db } from '../storage/db';
+import { openServiceDb } from '../storage/db';
 import type { Sql } from '../storage/sql';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { RateLimiter } from './rate-limiter';
@@ -39,29 +41,13 @@ function withLatency(sql: Sql): Sql {
   };
 }
 
-describe('RateLimiter on SQLite', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  const dbs: Db[] = [];
-  /** A new connection to the one database file, as another API process would open. */
-  const connect = (): SqliteSql => {
-    const db = openServiceDb(dir);
-    dbs.push(db);
-    return new SqliteSql(db);
-  };
-
-  beforeEach(async () => {
-    ({ dir, cleanup } = await tempDir('reelsync-limits-'));
-  });
-  afterEach(async () => {
-    for (const db of dbs.splice(0)) db.close();
-    await cleanup();
-  });
+describe.each(SERVICE_SQL_ENGINES)('RateLimiter on %s', (engine) => {
+  const t = useSharedDatabase(engine);
 
   it('answers as the in-memory sliding window did: 0, or the seconds until the oldest hit leaves the window', async () => {
     const t0 = 1_000_000;
     let now = t0;
-    const limiter = new RateLimiter(connect(), 3, 2000, () => now);
+    const limiter = new RateLimiter(await t.connect(), 3, 2000, () => now);
     const at = async (t: number, key = 'k'): Promise<number> => {
       now = t0 + t;
       return limiter.take(key);
@@ -78,6 +64,7 @@ describe('RateLimiter on SQLite', () => {
   });
 
   it('gives the reference answers for any sequence of hits and pauses (property)', async () => {
+    const sql = await t.connect();
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 5 }),
@@ -85,7 +72,6 @@ describe('RateLimiter on SQLite', () => {
         fc.array(fc.tuple(fc.constantFrom('a', 'b'), fc.integer({ min: 0, max: 1500 })), { maxLength: 60 }),
         async (max, windowMs, steps) => {
           let now = 5_000_000;
-          const sql = connect();
           await sql.run('DELETE FROM rate_limits');
           const limiter = new RateLimiter(sql, max, windowMs, () => now);
           const reference = new ReferenceLimiter(max, windowMs);
@@ -95,14 +81,14 @@ describe('RateLimiter on SQLite', () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: engine === 'sqlite' ? 60 : 20 },
     );
   });
 
-  it('is one limit for two limiters on two connections to one database file, with concurrent takes', async () => {
+  it('is one limit for two limiters on two connections to one database, with concurrent takes', async () => {
     const now = () => 2_000_000;
-    const a = new RateLimiter(withLatency(connect()), 7, 60_000, now);
-    const b = new RateLimiter(withLatency(connect()), 7, 60_000, now);
+    const a = new RateLimiter(withLatency(await t.connect()), 7, 60_000, now);
+    const b = new RateLimiter(withLatency(await t.connect()), 7, 60_000, now);
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).take('upload:1')));
     expect(answers.filter((w) => w === 0)).toHaveLength(7);
     expect(answers.filter((w) => w === 60)).toHaveLength(33);
@@ -111,7 +97,7 @@ describe('RateLimiter on SQLite', () => {
 
   it('deletes the rows of keys idle past their window, so old hits are not kept', async () => {
     let now = 3_000_000;
-    const sql = connect();
+    const sql = await t.connect();
     const limiter = new RateLimiter(sql, 2, 1000, () => now);
     const rows = async (): Promise<number> => countOf(await sql.get('SELECT COUNT(*) AS n FROM rate_limits'));
     for (const key of ['a', 'b', 'c']) await limiter.take(key);
