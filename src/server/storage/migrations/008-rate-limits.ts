@@ -2,8 +2,9 @@ import type { Migration } from '../../../shared/sqlite-migrate';
 
 /**
  * Rate-limit windows shared by every API process on the database (limits/rate-limiter.ts): one row per key (account +
- * kind) holding the times of the hits in its sliding window (float64 milliseconds, little-endian). A write is a compare-and-set on `version`, so replicas
- * never lose each other's hits; `expires_at` (newest hit + window) lets a sweep delete the rows of idle keys.
+ * kind) holding the times of the hits in its sliding window (int32 milliseconds before `expires_at`). A write is a
+ * compare-and-set on `version`, so replicas never lose each other's hits; `expires_at` (newest hit + window) lets a
+ * sweep delete the rows of idle keys.
  */
 export const m008RateLimits: Migration = {
   version: 8,
