@@ -112,7 +112,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       laneSql: INDEX_LANE_SQL,
       onSettled: (job, outcome) => {
         indexSettled(job, outcome);
-        datalakeWorkers.onIndexSettled(job, outcome);
+        void datalakeWorkers.onIndexSettled(job, outcome);
       },
     });
   }

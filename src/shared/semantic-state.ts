@@ -4,7 +4,8 @@ import { unreachable } from './errors';
 /**
  * The semantic model slot as the service reports it (GET /semantic, a Reelsync extension) and the app shows it.
  * off: nothing downloaded; downloading: bytes so far of the whole model; ready: loaded on demand, `pending` keyframes
- * still to embed; failed: the last download or load failed, with why (a new download may be asked).
+ * still to embed; failed: the last download or load failed, with why (a new download may be asked); not-offered: the
+ * library service has no model slot (a cloud service answers GET /semantic 404 and ranks with its own model).
  */
 export const semanticStateSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('off'), model: z.string(), reason: z.string() }),
@@ -26,6 +27,7 @@ export const semanticStateSchema = z.discriminatedUnion('state', [
     pendingSegments: z.number().int().nonnegative(),
   }),
   z.object({ state: z.literal('failed'), model: z.string(), reason: z.string() }),
+  z.object({ state: z.literal('not-offered') }),
 ]);
 export type SemanticState = z.infer<typeof semanticStateSchema>;
 
@@ -40,6 +42,8 @@ export function semanticStateLine(s: SemanticState): string {
       return `semantic search: on (${s.model})`;
     case 'failed':
       return `semantic search: failed (${s.reason})`;
+    case 'not-offered':
+      return 'semantic search: up to the library service (no model to download here)';
     default:
       throw unreachable(s);
   }

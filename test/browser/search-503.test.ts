@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ReelsyncApp } from '../../src/main/app';
@@ -8,6 +9,7 @@ import { rendererBuildDir } from '../../src/main/paths';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { launchChromium, openWatchedPage, skipBrowserTests } from '../helpers/chromium';
 import { tempDir } from '../helpers/temp';
+import { screenshotsDir } from '../helpers/ui-app';
 
 /**
  * A library service over real HTTP on 127.0.0.1 that is up (its folder list answers, so the connectivity probe says
@@ -21,6 +23,13 @@ async function startOverloadedLibrary(): Promise<{ baseUrl: string; searches: ()
     if (req.method === 'POST' && path.endsWith('/search')) {
       searches++;
       res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
+      return;
+    }
+    if (path.endsWith('/semantic')) {
+      // A cloud service has no model slot (a Reelsync extension): its unknown routes answer 404.
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ code: '0404', msg: 'not found', data: null, success: false, failed: true }));
       return;
     }
     const data = path.endsWith('/folders') ? [] : null;
@@ -90,4 +99,17 @@ describe.skipIf(skipBrowserTests)('a 503 during search (Chromium, headless web m
     expect(library.searches()).toBeGreaterThan(before);
     expect(await page.getByText('Search failed').count()).toBe(0);
   }, 60_000);
+
+  it('Settings names the server the app was started with, and keeps the saved choice apart from it', async () => {
+    await page.goto(web.url);
+    await page.getByTestId('nav-settings').click();
+    const detail = page.getByTestId('connection-detail');
+    await expect.poll(() => detail.textContent()).toContain('given at start-up');
+    expect(await detail.textContent()).toContain(library.baseUrl);
+    expect(await page.getByTestId('endpoint-label').textContent()).toBe('Library when started without a server');
+    // That server has no model slot of its own (404): the card says so instead of showing an error.
+    await expect.poll(() => page.getByTestId('semantic-state').textContent()).toContain('up to the library service');
+    await detail.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(screenshotsDir, 'settings-given-server.png') });
+  });
 });

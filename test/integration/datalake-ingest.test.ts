@@ -169,6 +169,37 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       expect(theirs.json.operation).not.toBe(first.json.operation);
       await waitForOperation(other, theirs.json.operation);
     });
+
+    it('starts one ingest for concurrent retries of one idempotency_key, and opens one upload session', async () => {
+      const racer = datalakeClient(service.origin, service.createKey('idem-race', { kind: 'datalake', credits: 5 }));
+      const raceCollection = (await racer.post<{ collection_id: string }>('/collections', { name: 'race' })).json
+        .collection_id;
+      const retries = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          racer.post<Operation>('/videos', {
+            collection_id: raceCollection,
+            source_url: clip(),
+            idempotency_key: 'race-ingest',
+          }),
+        ),
+      );
+      expect(retries.map((r) => r.status)).toEqual(Array(6).fill(202));
+      expect(new Set(retries.map((r) => r.json.operation)).size).toBe(1);
+      const sessions = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          racer.post<{ video_id: string }>('/videos?upload=resumable', {
+            collection_id: raceCollection,
+            size: 1000,
+            filename: 'race.mp4',
+            idempotency_key: 'race-session',
+          }),
+        ),
+      );
+      expect(sessions.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      expect(new Set(sessions.map((r) => r.json.video_id)).size).toBe(1);
+      await waitForOperation(racer, retries[0]?.json.operation ?? '');
+      expect((await racer.get<{ videos: unknown[] }>('/videos?limit=100')).json.videos).toHaveLength(2);
+    });
   });
 
   describe('ingest by multipart file', () => {

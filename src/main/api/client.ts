@@ -186,12 +186,13 @@ export class LibraryClient {
   }
 
   /** The service's semantic model slot (a Reelsync extension: GET /semantic, POST /semantic/download). */
+  /** The model slot, a Reelsync extension: a service without one (404) is `not-offered`. */
   async semanticState(signal?: AbortSignal): Promise<SemanticState> {
-    return this.call('GET', '/semantic', semanticStateSchema, { signal });
+    return notOfferedOn404(this.call('GET', '/semantic', semanticStateSchema, { signal }));
   }
 
   async startSemanticDownload(signal?: AbortSignal): Promise<SemanticState> {
-    return this.call('POST', '/semantic/download', semanticStateSchema, jsonBody({}, signal));
+    return notOfferedOn404(this.call('POST', '/semantic/download', semanticStateSchema, jsonBody({}, signal)));
   }
 
   private async call<T extends z.ZodType>(
@@ -284,4 +285,13 @@ function jsonBody(value: unknown, signal?: AbortSignal): CallInit {
 function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   if (a && b) return AbortSignal.any([a, b]);
   return a ?? b;
+}
+
+async function notOfferedOn404(answer: Promise<SemanticState>): Promise<SemanticState> {
+  try {
+    return await answer;
+  } catch (err) {
+    if (err instanceof LibraryApiError && err.details.status === 404) return { state: 'not-offered' };
+    throw err;
+  }
 }

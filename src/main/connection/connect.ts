@@ -10,6 +10,8 @@ export interface LibraryConnection {
   mode: 'embedded' | 'cloud';
   baseUrl: string;
   key: string;
+  /** Given when the app was started (--server, options), not chosen in Settings. */
+  given?: boolean;
   /** The embedded service's supervisor (its live state, restart); none for a cloud endpoint. */
   supervisor?: ServiceSupervisor;
   stop(): Promise<void>;
@@ -50,7 +52,13 @@ export async function connectLibrary(
     case 'given':
       return {
         state: 'connected',
-        connection: { mode: 'cloud', baseUrl: target.baseUrl, key: target.key, stop: () => Promise.resolve() },
+        connection: {
+          mode: 'cloud',
+          given: true,
+          baseUrl: target.baseUrl,
+          key: target.key,
+          stop: () => Promise.resolve(),
+        },
       };
     case 'embedded':
       return connectEmbedded(settings, o, target.key);

@@ -21,12 +21,16 @@ export function settingsView(
   const down = serviceProblem(connection.state());
   const view: SettingsView['connection'] =
     o === undefined
-      ? { state: 'not-configured', mode: null, baseUrl: null, error: null }
+      ? { state: 'not-configured', mode: null, baseUrl: null, error: null, givenAtStart: false }
       : o.state === 'connected'
-        ? down
-          ? { state: 'failed', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: down }
-          : { state: 'connected', mode: o.connection.mode, baseUrl: o.connection.baseUrl, error: null }
-        : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason };
+        ? {
+            state: down ? 'failed' : 'connected',
+            mode: o.connection.mode,
+            baseUrl: o.connection.baseUrl,
+            error: down ?? null,
+            givenAtStart: o.connection.given === true,
+          }
+        : { state: o.state, mode: o.mode, baseUrl: null, error: o.reason, givenAtStart: false };
   const applied = connection.applied();
   const restartRequired =
     applied !== undefined && (applied.endpoint !== JSON.stringify(endpoint) || applied.concurrency !== concurrency);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../storage/db';
+import type { Sql } from '../storage/sql';
 import { countOf, flagColumn, optionalRow } from '../storage/rows';
 import { iso } from './iso-time';
 import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
@@ -19,6 +19,9 @@ export const collectionRowSchema = z.object({
 });
 export type CollectionRow = z.output<typeof collectionRowSchema>;
 
+/** The id of the collection's `folders` row. */
+const folderIdRowSchema = z.object({ id: z.number().int() });
+
 export interface CollectionRecord {
   collection_id: string;
   name: string;
@@ -32,65 +35,86 @@ export interface CollectionRecord {
 
 /** Collections group datalake videos; each owns a library folder so interface A and search filters see the same set. */
 export class Collections {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
-  create(accountId: number, name: string, safetyDetector: boolean, faceRecognition: boolean): CollectionRow {
+  /** The collection and its folder, both or neither. */
+  async create(
+    accountId: number,
+    name: string,
+    safetyDetector: boolean,
+    faceRecognition: boolean,
+  ): Promise<CollectionRow> {
     const id = newId('col');
     const now = Date.now();
-    this.db.transaction(() => {
-      const folderId = Number(
-        this.db
-          .prepare('INSERT INTO folders (account_id, name, unique_id, created_at) VALUES (?, ?, ?, ?)')
-          .run(accountId, `datalake: ${name}`, `datalake:${id}`, now).lastInsertRowid,
+    const row = await this.sql.transaction(async (tx) => {
+      const folder = folderIdRowSchema.parse(
+        await tx.get(
+          'INSERT INTO folders (account_id, name, unique_id, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+          accountId,
+          `datalake: ${name}`,
+          `datalake:${id}`,
+          now,
+        ),
       );
-      this.db
-        .prepare(
-          `INSERT INTO dl_collections (id, account_id, name, safety_detector, face_recognition, folder_id, state, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?)`,
-        )
-        .run(id, accountId, name, safetyDetector ? 1 : 0, faceRecognition ? 1 : 0, folderId, now, now);
-    })();
-    return this.byId(id)!;
+      return tx.get(
+        `INSERT INTO dl_collections (id, account_id, name, safety_detector, face_recognition, folder_id, state, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?) RETURNING *`,
+        id,
+        accountId,
+        name,
+        safetyDetector ? 1 : 0,
+        faceRecognition ? 1 : 0,
+        folder.id,
+        now,
+        now,
+      );
+    });
+    return collectionRowSchema.parse(row);
   }
 
-  byId(id: string): CollectionRow | undefined {
-    return optionalRow(collectionRowSchema, this.db.prepare('SELECT * FROM dl_collections WHERE id = ?').get(id));
+  async byId(id: string): Promise<CollectionRow | undefined> {
+    return optionalRow(collectionRowSchema, await this.sql.get('SELECT * FROM dl_collections WHERE id = ?', id));
   }
 
   /** The account's collection, never another account's. */
-  get(accountId: number, id: string): CollectionRow | undefined {
+  async get(accountId: number, id: string): Promise<CollectionRow | undefined> {
     return optionalRow(
       collectionRowSchema,
-      this.db.prepare('SELECT * FROM dl_collections WHERE id = ? AND account_id = ?').get(id, accountId),
+      await this.sql.get('SELECT * FROM dl_collections WHERE id = ? AND account_id = ?', id, accountId),
     );
   }
 
   /** Newest first. */
-  list(accountId: number, request: PageRequest<NewestFirstKey>): Page<CollectionRow> {
-    return newestFirstPage(this.db, 'dl_collections', collectionRowSchema, 'account_id = ?', [accountId], request);
+  list(accountId: number, request: PageRequest<NewestFirstKey>): Promise<Page<CollectionRow>> {
+    return newestFirstPage(this.sql, 'dl_collections', collectionRowSchema, 'account_id = ?', [accountId], request);
   }
 
-  markDeleting(id: string): void {
-    this.db.prepare("UPDATE dl_collections SET state = 'deleting', updated_at = ? WHERE id = ?").run(Date.now(), id);
+  async markDeleting(id: string): Promise<void> {
+    await this.sql.run("UPDATE dl_collections SET state = 'deleting', updated_at = ? WHERE id = ?", Date.now(), id);
   }
 
-  /** Removes the collection and its (by then empty) folder. */
-  remove(id: string): void {
-    const row = this.byId(id);
-    if (!row) return;
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM dl_collections WHERE id = ?').run(id);
-      this.db
-        .prepare('DELETE FROM folders WHERE id = ? AND NOT EXISTS (SELECT 1 FROM videos WHERE folder_id = ?)')
-        .run(row.folder_id, row.folder_id);
-    })();
+  /** Removes the collection and its folder, unless a library video still files under that folder. */
+  async remove(id: string): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      const row = optionalRow(
+        folderIdRowSchema,
+        await tx.get('DELETE FROM dl_collections WHERE id = ? RETURNING folder_id AS id', id),
+      );
+      if (!row) return;
+      await tx.run(
+        'DELETE FROM folders WHERE id = ? AND NOT EXISTS (SELECT 1 FROM videos WHERE folder_id = ?)',
+        row.id,
+        row.id,
+      );
+    });
   }
 
-  record(row: CollectionRow): CollectionRecord {
+  async record(row: CollectionRow): Promise<CollectionRecord> {
     const videoCount = countOf(
-      this.db
-        .prepare("SELECT COUNT(*) AS n FROM dl_videos WHERE collection_id = ? AND status != 'cancelled'")
-        .get(row.id),
+      await this.sql.get(
+        "SELECT COUNT(*) AS n FROM dl_videos WHERE collection_id = ? AND status != 'cancelled'",
+        row.id,
+      ),
     );
     return {
       collection_id: row.id,

@@ -7,6 +7,7 @@ import { DlVideos, type DlVideoRow } from './dl-videos';
 import type { DatalakeErrorCode } from './errors';
 import { Events } from './events';
 import { Operations, type OperationRow } from './operations';
+import { lockRow } from './row-lock';
 import { Streams } from './streams';
 import { enqueueWebhook } from './webhooks';
 
@@ -33,8 +34,8 @@ export class Datalake {
   private readonly aborts = new Map<string, AbortController>();
 
   constructor(readonly ctx: ServiceContext) {
-    this.collections = new Collections(ctx.db);
-    this.videos = new DlVideos(ctx.db);
+    this.collections = new Collections(ctx.sql);
+    this.videos = new DlVideos(ctx.sql);
     this.operations = new Operations(ctx.db);
     this.deliveries = new Deliveries(ctx.db);
     this.events = new Events(ctx.db);
@@ -63,15 +64,27 @@ export class Datalake {
   }
 
   /** Ends an operation once: records the outcome, sets the video's state, fires the webhook unless cancelled. */
-  complete(operationId: string, error: { code: DatalakeErrorCode; message: string } | null, cancelled = false): void {
-    if (!this.operations.finish(operationId, { error, cancelled })) return;
+  async complete(
+    operationId: string,
+    error: { code: DatalakeErrorCode; message: string } | null,
+    cancelled = false,
+  ): Promise<void> {
+    if (this.operations.finish(operationId, { error, cancelled })) await this.ended(operationId, error, cancelled);
+  }
+
+  /** What follows the one `finish` of an operation that ended it: aborts its work, sets the video's state, notifies. */
+  private async ended(
+    operationId: string,
+    error: { code: DatalakeErrorCode; message: string } | null,
+    cancelled: boolean,
+  ): Promise<void> {
     this.aborts.get(operationId)?.abort(new Error('operation ended'));
     const row = this.operations.byId(operationId);
     if (!row) return;
     if (row.kind === 'ingest') {
-      const video = this.videos.byId(row.resource);
+      const video = await this.videos.byId(row.resource);
       if (video && video.status !== 'deleting') {
-        this.videos.setStatus(
+        await this.videos.setStatus(
           video.id,
           cancelled ? 'cancelled' : error && error.code !== 'partial_failure' ? 'failed' : 'ready',
         );
@@ -85,9 +98,13 @@ export class Datalake {
       enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
   }
 
-  /** Gives back what an operation charged, at most once whoever asks (cancel and the worker can both try). */
+  /**
+   * Gives back what an operation charged, at most once whoever asks (cancel and the worker can both try, in this
+   * process or another): read and cleared under the operation's row lock, in the refund's transaction.
+   */
   async refundOnce(operationId: string): Promise<void> {
     await this.ctx.sql.transaction(async (tx) => {
+      await lockRow(tx, 'dl_operations', operationId);
       const row = this.operations.byId(operationId);
       if (!row || row.charged_micro <= 0) return;
       this.operations.clearCharge(operationId);
@@ -95,15 +112,27 @@ export class Datalake {
     });
   }
 
-  /** Cancel is possible until the index stage starts; decided synchronously, so the index worker cannot slip in between. */
+  /**
+   * Cancel is possible until the index stage starts. Decided and ended in one transaction under the operation's row
+   * lock, the library row deleted in it too: the preprocess worker stores the video under the same lock (it either
+   * finds the operation ended, or its library row is deleted here and the queued index job finds nothing to do).
+   */
   async cancel(row: OperationRow): Promise<CancelResult> {
-    if (row.done || row.kind !== 'ingest' || this.operations.indexStarted(row)) return { kind: 'too_late', row };
-    const video = this.videos.byId(row.resource);
-    const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
-    if (library) this.ctx.videos.delete(library.id); // the queued index job then finds nothing to do
-    // Ended before the refund awaits: an ingest worker past its charge then sees the cancel and undoes its own work.
-    this.complete(row.id, null, true);
+    if (row.done || row.kind !== 'ingest') return { kind: 'too_late', row };
+    const cancelled = await this.ctx.sql.transaction(async (tx) => {
+      await lockRow(tx, 'dl_operations', row.id);
+      const current = this.operations.byId(row.id);
+      if (!current || current.done || this.operations.indexStarted(current)) return null;
+      if (!this.operations.finish(row.id, { error: null, cancelled: true })) return null;
+      const video = await this.videos.byId(row.resource, tx);
+      const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
+      if (library) this.ctx.videos.delete(library.id);
+      return { video, library };
+    });
+    if (!cancelled) return { kind: 'too_late', row };
     await this.refundOnce(row.id);
+    await this.ended(row.id, null, true);
+    const { video, library } = cancelled;
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
     if (video) await rm(this.uploadPath(video.id), { force: true });
     return { kind: 'cancelled', row: this.operations.byId(row.id) ?? row };
@@ -112,16 +141,19 @@ export class Datalake {
   /** Removes a datalake video with everything derived from it; an unfinished ingest of it ends with video_deleted. */
   async purgeVideo(video: DlVideoRow): Promise<void> {
     const ingest = this.operations.activeFor(video.id, 'ingest');
-    this.videos.setStatus(video.id, 'deleting');
+    await this.videos.setStatus(video.id, 'deleting');
     if (ingest)
-      this.complete(ingest.id, { code: 'video_deleted', message: 'the video was deleted before its ingest finished' });
+      await this.complete(ingest.id, {
+        code: 'video_deleted',
+        message: 'the video was deleted before its ingest finished',
+      });
     const library = video.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) {
       this.ctx.videos.delete(library.id);
       await this.deleteLibraryBlobs(library.bucket, library.video_no);
     }
     await rm(this.uploadPath(video.id), { force: true });
-    this.videos.remove(video.id);
+    await this.videos.remove(video.id);
   }
 
   private async deleteLibraryBlobs(bucket: string, videoNo: string): Promise<void> {

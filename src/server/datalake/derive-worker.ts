@@ -8,44 +8,54 @@ import { runSafety } from './safety/run-safety';
 const payloadSchema = z.object({ operationId: z.string() });
 const indexPayloadSchema = z.object({ videoId: z.number().int() });
 
-/** Called when the indexer's job for a video settles: a datalake ingest moves on to derive, or fails. */
+/**
+ * Called when the indexer's job for a video settles: a datalake ingest moves on to derive, or fails. Never rejects: a
+ * failure is logged, and the start-up catch-up (catchUpIndexedIngests) moves the ingest on later.
+ */
 export function onIndexSettledForDatalake(dl: Datalake) {
-  return (job: JobRow, outcome: JobOutcome): void => {
-    const op = dl.operations.activeFor(job.ref, 'ingest');
-    if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
-    const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
-    const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
-    advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
+  return async (job: JobRow, outcome: JobOutcome): Promise<void> => {
+    try {
+      const op = dl.operations.activeFor(job.ref, 'ingest');
+      if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
+      const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
+      const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
+      await advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
+    } catch (err) {
+      dl.ctx.log.error(
+        { job: job.id, ref: job.ref, err: err instanceof Error ? err.message : String(err) },
+        'datalake index settle failed',
+      );
+    }
   };
 }
 
 /** Moves an ingest past its index stage by the library row's state; also used at start to catch a missed settle. */
-export function advanceAfterIndex(
+export async function advanceAfterIndex(
   dl: Datalake,
   operationId: string,
   error: string | null,
   status: string | undefined,
-): void {
+): Promise<void> {
   if (status === 'PARSE' && !error) {
     dl.operations.setStage(operationId, 'index', 'done');
     dl.ctx.jobs.enqueue(DERIVE_JOB, operationId, { operationId }, 3);
     return;
   }
   if (status === undefined && !error) return; // the library row is gone: cancel or delete ended the operation
-  dl.complete(operationId, { code: 'index_failed', message: error ?? 'indexing failed' });
+  await dl.complete(operationId, { code: 'index_failed', message: error ?? 'indexing failed' });
 }
 
 /**
  * At start: an ingest whose index job settled while the service was down (or whose settle hook never ran) is moved on
  * by its library row's state, as the hook would have.
  */
-export function catchUpIndexedIngests(dl: Datalake): void {
+export async function catchUpIndexedIngests(dl: Datalake): Promise<void> {
   for (const op of dl.operations.unfinished('ingest')) {
     const stages = dl.operations.stages(op);
     if (stages.preprocess !== 'done' || stages.index === 'done') continue;
     const library = dl.ctx.videos.byNo(op.account_id, op.resource);
     if (library && library.status !== 'UNPARSE' && !dl.ctx.jobs.hasPending('index', op.resource)) {
-      advanceAfterIndex(
+      await advanceAfterIndex(
         dl,
         op.id,
         library.status === 'FAIL' ? (library.fail_reason ?? 'indexing failed') : null,
@@ -62,11 +72,11 @@ export function deriveHandler(dl: Datalake): JobHandler {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     const op = dl.operations.byId(operationId);
     if (!op || op.done) return { type: 'finished' };
-    const video = dl.videos.byId(op.resource);
+    const video = await dl.videos.byId(op.resource);
     const library = video?.library_video_id ? ctx.videos.byId(video.library_video_id) : undefined;
-    const collection = video ? dl.collections.byId(video.collection_id) : undefined;
+    const collection = video ? await dl.collections.byId(video.collection_id) : undefined;
     if (!video || !library || !collection) {
-      dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });
+      await dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });
       return { type: 'finished' };
     }
     dl.operations.setStage(op.id, 'derive', 'running', 0);
@@ -97,7 +107,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
       }
       if (collection.face_recognition) {
         try {
-          const entities = deriveFaceEntities(ctx.db, video.id, library.id);
+          const entities = await deriveFaceEntities(ctx.sql, video.id, library.id);
           ctx.log.info({ video: video.id, entities: entities.length }, 'face entities derived');
         } catch (err) {
           problems.push(`face recognition failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -106,7 +116,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
     } finally {
       dl.untrack(op.id);
     }
-    dl.complete(
+    await dl.complete(
       op.id,
       problems.length
         ? { code: 'partial_failure', message: `the video is searchable, but ${problems.join('; ')}` }

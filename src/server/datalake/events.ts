@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../storage/db';
 import { countOf, parsedRows } from '../storage/rows';
-import { mediaTimePage, type MediaTimeKey, type Page, type PageRequest } from './paging';
+import { mediaTimePageOnDb, type MediaTimeKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 import type { FrameScores } from './safety/nsfw-engine';
 
@@ -74,7 +74,7 @@ export class Events {
 
   /** Events starting at or after `since` seconds, in (start, seq) order. */
   page(videoId: string, since: number | undefined, request: PageRequest<MediaTimeKey>): Page<SafetyEvent> {
-    const page = mediaTimePage(
+    const page = mediaTimePageOnDb(
       this.db,
       eventRowSchema,
       {
@@ -108,7 +108,7 @@ export class Events {
     since: number | undefined,
     request: PageRequest<MediaTimeKey>,
   ): Page<SafetyEvent & { video_id: string }> {
-    const page = mediaTimePage(
+    const page = mediaTimePageOnDb(
       this.db,
       streamEventRowSchema,
       {

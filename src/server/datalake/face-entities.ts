@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { descriptorFromBlob, samePerson, type ModelDescriptor } from '../indexer/analyzers/face-match';
-import type { Db } from '../storage/db';
+import type { Sql } from '../storage/sql';
 import { parsedRows } from '../storage/rows';
 import { newId } from './public-id';
 
@@ -29,15 +29,15 @@ const faceRowSchema = z.object({
  * (face-match.ts), and faces of different models never join (a video indexed before face-api holds faceres ones).
  * Returns the entities written.
  */
-export function deriveFaceEntities(db: Db, videoId: string, libraryVideoId: number): FaceEntity[] {
+export async function deriveFaceEntities(sql: Sql, videoId: string, libraryVideoId: number): Promise<FaceEntity[]> {
   const rows = parsedRows(
     faceRowSchema,
-    db
-      .prepare(
-        `SELECT f.descriptor, f.model, f.score, s.start_time, s.end_time FROM faces f
-         JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx WHERE f.video_id = ? ORDER BY s.start_time`,
-      )
-      .all(libraryVideoId),
+    await sql.all(
+      `SELECT f.descriptor, f.model, f.score, s.start_time, s.end_time FROM faces f
+       JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx WHERE f.video_id = ?
+       ORDER BY s.start_time, f.segment_idx, f.id`,
+      libraryVideoId,
+    ),
   );
   const groups: { anchor: ModelDescriptor; entity: FaceEntity }[] = [];
   for (const r of rows) {
@@ -62,23 +62,29 @@ export function deriveFaceEntities(db: Db, videoId: string, libraryVideoId: numb
     }
   }
   const entities = groups.map((g) => g.entity);
-  db.transaction(() => {
-    db.prepare('DELETE FROM dl_face_entities WHERE video_id = ?').run(videoId);
-    const insert = db.prepare(
-      'INSERT INTO dl_face_entities (video_id, entity_id, faces, first_seen, last_seen, best_score) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    for (const e of entities) insert.run(videoId, e.entity_id, e.faces, e.first_seen, e.last_seen, e.best_score);
-  })();
+  await sql.transaction(async (tx) => {
+    await tx.run('DELETE FROM dl_face_entities WHERE video_id = ?', videoId);
+    for (const e of entities) {
+      await tx.run(
+        'INSERT INTO dl_face_entities (video_id, entity_id, faces, first_seen, last_seen, best_score) VALUES (?, ?, ?, ?, ?, ?)',
+        videoId,
+        e.entity_id,
+        e.faces,
+        e.first_seen,
+        e.last_seen,
+        e.best_score,
+      );
+    }
+  });
   return entities;
 }
 
-export function faceEntities(db: Db, videoId: string): FaceEntity[] {
+export async function faceEntities(sql: Sql, videoId: string): Promise<FaceEntity[]> {
   return parsedRows(
     faceEntityRowSchema,
-    db
-      .prepare(
-        'SELECT entity_id, faces, first_seen, last_seen, best_score FROM dl_face_entities WHERE video_id = ? ORDER BY first_seen',
-      )
-      .all(videoId),
+    await sql.all(
+      'SELECT entity_id, faces, first_seen, last_seen, best_score FROM dl_face_entities WHERE video_id = ? ORDER BY first_seen, entity_id',
+      videoId,
+    ),
   );
 }

@@ -10,8 +10,8 @@ export const conflict = (message: string, details: Record<string, unknown> = {})
   new DatalakeError(409, 'conflict', message, {}, details);
 
 /** The account's active collection for a new video. */
-export function targetCollection(dl: Datalake, account: Account, collectionId: string): CollectionRow {
-  const collection = dl.collections.get(account.id, collectionId);
+export async function targetCollection(dl: Datalake, account: Account, collectionId: string): Promise<CollectionRow> {
+  const collection = await dl.collections.get(account.id, collectionId);
   if (!collection) throw missing('collection');
   if (collection.state !== 'active') throw conflict('the collection is being deleted');
   return collection;
@@ -20,12 +20,12 @@ export function targetCollection(dl: Datalake, account: Account, collectionId: s
 /** A previous ingest with this key: returned as is (no second ingest, no second charge) if the request matches. */
 export function replayed(
   dl: Datalake,
-  account: Account,
+  accountId: number,
   key: string | undefined,
   hash: string,
 ): OperationRow | undefined {
   if (!key) return undefined;
-  const previous = dl.operations.byIdempotencyKey(account.id, key);
+  const previous = dl.operations.byIdempotencyKey(accountId, key);
   if (previous && previous.request_hash !== hash)
     throw conflict('idempotency_key was already used for a different request');
   return previous;

@@ -10,6 +10,7 @@ import type { DlVideoRow } from './dl-videos';
 import { OperationFailure } from './errors';
 import { fetchSource } from './fetch-source';
 import { checkMedia } from './media';
+import { lockRow } from './row-lock';
 
 const payloadSchema = z.object({ operationId: z.string() });
 
@@ -22,10 +23,10 @@ export function ingestHandler(dl: Datalake): JobHandler {
   return async (job, jobSignal) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
     const op = dl.operations.byId(operationId);
-    const video = op ? dl.videos.byId(op.resource) : undefined;
+    const video = op ? await dl.videos.byId(op.resource) : undefined;
     if (!op || op.done) return { type: 'finished' };
     if (!video) {
-      dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
+      await dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
       return { type: 'finished' };
     }
     dl.operations.setStage(op.id, 'preprocess', 'running', 0);
@@ -47,44 +48,50 @@ export function ingestHandler(dl: Datalake): JobHandler {
       const bucket = bucketOf(op.account_id);
       const blob = `videos/${video.id}/${video.filename}`;
       await ctx.blobs.adopt(bucket, blob, file);
-      // From here to the enqueue nothing awaits: a cancel either happened before (we undo) or sees the queued job.
-      if (dl.operations.byId(op.id)?.done) {
+      const collection = await dl.collections.byId(video.collection_id);
+      if (!collection) throw new OperationFailure('video_deleted', 'the collection was deleted');
+      // Stored under the operation's row lock, as cancel decides: a cancel either ended it before (we undo) or comes
+      // after and finds the library row and the queued index job.
+      const stored = await ctx.sql.transaction(async (tx) => {
+        await lockRow(tx, 'dl_operations', op.id);
+        if (dl.operations.byId(op.id)?.done) return false;
+        const library = ctx.videos.insert(
+          {
+            accountId: op.account_id,
+            folderId: collection.folder_id,
+            videoName: video.filename,
+            originalName: video.filename,
+            bucket,
+            blob,
+            contentType: video.content_type ?? 'application/octet-stream',
+            size: probe.sizeBytes ?? 0,
+            sha256: '',
+            duration: probe.durationSeconds,
+            width: probe.video?.width ?? null,
+            height: probe.video?.height ?? null,
+            fps: probe.video?.fps ?? null,
+            codec: probe.video?.codec ?? null,
+            datetimeTaken: null,
+            cameraModel: null,
+            latitude: null,
+            longitude: null,
+            callback: null,
+            retainOriginal: true,
+            transcriptionPrompt: null,
+            tags: ['datalake'],
+          },
+          video.id,
+        );
+        await dl.videos.link(video.id, library.id, tx);
+        dl.operations.setStage(op.id, 'preprocess', 'done');
+        ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
+        return true;
+      });
+      if (!stored) {
         await dl.refundOnce(op.id);
         await ctx.blobs.deletePrefix(bucket, `videos/${video.id}`);
         return { type: 'finished' };
       }
-      const collection = dl.collections.byId(video.collection_id);
-      if (!collection) throw new OperationFailure('video_deleted', 'the collection was deleted');
-      const library = ctx.videos.insert(
-        {
-          accountId: op.account_id,
-          folderId: collection.folder_id,
-          videoName: video.filename,
-          originalName: video.filename,
-          bucket,
-          blob,
-          contentType: video.content_type ?? 'application/octet-stream',
-          size: probe.sizeBytes ?? 0,
-          sha256: '',
-          duration: probe.durationSeconds,
-          width: probe.video?.width ?? null,
-          height: probe.video?.height ?? null,
-          fps: probe.video?.fps ?? null,
-          codec: probe.video?.codec ?? null,
-          datetimeTaken: null,
-          cameraModel: null,
-          latitude: null,
-          longitude: null,
-          callback: null,
-          retainOriginal: true,
-          transcriptionPrompt: null,
-          tags: ['datalake'],
-        },
-        video.id,
-      );
-      dl.videos.link(video.id, library.id);
-      dl.operations.setStage(op.id, 'preprocess', 'done');
-      ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts);
       await rm(dl.uploadPath(video.id), { force: true });
       return { type: 'finished' };
     } catch (err) {
@@ -97,7 +104,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
           : new OperationFailure('internal', err instanceof Error ? err.message : String(err));
       if (failure.code === 'internal')
         ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
-      dl.complete(op.id, { code: failure.code, message: failure.message });
+      await dl.complete(op.id, { code: failure.code, message: failure.message });
       return { type: 'finished' };
     } finally {
       dl.untrack(op.id);

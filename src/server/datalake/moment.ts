@@ -14,14 +14,14 @@ export const MOMENT_MAX_SECONDS = 600;
  * instant item, start = end, when start <= item.start < end). `end` is clamped to the video's duration.
  */
 export async function getMoment(dl: Datalake, accountId: number, id: string, start: number, askedEnd: number) {
-  const video = dl.videos.get(accountId, id);
+  const video = await dl.videos.get(accountId, id);
   if (!video || video.status === 'cancelled') throw missing('video');
   const library = indexedLibraryVideo(dl, video);
   const duration = library.duration;
   if (duration !== null && start >= duration)
     throw invalid(`start: must be before the end of the video (${duration} s)`);
   const end = duration === null ? askedEnd : Math.min(askedEnd, duration);
-  const collection = dl.collections.byId(video.collection_id);
+  const collection = await dl.collections.byId(video.collection_id);
   if (collection?.safety_detector)
     await dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../storage/db';
+import type { Sql, SqlParam } from '../storage/sql';
 import { parsedRows } from '../storage/rows';
 import { invalid } from './errors';
 
@@ -42,16 +43,8 @@ export function pageRequest<Key>(
   return { limit, after: parsed.data };
 }
 
-/**
- * Every datalake list reads its pages here: the query is asked for one row more than the page holds, which tells
- * whether another page follows without counting.
- */
-function readPage<Row, Key>(
-  order: PageOrder<NoInfer<Row>, Key>,
-  request: PageRequest<Key>,
-  query: (after: Key | undefined, limit: number) => Row[],
-): Page<Row> {
-  const rows = query(request.after, request.limit + 1);
+/** Turns the rows a list query read (one more than the page holds, which tells whether another page follows) into a page. */
+function pageOf<Row, Key>(order: PageOrder<NoInfer<Row>, Key>, request: PageRequest<Key>, rows: Row[]): Page<Row> {
   const page = rows.slice(0, request.limit);
   const last = page.at(-1);
   return {
@@ -83,50 +76,89 @@ export const mediaTimeOrder: PageOrder<{ start_time: number; seq: number }, Medi
   keyOf: (row) => ({ start: row.start_time, seq: row.seq }),
 };
 
+/** A statement and its parameters. */
+interface Query {
+  sql: string;
+  params: SqlParam[];
+}
+
+/**
+ * The statement of one newest-first page: the rows after the cursor by a row-value comparison, which SQLite and
+ * PostgreSQL both read, and one row more than the page holds.
+ */
+function newestFirstQuery(table: string, where: string, args: SqlParam[], request: PageRequest<NewestFirstKey>): Query {
+  const { after, limit } = request;
+  const cursor = after ? ' AND (created_at, id) < (?, ?)' : '';
+  return {
+    sql: `SELECT * FROM ${table} WHERE ${where}${cursor} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    params: [...args, ...(after ? [after.t, after.id] : []), limit + 1],
+  };
+}
+
+/** The statement of one media-time page (as newestFirstQuery, ascending by the `start` expression then `seq`). */
+function mediaTimeQuery(
+  query: { sql: string; args: SqlParam[]; start: string; seq: string },
+  request: PageRequest<MediaTimeKey>,
+): Query {
+  const { sql, args, start, seq } = query;
+  const { after, limit } = request;
+  const cursor = after ? ` AND (${start}, ${seq}) > (?, ?)` : '';
+  return {
+    sql: `${sql}${cursor} ORDER BY ${start}, ${seq} LIMIT ?`,
+    params: [...args, ...(after ? [after.start, after.seq] : []), limit + 1],
+  };
+}
+
 /**
  * A newest-first page of `table`'s rows matching `where` (SQL over its columns, its `?` bound to `args`), each read
  * through `rowSchema`.
  */
-export function newestFirstPage<Row extends { created_at: number; id: string }>(
-  db: Db,
+export async function newestFirstPage<Row extends { created_at: number; id: string }>(
+  sql: Sql,
   table: string,
   rowSchema: z.ZodType<Row>,
   where: string,
-  args: unknown[],
+  args: SqlParam[],
   request: PageRequest<NewestFirstKey>,
-): Page<Row> {
-  return readPage(newestFirst, request, (before, limit) =>
-    parsedRows(
-      rowSchema,
-      db
-        .prepare(
-          `SELECT * FROM ${table} WHERE ${where} AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-             ORDER BY created_at DESC, id DESC LIMIT ?`,
-        )
-        .all(...args, before?.t ?? null, before?.t ?? 0, before?.t ?? 0, before?.id ?? '', limit),
-    ),
-  );
+): Promise<Page<Row>> {
+  const q = newestFirstQuery(table, where, args, request);
+  return pageOf(newestFirst, request, parsedRows(rowSchema, await sql.all(q.sql, ...q.params)));
 }
 
 /**
  * A media-time page of what `query` selects (`SELECT ... FROM ... WHERE ...`, its `?` bound to `args`), ordered by
  * the `start` expression then `seq`; the rows name them start_time and seq and are read through `rowSchema`.
  */
-export function mediaTimePage<Row extends { start_time: number; seq: number }>(
+export async function mediaTimePage<Row extends { start_time: number; seq: number }>(
+  sql: Sql,
+  rowSchema: z.ZodType<Row>,
+  query: { sql: string; args: SqlParam[]; start: string; seq: string },
+  request: PageRequest<MediaTimeKey>,
+): Promise<Page<Row>> {
+  const q = mediaTimeQuery(query, request);
+  return pageOf(mediaTimeOrder, request, parsedRows(rowSchema, await sql.all(q.sql, ...q.params)));
+}
+
+/** newestFirstPage on a better-sqlite3 connection, for the stores not yet on `Sql` (streams.ts, until datalake-ops). */
+export function newestFirstPageOnDb<Row extends { created_at: number; id: string }>(
+  db: Db,
+  table: string,
+  rowSchema: z.ZodType<Row>,
+  where: string,
+  args: SqlParam[],
+  request: PageRequest<NewestFirstKey>,
+): Page<Row> {
+  const q = newestFirstQuery(table, where, args, request);
+  return pageOf(newestFirst, request, parsedRows(rowSchema, db.prepare(q.sql).all(...q.params)));
+}
+
+/** mediaTimePage on a better-sqlite3 connection, for the stores not yet on `Sql` (events.ts, until datalake-ops). */
+export function mediaTimePageOnDb<Row extends { start_time: number; seq: number }>(
   db: Db,
   rowSchema: z.ZodType<Row>,
-  query: { sql: string; args: unknown[]; start: string; seq: string },
+  query: { sql: string; args: SqlParam[]; start: string; seq: string },
   request: PageRequest<MediaTimeKey>,
 ): Page<Row> {
-  const { sql, args, start, seq } = query;
-  return readPage(mediaTimeOrder, request, (after, limit) =>
-    parsedRows(
-      rowSchema,
-      db
-        .prepare(
-          `${sql} AND (? IS NULL OR ${start} > ? OR (${start} = ? AND ${seq} > ?)) ORDER BY ${start}, ${seq} LIMIT ?`,
-        )
-        .all(...args, after?.start ?? null, after?.start ?? 0, after?.start ?? 0, after?.seq ?? 0, limit),
-    ),
-  );
+  const q = mediaTimeQuery(query, request);
+  return pageOf(mediaTimeOrder, request, parsedRows(rowSchema, db.prepare(q.sql).all(...q.params)));
 }

@@ -3,19 +3,19 @@ import { missing } from './errors';
 import type { OperationRow } from './operations';
 
 /** Starts (or returns the running) collection_delete operation, whose purge stage removes every video of it. */
-export function requestCollectionDelete(dl: Datalake, accountId: number, id: string): OperationRow {
-  if (!dl.collections.get(accountId, id)) throw missing('collection');
+export async function requestCollectionDelete(dl: Datalake, accountId: number, id: string): Promise<OperationRow> {
+  if (!(await dl.collections.get(accountId, id))) throw missing('collection');
   const running = dl.operations.activeFor(id, 'collection_delete');
   if (running) return running;
   const op = dl.operations.create({ accountId, kind: 'collection_delete', resource: id });
-  dl.collections.markDeleting(id);
+  await dl.collections.markDeleting(id);
   dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
   return op;
 }
 
 /** Starts (or returns the running) video_delete operation; its purge removes the video, index, blobs and derived content. */
-export function requestVideoDelete(dl: Datalake, accountId: number, id: string): OperationRow {
-  const video = dl.videos.get(accountId, id);
+export async function requestVideoDelete(dl: Datalake, accountId: number, id: string): Promise<OperationRow> {
+  const video = await dl.videos.get(accountId, id);
   if (!video || video.status === 'cancelled') throw missing('video');
   const running = dl.operations.activeFor(id, 'video_delete');
   if (running) return running;

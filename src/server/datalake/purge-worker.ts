@@ -14,7 +14,7 @@ export function purgeHandler(dl: Datalake): JobHandler {
     try {
       switch (op.kind) {
         case 'video_delete': {
-          const video = dl.videos.byId(op.resource);
+          const video = await dl.videos.byId(op.resource);
           if (video) await dl.purgeVideo(video);
           break;
         }
@@ -23,12 +23,12 @@ export function purgeHandler(dl: Datalake): JobHandler {
             dl.streams.setStatus(stream.id, 'stopped');
             dl.abort(stream.id);
           }
-          const videos = dl.videos.inCollection(op.resource);
+          const videos = await dl.videos.inCollection(op.resource);
           for (const [i, video] of videos.entries()) {
             await dl.purgeVideo(video);
             dl.operations.setFraction(op.id, 'purge', (i + 1) / (videos.length + 1));
           }
-          dl.collections.remove(op.resource);
+          await dl.collections.remove(op.resource);
           break;
         }
         case 'ingest':
@@ -41,13 +41,13 @@ export function purgeHandler(dl: Datalake): JobHandler {
     } catch (err) {
       if (job.attempts < job.max_attempts)
         return { type: 'retry', error: err instanceof Error ? err.message : String(err) };
-      dl.complete(op.id, {
+      await dl.complete(op.id, {
         code: 'internal',
         message: `purge failed: ${err instanceof Error ? err.message : String(err)}`,
       });
       return { type: 'finished' };
     }
-    dl.complete(op.id, null);
+    await dl.complete(op.id, null);
     return { type: 'finished' };
   };
 }

@@ -7,6 +7,7 @@ import { DatalakeError, OperationFailure } from './errors';
 import { admit, conflict, targetCollection } from './ingest-admission';
 import { checkMedia, extensionAllowed, mayBeVideoType } from './media';
 import type { OperationRow } from './operations';
+import { lockRow } from './row-lock';
 import { newVideoId, queueIngest } from './start-ingest';
 import { claimSession, openSession, releaseSession } from './upload-sessions';
 
@@ -45,12 +46,12 @@ export async function createSession(
     );
   }
   if (s.idempotencyKey) {
-    const previous = dl.videos.byIdempotencyKey(account.id, s.idempotencyKey);
+    const previous = await dl.videos.byIdempotencyKey(account.id, s.idempotencyKey);
     if (previous) return { video: previous, offset: await receivedBytes(dl, previous.id), replayed: true };
   }
-  targetCollection(dl, account, s.collectionId);
+  await targetCollection(dl, account, s.collectionId);
   const id = newVideoId();
-  const video = await openSession(dl, {
+  const opened = await openSession(dl, {
     id,
     accountId: account.id,
     collectionId: s.collectionId,
@@ -65,18 +66,19 @@ export async function createSession(
     callbackUrl: s.callbackUrl,
     idempotencyKey: s.idempotencyKey,
   });
+  if (opened.replayed) return { ...opened, offset: await receivedBytes(dl, opened.video.id) };
   try {
     await writeFile(dl.uploadPath(id), '');
   } catch (err) {
-    dl.videos.remove(id);
+    await dl.videos.remove(id);
     throw err;
   }
-  return { video, offset: 0, replayed: false };
+  return { video: opened.video, offset: 0, replayed: false };
 }
 
 /** The account's resumable upload `id`; 404 (saying sessions expire) when there is none. */
-export function findSession(dl: Datalake, accountId: number, id: string): DlVideoRow {
-  const video = dl.videos.get(accountId, id);
+export async function findSession(dl: Datalake, accountId: number, id: string): Promise<DlVideoRow> {
+  const video = await dl.videos.get(accountId, id);
   if (!video || video.source_type !== 'resumable') {
     const idle = Math.round(dl.ctx.config.limits.uploadSessionIdleMs / 1000);
     throw new DatalakeError(
@@ -108,25 +110,31 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
   const offset = await receivedBytes(dl, video.id);
   if (offset !== video.upload_size)
     throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
-  targetCollection(dl, account, video.collection_id);
+  await targetCollection(dl, account, video.collection_id);
   await admit(dl, account);
   try {
     await checkMedia(dl.uploadPath(video.id));
   } catch (err) {
     if (err instanceof OperationFailure) {
-      dl.videos.setStatus(video.id, 'failed');
+      await dl.videos.setStatus(video.id, 'failed');
       await rm(dl.uploadPath(video.id), { force: true });
       throw new DatalakeError(415, 'unsupported_media', err.message);
     }
     throw err;
   }
-  const again = dl.videos.byId(video.id);
-  const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
-  if (raced) return raced;
-  return queueIngest(dl, video, {
-    accountId: account.id,
-    callbackUrl: video.callback_url,
-    idempotencyKey: null,
-    requestHash: null,
+  // Decided under the video's row lock: a finalize of it in another process either queued first (its operation is
+  // returned) or waits for this one's.
+  return dl.ctx.sql.transaction(async (tx) => {
+    await lockRow(tx, 'dl_videos', video.id);
+    const again = await dl.videos.byId(video.id, tx);
+    const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
+    if (raced) return raced;
+    if (again?.status !== 'uploading') throw conflict(`the video is ${again?.status ?? 'gone'}`);
+    return queueIngest(
+      dl,
+      video,
+      { accountId: account.id, callbackUrl: video.callback_url, idempotencyKey: null, requestHash: null },
+      tx,
+    );
   });
 }

@@ -140,7 +140,7 @@ export function streamHandler(dl: Datalake): JobHandler {
 async function ingestSegment(dl: Datalake, stream: StreamRow, file: string, start: number, end: number): Promise<void> {
   const videoId = newVideoId();
   await rename(file, dl.uploadPath(videoId));
-  startIngest(
+  await startIngest(
     dl,
     {
       accountId: stream.account_id,

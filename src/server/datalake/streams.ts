@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../storage/db';
 import { jsonObjectColumn, optionalRow, parsedRows } from '../storage/rows';
 import { iso } from './iso-time';
-import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
+import { newestFirstPageOnDb, type NewestFirstKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 
 const STREAM_STATUSES = ['starting', 'live', 'ended', 'failed', 'stopped'] as const;
@@ -67,7 +67,7 @@ export class Streams {
 
   /** Newest first. */
   list(accountId: number, request: PageRequest<NewestFirstKey>): Page<StreamRow> {
-    return newestFirstPage(this.db, 'dl_streams', streamRowSchema, 'account_id = ?', [accountId], request);
+    return newestFirstPageOnDb(this.db, 'dl_streams', streamRowSchema, 'account_id = ?', [accountId], request);
   }
 
   activeInCollection(collectionId: string): StreamRow[] {

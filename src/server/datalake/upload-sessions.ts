@@ -6,6 +6,7 @@ import { indexingPrice } from '../accounts/billing';
 import type { Datalake } from './datalake';
 import type { DlVideoRow, NewDlVideo } from './dl-videos';
 import { DatalakeError } from './errors';
+import { lockRow } from './row-lock';
 
 /**
  * A resumable session's indexing price is not known until its bytes are probed, so admission prices the declared
@@ -33,16 +34,26 @@ export function releaseSession(id: string): void {
 }
 
 /**
- * Admits and records a new session: the upload rate limit, the indexing-queue cap, the open-session cap, and a balance
- * that covers the expected price of this session and of every other open one. Check and insert are one transaction,
- * so concurrent creations cannot all slip under the cap.
+ * Admits and records a new session, or finds the one opened before with the same idempotency key (`replayed`): the
+ * upload rate limit, the indexing-queue cap, the open-session cap, and a balance that covers the expected price of this
+ * session and of every other open one. Check and insert are one transaction under the account's row lock, so
+ * concurrent creations (in this process or another on the same database) cannot all slip under the cap, nor open two
+ * sessions for one key.
  */
-export async function openSession(dl: Datalake, session: NewDlVideo & { uploadSize: number }): Promise<DlVideoRow> {
+export async function openSession(
+  dl: Datalake,
+  session: NewDlVideo & { uploadSize: number },
+): Promise<{ video: DlVideoRow; replayed: boolean }> {
   const { ctx } = dl;
   const accountId = session.accountId;
   await admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
   return ctx.sql.transaction(async (tx) => {
-    const open = dl.videos.openUploads(accountId);
+    await lockRow(tx, 'accounts', accountId);
+    const previous = session.idempotencyKey
+      ? await dl.videos.byIdempotencyKey(accountId, session.idempotencyKey, tx)
+      : undefined;
+    if (previous) return { video: previous, replayed: true };
+    const open = await dl.videos.openUploads(accountId, tx);
     const { openUploadSessions: cap, uploadSessionIdleMs: idleMs } = ctx.config.limits;
     if (open.length >= cap) {
       const oldest = Math.min(...open.map((s) => s.updated_at));
@@ -63,7 +74,7 @@ export async function openSession(dl: Datalake, session: NewDlVideo & { uploadSi
         `the balance ${formatUsd(balance)} does not cover the expected indexing price ${formatUsd(expected)} of this upload (${session.uploadSize} bytes) and the ${open.length} other open upload sessions`,
       );
     }
-    return dl.videos.insert(session);
+    return { video: await dl.videos.insert(session, tx), replayed: false };
   });
 }
 
@@ -75,16 +86,20 @@ export async function openSession(dl: Datalake, session: NewDlVideo & { uploadSi
 export async function sweepIdleSessions(dl: Datalake, now = Date.now()): Promise<string[]> {
   const idleMs = dl.ctx.config.limits.uploadSessionIdleMs;
   const expired: string[] = [];
-  for (const session of dl.videos.openUploads()) {
+  for (const session of await dl.videos.openUploads()) {
     if (busy.has(session.id)) continue;
     const written = (await stat(dl.uploadPath(session.id)).catch(() => null))?.mtimeMs ?? 0;
     if (now - Math.max(session.updated_at, written) <= idleMs) continue;
-    // Decided and removed in one synchronous step: a chunk arriving now either holds the session or finds it gone.
-    const again = dl.videos.byId(session.id);
-    if (busy.has(session.id) || again?.status !== 'uploading' || again.updated_at !== session.updated_at) continue;
-    dl.videos.remove(session.id);
-    await rm(dl.uploadPath(session.id), { force: true });
-    expired.push(session.id);
+    // Held while it is deleted: a chunk arriving now finds it busy, then gone. One that landed since the read above
+    // touched the row, and the delete, conditional on the row as read, leaves the session be.
+    if (!claimSession(session.id)) continue;
+    try {
+      if (!(await dl.videos.expireSession(session.id, session.updated_at))) continue;
+      await rm(dl.uploadPath(session.id), { force: true });
+      expired.push(session.id);
+    } finally {
+      releaseSession(session.id);
+    }
   }
   if (expired.length) dl.ctx.log.info({ sessions: expired }, 'expired idle upload sessions');
   return expired;
@@ -95,7 +110,7 @@ export async function removeOrphanUploads(dl: Datalake): Promise<number> {
   let removed = 0;
   for (const name of await readdir(dl.uploadDir)) {
     const m = /^(.+)\.bin$/.exec(name);
-    if (m?.[1] && dl.videos.byId(m[1])) continue;
+    if (m?.[1] && (await dl.videos.byId(m[1]))) continue;
     await rm(join(dl.uploadDir, name), { force: true, recursive: true });
     removed++;
   }

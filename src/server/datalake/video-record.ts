@@ -4,9 +4,9 @@ import { iso } from './iso-time';
 import { faceEntities } from './face-entities';
 
 /** The datalake video record of GET /videos and GET /videos/{id}. */
-export function videoRecord(dl: Datalake, v: DlVideoRow) {
+export async function videoRecord(dl: Datalake, v: DlVideoRow) {
   const library = v.library_video_id ? dl.ctx.videos.byId(v.library_video_id) : undefined;
-  const collection = dl.collections.byId(v.collection_id);
+  const collection = await dl.collections.byId(v.collection_id);
   const op = v.operation_id ? dl.operations.byId(v.operation_id) : undefined;
   const frames = dl.events.frameSummary(v.id);
   return {
@@ -31,7 +31,7 @@ export function videoRecord(dl: Datalake, v: DlVideoRow) {
     safety: collection?.safety_detector
       ? { frames_classified: frames.frames, max_unsafe_score: frames.maxUnsafe, events: dl.events.count(v.id) }
       : null,
-    faces: collection?.face_recognition ? faceEntities(dl.ctx.db, v.id) : null,
+    faces: collection?.face_recognition ? await faceEntities(dl.ctx.sql, v.id) : null,
     created_at: iso(v.created_at),
     updated_at: iso(v.updated_at),
   };

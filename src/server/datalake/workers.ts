@@ -10,8 +10,8 @@ import { removeOrphanUploads, startSessionSweeper } from './upload-sessions';
 import { WEBHOOK_JOB, webhookHandler } from './webhooks';
 
 export interface DatalakeWorkers {
-  /** To chain after the indexer's own settle hook. */
-  onIndexSettled(job: JobRow, outcome: JobOutcome): void;
+  /** To chain after the indexer's own settle hook; never rejects. */
+  onIndexSettled(job: JobRow, outcome: JobOutcome): Promise<void>;
   /** Stops the periodic work (the idle upload-session sweep). */
   stop(): Promise<void>;
 }
@@ -31,7 +31,7 @@ export async function startDatalakeWorkers(dl: Datalake): Promise<DatalakeWorker
     baseDelayMs: ctx.config.webhooks.baseDelayMs,
     handler: webhookHandler(ctx),
   });
-  catchUpIndexedIngests(dl);
+  await catchUpIndexedIngests(dl);
   const stopSweeper = startSessionSweeper(dl);
   return { onIndexSettled: onIndexSettledForDatalake(dl), stop: stopSweeper };
 }

@@ -35,17 +35,18 @@ export class DatalakeSearch {
       throw new DatalakeError(429, 'rate_limited', 'more than 5 searches per second', { 'retry-after': String(wait) });
     let folderId: number | undefined;
     if (q.collection_id) {
-      const collection = dl.collections.get(accountId, q.collection_id);
+      const collection = await dl.collections.get(accountId, q.collection_id);
       if (!collection) throw missing('collection');
       folderId = collection.folder_id;
     }
     await dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'datalake search', q.collection_id);
     const filter = { accountId, folderId, videoNos: q.video_ids, tag: 'datalake' };
     const hits = await dl.ctx.search.search({ text: q.query, field: 'all', filter, limit: q.top_k });
+    const collectionOf = await dl.videos.collectionsOf(hits.map((h) => h.videoNo));
     return {
       results: hits.map((h) => ({
         video_id: h.videoNo,
-        collection_id: dl.videos.byId(h.videoNo)?.collection_id ?? null,
+        collection_id: collectionOf.get(h.videoNo) ?? null,
         start: h.start,
         end: h.end,
         score: h.score,

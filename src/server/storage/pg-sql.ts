@@ -9,8 +9,11 @@ const TRANSLATION_CACHE = 512;
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
-/** The PgSql whose transaction the current async call chain runs in (to catch the outer Sql used inside it). */
-const openTransaction = new AsyncLocalStorage<PgSql>();
+/**
+ * The transaction the current async call chain runs in (to catch the outer Sql used inside it). Work scheduled inside
+ * a transaction (a timer, a job queue's pump) inherits it and may run after it ended: `open` tells the two apart.
+ */
+const openTransaction = new AsyncLocalStorage<{ owner: PgSql; open: boolean }>();
 
 /** PostgreSQL could not be reached, refused the login, or dropped the connection. Names host:port, never the password. */
 export class PgConnectionError extends Error {
@@ -72,15 +75,17 @@ export class PgSql implements Sql {
     const { client, release } = await this.checkout();
     let healthy = true;
     const tx = new PgTransaction(this, client, null);
+    const marker = { owner: this, open: true };
     try {
       await this.query(client, 'BEGIN', []);
-      const value = await openTransaction.run(this, () => fn(tx));
+      const value = await openTransaction.run(marker, () => fn(tx));
       await this.query(client, 'COMMIT', []);
       return value;
     } catch (err) {
       healthy = await this.quietly(client, 'ROLLBACK');
       throw err;
     } finally {
+      marker.open = false;
       tx.end();
       release(healthy);
     }
@@ -236,7 +241,8 @@ class PgTransaction implements Sql {
 }
 
 function refuseInsideOwnTransaction(sql: PgSql): void {
-  if (openTransaction.getStore() === sql) {
+  const inside = openTransaction.getStore();
+  if (inside?.owner === sql && inside.open) {
     throw outerInsideOwnTransaction();
   }
 }

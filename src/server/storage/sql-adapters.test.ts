@@ -161,6 +161,23 @@ describe.each(engines)('Sql on $name', (engine) => {
       expect(nums(await sql.all('SELECT n FROM t'))).toEqual([]);
     });
 
+    // A job queued inside a transaction starts its pump on a timer set there: the timer's callback inherits the
+    // transaction's async context, yet runs after the commit and must reach the database as any other caller.
+    it('lets work scheduled inside a transaction use the outer Sql once the transaction has ended', async () => {
+      let later: Promise<unknown[]> | undefined;
+      const fired = new Promise<void>((resolve) => {
+        void sql.transaction(async (t) => {
+          await t.run('INSERT INTO t (n) VALUES (1)');
+          setTimeout(() => {
+            later = sql.all('SELECT n FROM t');
+            resolve();
+          }, 30);
+        });
+      });
+      await fired;
+      expect(nums((await later) ?? [])).toEqual([1]);
+    });
+
     it('refuses a statement on a transaction that has ended (it would run outside it, or in the next one)', async () => {
       let leaked: Sql | undefined;
       await sql.transaction(async (t) => {

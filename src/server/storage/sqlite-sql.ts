@@ -7,8 +7,11 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 const STATEMENT_CACHE = 512;
 
-/** The connection whose transaction the current async call chain runs in (to catch the outer Sql used inside it). */
-const openTransaction = new AsyncLocalStorage<SqliteSql>();
+/**
+ * The transaction the current async call chain runs in (to catch the outer Sql used inside it). Work scheduled inside
+ * a transaction (a timer, a job queue's pump) inherits it and may run after it ended: `open` tells the two apart.
+ */
+const openTransaction = new AsyncLocalStorage<{ owner: SqliteSql; open: boolean }>();
 
 /**
  * `Sql` on one better-sqlite3 connection. Statements run synchronously when no transaction is open, so their order is
@@ -37,7 +40,7 @@ export class SqliteSql implements Sql {
   }
 
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    if (openTransaction.getStore() === this) return Promise.reject(outerInsideOwnTransaction());
+    if (this.insideOwnTransaction()) return Promise.reject(outerInsideOwnTransaction());
     const before = this.busy ?? Promise.resolve();
     const result = before.then(() => this.inTransaction(fn));
     const settled = result.then(
@@ -66,7 +69,7 @@ export class SqliteSql implements Sql {
   }
 
   private whenFree<T>(op: () => T): Promise<T> {
-    if (openTransaction.getStore() === this) return Promise.reject(outerInsideOwnTransaction());
+    if (this.insideOwnTransaction()) return Promise.reject(outerInsideOwnTransaction());
     if (this.busy) return this.busy.then(() => this.whenFree(op));
     try {
       return Promise.resolve(op());
@@ -78,16 +81,23 @@ export class SqliteSql implements Sql {
   private async inTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
     const tx = new SqliteTransaction(this, null);
+    const marker = { owner: this, open: true };
     try {
-      const value = await openTransaction.run(this, () => fn(tx));
+      const value = await openTransaction.run(marker, () => fn(tx));
       this.db.exec('COMMIT');
       return value;
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw err;
     } finally {
+      marker.open = false;
       tx.end();
     }
+  }
+
+  private insideOwnTransaction(): boolean {
+    const inside = openTransaction.getStore();
+    return inside?.owner === this && inside.open;
   }
 }
 

@@ -38,6 +38,8 @@ export const settingsViewSchema = z.object({
     mode: z.enum(['embedded', 'cloud']).nullable(),
     baseUrl: z.string().nullable(),
     error: z.string().nullable(),
+    /** The service was given when the app was started (--server), so the saved choice below is not the one in use. */
+    givenAtStart: z.boolean(),
   }),
   restartRequired: z.boolean(),
 });

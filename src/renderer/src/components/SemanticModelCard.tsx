@@ -69,6 +69,8 @@ function detail(s: SemanticState): string {
       return `${formatBytes(s.sizeBytes)} · ${s.embeddedSegments} keyframes embedded${s.pendingSegments ? `, ${s.pendingSegments} to go` : ''}`;
     case 'failed':
       return 'Trying again resumes where the download stopped.';
+    case 'not-offered':
+      return 'This library service has no model slot of its own: how it understands what footage looks like is its own.';
     default:
       throw unreachable(s);
   }

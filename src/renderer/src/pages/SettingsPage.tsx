@@ -120,7 +120,9 @@ export function SettingsPage(): React.JSX.Element {
             <span className="field-label">Connection</span>
             <span data-testid="connection-detail">
               {s.connection.state === 'connected'
-                ? `Connected to the ${s.connection.mode === 'embedded' ? 'embedded' : 'cloud'} service at ${s.connection.baseUrl ?? ''}`
+                ? s.connection.givenAtStart
+                  ? `Connected to the server given at start-up, ${s.connection.baseUrl ?? ''}`
+                  : `Connected to the ${s.connection.mode === 'embedded' ? 'embedded' : 'cloud'} service at ${s.connection.baseUrl ?? ''}`
                 : s.connection.state === 'failed'
                   ? `Not connected: ${s.connection.error ?? ''}`
                   : (s.connection.error ?? 'Not connected')}
@@ -128,7 +130,9 @@ export function SettingsPage(): React.JSX.Element {
           </div>
           <ServiceStatusLine />
           <div className="field">
-            <span className="field-label">Library in use</span>
+            <span className="field-label" data-testid="endpoint-label">
+              {s.connection.givenAtStart ? 'Library when started without a server' : 'Library in use'}
+            </span>
             <div className="row">
               <label className="row tight">
                 <input

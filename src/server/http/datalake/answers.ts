@@ -8,7 +8,7 @@ import type { videoRecord } from '../../datalake/video-record';
 /** The answer types of interface B's routes (docs/api.md), each route declaring its own with `answer<T>()`. */
 export type { CollectionRecord, DeliveryRecord, OperationRecord };
 export type { MomentAnswer } from '../../datalake/moment';
-export type VideoRecord = ReturnType<typeof videoRecord>;
+export type VideoRecord = Awaited<ReturnType<typeof videoRecord>>;
 export type StreamRecord = ReturnType<Streams['record']>;
 
 export interface CollectionList {

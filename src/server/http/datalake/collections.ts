@@ -26,7 +26,9 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
     status: 201,
     response: answer<CollectionRecord>(),
     handler: async ({ account, body }) =>
-      dl.collections.record(dl.collections.create(account.id, body.name, body.safety_detector, body.face_recognition)),
+      dl.collections.record(
+        await dl.collections.create(account.id, body.name, body.safety_detector, body.face_recognition),
+      ),
   });
 
   datalakeRoute(app, {
@@ -35,8 +37,11 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
     query: listQuery,
     response: answer<CollectionList>(),
     handler: async ({ account, query }) => {
-      const page = dl.collections.list(account.id, pageRequest(newestFirst, query.limit, query.cursor));
-      return { collections: page.rows.map((r) => dl.collections.record(r)), next_cursor: page.nextCursor };
+      const page = await dl.collections.list(account.id, pageRequest(newestFirst, query.limit, query.cursor));
+      return {
+        collections: await Promise.all(page.rows.map((r) => dl.collections.record(r))),
+        next_cursor: page.nextCursor,
+      };
     },
   });
 
@@ -46,7 +51,7 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     response: answer<CollectionRecord>(),
     handler: async ({ account, params }) => {
-      const row = dl.collections.get(account.id, params.id);
+      const row = await dl.collections.get(account.id, params.id);
       if (!row) throw missing('collection');
       return dl.collections.record(row);
     },
@@ -59,6 +64,7 @@ export function registerCollections(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     status: 202,
     response: answer<OperationRecord>(),
-    handler: async ({ account, params }) => dl.operations.record(requestCollectionDelete(dl, account.id, params.id)),
+    handler: async ({ account, params }) =>
+      dl.operations.record(await requestCollectionDelete(dl, account.id, params.id)),
   });
 }

@@ -27,7 +27,7 @@ export function registerEvents(app: FastifyInstance, dl: Datalake): void {
     response: answer<EventsPage>(),
     handler: async ({ account, params: { id }, query }) => {
       const pageAsked = pageRequest(mediaTimeOrder, query.limit, query.cursor);
-      const video = dl.videos.get(account.id, id);
+      const video = await dl.videos.get(account.id, id);
       if (!video || video.status === 'cancelled') throw missing('video');
       await dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake safety events', id);
       const page = dl.events.page(id, query.since, pageAsked);

@@ -38,11 +38,11 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
       if (!fields.source_url)
         throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
       const hash = requestHash('url', fields);
-      const previous = replayed(dl, account, fields.idempotency_key, hash);
+      const previous = replayed(dl, account.id, fields.idempotency_key, hash);
       if (previous) return dl.operations.record(previous);
-      targetCollection(dl, account, fields.collection_id);
+      await targetCollection(dl, account, fields.collection_id);
       await admit(dl, account);
-      const { op } = startIngest(dl, {
+      const { op } = await startIngest(dl, {
         ...common(account, fields, hash),
         sourceType: 'url',
         sourceUrl: fields.source_url,
@@ -86,13 +86,13 @@ async function ingestMultipart(
         fields = parse(ingestFields, parseJson(part.value));
         rejectResumableFields(fields);
         if (fields.source_url) throw invalid('source_url and a file part are exclusive');
-        const previous = replayed(dl, account, fields.idempotency_key, requestHash('file', fields));
+        const previous = replayed(dl, account.id, fields.idempotency_key, requestHash('file', fields));
         if (previous) {
           if (!(await drainParts(parts))) void reply.header('connection', 'close');
           void reply.code(202);
           return dl.operations.record(previous);
         }
-        targetCollection(dl, account, fields.collection_id);
+        await targetCollection(dl, account, fields.collection_id);
         await admit(dl, account);
         continue;
       }
@@ -107,7 +107,7 @@ async function ingestMultipart(
         if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
         throw err;
       });
-      const { op } = startIngest(
+      const { op, replayed: raced } = await startIngest(
         dl,
         {
           ...common(account, fields, requestHash('file', fields)),
@@ -118,6 +118,7 @@ async function ingestMultipart(
         },
         videoId,
       );
+      if (raced) await rm(stored, { force: true }); // an ingest with the same key, started meanwhile, is the answer
       stored = undefined; // the ingest owns the file now
       void reply.code(202);
       return dl.operations.record(op);

@@ -31,6 +31,6 @@ export function registerMoment(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     query: momentQuery,
     response: answer<MomentAnswer>(),
-    handler: async ({ account, params, query }) => getMoment(dl, account.id, params.id, query.start, query.end),
+    handler: ({ account, params, query }) => getMoment(dl, account.id, params.id, query.start, query.end),
   });
 }

@@ -62,7 +62,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     response: answer<UploadSession>(),
     handler: async ({ account, params, request }) => {
-      const video = findSession(dl, account.id, params.id);
+      const video = await findSession(dl, account.id, params.id);
       return session(
         request,
         video,
@@ -81,7 +81,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     response: answer<UploadSession>(),
     handler: async ({ account, params, request }) => {
-      const video = findSession(dl, account.id, params.id);
+      const video = await findSession(dl, account.id, params.id);
       if (video.status !== 'uploading') throw conflict('the upload is already finalized');
       const header = request.headers['content-range'];
       const m = typeof header === 'string' ? RANGE.exec(header) : null;
@@ -119,7 +119,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
           await truncate(path, offset);
           throw invalid(`the chunk carried ${received} bytes, its Content-Range says ${expected}`);
         }
-        dl.videos.touch(video.id);
+        await dl.videos.touch(video.id);
         return session(request, video, await receivedBytes(dl, video.id));
       } finally {
         releaseSession(video.id);
@@ -137,7 +137,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     handler: async ({ account, params }) => {
       // The id left of `:finalize` is held to the same bounds as an {id} path parameter.
       const { id } = parse(idParam, { id: actionTarget(params, 'finalize') });
-      const video = findSession(dl, account.id, id);
+      const video = await findSession(dl, account.id, id);
       return dl.operations.record(await finalizeSession(dl, account, video));
     },
   });

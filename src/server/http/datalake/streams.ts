@@ -48,7 +48,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
         );
       if (scheme !== 'http:' && scheme !== 'https:')
         throw invalid('source_url must be an http or https URL (an HLS playlist or another live http source)');
-      targetCollection(dl, account, body.collection_id);
+      await targetCollection(dl, account, body.collection_id);
       const row = dl.streams.create({
         accountId: account.id,
         collectionId: body.collection_id,
@@ -112,7 +112,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
         row.id,
       );
       const page = dl.events.streamPage(row.id, query.since, pageAsked);
-      const live = row.status === 'starting' || row.status === 'live' || dl.videos.processingInStream(row.id);
+      const live = row.status === 'starting' || row.status === 'live' || (await dl.videos.processingInStream(row.id));
       return { events: page.rows, next_cursor: page.nextCursor, live };
     },
   });

@@ -20,8 +20,12 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
     query: listQuery,
     response: answer<VideoList>(),
     handler: async ({ account, query }) => {
-      const page = dl.videos.list(account.id, query.collection_id, pageRequest(newestFirst, query.limit, query.cursor));
-      return { videos: page.rows.map((v) => videoRecord(dl, v)), next_cursor: page.nextCursor };
+      const page = await dl.videos.list(
+        account.id,
+        query.collection_id,
+        pageRequest(newestFirst, query.limit, query.cursor),
+      );
+      return { videos: await Promise.all(page.rows.map((v) => videoRecord(dl, v))), next_cursor: page.nextCursor };
     },
   });
 
@@ -31,7 +35,7 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     response: answer<VideoRecord>(),
     handler: async ({ account, params }) => {
-      const video = dl.videos.get(account.id, params.id);
+      const video = await dl.videos.get(account.id, params.id);
       if (!video || video.status === 'cancelled') throw missing('video');
       return videoRecord(dl, video);
     },
@@ -44,6 +48,6 @@ export function registerVideos(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     status: 202,
     response: answer<OperationRecord>(),
-    handler: async ({ account, params }) => dl.operations.record(requestVideoDelete(dl, account.id, params.id)),
+    handler: async ({ account, params }) => dl.operations.record(await requestVideoDelete(dl, account.id, params.id)),
   });
 }
