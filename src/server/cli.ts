@@ -8,6 +8,7 @@ import { answerParent } from './parent-answers';
 import { parentChannel } from './parent-channel';
 import { startService, type RunningService } from './service';
 import { openServiceDb } from './storage/db';
+import { SqliteSql } from './storage/sqlite-sql';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad arguments or config. */
 const program = new Command('reelsync-service')
@@ -30,11 +31,11 @@ const keyInterface = (value: string): KeyInterface => {
   return value;
 };
 
-function withDb<T>(dataDir: string, fn: (accounts: Accounts) => T): T {
+async function withDb<T>(dataDir: string, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
   mkdirSync(dataDir, { recursive: true });
   const db = openServiceDb(dataDir);
   try {
-    return fn(new Accounts(db));
+    return await fn(new Accounts(new SqliteSql(db)));
   } finally {
     db.close();
   }
@@ -86,10 +87,10 @@ key
   .requiredOption('--account <name>', 'account name')
   .requiredOption('--interface <kind>', 'library or datalake', keyInterface)
   .option('--credits <usd>', 'set the account balance, in USD', usd)
-  .action((opts: { data: string; account: string; interface: KeyInterface; credits?: number }) => {
-    const created = withDb(resolve(opts.data), (accounts) => {
-      const account = accounts.ensure(opts.account);
-      if (opts.credits !== undefined) accounts.setBalance(account.id, usdToMicro(opts.credits));
+  .action(async (opts: { data: string; account: string; interface: KeyInterface; credits?: number }) => {
+    const created = await withDb(resolve(opts.data), async (accounts) => {
+      const account = await accounts.ensure(opts.account);
+      if (opts.credits !== undefined) await accounts.setBalance(account.id, usdToMicro(opts.credits));
       return accounts.createKey(account.id, opts.interface);
     });
     process.stdout.write(`${created}\n`);
@@ -102,9 +103,9 @@ credits
   .requiredOption('--data <dir>', 'data folder')
   .requiredOption('--account <name>', 'account name')
   .requiredOption('--usd <n>', 'balance in USD', usd)
-  .action((opts: { data: string; account: string; usd: number }) => {
-    withDb(resolve(opts.data), (accounts) =>
-      accounts.setBalance(accounts.ensure(opts.account).id, usdToMicro(opts.usd)),
+  .action(async (opts: { data: string; account: string; usd: number }) => {
+    await withDb(resolve(opts.data), async (accounts) =>
+      accounts.setBalance((await accounts.ensure(opts.account)).id, usdToMicro(opts.usd)),
     );
   });
 
@@ -115,8 +116,11 @@ program
   )
   .requiredOption('--data <dir>', 'data folder')
   .requiredOption('--account <name>', 'account name')
-  .action((opts: { data: string; account: string }) => {
-    const secret = withDb(resolve(opts.data), (accounts) => accounts.byName(opts.account)?.webhookSecret);
+  .action(async (opts: { data: string; account: string }) => {
+    const secret = await withDb(
+      resolve(opts.data),
+      async (accounts) => (await accounts.byName(opts.account))?.webhookSecret,
+    );
     if (!secret) {
       process.stderr.write(`reelsync-service: no account named ${opts.account}\n`);
       process.exit(1);

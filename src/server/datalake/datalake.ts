@@ -108,7 +108,7 @@ export class Datalake {
       const row = this.operations.byId(operationId);
       if (!row || row.charged_micro <= 0) return;
       this.operations.clearCharge(operationId);
-      this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId);
+      await this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId, tx);
     });
   }
 

@@ -32,7 +32,9 @@ export function replayed(
 }
 
 /** Refuses a new ingest over the concurrent-indexing cap (429 + Retry-After) or without funds for a minute of video. */
-export function admit(dl: Datalake, account: Account): void {
+export async function admit(dl: Datalake, account: Account): Promise<void> {
+  // The balance first: the cap check below stays in the same synchronous run as the caller's insert of the operation.
+  await dl.ctx.billing.requireAtLeast(account.id, indexingPrice(60));
   const cap = dl.ctx.config.limits.concurrentIngests;
   const active = dl.operations.activeIngests(account.id);
   if (active >= cap) {
@@ -40,5 +42,4 @@ export function admit(dl: Datalake, account: Account): void {
       'retry-after': '15',
     });
   }
-  dl.ctx.billing.requireAtLeast(account.id, indexingPrice(60));
 }

@@ -111,7 +111,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
   if (offset !== video.upload_size)
     throw conflict(`the upload is incomplete: ${offset} of ${video.upload_size} bytes received`, { offset });
   await targetCollection(dl, account, video.collection_id);
-  admit(dl, account);
+  await admit(dl, account);
   try {
     await checkMedia(dl.uploadPath(video.id));
   } catch (err) {

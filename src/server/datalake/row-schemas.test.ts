@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { tempDir } from '../../../test/helpers/temp';
 import { Accounts } from '../accounts/accounts';
 import { openServiceDb, type Db } from '../storage/db';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { Operations } from './operations';
 
 let db: Db;
@@ -12,7 +13,7 @@ beforeEach(async () => {
   const made = await tempDir('reelsync-rows-');
   cleanup = made.cleanup;
   db = openServiceDb(made.dir);
-  accountId = new Accounts(db).ensure('a').id;
+  accountId = (await new Accounts(new SqliteSql(db)).ensure('a')).id;
 });
 afterEach(async () => {
   db.close();

@@ -35,7 +35,7 @@ export function webhookHandler(ctx: ServiceContext): JobHandler {
     const { deliveryId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = deliveries.byId(deliveryId);
     if (!row || row.status === 'success' || row.status === 'dead') return { type: 'finished' };
-    const account = ctx.accounts.byId(row.account_id);
+    const account = await ctx.accounts.byId(row.account_id);
     if (!account) return { type: 'failed', error: 'account gone' };
     const attempt = row.attempt + 1;
     let responseCode: number | null = null;

@@ -41,7 +41,7 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
       const previous = replayed(dl, account.id, fields.idempotency_key, hash);
       if (previous) return dl.operations.record(previous);
       await targetCollection(dl, account, fields.collection_id);
-      admit(dl, account);
+      await admit(dl, account);
       const { op } = await startIngest(dl, {
         ...common(account, fields, hash),
         sourceType: 'url',
@@ -93,7 +93,7 @@ async function ingestMultipart(
           return dl.operations.record(previous);
         }
         await targetCollection(dl, account, fields.collection_id);
-        admit(dl, account);
+        await admit(dl, account);
         continue;
       }
       open = part.file;

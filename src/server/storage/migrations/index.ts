@@ -7,6 +7,7 @@ import { m005SearchPartitions } from './005-search-partitions';
 import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 import { m007SegmentEmbeddings } from './007-segment-embeddings';
 import { m008JobLeases } from './008-job-leases';
+import { m009RateLimits } from './009-rate-limits';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const serviceMigrations: readonly Migration[] = [
   m006UnindexEmptyCaptions,
   m007SegmentEmbeddings,
   m008JobLeases,
+  m009RateLimits,
 ];
