@@ -1,3 +1,4 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -136,7 +137,7 @@ describe.skipIf(skipPostgresTests)('migrate-to: an embedded library onto Postgre
     expect(sourceCounts.dl_collections).toBe(1);
   });
 
-  it('copies, verifies, and a second run adds nothing', async () => {
+  it('copies, verifies, a second run adds nothing, and a changed row or a swapped original fails the verification', async () => {
     const url = await postgres.createDatabase();
     const first = await runMigrate(migrateArgs(service.dataDir, url, s3), envWith(s3.env));
     expect(first.stderr).not.toContain('reelsync-service:');
@@ -177,6 +178,23 @@ describe.skipIf(skipPostgresTests)('migrate-to: an embedded library onto Postgre
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toMatch(/verification failed:\n {2}table videos: same 1 rows but their checksums differ/);
     expect(tampered.stderr).not.toMatch(/table (?!videos)/);
+
+    // An original of the right size but other bytes is skipped by the copy (sizes match) and caught by its SHA-256.
+    const originalKey = `${video?.bucket}/${video?.blob}`;
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: s3.env.AWS_SECRET_ACCESS_KEY ?? '' },
+    });
+    const [row] = await query<{ size: string }>(url, 'SELECT size FROM videos');
+    await client.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: originalKey, Body: Buffer.alloc(Number(row?.size), 7) }),
+    );
+    client.destroy();
+    const swapped = await runMigrate(migrateArgs(service.dataDir, url, s3), envWith(s3.env));
+    expect(swapped.code).toBe(1);
+    expect(swapped.stderr).toContain(`original ${originalKey}: SHA-256 `);
   }, 180_000);
 
   it('a run SIGKILLed in the middle of a table, run again, ends whole and without duplicates', async () => {

@@ -53,16 +53,17 @@ export async function migrateTo(options: MigrateOptions): Promise<Differences> {
     for (const table of plan.tables) {
       const tick = throttled();
       const copied = await copyTable(source, pg, table, (done, total) => {
-        if (tick() || done === total) log(`  ${table.name}: ${done}/${total} rows (${percent(done, total)})`);
+        if (done < total && tick()) log(`  ${table.name}: ${done}/${total} rows (${percent(done, total)})`);
       });
       log(
         `  ${table.name}: ${copied.rows} rows, ${copied.inserted} new, ${copied.rows - copied.inserted} already there`,
       );
     }
     if (plan.skipped.length > 0) {
+      const indexes = plan.skipped.filter((t) => !/_(data|idx|content|docsize|config)$/.test(t));
       log(
-        `search index not copied (SQLite FTS5: ${plan.skipped.join(', ')}): the team server rebuilds it from the ` +
-          'copied segments',
+        `search index not copied (SQLite FTS5: ${indexes.join(', ')} and their shadow tables): the team server ` +
+          'rebuilds it from the copied segments',
       );
     }
     const local = new LocalBlobStore(join(options.dataDir, 'blobs'));
