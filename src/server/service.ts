@@ -70,9 +70,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     blobs,
     log: log.child({ module: 'semantic' }),
   });
+  const sql = new SqliteSql(db);
   const ctx: ServiceContext = {
     db,
-    sql: new SqliteSql(db),
+    sql,
     dataDir: options.dataDir,
     tmpDir,
     config: options.config,
@@ -80,9 +81,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     blobs,
     accounts: new Accounts(db),
     billing: new Billing(db),
-    videoIndex: new VideoIndex(db),
-    folders: new Folders(db),
-    videos: new Videos(db),
+    videoIndex: new VideoIndex(sql),
+    folders: new Folders(sql),
+    videos: new Videos(sql),
     jobs: new ServiceJobQueue(db, log.child({ module: 'jobs' })),
     limits: {
       search: new RateLimiter(limits.searchPerSecond, 1000),
@@ -110,17 +111,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       handler: indexHandler(ctx, analyze, exif),
       laneSql: INDEX_LANE_SQL,
       onSettled: (job, outcome) => {
-        indexSettled(job, outcome);
-        void datalakeWorkers.onIndexSettled(job, outcome);
+        indexSettled(job, outcome)
+          .then(() => datalakeWorkers.onIndexSettled(job, outcome))
+          .catch((err: unknown) => log.error({ err, job: job.id }, 'an index job settle hook failed'));
       },
     });
   }
+  const urlUploadSettled = onIndexSettled(ctx);
   ctx.jobs.register({
     kind: URL_UPLOAD_JOB,
     concurrency: 2,
     baseDelayMs: 5_000,
     handler: urlUploadHandler(ctx),
-    onSettled: onIndexSettled(ctx),
+    onSettled: (job, outcome) => {
+      urlUploadSettled(job, outcome).catch((err: unknown) =>
+        log.error({ err, job: job.id }, 'a url-upload job settle hook failed'),
+      );
+    },
   });
   ctx.jobs.register({
     kind: 'callback',

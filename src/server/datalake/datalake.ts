@@ -125,8 +125,8 @@ export class Datalake {
       if (!current || current.done || this.operations.indexStarted(current)) return null;
       if (!this.operations.finish(row.id, { error: null, cancelled: true })) return null;
       const video = await this.videos.byId(row.resource, tx);
-      const library = video?.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
-      if (library) this.ctx.videos.delete(library.id);
+      const library = video?.library_video_id ? await this.ctx.videos.byId(video.library_video_id, tx) : undefined;
+      if (library) await this.ctx.videos.delete(library.id, tx);
       return { video, library };
     });
     if (!cancelled) return { kind: 'too_late', row };
@@ -147,9 +147,9 @@ export class Datalake {
         code: 'video_deleted',
         message: 'the video was deleted before its ingest finished',
       });
-    const library = video.library_video_id ? this.ctx.videos.byId(video.library_video_id) : undefined;
+    const library = video.library_video_id ? await this.ctx.videos.byId(video.library_video_id) : undefined;
     if (library) {
-      this.ctx.videos.delete(library.id);
+      await this.ctx.videos.delete(library.id);
       await this.deleteLibraryBlobs(library.bucket, library.video_no);
     }
     await rm(this.uploadPath(video.id), { force: true });

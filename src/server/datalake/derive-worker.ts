@@ -18,7 +18,7 @@ export function onIndexSettledForDatalake(dl: Datalake) {
       const op = dl.operations.activeFor(job.ref, 'ingest');
       if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
       const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
-      const library = parsed.success ? dl.ctx.videos.byId(parsed.data.videoId) : undefined;
+      const library = parsed.success ? await dl.ctx.videos.byId(parsed.data.videoId) : undefined;
       await advanceAfterIndex(dl, op.id, outcome.type === 'failed' ? outcome.error : null, library?.status);
     } catch (err) {
       dl.ctx.log.error(
@@ -53,7 +53,7 @@ export async function catchUpIndexedIngests(dl: Datalake): Promise<void> {
   for (const op of dl.operations.unfinished('ingest')) {
     const stages = dl.operations.stages(op);
     if (stages.preprocess !== 'done' || stages.index === 'done') continue;
-    const library = dl.ctx.videos.byNo(op.account_id, op.resource);
+    const library = await dl.ctx.videos.byNo(op.account_id, op.resource);
     if (library && library.status !== 'UNPARSE' && !dl.ctx.jobs.hasPending('index', op.resource)) {
       await advanceAfterIndex(
         dl,
@@ -73,7 +73,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
     const op = dl.operations.byId(operationId);
     if (!op || op.done) return { type: 'finished' };
     const video = await dl.videos.byId(op.resource);
-    const library = video?.library_video_id ? ctx.videos.byId(video.library_video_id) : undefined;
+    const library = video?.library_video_id ? await ctx.videos.byId(video.library_video_id) : undefined;
     const collection = video ? await dl.collections.byId(video.collection_id) : undefined;
     if (!video || !library || !collection) {
       await dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });

@@ -55,7 +55,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       const stored = await ctx.sql.transaction(async (tx) => {
         await lockRow(tx, 'dl_operations', op.id);
         if (dl.operations.byId(op.id)?.done) return false;
-        const library = ctx.videos.insert(
+        const library = await ctx.videos.insert(
           {
             accountId: op.account_id,
             folderId: collection.folder_id,
@@ -81,6 +81,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
             tags: ['datalake'],
           },
           video.id,
+          tx,
         );
         await dl.videos.link(video.id, library.id, tx);
         dl.operations.setStage(op.id, 'preprocess', 'done');

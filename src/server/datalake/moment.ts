@@ -16,7 +16,7 @@ export const MOMENT_MAX_SECONDS = 600;
 export async function getMoment(dl: Datalake, accountId: number, id: string, start: number, askedEnd: number) {
   const video = await dl.videos.get(accountId, id);
   if (!video || video.status === 'cancelled') throw missing('video');
-  const library = indexedLibraryVideo(dl, video);
+  const library = await indexedLibraryVideo(dl, video);
   const duration = library.duration;
   if (duration !== null && start >= duration)
     throw invalid(`start: must be before the end of the video (${duration} s)`);
@@ -30,7 +30,7 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
     end,
     duration,
     live: video.status === 'processing' || video.status === 'uploading',
-    segments: dl.ctx.videoIndex.segmentsIn(library.id, start, end).map((s) => ({
+    segments: (await dl.ctx.videoIndex.segmentsIn(library.id, start, end)).map((s) => ({
       index: s.index,
       start: s.start,
       end: s.end,
@@ -42,7 +42,7 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
       // Where the keyframe JPEG is stored, as interface A's search items give it (GET /download?bucket=&blob=).
       keyframe: s.keyframe_blob ? { bucket: library.bucket, blob: s.keyframe_blob } : null,
     })),
-    words: dl.ctx.videoIndex.wordsIn(library.id, start, end),
+    words: await dl.ctx.videoIndex.wordsIn(library.id, start, end),
     // The slice's events in media-time order; events are few per video, and never paged here.
     safety_events: collection?.safety_detector ? dl.events.overlapping(video.id, start, end) : null,
   };
@@ -51,10 +51,10 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
 export type MomentAnswer = Awaited<ReturnType<typeof getMoment>>;
 
 /** The library row holding the video's index; 409 while there is none yet (or any more). */
-function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): VideoRow {
+async function indexedLibraryVideo(dl: Datalake, video: DlVideoRow): Promise<VideoRow> {
   const state = { status: video.status };
   if (video.status === 'deleting') throw conflict('the video is being deleted', state);
-  const library = video.library_video_id ? dl.ctx.videos.byId(video.library_video_id) : undefined;
+  const library = video.library_video_id ? await dl.ctx.videos.byId(video.library_video_id) : undefined;
   if (library?.status === 'PARSE') return library;
   if (video.status === 'failed') throw conflict('the video has no index: its ingest failed', state);
   throw conflict(

@@ -46,7 +46,7 @@ export async function openSession(
 ): Promise<{ video: DlVideoRow; replayed: boolean }> {
   const { ctx } = dl;
   const accountId = session.accountId;
-  admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
+  await admitNewMedia(ctx, accountId, indexingPrice(60)); // the full expected price is checked below, with the other sessions
   return ctx.sql.transaction(async (tx) => {
     await lockRow(tx, 'accounts', accountId);
     const previous = session.idempotencyKey

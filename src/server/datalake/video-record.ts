@@ -5,7 +5,7 @@ import { faceEntities } from './face-entities';
 
 /** The datalake video record of GET /videos and GET /videos/{id}. */
 export async function videoRecord(dl: Datalake, v: DlVideoRow) {
-  const library = v.library_video_id ? dl.ctx.videos.byId(v.library_video_id) : undefined;
+  const library = v.library_video_id ? await dl.ctx.videos.byId(v.library_video_id) : undefined;
   const collection = await dl.collections.byId(v.collection_id);
   const op = v.operation_id ? dl.operations.byId(v.operation_id) : undefined;
   const frames = dl.events.frameSummary(v.id);

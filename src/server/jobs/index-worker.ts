@@ -35,7 +35,7 @@ class IndexTimeLimit extends Error {
 export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVideo, exif?: MetadataReader): JobHandler {
   return async (job, signal) => {
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
-    const row = ctx.videos.byId(videoId);
+    const row = await ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return { type: 'finished' }; // deleted meanwhile, or already done
     // A local file for ffmpeg: the stored one on disk, a streamed copy in tmp/ from S3.
     const original = row.blob ? await ctx.blobs.localFile(row.bucket, row.blob) : null;
@@ -66,10 +66,12 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
           const now = Date.now();
           if (now - lastWrite < 250 && percent < 100) return;
           lastWrite = now;
-          ctx.videos.setProgress(row.id, Math.min(95, percent * 0.95));
+          ctx.videos
+            .setProgress(row.id, Math.min(95, percent * 0.95))
+            .catch((err: unknown) => ctx.log.warn({ err, videoNo: row.video_no }, 'could not store indexing progress'));
         },
       });
-      if (!ctx.videos.byId(videoId)) return { type: 'finished' };
+      if (!(await ctx.videos.byId(videoId))) return { type: 'finished' };
       await persistIndex(ctx, row, result);
       // The keyframes are stored: embed them when the semantic model is ready, beside the next jobs (never fails or
       // holds this one: after a download the backlog may be a whole library).
@@ -104,15 +106,15 @@ async function fillCaptureMetadata(
 ): Promise<void> {
   if (row.camera_model && row.datetime_taken && row.latitude !== null) return;
   storeCaptureMetadata(ctx.db, row.id, await exif.read(videoPath));
-  Object.assign(row, ctx.videos.byId(row.id));
+  Object.assign(row, await ctx.videos.byId(row.id));
 }
 
 /** When an index job ends without success, the video becomes FAIL with the cause, and the callback says so. */
 export function onIndexSettled(ctx: ServiceContext) {
-  return (job: JobRow, outcome: JobOutcome): void => {
+  return async (job: JobRow, outcome: JobOutcome): Promise<void> => {
     if (outcome.type !== 'failed') return;
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
-    const row = ctx.videos.byId(videoId);
+    const row = await ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return;
     markIndexFailed(ctx.db, row.id, outcome.error);
     ctx.log.warn({ videoNo: row.video_no, err: outcome.error }, 'indexing failed');

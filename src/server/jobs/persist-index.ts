@@ -20,9 +20,9 @@ export async function persistIndex(ctx: ServiceContext, row: VideoRow, result: A
   const names = [
     row.video_name,
     row.original_name.replace(/[._-]+/g, ' '),
-    ctx.folders.nameOf(row.folder_id) ?? '',
+    (await ctx.folders.nameOf(row.folder_id)) ?? '',
     row.camera_model ?? '',
-    ...ctx.videos.tags(row.id),
+    ...(await ctx.videos.tags(row.id)),
   ].join(' ');
 
   const { db } = ctx;

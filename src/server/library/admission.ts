@@ -10,11 +10,11 @@ export const QUEUE_WINDOW_MS = 2 * 60 * 60 * 1000;
  * /upload_url, a resumable session): the account's upload rate limit, a balance of at least `minPriceMicro`, and the
  * indexing-queue cap. Throws the refusal (HttpError, or InsufficientBalanceError for 402); charges nothing.
  */
-export function admitNewMedia(ctx: ServiceContext, accountId: number, minPriceMicro: number): void {
+export async function admitNewMedia(ctx: ServiceContext, accountId: number, minPriceMicro: number): Promise<void> {
   const wait = ctx.limits.upload.take(`upload:${accountId}`);
   if (wait) throw rateLimited(wait);
   ctx.billing.requireAtLeast(accountId, minPriceMicro);
-  if (ctx.videos.queuedSince(accountId, Date.now() - QUEUE_WINDOW_MS) >= ctx.config.limits.indexQueueCap) {
+  if ((await ctx.videos.queuedSince(accountId, Date.now() - QUEUE_WINDOW_MS)) >= ctx.config.limits.indexQueueCap) {
     throw new HttpError(
       429,
       ENVELOPE_CODES.rateLimited,

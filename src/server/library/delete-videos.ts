@@ -12,12 +12,12 @@ export async function deleteVideos(
   const deleted: string[] = [];
   const notFound: string[] = [];
   for (const no of new Set(videoNos)) {
-    const row = ctx.videos.byNo(accountId, no);
+    const row = await ctx.videos.byNo(accountId, no);
     if (!row) {
       notFound.push(no);
       continue;
     }
-    ctx.videos.delete(row.id);
+    await ctx.videos.delete(row.id);
     for (const prefix of VIDEO_BLOB_PREFIXES) await ctx.blobs.deletePrefix(row.bucket, `${prefix}/${no}`);
     deleted.push(no);
   }

@@ -30,12 +30,12 @@ export class LibraryDownloads {
     const range = parseByteRange(rangeHeader, size);
     if (range === 'unsatisfiable') return { kind: 'unsatisfiable', size };
     const bytes = range ? range.end - range.start + 1 : size;
-    return { kind: 'blob', bucket, blob, size, range, bytes, name: this.originalName(accountId, blob) };
+    return { kind: 'blob', bucket, blob, size, range, bytes, name: await this.originalName(accountId, blob) };
   }
 
   /** The blob of a video by its number, for POST /download. */
   async planVideo(accountId: number, videoNo: string, rangeHeader: string | undefined): Promise<PlannedDownload> {
-    const row = this.ctx.videos.byNo(accountId, videoNo);
+    const row = await this.ctx.videos.byNo(accountId, videoNo);
     if (!row?.blob) throw notFound();
     return this.plan(accountId, row.bucket, row.blob, rangeHeader);
   }
@@ -52,9 +52,9 @@ export class LibraryDownloads {
   }
 
   /** The name the user uploaded for a video blob; the blob's own last part for keyframes and posters. */
-  private originalName(accountId: number, blob: string): string {
+  private async originalName(accountId: number, blob: string): Promise<string> {
     const m = /^videos\/([^/]+)\//.exec(blob);
-    const row = m?.[1] ? this.ctx.videos.byNo(accountId, m[1]) : undefined;
+    const row = m?.[1] ? await this.ctx.videos.byNo(accountId, m[1]) : undefined;
     return row?.original_name ?? blob.split('/').pop() ?? 'download';
   }
 }

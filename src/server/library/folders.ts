@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Folder } from '../../shared/api-types';
-import type { Db } from '../storage/db';
+import { countOf, optionalRow, parsedRows } from '../storage/rows';
+import type { Sql } from '../storage/sql';
 import { badRequest } from '../http/envelope';
 
 const folderRow = z.object({
@@ -13,7 +14,8 @@ const folderRow = z.object({
 });
 const idRow = z.object({ id: z.number().int() });
 /** The id of a row, or undefined when no row was found. */
-const idOf = (row: unknown): number | undefined => (row === undefined ? undefined : idRow.parse(row).id);
+const idOf = (row: unknown): number | undefined => optionalRow(idRow, row)?.id;
+const defaultRow = folderRow.pick({ id: true, is_default: true });
 
 const toFolder = (row: unknown): Folder => {
   const r = folderRow.parse(row);
@@ -28,110 +30,146 @@ const toFolder = (row: unknown): Folder => {
 
 const SELECT = `SELECT f.*, (SELECT COUNT(*) FROM videos v WHERE v.folder_id = f.id) AS video_count FROM folders f`;
 
-/** Folders per account. The Default folder is created on first use and is addressed as -1. */
+/**
+ * Folders per account. The Default folder is created on first use and is addressed as -1. Folders made on first use
+ * (the Default one, one per unique_id) are inserted with ON CONFLICT DO NOTHING and read back, so two requests
+ * making the same one at once both get it.
+ */
 export class Folders {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
-  defaultFolderId(accountId: number): number {
-    const id = idOf(this.db.prepare('SELECT id FROM folders WHERE account_id = ? AND is_default = 1').get(accountId));
-    if (id !== undefined) return id;
-    return Number(
-      this.db
-        .prepare("INSERT INTO folders (account_id, name, is_default, created_at) VALUES (?, 'Default', 1, ?)")
-        .run(accountId, Date.now()).lastInsertRowid,
+  async defaultFolderId(accountId: number, on: Sql = this.sql): Promise<number> {
+    const find = async () =>
+      idOf(await on.get('SELECT id FROM folders WHERE account_id = ? AND is_default = 1', accountId));
+    const found = await find();
+    if (found !== undefined) return found;
+    await on.run(
+      "INSERT INTO folders (account_id, name, is_default, created_at) VALUES (?, 'Default', 1, ?) ON CONFLICT DO NOTHING",
+      accountId,
+      Date.now(),
     );
+    return existingId(await find(), `the Default folder of account ${accountId}`);
   }
 
   /** Internal id for a folder_id / unique_id of the request; throws the contract's rejection for foreign ids. */
-  resolve(accountId: number, folderId: number | undefined, uniqueId: string | undefined): number {
-    if (uniqueId !== undefined) return this.byUniqueId(accountId, uniqueId);
-    if (folderId === undefined || folderId === -1) return this.defaultFolderId(accountId);
+  async resolve(
+    accountId: number,
+    folderId: number | undefined,
+    uniqueId: string | undefined,
+    on: Sql = this.sql,
+  ): Promise<number> {
+    if (uniqueId !== undefined) return this.byUniqueId(accountId, uniqueId, on);
+    if (folderId === undefined || folderId === -1) return this.defaultFolderId(accountId, on);
     if (folderId <= 0) throw badRequest('folder_id must be -1 or a positive folder id');
-    const id = idOf(this.db.prepare('SELECT id FROM folders WHERE id = ? AND account_id = ?').get(folderId, accountId));
+    const id = idOf(await on.get('SELECT id FROM folders WHERE id = ? AND account_id = ?', folderId, accountId));
     if (id === undefined) throw badRequest(`folder_id ${folderId} does not belong to this account`);
     return id;
   }
 
   /** Filter form: undefined when the request names no folder (search the whole account). */
-  resolveFilter(accountId: number, folderId: number | undefined, uniqueId: string | undefined): number | undefined {
+  async resolveFilter(
+    accountId: number,
+    folderId: number | undefined,
+    uniqueId: string | undefined,
+  ): Promise<number | undefined> {
     if (folderId === undefined && uniqueId === undefined) return undefined;
-    if (uniqueId !== undefined) {
-      return (
-        idOf(
-          this.db.prepare('SELECT id FROM folders WHERE account_id = ? AND unique_id = ?').get(accountId, uniqueId),
-        ) ?? 0
-      );
-    }
+    if (uniqueId !== undefined) return (await this.uniqueIdFolder(accountId, uniqueId, this.sql)) ?? 0;
     return this.resolve(accountId, folderId, undefined);
   }
 
-  private byUniqueId(accountId: number, uniqueId: string): number {
-    const found = idOf(
-      this.db.prepare('SELECT id FROM folders WHERE account_id = ? AND unique_id = ?').get(accountId, uniqueId),
-    );
+  private async uniqueIdFolder(accountId: number, uniqueId: string, on: Sql): Promise<number | undefined> {
+    return idOf(await on.get('SELECT id FROM folders WHERE account_id = ? AND unique_id = ?', accountId, uniqueId));
+  }
+
+  private async byUniqueId(accountId: number, uniqueId: string, on: Sql): Promise<number> {
+    const found = await this.uniqueIdFolder(accountId, uniqueId, on);
     if (found !== undefined) return found;
-    return Number(
-      this.db
-        .prepare('INSERT INTO folders (account_id, name, unique_id, created_at) VALUES (?, ?, ?, ?)')
-        .run(accountId, uniqueId, uniqueId, Date.now()).lastInsertRowid,
+    await on.run(
+      'INSERT INTO folders (account_id, name, unique_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      accountId,
+      uniqueId,
+      uniqueId,
+      Date.now(),
+    );
+    return existingId(
+      await this.uniqueIdFolder(accountId, uniqueId, on),
+      `the folder ${uniqueId} of account ${accountId}`,
     );
   }
 
-  /** Public folder_id of an internal id (-1 for the Default folder). */
-  publicId(internalId: number): number {
-    const isDefault: unknown = this.db.prepare('SELECT is_default FROM folders WHERE id = ?').pluck().get(internalId);
-    return isDefault ? -1 : internalId;
+  /** Public folder_id of each internal id (-1 for the Default folder). */
+  async publicIds(internalIds: readonly number[]): Promise<Map<number, number>> {
+    const ids = [...new Set(internalIds)];
+    if (ids.length === 0) return new Map();
+    const rows = parsedRows(
+      defaultRow,
+      await this.sql.all(`SELECT id, is_default FROM folders WHERE id IN (${ids.map(() => '?').join(', ')})`, ...ids),
+    );
+    return new Map(rows.map((r) => [r.id, r.is_default ? -1 : r.id]));
   }
 
   /** The name of a folder by internal id; undefined when it is gone. */
-  nameOf(internalId: number): string | undefined {
-    const row: unknown = this.db.prepare('SELECT name FROM folders WHERE id = ?').get(internalId);
-    return row === undefined ? undefined : folderRow.pick({ name: true }).parse(row).name;
+  async nameOf(internalId: number): Promise<string | undefined> {
+    const row = await this.sql.get('SELECT name FROM folders WHERE id = ?', internalId);
+    return optionalRow(folderRow.pick({ name: true }), row)?.name;
   }
 
-  create(accountId: number, name: string): Folder {
-    const id = Number(
-      this.db
-        .prepare('INSERT INTO folders (account_id, name, created_at) VALUES (?, ?, ?)')
-        .run(accountId, name, Date.now()).lastInsertRowid,
-    );
+  async create(accountId: number, name: string): Promise<Folder> {
+    const id = idRow.parse(
+      await this.sql.get(
+        'INSERT INTO folders (account_id, name, created_at) VALUES (?, ?, ?) RETURNING id',
+        accountId,
+        name,
+        Date.now(),
+      ),
+    ).id;
     return this.existing(accountId, id);
   }
 
-  get(accountId: number, id: number): Folder | undefined {
-    const row: unknown = this.db.prepare(`${SELECT} WHERE f.account_id = ? AND f.id = ?`).get(accountId, id);
+  async get(accountId: number, id: number): Promise<Folder | undefined> {
+    const row = await this.sql.get(`${SELECT} WHERE f.account_id = ? AND f.id = ?`, accountId, id);
     return row === undefined ? undefined : toFolder(row);
   }
 
-  list(accountId: number): Folder[] {
-    this.defaultFolderId(accountId);
-    return this.db
-      .prepare(`${SELECT} WHERE f.account_id = ? ORDER BY f.is_default DESC, f.id`)
-      .all(accountId)
-      .map(toFolder);
+  async list(accountId: number): Promise<Folder[]> {
+    await this.defaultFolderId(accountId);
+    const rows = await this.sql.all(`${SELECT} WHERE f.account_id = ? ORDER BY f.is_default DESC, f.id`, accountId);
+    return rows.map(toFolder);
   }
 
-  rename(accountId: number, folderId: number, name: string): Folder {
-    const id = this.resolve(accountId, folderId, undefined);
-    this.db.prepare('UPDATE folders SET name = ? WHERE id = ?').run(name, id);
+  async rename(accountId: number, folderId: number, name: string): Promise<Folder> {
+    const id = await this.resolve(accountId, folderId, undefined);
+    await this.sql.run('UPDATE folders SET name = ? WHERE id = ?', name, id);
     return this.existing(accountId, id);
   }
 
-  /** Deletes an empty folder; the Default folder and folders holding videos stay. */
-  delete(accountId: number, folderId: number): void {
+  /**
+   * Deletes an empty folder; the Default folder and folders holding videos stay. The delete itself requires the
+   * folder empty, so a video stored into it meanwhile (from another replica) keeps it.
+   */
+  async delete(accountId: number, folderId: number): Promise<void> {
     if (folderId === -1) throw badRequest('the Default folder cannot be deleted');
-    const id = this.resolve(accountId, folderId, undefined);
-    const count = z
-      .number()
-      .int()
-      .parse(this.db.prepare('SELECT COUNT(*) FROM videos WHERE folder_id = ?').pluck().get(id));
-    if (count > 0) throw badRequest(`folder ${folderId} still holds ${count} videos; delete or move them first`);
-    this.db.prepare('DELETE FROM folders WHERE id = ?').run(id);
+    await this.sql.transaction(async (tx) => {
+      const id = await this.resolve(accountId, folderId, undefined, tx);
+      const count = countOf(await tx.get('SELECT COUNT(*) AS n FROM videos WHERE folder_id = ?', id));
+      if (count > 0) throw badRequest(`folder ${folderId} still holds ${count} videos; delete or move them first`);
+      const deleted = await tx.run(
+        'DELETE FROM folders WHERE id = ? AND NOT EXISTS (SELECT 1 FROM videos WHERE folder_id = ?)',
+        id,
+        id,
+      );
+      if (deleted.changes !== 1) throw badRequest(`folder ${folderId} changed while it was being deleted; try again`);
+    });
   }
 
-  private existing(accountId: number, id: number): Folder {
-    const folder = this.get(accountId, id);
+  private async existing(accountId: number, id: number): Promise<Folder> {
+    const folder = await this.get(accountId, id);
     if (!folder) throw new Error(`folder ${id} vanished right after it was written`);
     return folder;
   }
+}
+
+function existingId(id: number | undefined, what: string): number {
+  if (id === undefined) throw new Error(`${what} vanished right after it was written`);
+  return id;
 }

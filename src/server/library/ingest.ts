@@ -1,9 +1,9 @@
 import { ProbeError } from '../../common/media/ffprobe';
 import { probeWithTrustedDuration } from '../../common/media/probe-duration';
-import { ENVELOPE_CODES, UPLOAD_LIMITS, type UploadedVideo } from '../../shared/api-types';
+import { UPLOAD_LIMITS, type UploadedVideo } from '../../shared/api-types';
 import { indexingPrice } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
-import { badRequest, HttpError } from '../http/envelope';
+import { badRequest } from '../http/envelope';
 import { admitNewMedia } from './admission';
 import { safeFileName, urlFileName } from './file-names';
 import { startUrlUpload } from './url-upload';
@@ -48,8 +48,8 @@ export class LibraryIngest {
   constructor(private readonly ctx: ServiceContext) {}
 
   /** Before reading the body: rate limit, a balance for a minute of indexing, the indexing-queue cap. */
-  admit(accountId: number): void {
-    admitNewMedia(this.ctx, accountId, indexingPrice(60));
+  async admit(accountId: number): Promise<void> {
+    await admitNewMedia(this.ctx, accountId, indexingPrice(60));
   }
 
   /**
@@ -64,12 +64,13 @@ export class LibraryIngest {
       if (err instanceof ProbeError && err.refused) throw badRequest(`file is not accepted: ${err.message}`);
       throw badRequest(`file is not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
     });
-    if (!probe.video) throw badRequest('file has no video stream');
-    if (!ALLOWED_CODECS.includes(probe.video.codec)) {
-      throw badRequest(`video codec ${probe.video.codec} is not supported; allowed: h264, h265, hevc, vp9`);
+    const { video } = probe;
+    if (!video) throw badRequest('file has no video stream');
+    if (!ALLOWED_CODECS.includes(video.codec)) {
+      throw badRequest(`video codec ${video.codec} is not supported; allowed: h264, h265, hevc, vp9`);
     }
 
-    const folderId = ctx.folders.resolve(accountId, request.folderId, request.uniqueId);
+    const folderId = await ctx.folders.resolve(accountId, request.folderId, request.uniqueId);
     const videoNo = newVideoNo();
     const price = indexingPrice(probe.durationSeconds);
     const bucket = bucketOf(accountId);
@@ -78,27 +79,32 @@ export class LibraryIngest {
     ctx.billing.charge(accountId, price, 'upload indexing', videoNo);
     try {
       await ctx.blobs.adopt(bucket, blob, file.tmpPath);
-      const row = ctx.videos.insert(
-        {
-          accountId,
-          folderId,
-          videoName: name,
-          originalName: file.name,
-          bucket,
-          blob,
-          contentType: file.contentType,
-          size: file.size,
-          sha256: file.sha256,
-          duration: probe.durationSeconds,
-          width: probe.video.width,
-          height: probe.video.height,
-          fps: probe.video.fps,
-          codec: probe.video.codec,
-          ...request.details,
-        },
-        videoNo,
-      );
-      ctx.jobs.enqueue('index', videoNo, { videoId: row.id }, ctx.config.indexer.maxAttempts);
+      // The row and its index job together: a video without its job would wait UNPARSE for ever.
+      const row = await ctx.sql.transaction(async (tx) => {
+        const inserted = await ctx.videos.insert(
+          {
+            accountId,
+            folderId,
+            videoName: name,
+            originalName: file.name,
+            bucket,
+            blob,
+            contentType: file.contentType,
+            size: file.size,
+            sha256: file.sha256,
+            duration: probe.durationSeconds,
+            width: video.width,
+            height: video.height,
+            fps: video.fps,
+            codec: video.codec,
+            ...request.details,
+          },
+          videoNo,
+          tx,
+        );
+        ctx.jobs.enqueue('index', videoNo, { videoId: inserted.id }, ctx.config.indexer.maxAttempts);
+        return inserted;
+      });
       return uploaded(row);
     } catch (err) {
       ctx.billing.refund(accountId, price, 'upload failed', videoNo);
@@ -108,24 +114,12 @@ export class LibraryIngest {
   }
 
   /** Records a video whose original a job fetches from `url` (url-upload.ts), within the concurrent-fetch cap. */
-  fromUrl(accountId: number, url: string, request: UploadRequest): UploadedVideo {
-    const { ctx } = this;
-    const cap = ctx.config.limits.concurrentIngests;
-    if (ctx.videos.fetching(accountId) >= cap) {
-      throw new HttpError(
-        429,
-        ENVELOPE_CODES.rateLimited,
-        `${cap} videos are still being fetched from their links; wait for one to finish.`,
-        { 'retry-after': '15' },
-      );
-    }
-    const folderId = ctx.folders.resolve(accountId, request.folderId, request.uniqueId);
+  async fromUrl(accountId: number, url: string, request: UploadRequest): Promise<UploadedVideo> {
     const name = urlFileName(url);
-    const row = startUrlUpload(
-      ctx,
+    const row = await startUrlUpload(
+      this.ctx,
       {
         accountId,
-        folderId,
         videoName: name,
         originalName: name,
         bucket: bucketOf(accountId),
@@ -140,6 +134,7 @@ export class LibraryIngest {
         codec: null,
         ...request.details,
       },
+      request,
       url,
     );
     return uploaded(row);

@@ -4,13 +4,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { UPLOAD_LIMITS } from '../../shared/api-types';
+import { ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/api-types';
 import { indexingPrice, InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import { OperationFailure } from '../datalake/errors';
 import { fetchSource } from '../datalake/fetch-source';
+import { HttpError } from '../http/envelope';
 import { checkMedia } from '../datalake/media';
 import type { JobHandler } from '../jobs/job-queue';
+import { lockAccount } from './account-lock';
 import type { NewVideo, VideoRow } from './videos';
 
 /** Job kind of POST /upload_url: fetch the original, then queue the index job. */
@@ -22,13 +24,38 @@ const payloadSchema = z.object({ videoId: z.number().int(), url: z.string() });
 const LIBRARY_DEMUXERS = ['mov', 'matroska', 'avi'];
 const ALLOWED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
 
-/** Records the video (UNPARSE, no original yet) and queues its fetch in one transaction, so neither exists alone. */
-export function startUrlUpload(ctx: ServiceContext, video: NewVideo & { blob: null }, url: string): VideoRow {
-  return ctx.db.transaction(() => {
-    const row = ctx.videos.insert(video);
+/** A new video waiting for its original from a link, without the folder: resolved in startUrlUpload's transaction. */
+export type UrlVideo = Omit<NewVideo, 'folderId'> & { blob: null };
+
+/**
+ * Records the video (UNPARSE, no original yet) and queues its fetch in one transaction, so neither exists alone.
+ * Within the account's cap of originals being fetched at once (config limits.concurrentIngests): the count and the
+ * insert share the transaction, under the account's lock, so concurrent requests (on any replica) cannot pass it
+ * together.
+ */
+export async function startUrlUpload(
+  ctx: ServiceContext,
+  video: UrlVideo,
+  folder: { folderId: number | undefined; uniqueId: string | undefined },
+  url: string,
+): Promise<VideoRow> {
+  const cap = ctx.config.limits.concurrentIngests;
+  return ctx.sql.transaction(async (tx) => {
+    await lockAccount(tx, video.accountId);
+    if ((await ctx.videos.fetching(video.accountId, tx)) >= cap) {
+      throw new HttpError(
+        429,
+        ENVELOPE_CODES.rateLimited,
+        `${cap} videos are still being fetched from their links; wait for one to finish.`,
+        { 'retry-after': '15' },
+      );
+    }
+    const folderId = await ctx.folders.resolve(video.accountId, folder.folderId, folder.uniqueId, tx);
+    const row = await ctx.videos.insert({ ...video, folderId }, undefined, tx);
+    // The job queue still writes on the SQLite connection itself: inside this transaction, as it is open on it.
     ctx.jobs.enqueue(URL_UPLOAD_JOB, row.video_no, { videoId: row.id, url }, ctx.config.indexer.maxAttempts);
     return row;
-  })();
+  });
 }
 
 /**
@@ -40,7 +67,7 @@ export function startUrlUpload(ctx: ServiceContext, video: NewVideo & { blob: nu
 export function urlUploadHandler(ctx: ServiceContext): JobHandler {
   return async (job, signal) => {
     const { videoId, url } = payloadSchema.parse(JSON.parse(job.payload));
-    const row = ctx.videos.byId(videoId);
+    const row = await ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE' || row.blob) return { type: 'finished' }; // deleted meanwhile, or already fetched
     await mkdir(ctx.tmpDir, { recursive: true });
     const download = join(ctx.tmpDir, `url-upload-${row.video_no}-${job.attempts}`);
@@ -48,7 +75,12 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
     // A video deleted while its link is being read stops the download.
     const deleted = new AbortController();
     const watch = setInterval(() => {
-      if (!ctx.videos.byId(videoId)) deleted.abort(new Error('the video was deleted'));
+      ctx.videos.byId(videoId).then(
+        (found) => {
+          if (!found) deleted.abort(new Error('the video was deleted'));
+        },
+        (err: unknown) => ctx.log.warn({ err, videoId }, 'could not check whether a fetched video still exists'),
+      );
     }, 1000);
     try {
       const fetched = await fetchSource(url, download, {
@@ -81,7 +113,7 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
       const blob = `videos/${row.video_no}/${row.video_name}`;
       const type = fetched.contentType?.split(';')[0]?.trim() ?? '';
       await ctx.blobs.adopt(row.bucket, blob, download);
-      const attached = ctx.videos.attachOriginal(row.id, {
+      const attached = await ctx.videos.attachOriginal(row.id, {
         blob,
         contentType: /^video\//i.test(type) ? type : 'application/octet-stream',
         size: fetched.size,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Db } from '../storage/db';
+import { parsedRows } from '../storage/rows';
+import type { Sql } from '../storage/sql';
 
 /** Labels as the indexer stores them (JSON text): the fields an answer carries. */
 const labelsJson = z
@@ -34,40 +35,49 @@ const overlaps = (t = ''): string => `${t}start_time < ? AND (${t}end_time > ? O
 
 /** Reads of what the indexer derived from one library video: segments, transcript words, faces per segment. */
 export class VideoIndex {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
   /** The transcript lines of a video, in segment order (segments without speech left out). */
-  transcript(videoId: number): z.infer<typeof transcriptRow>[] {
-    return this.db
-      .prepare(
+  async transcript(videoId: number): Promise<z.infer<typeof transcriptRow>[]> {
+    return parsedRows(
+      transcriptRow,
+      await this.sql.all(
         "SELECT transcript, start_time, end_time FROM segments WHERE video_id = ? AND transcript != '' ORDER BY idx",
-      )
-      .all(videoId)
-      .map((row) => transcriptRow.parse(row));
+        videoId,
+      ),
+    );
   }
 
   /** The segments overlapping [start, end), in media-time order. */
-  segmentsIn(videoId: number, start: number, end: number): MomentSegmentRow[] {
-    return this.db
-      .prepare(
+  async segmentsIn(videoId: number, start: number, end: number): Promise<MomentSegmentRow[]> {
+    return parsedRows(
+      momentSegmentRow,
+      await this.sql.all(
         `SELECT s.idx AS "index", s.start_time AS "start", s.end_time AS "end", s.caption, s.transcript, s.ocr_text,
                 COUNT(f.id) AS faces, s.labels, s.keyframe_blob
          FROM segments s LEFT JOIN faces f ON f.video_id = s.video_id AND f.segment_idx = s.idx
          WHERE s.video_id = ? AND ${overlaps('s.')}
          GROUP BY s.id ORDER BY s.start_time, s.idx`,
-      )
-      .all(videoId, end, start, start)
-      .map((row) => momentSegmentRow.parse(row));
+        videoId,
+        end,
+        start,
+        start,
+      ),
+    );
   }
 
   /** The transcript words overlapping [start, end), in spoken order. */
-  wordsIn(videoId: number, start: number, end: number): WordRow[] {
-    return this.db
-      .prepare(
+  async wordsIn(videoId: number, start: number, end: number): Promise<WordRow[]> {
+    return parsedRows(
+      wordRow,
+      await this.sql.all(
         `SELECT word, start_time AS "start", end_time AS "end" FROM transcript_words
          WHERE video_id = ? AND ${overlaps()} ORDER BY idx`,
-      )
-      .all(videoId, end, start, start)
-      .map((row) => wordRow.parse(row));
+        videoId,
+        end,
+        start,
+        start,
+      ),
+    );
   }
 }

@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { VIDEO_STATUSES, type VideoMetadata, type VideoStatus } from '../../shared/api-types';
-import type { Db } from '../storage/db';
+import { VIDEO_STATUSES, type VideoStatus } from '../../shared/api-types';
+import { unreachable } from '../../shared/errors';
+import { segmentTable } from '../search/segment-index';
+import { countOf, optionalRow, parsedRows } from '../storage/rows';
+import type { Sql } from '../storage/sql';
 import { Where } from '../storage/where';
-import { unindexVideo } from '../search/segment-index';
 
 export interface NewVideo {
   accountId: number;
@@ -69,13 +71,8 @@ export const videoRowSchema = z.object({
 });
 export type VideoRow = z.infer<typeof videoRowSchema>;
 
-const videoRow = (row: unknown): VideoRow => videoRowSchema.parse(row);
-const optionalVideoRow = (row: unknown): VideoRow | undefined => (row === undefined ? undefined : videoRow(row));
-const count = (row: unknown): number => z.object({ n: int }).parse(row).n;
-const missingEngines = z
-  .string()
-  .transform((text): unknown => JSON.parse(text))
-  .pipe(z.array(z.object({ analyzer: z.string(), reason: z.string() })));
+const tagRow = z.object({ video_id: int, tag: z.string() });
+const accountRow = z.object({ account_id: int });
 
 export interface ListFilter {
   accountId: number;
@@ -93,91 +90,110 @@ export function newVideoNo(): string {
 }
 
 export class Videos {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
-  insert(v: NewVideo, videoNo = newVideoNo()): VideoRow {
-    return this.db.transaction(() => {
-      const id = Number(
-        this.db
-          .prepare(
-            `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, blob, content_type,
-               size, sha256, duration, width, height, fps, codec, datetime_taken, camera_model, latitude, longitude, callback,
-               retain_original, transcription_prompt, created_at)
-             VALUES (?, ?, ?, ?, ?, 'UNPARSE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            videoNo,
-            v.accountId,
-            v.folderId,
-            v.videoName,
-            v.originalName,
-            v.bucket,
-            v.blob,
-            v.contentType,
-            v.size,
-            v.sha256,
-            v.duration,
-            v.width,
-            v.height,
-            v.fps,
-            v.codec,
-            v.datetimeTaken,
-            v.cameraModel,
-            v.latitude,
-            v.longitude,
-            v.callback,
-            v.retainOriginal ? 1 : 0,
-            v.transcriptionPrompt,
-            Date.now(),
-          ).lastInsertRowid,
+  /** Records a new UNPARSE video with its tags; `on` is the caller's transaction when it writes more beside it. */
+  async insert(v: NewVideo, videoNo = newVideoNo(), on: Sql = this.sql): Promise<VideoRow> {
+    return on.transaction(async (tx) => {
+      const row = videoRowSchema.parse(
+        await tx.get(
+          `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, blob, content_type,
+             size, sha256, duration, width, height, fps, codec, datetime_taken, camera_model, latitude, longitude, callback,
+             retain_original, transcription_prompt, created_at)
+           VALUES (?, ?, ?, ?, ?, 'UNPARSE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           RETURNING *`,
+          videoNo,
+          v.accountId,
+          v.folderId,
+          v.videoName,
+          v.originalName,
+          v.bucket,
+          v.blob,
+          v.contentType,
+          v.size,
+          v.sha256,
+          v.duration,
+          v.width,
+          v.height,
+          v.fps,
+          v.codec,
+          v.datetimeTaken,
+          v.cameraModel,
+          v.latitude,
+          v.longitude,
+          v.callback,
+          v.retainOriginal ? 1 : 0,
+          v.transcriptionPrompt,
+          Date.now(),
+        ),
       );
-      const tag = this.db.prepare('INSERT OR IGNORE INTO video_tags (video_id, tag, position) VALUES (?, ?, ?)');
-      v.tags.forEach((t, i) => tag.run(id, t, i));
-      const row = this.byId(id);
-      if (!row) throw new Error(`video ${id} vanished inside its insert transaction`);
+      for (const [position, tag] of v.tags.entries()) {
+        await tx.run(
+          'INSERT INTO video_tags (video_id, tag, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+          row.id,
+          tag,
+          position,
+        );
+      }
       return row;
-    })();
+    });
   }
 
-  byId(id: number): VideoRow | undefined {
-    return optionalVideoRow(this.db.prepare('SELECT * FROM videos WHERE id = ?').get(id));
+  async byId(id: number, on: Sql = this.sql): Promise<VideoRow | undefined> {
+    return optionalRow(videoRowSchema, await on.get('SELECT * FROM videos WHERE id = ?', id));
   }
 
   /** A video of this account, never another's. */
-  byNo(accountId: number, videoNo: string): VideoRow | undefined {
-    return optionalVideoRow(
-      this.db.prepare('SELECT * FROM videos WHERE video_no = ? AND account_id = ?').get(videoNo, accountId),
+  async byNo(accountId: number, videoNo: string): Promise<VideoRow | undefined> {
+    return optionalRow(
+      videoRowSchema,
+      await this.sql.get('SELECT * FROM videos WHERE video_no = ? AND account_id = ?', videoNo, accountId),
     );
   }
 
-  tags(videoId: number): string[] {
-    return this.db
-      .prepare('SELECT tag FROM video_tags WHERE video_id = ? ORDER BY position')
-      .pluck()
-      .all(videoId)
-      .map((tag) => z.string().parse(tag));
+  async tags(videoId: number): Promise<string[]> {
+    return (await this.tagsOf([videoId])).get(videoId) ?? [];
+  }
+
+  /** The tags of each video, in the order they were given (videos without tags left out). */
+  async tagsOf(videoIds: readonly number[]): Promise<Map<number, string[]>> {
+    const tags = new Map<number, string[]>();
+    if (videoIds.length === 0) return tags;
+    const rows = parsedRows(
+      tagRow,
+      await this.sql.all(
+        `SELECT video_id, tag FROM video_tags WHERE video_id IN (${videoIds.map(() => '?').join(', ')})
+         ORDER BY video_id, position`,
+        ...videoIds,
+      ),
+    );
+    for (const { video_id, tag } of rows) tags.set(video_id, [...(tags.get(video_id) ?? []), tag]);
+    return tags;
   }
 
   /** Uploads still waiting for the indexer that arrived within the window (the rolling queue cap). */
-  queuedSince(accountId: number, since: number): number {
-    return count(
-      this.db
-        .prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND created_at >= ?")
-        .get(accountId, since),
+  async queuedSince(accountId: number, since: number): Promise<number> {
+    return countOf(
+      await this.sql.get(
+        "SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND created_at >= ?",
+        accountId,
+        since,
+      ),
     );
   }
 
   /** Videos of the account whose original is still being fetched from a URL (UNPARSE without a blob). */
-  fetching(accountId: number): number {
-    return count(
-      this.db
-        .prepare("SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND blob IS NULL")
-        .get(accountId),
+  async fetching(accountId: number, on: Sql = this.sql): Promise<number> {
+    return countOf(
+      await on.get(
+        "SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND blob IS NULL",
+        accountId,
+      ),
     );
   }
 
   /** Records the fetched original of a video; false when the video is gone or no longer waits for it. */
-  attachOriginal(
+  async attachOriginal(
     id: number,
     o: {
       blob: string;
@@ -190,79 +206,86 @@ export class Videos {
       fps: number | null;
       codec: string | null;
     },
-  ): boolean {
-    const res = this.db
-      .prepare(
-        `UPDATE videos SET blob = ?, content_type = ?, size = ?, sha256 = ?, duration = ?, width = ?, height = ?, fps = ?, codec = ?
-         WHERE id = ? AND status = 'UNPARSE' AND blob IS NULL`,
-      )
-      .run(o.blob, o.contentType, o.size, o.sha256, o.duration, o.width, o.height, o.fps, o.codec, id);
+  ): Promise<boolean> {
+    const res = await this.sql.run(
+      `UPDATE videos SET blob = ?, content_type = ?, size = ?, sha256 = ?, duration = ?, width = ?, height = ?, fps = ?, codec = ?
+       WHERE id = ? AND status = 'UNPARSE' AND blob IS NULL`,
+      o.blob,
+      o.contentType,
+      o.size,
+      o.sha256,
+      o.duration,
+      o.width,
+      o.height,
+      o.fps,
+      o.codec,
+      id,
+    );
     return res.changes === 1;
   }
 
-  setProgress(id: number, progress: number): void {
-    this.db.prepare("UPDATE videos SET progress = ? WHERE id = ? AND status = 'UNPARSE'").run(progress, id);
+  async setProgress(id: number, progress: number): Promise<void> {
+    await this.sql.run("UPDATE videos SET progress = ? WHERE id = ? AND status = 'UNPARSE'", progress, id);
   }
 
-  list(f: ListFilter): { rows: VideoRow[]; total: number } {
+  /** A page of the account's videos, newest first; `videoName` matches a part of the name in any letter case. */
+  async list(f: ListFilter): Promise<{ rows: VideoRow[]; total: number }> {
     const where = new Where('v.account_id = ?', f.accountId)
       .addIf(f.folderId, 'v.folder_id = ?', f.folderId ?? null)
       .addIf(f.status, 'v.status = ?', f.status ?? null)
       .addIf(f.videoNo, 'v.video_no = ?', f.videoNo ?? null)
       .addIf(
         f.videoName,
-        "v.video_name LIKE ? ESCAPE '\\'",
+        // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+        "lower(v.video_name) LIKE lower(?) ESCAPE '\\'",
         `%${(f.videoName ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
       )
       .addIf(f.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', f.tag ?? null);
     const clause = where.sql;
     const args = where.args;
-    const total = count(this.db.prepare(`SELECT COUNT(*) AS n FROM videos v WHERE ${clause}`).get(...args));
-    const rows = this.db
-      .prepare(`SELECT v.* FROM videos v WHERE ${clause} ORDER BY v.created_at DESC, v.id DESC LIMIT ? OFFSET ?`)
-      .all(...args, f.size, (f.page - 1) * f.size)
-      .map(videoRow);
+    const total = countOf(await this.sql.get(`SELECT COUNT(*) AS n FROM videos v WHERE ${clause}`, ...args));
+    const rows = parsedRows(
+      videoRowSchema,
+      await this.sql.all(
+        `SELECT v.* FROM videos v WHERE ${clause} ORDER BY v.created_at DESC, v.id DESC LIMIT ? OFFSET ?`,
+        ...args,
+        f.size,
+        (f.page - 1) * f.size,
+      ),
+    );
     return { rows, total };
   }
 
-  delete(id: number): void {
-    this.db.transaction(() => {
-      const owner: unknown = this.db.prepare('SELECT account_id FROM videos WHERE id = ?').pluck().get(id);
-      if (typeof owner === 'number') unindexVideo(this.db, owner, id);
-      this.db
-        .prepare('DELETE FROM segments_trigram WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)')
-        .run(id);
-      this.db.prepare('DELETE FROM videos WHERE id = ?').run(id);
-    })();
+  /** Deletes a video with everything derived from it (tags, segments, words, faces cascade) and its full-text rows. */
+  /** Deletes the video and its index in one transaction (a savepoint inside the caller's, when `on` is one). */
+  async delete(id: number, on: Sql = this.sql): Promise<void> {
+    await on.transaction(async (tx) => {
+      const owner = optionalRow(accountRow, await tx.get('SELECT account_id FROM videos WHERE id = ?', id));
+      if (owner) await unindexFullText(tx, owner.account_id, id);
+      await tx.run('DELETE FROM videos WHERE id = ?', id);
+    });
   }
+}
 
-  metadata(row: VideoRow, publicFolderId: number): VideoMetadata {
-    return {
-      video_no: row.video_no,
-      videoNo: row.video_no,
-      video_name: row.video_name,
-      original_name: row.original_name,
-      status: row.status,
-      progress: Math.round(row.progress * 10) / 10,
-      fail_reason: row.fail_reason,
-      duration: row.duration,
-      size: row.size,
-      width: row.width,
-      height: row.height,
-      fps: row.fps,
-      codec: row.codec,
-      create_time: String(row.created_at),
-      datetime_taken: row.datetime_taken,
-      camera_model: row.camera_model,
-      latitude: row.latitude,
-      longitude: row.longitude,
-      tags: this.tags(row.id),
-      folder_id: publicFolderId,
-      video_bucket: row.bucket,
-      video_blob: row.blob ?? '',
-      poster_bucket: row.poster_blob ? row.bucket : null,
-      poster_blob: row.poster_blob,
-      missing_engines: missingEngines.parse(row.missing_engines),
-    };
+/**
+ * Removes a video's segments from the full-text index, in the transaction that deletes them. On SQLite that index is
+ * FTS5 tables beside the rows (the account's own table, and the trigram table), which no foreign key reaches. On
+ * PostgreSQL there is nothing to do here: full-text search there is the search module's (a later round), over the
+ * segment rows themselves, which the delete cascades to.
+ */
+async function unindexFullText(tx: Sql, accountId: number, videoId: number): Promise<void> {
+  switch (tx.dialect) {
+    case 'sqlite': {
+      const table = segmentTable(accountId);
+      const ofVideo = 'rowid IN (SELECT id FROM segments WHERE video_id = ?)';
+      if (await tx.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table))
+        await tx.run(`DELETE FROM ${table} WHERE ${ofVideo}`, videoId);
+      await tx.run(`DELETE FROM segments_trigram WHERE ${ofVideo}`, videoId);
+      return;
+    }
+    case 'postgres':
+      return;
+    default:
+      throw unreachable(tx.dialect);
   }
 }

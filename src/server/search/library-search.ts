@@ -64,7 +64,7 @@ export class LibrarySearch {
     this.takeSlot(accountId);
     const filter: SegmentFilter = {
       accountId,
-      folderId: ctx.folders.resolveFilter(accountId, query.folder_id, query.unique_id),
+      folderId: await ctx.folders.resolveFilter(accountId, query.folder_id, query.unique_id),
       videoNos: query.video_nos,
       tag: query.tag,
       cameraModel: query.camera_tag,

@@ -8,6 +8,7 @@ import type { Migration } from '../../shared/sqlite-migrate';
 import { serviceMigrations } from './migrations';
 import { openPgSql } from './open-pg-sql';
 import { SQLITE_ONLY_TABLES } from './pg-migrations/001-library';
+import { PG_ONLY_TABLES } from './pg-migrations/002-segment-search';
 import type { PgSql } from './pg-sql';
 
 /**
@@ -108,6 +109,9 @@ const PG_ON_DELETE: Record<string, string> = {
   d: 'SET DEFAULT',
 };
 
+/** A PostgreSQL table with a SQLite twin (the search tables of each engine are its own). */
+const shared = (table: string): boolean => !PG_ONLY_TABLES.test(table);
+
 async function pgSchema(sql: PgSql): Promise<Schema> {
   const tables = z
     .array(z.object({ table_name: z.string() }))
@@ -116,7 +120,8 @@ async function pgSchema(sql: PgSql): Promise<Schema> {
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations'",
       ),
     )
-    .map((t) => t.table_name);
+    .map((t) => t.table_name)
+    .filter(shared);
   const columns = z
     .array(
       z.object({
@@ -134,6 +139,7 @@ async function pgSchema(sql: PgSql): Promise<Schema> {
          FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`,
       ),
     )
+    .filter((c) => shared(c.table_name))
     .map((c) =>
       columnLine(
         c.table_name,
@@ -159,6 +165,7 @@ async function pgSchema(sql: PgSql): Promise<Schema> {
          WHERE c.contype = 'f' AND n.nspname = 'public'`,
       ),
     )
+    .filter((f) => shared(f.tbl))
     .map((f) => `${f.tbl}(${f.cols}) -> ${f.ref}(${f.ref_cols}) ON DELETE ${PG_ON_DELETE[f.on_delete] ?? f.on_delete}`);
   const indexes = z
     .array(z.object({ tbl: z.string(), cols: z.string(), uniq: z.boolean(), partial: z.boolean() }))
@@ -171,6 +178,7 @@ async function pgSchema(sql: PgSql): Promise<Schema> {
          WHERE n.nspname = 'public' AND t.relname <> 'schema_migrations'`,
       ),
     )
+    .filter((i) => shared(i.tbl))
     .map((i) => indexLine(i.tbl, i.cols.split(','), i.uniq, i.partial));
   const checks = z
     .array(z.object({ tbl: z.string(), n: z.number() }))
@@ -181,6 +189,7 @@ async function pgSchema(sql: PgSql): Promise<Schema> {
          WHERE c.contype = 'c' AND ns.nspname = 'public' GROUP BY c.conrelid`,
       ),
     )
+    .filter((c) => shared(c.tbl))
     .map((c) => `${c.tbl}: ${c.n} CHECK`);
   return sorted({ tables, checks, columns, foreignKeys, indexes });
 }
@@ -250,6 +259,23 @@ describe.skipIf(skipPostgresTests)('the PostgreSQL schema matches the SQLite one
     expect(postgres.checks).toEqual(sqlite.checks);
     expect(postgres.foreignKeys).toEqual(sqlite.foreignKeys);
     expect(postgres.indexes).toEqual(sqlite.indexes);
+  });
+
+  it('has the PostgreSQL-only segment search table, its GIN indexes leading with the account', async () => {
+    const indexes = z
+      .array(z.object({ indexname: z.string(), indexdef: z.string() }))
+      .parse(
+        await pg.all(
+          "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'segment_search' ORDER BY indexname",
+        ),
+      )
+      .map((i) => `${i.indexname}: ${i.indexdef.replace(/^.* USING /, '')}`);
+    expect(indexes).toEqual([
+      'segment_search_account: btree (account_id, segment_id)',
+      'segment_search_fuzzy: gin (account_id, body gin_trgm_ops)',
+      'segment_search_match: gin (account_id, document)',
+      'segment_search_pkey: btree (segment_id)',
+    ]);
   });
 
   it('notices a SQLite migration that has no PostgreSQL twin', async () => {

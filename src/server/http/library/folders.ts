@@ -45,7 +45,7 @@ export function registerFolders(app: FastifyInstance, ctx: ServiceContext): void
     params: folderParam,
     response: z.object({ folder_id: z.number().int(), deleted: z.literal(true) }),
     handler: async ({ account, params }) => {
-      ctx.folders.delete(account.id, params.id);
+      await ctx.folders.delete(account.id, params.id);
       return { folder_id: params.id, deleted: true as const };
     },
   });

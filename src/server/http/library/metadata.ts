@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { metadataSchema, transcriptionSchema } from '../../../shared/api-types';
 import type { ServiceContext } from '../../context';
+import { videoMetadata } from '../../library/video-metadata';
 import { libraryRoute } from './route';
 
 const videoNoQuery = z.object({ video_no: z.string().min(1, 'video_no is required').max(100) });
@@ -13,9 +14,9 @@ export function registerMetadata(app: FastifyInstance, ctx: ServiceContext): voi
     query: videoNoQuery,
     response: metadataSchema.nullable(),
     handler: async ({ account, query }) => {
-      const row = ctx.videos.byNo(account.id, query.video_no);
+      const row = await ctx.videos.byNo(account.id, query.video_no);
       // Unknown (or another account's) video: success with data null, as the real service answers.
-      return row ? ctx.videos.metadata(row, ctx.folders.publicId(row.folder_id)) : null;
+      return row ? ((await videoMetadata(ctx, [row]))[0] ?? null) : null;
     },
   });
 
@@ -25,11 +26,11 @@ export function registerMetadata(app: FastifyInstance, ctx: ServiceContext): voi
     query: videoNoQuery,
     response: transcriptionSchema.nullable(),
     handler: async ({ account, query }) => {
-      const row = ctx.videos.byNo(account.id, query.video_no);
+      const row = await ctx.videos.byNo(account.id, query.video_no);
       if (!row) return null;
       return {
         videoNo: row.video_no,
-        transcriptions: ctx.videoIndex.transcript(row.id).map((s, index) => ({
+        transcriptions: (await ctx.videoIndex.transcript(row.id)).map((s, index) => ({
           index,
           content: s.transcript,
           startTime: s.start_time,

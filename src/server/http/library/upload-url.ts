@@ -27,11 +27,11 @@ export function registerUploadUrl(app: FastifyInstance, ctx: ServiceContext, ing
 
     scope.post('/upload_url', async (request, reply) => {
       const account = request.account;
-      ingest.admit(account.id);
+      await ingest.admit(account.id);
       const raw = await readFields(request);
       const url = sourceUrl(raw);
       const form = parseUploadFields(raw);
-      return reply.send(success(ingest.fromUrl(account.id, url, uploadRequestOf(form))));
+      return reply.send(success(await ingest.fromUrl(account.id, url, uploadRequestOf(form))));
     });
     done();
   });

@@ -19,7 +19,7 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
   app.post('/upload', async (request, reply) => {
     const account = request.account;
     // Refuse before reading a byte when the balance cannot pay for even a minute of indexing.
-    ingest.admit(account.id);
+    await ingest.admit(account.id);
     if (!request.isMultipart()) throw badRequest('upload must be multipart/form-data with a file part');
 
     const fields = new Map<string, string[]>();

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listVideosDataSchema, VIDEO_STATUSES } from '../../../shared/api-types';
 import type { ServiceContext } from '../../context';
 import { deleteVideos } from '../../library/delete-videos';
+import { videoMetadata } from '../../library/video-metadata';
 import { libraryRoute } from './route';
 
 const listBody = z.object({
@@ -33,8 +34,8 @@ export function registerVideos(app: FastifyInstance, ctx: ServiceContext): void 
     body: listBody,
     response: listVideosDataSchema,
     handler: async ({ account, body }) => {
-      const folderId = ctx.folders.resolveFilter(account.id, body.folder_id, body.unique_id);
-      const { rows, total } = ctx.videos.list({
+      const folderId = await ctx.folders.resolveFilter(account.id, body.folder_id, body.unique_id);
+      const { rows, total } = await ctx.videos.list({
         accountId: account.id,
         folderId,
         status: body.status,
@@ -45,7 +46,7 @@ export function registerVideos(app: FastifyInstance, ctx: ServiceContext): void 
         size: body.size,
       });
       return {
-        videos: rows.map((r) => ctx.videos.metadata(r, ctx.folders.publicId(r.folder_id))),
+        videos: await videoMetadata(ctx, rows),
         current_page: body.page,
         page_size: body.size,
         total_count: total,

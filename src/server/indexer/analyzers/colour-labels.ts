@@ -13,6 +13,26 @@ const MAX_FRAME_COLOURS = 4;
 /** A region word needs its colour on this share of its region. */
 const MIN_REGION_SHARE = 0.35;
 
+/** Saturation alone (Hasler-Süsstrunk) makes a frame colourful at most this much: many hues make it more. */
+const COLOURFUL_MAX = 0.8;
+/** Many-coloured: vivid pixels cover this share of the frame... */
+const MIN_MULTICOLOURED_VIVID = 0.05;
+/** ...with hues this spread round the wheel (circular variance; measured: sweets of every colour 0.62, a football
+ * match 0.42, a painting in blue and yellow 0.43, warm flowers 0.02-0.12). */
+const MIN_MULTICOLOURED_SPREAD = 0.5;
+/** Hasler-Süsstrunk colourfulness a top third needs to be a blue sky: under it the blue is the dull grey-blue of clouds. */
+const MIN_BLUE_SKY_COLOURFULNESS = 25;
+/** Mean lightness step (see ColourStats.roughness) under which a blue top third has no cloud edges in it. */
+const CLEAR_SKY_ROUGHNESS = 1.5;
+/** Clouds: the top third's colourfulness under this (grey, white, dull blue)... */
+const CLOUD_MAX_COLOURFULNESS = 30;
+/** ...lighter than the bottom third by this much (the sky is lit, the land under it is not)... */
+const SKY_OVER_LAND = 20;
+/** ...and no rougher than this: a hazy city, foliage or a wall of windows in the top third is not a sky. */
+const CLOUD_MAX_ROUGHNESS = 3;
+/** Clouds darker than this (Lab lightness of the top third) are storm clouds. */
+const STORM_LIGHTNESS = 58;
+
 /** Weight of a colour covering `fraction` of the frame: 0.37 at the 8 % threshold, 1 from 50 %. */
 export function coverageScore(fraction: number): number {
   return Math.min(1, 0.25 + 1.5 * fraction);
@@ -27,7 +47,12 @@ export function frameLabels(frame: ColourStats, top: ColourStats): Label[] {
   const m = frame.colourfulness;
   // Hasler and Süsstrunk: 59 "quite", 82 "highly" colourful. One saturated colour alone (a red wall) is red, not colourful.
   const hues = rankedColours(frame).filter((c) => !ACHROMATIC.has(c.name) && c.share >= 0.05).length;
-  if (m >= 50 && hues >= 2) labels.push(label('colorful', (m - 35) / 50, FRAME_SOURCE));
+  // Many colours: vivid hues from all round the wheel (sweets, balloons), not one warm range however saturated.
+  const multicoloured = frame.vividShare >= MIN_MULTICOLOURED_VIVID && frame.hueSpread >= MIN_MULTICOLOURED_SPREAD;
+  const colourful = m >= 50 && hues >= 2 ? COLOURFUL_MAX * Math.min(1, (m - 35) / 50) : 0;
+  const many = multicoloured ? 0.5 + frame.hueSpread : 0;
+  if (colourful > 0 || many > 0) labels.push(label('colorful', Math.max(colourful, many), FRAME_SOURCE));
+  if (multicoloured) labels.push(label('multicolored', many, FRAME_SOURCE));
   const achromatic = [...ACHROMATIC].reduce((sum, name) => sum + share(frame, name), 0);
   // A flat gray frame is gray, not a black and white picture: that needs light and shadow.
   if (achromatic >= 0.97 && m < 8 && frame.lightnessSpread >= 15) {
@@ -56,10 +81,20 @@ export function regionLabels(frame: ColourStats, top: ColourStats, bottom: Colou
   const blueTop = share(top, 'blue');
   // Sky with clouds: blue with white and light gray.
   const cloudy = blueTop >= 0.2 && blueTop + share(top, 'white') + share(top, 'gray') >= 0.7;
+  // A dull grey-blue top (a storm, an overcast day) is sky but not a blue one.
+  const vivid = top.colourfulness >= MIN_BLUE_SKY_COLOURFULNESS;
   if (top.meanLightness >= 35 && (blueTop >= MIN_REGION_SHARE || cloudy)) {
     labels.push(label('sky', 0.3 + blueTop, REGION_SOURCE));
-    if (blueTop >= MIN_REGION_SHARE) labels.push(label('blue sky', 0.2 + blueTop, REGION_SOURCE));
+    if (blueTop >= MIN_REGION_SHARE && vivid) labels.push(label('blue sky', 0.2 + blueTop, REGION_SOURCE));
+    // Clear: a blue that stays smooth across the third (no cloud edges), no white or gray patches of cloud, and no darker
+    // than the land it lights (a blue backdrop behind a lit subject is no sky).
+    const clouds = share(top, 'white') + share(top, 'gray');
+    const litFromAbove = top.meanLightness >= bottom.meanLightness - 5;
+    if (blueTop >= MIN_REGION_SHARE && vivid && litFromAbove && top.roughness < CLEAR_SKY_ROUGHNESS && clouds < 0.15) {
+      labels.push(label('clear sky', 0.2 + blueTop - clouds, REGION_SOURCE));
+    }
   }
+  labels.push(...weatherLabels(frame, top, bottom));
   const warmTop = sum(top, ['orange', 'pink', 'red', 'yellow', 'purple']);
   // A sunset lights the sky over a darker land: a warm top well above the bottom's lightness (a wooden table seen from
   // above is warm at the top too, but lit evenly).
@@ -79,5 +114,25 @@ export function regionLabels(frame: ColourStats, top: ColourStats, bottom: Colou
   }
   const blueBottom = share(bottom, 'blue');
   if (blueBottom >= MIN_REGION_SHARE) labels.push(label('water', 0.1 + blueBottom, REGION_SOURCE));
+  return labels;
+}
+
+/**
+ * Weather of the top third: a colourless (grey, white, dull blue), not too textured top third over darker land is a
+ * cloudy sky ("cloudy", "overcast", "clouds"), a dark one storm clouds. A black and white frame says nothing of it: its
+ * grey top could be any sky.
+ */
+export function weatherLabels(frame: ColourStats, top: ColourStats, bottom: ColourStats): Label[] {
+  const dull = sum(top, ['gray', 'white', 'blue', 'black']) >= 0.85 && top.colourfulness < CLOUD_MAX_COLOURFULNESS;
+  const lit = top.meanLightness >= 30 && top.meanLightness <= 85;
+  const aboveLand = top.meanLightness - bottom.meanLightness;
+  const inColour = frame.colourfulness >= 5;
+  if (!(inColour && dull && lit && aboveLand >= SKY_OVER_LAND && top.roughness < CLOUD_MAX_ROUGHNESS)) return [];
+  const weight = 0.5 + 0.5 * Math.min(1, aboveLand / 40);
+  const labels = ['cloudy', 'overcast', 'clouds'].map((word) => label(word, weight, REGION_SOURCE));
+  if (top.meanLightness < STORM_LIGHTNESS) {
+    const storm = 0.4 + (STORM_LIGHTNESS - top.meanLightness) / 20;
+    labels.push(...['storm clouds', 'dark clouds', 'stormy'].map((word) => label(word, storm, REGION_SOURCE)));
+  }
   return labels;
 }

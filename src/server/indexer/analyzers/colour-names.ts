@@ -85,6 +85,11 @@ export interface ColourTable {
   name: Uint8Array;
   /** Lab lightness of each cell, rounded. */
   lightness: Uint8Array;
+  /** Lab chroma of each cell, rounded (at most 255). */
+  chroma: Uint8Array;
+  /** Cosine and sine of each cell's Lab hue angle. */
+  hueCos: Float32Array;
+  hueSin: Float32Array;
 }
 
 let table: ColourTable | null = null;
@@ -94,6 +99,9 @@ export function colourTable(): ColourTable {
   if (table) return table;
   const name = new Uint8Array(32768);
   const lightness = new Uint8Array(32768);
+  const chroma = new Uint8Array(32768);
+  const hueCos = new Float32Array(32768);
+  const hueSin = new Float32Array(32768);
   for (let r = 0; r < 32; r++) {
     for (let g = 0; g < 32; g++) {
       for (let b = 0; b < 32; b++) {
@@ -101,10 +109,13 @@ export function colourTable(): ColourTable {
         const cell = (r << 10) | (g << 5) | b;
         name[cell] = COLOUR_NAMES.indexOf(nameLch(lch));
         lightness[cell] = Math.round(lch.l);
+        chroma[cell] = Math.min(255, Math.round(lch.c));
+        hueCos[cell] = Math.cos((lch.h * Math.PI) / 180);
+        hueSin[cell] = Math.sin((lch.h * Math.PI) / 180);
       }
     }
   }
-  table = { name, lightness };
+  table = { name, lightness, chroma, hueCos, hueSin };
   return table;
 }
 

@@ -22,7 +22,17 @@ export interface ColourStats {
   colourfulness: number;
   /** Mean lightness step between neighbouring samples of a row: low for sky and still water, high for foliage, wood. */
   roughness: number;
+  /** Share of vivid pixels (Lab chroma >= 40). */
+  vividShare: number;
+  /**
+   * Circular variance (0..1) of the vivid pixels' hue angles: 0 when they are all one hue (a red wall, warm flowers
+   * from red to yellow stay under 0.15), towards 1 when hues all round the wheel share the picture (sweets of every colour).
+   */
+  hueSpread: number;
 }
+
+/** Lab chroma from which a pixel's colour is vivid. */
+const VIVID_CHROMA = 40;
 
 export interface StatsOptions {
   /** Every `step`-th pixel of every `step`-th row is read: a 640 px frame needs no more than a quarter of its pixels. */
@@ -44,7 +54,7 @@ export function regionStats(
   options: StatsOptions = {},
 ): ColourStats {
   const { step = 2, weight } = options;
-  const { name, lightness } = colourTable();
+  const { name, lightness, chroma, hueCos, hueSin } = colourTable();
   const shares = new Float64Array(COLOUR_NAMES.length);
   const x0 = Math.max(0, Math.floor(rect.x0));
   const y0 = Math.max(0, Math.floor(rect.y0));
@@ -60,6 +70,9 @@ export function regionStats(
   let sumYb2 = 0;
   let steps = 0;
   let stepSum = 0;
+  let vivid = 0;
+  let sumCos = 0;
+  let sumSin = 0;
   for (let y = y0; y < y1; y += step) {
     let previous = -1;
     for (let x = x0; x < x1; x += step) {
@@ -79,6 +92,11 @@ export function regionStats(
       sumL += w * l;
       sumL2 += w * l * l;
       if (l < 20) dark += w;
+      if ((chroma[cell] ?? 0) >= VIVID_CHROMA) {
+        vivid += w;
+        sumCos += w * (hueCos[cell] ?? 0);
+        sumSin += w * (hueSin[cell] ?? 0);
+      }
       const r = rgb[i] ?? 0;
       const g = rgb[i + 1] ?? 0;
       const b = rgb[i + 2] ?? 0;
@@ -91,7 +109,8 @@ export function regionStats(
     }
   }
   if (total === 0) {
-    return { shares, meanLightness: 0, lightnessSpread: 0, darkShare: 0, colourfulness: 0, roughness: 0 };
+    const none = { meanLightness: 0, lightnessSpread: 0, darkShare: 0, colourfulness: 0, roughness: 0 };
+    return { shares, ...none, vividShare: 0, hueSpread: 0 };
   }
   for (let k = 0; k < shares.length; k++) shares[k] = (shares[k] ?? 0) / total;
   const meanL = sumL / total;
@@ -106,6 +125,8 @@ export function regionStats(
     darkShare: dark / total,
     colourfulness: Math.sqrt(varRg + varYb) + 0.3 * Math.hypot(meanRg, meanYb),
     roughness: steps > 0 ? stepSum / steps : 0,
+    vividShare: vivid / total,
+    hueSpread: vivid > 0 ? 1 - Math.hypot(sumCos, sumSin) / vivid : 0,
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Label } from '../types';
 import { nameRgb } from './colour-names';
 import { colourLabels } from './colour';
-import { drawFrame, photoRgb, solid, type Rgb } from './test-frames';
+import { drawFrame, packagedRgb, photoRgb, solid, type Rgb } from './test-frames';
 
 const W = 320;
 const H = 180;
@@ -119,9 +119,11 @@ describe('colourLabels on drawn frames', () => {
     const frame = drawFrame(W, H, (x) => bars[Math.floor((x * bars.length) / W)] ?? [0, 0, 0]);
     const labels = colourLabels(frame, W, H);
     expect(scoreOf(labels, 'colorful')).toBeGreaterThan(0.5);
+    // Five hues all round the wheel: many-coloured too.
+    expect(words(labels)).toContain('multicolored');
     // At most four colour names, the largest shares.
     expect(
-      labels.filter((l) => l.source === 'colour:frame' && /^[a-z]+$/.test(l.label) && l.label !== 'colorful'),
+      labels.filter((l) => l.source === 'colour:frame' && !['colorful', 'multicolored'].includes(l.label)),
     ).toHaveLength(4);
   });
 });
@@ -138,5 +140,69 @@ describe('colourLabels on real photographs', () => {
     const labels = colourLabels(await photoRgb('motorcycle'), 640, 360);
     expect(labels[0]?.label).toBe('gray');
     expect(words(labels)).not.toContain('sky');
+  });
+});
+
+describe('many colours on real photographs (Debian opencv-doc, mate-backgrounds)', () => {
+  it('calls sweets of every colour on white multicoloured, above any frame that is only saturated', async () => {
+    const sweets = colourLabels(await packagedRgb('opencv', 'smarties.png'), 640, 360);
+    expect(words(sweets)).toEqual(expect.arrayContaining(['colorful', 'multicolored']));
+    // Warm flowers from red to yellow, a football match, a painting in blue and yellow, a mandrill's face: colourful
+    // some of them, never more than the sweets, and not many-coloured.
+    const others: ['opencv' | 'mate', string][] = [
+      ['mate', 'YellowFlower.jpg'],
+      ['mate', 'Garden.jpg'],
+      ['opencv', 'messi5.jpg'],
+      ['opencv', 'starry_night.jpg'],
+      ['opencv', 'baboon.jpg'],
+      ['opencv', 'fruits.jpg'],
+    ];
+    for (const [pkg, file] of others) {
+      const labels = colourLabels(await packagedRgb(pkg, file), 640, 360);
+      expect(words(labels), file).not.toContain('multicolored');
+      expect(scoreOf(labels, 'colorful'), file).toBeLessThan(scoreOf(sweets, 'colorful'));
+    }
+  });
+});
+
+describe('sky and weather on real photographs (Debian mate-backgrounds, opencv-doc)', () => {
+  const weather = ['cloudy', 'overcast', 'clouds', 'storm clouds', 'dark clouds', 'stormy', 'clear sky'];
+  const said = (labels: Label[]): string[] => words(labels, 'colour:region').filter((w) => weather.includes(w));
+
+  it('sees storm clouds over the dark road, and no blue sky in their grey-blue', async () => {
+    const labels = colourLabels(await packagedRgb('mate', 'Storm.jpg'), 640, 360);
+    expect(said(labels).sort()).toEqual(
+      ['cloudy', 'clouds', 'dark clouds', 'overcast', 'storm clouds', 'stormy'].sort(),
+    );
+    expect(words(labels)).not.toContain('blue sky');
+    expect(scoreOf(labels, 'storm clouds')).toBeGreaterThan(0.6);
+  });
+
+  it('sees an overcast sky over the lane of brick houses, but no storm', async () => {
+    const labels = colourLabels(await packagedRgb('opencv', 'leuvenA.jpg'), 640, 360);
+    expect(said(labels).sort()).toEqual(['clouds', 'cloudy', 'overcast']);
+  });
+
+  it('sees a clear sky over the dunes', async () => {
+    const labels = colourLabels(await packagedRgb('mate', 'Dune.jpg'), 640, 360);
+    expect(said(labels)).toEqual(['clear sky']);
+  });
+
+  it('says no weather of photographs without a sky: a grey table, a blue backdrop, a city seen from above', async () => {
+    const photos: ['opencv' | 'mate', string][] = [
+      ['opencv', 'stuff.jpg'],
+      ['mate', 'Aqua.jpg'],
+      ['opencv', 'aero1.jpg'],
+      ['opencv', 'building.jpg'],
+      ['opencv', 'basketball1.png'],
+      ['mate', 'Wood.jpg'],
+      ['opencv', 'home.jpg'],
+    ];
+    for (const [pkg, file] of photos) {
+      expect(said(colourLabels(await packagedRgb(pkg, file), 640, 360)), file).toEqual([]);
+    }
+    expect(said(colourLabels(await photoRgb('astronaut'), 640, 360))).toEqual([]);
+    // The man with the camera stands under a grey sky, in black and white: no telling its weather.
+    expect(said(colourLabels(await photoRgb('camera'), 640, 360))).toEqual([]);
   });
 });

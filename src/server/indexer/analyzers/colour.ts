@@ -22,7 +22,7 @@ export function colourLabels(frame: Uint8Array, frameWidth: number, frameHeight:
 /** Colour descriptors from the keyframe's pixels (no model: a few milliseconds a frame). */
 export class ColourAnalyzer extends PixelAnalyzer {
   readonly name = 'colour';
-  readonly version = 'colour lab-bins 2';
+  readonly version = 'colour lab-bins 4';
 
   async analyze(segment: SegmentFrame): Promise<FrameFindings> {
     return { labels: colourLabels(await segment.rgb(), segment.width, segment.height) };

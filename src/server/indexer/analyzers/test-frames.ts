@@ -1,3 +1,4 @@
+import { packagedPhoto } from '../../../../test/fixtures/eval-media';
 import { photoPath, type PhotoName } from '../../../../test/fixtures/media';
 import { mediaInput } from '../../../common/media/media-input';
 import { ffmpegPath } from '../../../common/media/tools';
@@ -30,6 +31,19 @@ export async function photoRgb(name: PhotoName): Promise<Uint8Array> {
   const { stdout } = await runTool(ffmpegPath(), [
     ...['-v', 'error', ...mediaInput('image', await photoPath(name))],
     ...['-vf', 'scale=640:360,setsar=1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+  ]);
+  return new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.length);
+}
+
+/**
+ * A photograph from OpenCV's samples or MATE's wallpapers as the indexer's keyframe of the evaluation's slideshows shows
+ * it: fitted into 640 x 360 with black bars, packed RGB.
+ */
+export async function packagedRgb(pkg: 'opencv' | 'mate', file: string): Promise<Uint8Array> {
+  const fit = 'scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,setsar=1';
+  const { stdout } = await runTool(ffmpegPath(), [
+    ...['-v', 'error', ...mediaInput('image', await packagedPhoto(pkg, file))],
+    ...['-vf', fit, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
   ]);
   return new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.length);
 }

@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { filterOf, MAX_RANKED_ROWS, type SearchField, type SegmentFilter, type SegmentHit } from '../search-segments';
+import { ftsPhrases, parseQuery, QUERY_CAPS, type Expander, type ParsedQuery } from '../query-text';
+import { FLOOR_IDF, ftsIdf, type RankedRow } from '../ranked-match';
+import type { SearchRequest } from '../search-protocol';
+import type { SegmentSearch } from '../search-pool';
+import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
+import type { Sql, SqlParam } from '../../storage/sql';
+import type { Where } from '../../storage/where';
+import { bm25, parseTsvector, type Bm25Phrase, type Bm25Stats, type Column } from './bm25';
+import { withNearestWords } from './pg-fuzzy';
+import { porterStem } from './porter';
+
+/**
+ * Segment search on PostgreSQL (migration pg 2), with the SQLite engine's (search-segments.ts) semantics: the same
+ * parsed query and filters, rows ranked by FTS5's bm25 (computed from the matching rows' tsvectors: bm25.ts) over the
+ * caller's segments only, the same calibrated score and `matched`. One addition: a query word no segment of the
+ * account contains also stands for its nearest indexed word by trigram similarity (pg-fuzzy.ts).
+ *
+ * Candidates come from the GIN index (account_id, document): the rows matching the query's phrases, newest first,
+ * at most MAX_RANKED_ROWS of them; rows matched only by words in half the account's segments or more (bm25 says
+ * nothing of them) only when the others are too few, from the newest 4 x wanted, as ranked-match.ts does.
+ */
+export class PgSegmentSearch implements SegmentSearch {
+  constructor(
+    private readonly sql: Sql,
+    private readonly expander?: Expander,
+  ) {}
+
+  async search(request: SearchRequest): Promise<SegmentHit[]> {
+    // Semantic fusion (semantic-rank.ts) reads SQLite's segment_embeddings: keyword hits only here (see report).
+    return searchSegmentsPg(
+      this.sql,
+      parseQuery(request.text, this.expander),
+      request.field,
+      request.filter,
+      request.limit,
+    );
+  }
+}
+
+interface Phrase extends Bm25Phrase {
+  /** The phrase's words as the query has them (before stemming). */
+  words: string[];
+  floored: boolean;
+}
+
+/** A condition on segment_search (alias f) and its arguments. */
+interface Match {
+  sql: string;
+  args: SqlParam[];
+}
+
+const TSV_COLUMNS: Record<Column, string> = {
+  caption: 'caption_tsv',
+  transcript: 'transcript_tsv',
+  ocr_text: 'ocr_tsv',
+  labels: 'labels_tsv',
+  names: 'names_tsv',
+};
+
+const statsRow = z.object({ n: z.number(), total: z.number() });
+const countRow = z.object({ n: z.number() });
+const candidateRow = z.object({
+  id: z.number(),
+  tokens: z.number(),
+  c0: z.string(),
+  c1: z.string(),
+  c2: z.string(),
+  c3: z.string(),
+  c4: z.string(),
+});
+const segmentRow = z.object({
+  id: z.number(),
+  video_no: z.string(),
+  video_name: z.string(),
+  bucket: z.string(),
+  blob: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  keyframe_blob: z.string().nullable(),
+  start_time: z.number(),
+  end_time: z.number(),
+  caption: z.string(),
+  transcript: z.string(),
+  ocr_text: z.string(),
+  caption_vector: z.instanceof(Uint8Array).nullable(),
+  names: z.string(),
+  label_text: z.string(),
+  labels: z.string(),
+});
+
+/** `searchSegments` (search-segments.ts) on PostgreSQL. */
+export async function searchSegmentsPg(
+  sql: Sql,
+  parsed: ParsedQuery,
+  field: SearchField,
+  filter: SegmentFilter,
+  limit: number,
+): Promise<SegmentHit[]> {
+  const only: Column | undefined = field === 'all' ? undefined : field === 'caption' ? 'caption' : 'transcript';
+  const weight = field === 'all' ? '' : field === 'caption' ? ':A' : ':B';
+  const accountId = filter.accountId;
+  const stats = statsRow.parse(
+    await sql.get(
+      'SELECT COUNT(*) AS n, CAST(COALESCE(SUM(tokens), 0) AS BIGINT) AS total FROM segment_search WHERE account_id = ?',
+      accountId,
+    ),
+  );
+  if (stats.n === 0 || ftsPhrases(parsed).length === 0) return [];
+  const account: Bm25Stats = { rows: stats.n, tokens: stats.total };
+  const tsquery = (words: string[], restrict: string): string =>
+    words.map((w) => `'${porterStem(w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${restrict}`).join(' <-> ');
+  /** Phrases as a condition on segment_search f: any of them inside one column, as FTS5 matches (never across two). */
+  const matchOf = (phrases: { words: string[] }[]): Match => {
+    const inDocument = phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ');
+    const inColumn = phrases.map((p) => `(${tsquery(p.words, '')})`).join(' | ');
+    const columns = only ? [TSV_COLUMNS[only]] : Object.values(TSV_COLUMNS);
+    return {
+      sql: `(f.document @@ CAST(? AS tsquery) AND (${columns.map((c) => `f.${c} @@ CAST(? AS tsquery)`).join(' OR ')}))`,
+      args: [inDocument, ...columns.map(() => inColumn)],
+    };
+  };
+  const count = async (match: Match): Promise<number> =>
+    countRow.parse(
+      await sql.get(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM segment_search f WHERE f.account_id = ? AND ${match.sql} LIMIT ?) m`,
+        accountId,
+        ...match.args,
+        MAX_RANKED_ROWS + 1,
+      ),
+    ).n;
+
+  // A word no segment contains stands also for its nearest indexed word (while the phrase budget lasts).
+  const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
+  const missing: string[] = [];
+  for (const term of parsed.terms)
+    if (missing.length < room && indexable([term]) && (await count(matchOf([{ words: [term] }]))) === 0)
+      missing.push(term);
+  const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
+
+  const live: Phrase[] = [];
+  for (const fts of ftsPhrases(query)) {
+    const words = fts.slice(1, -1).split(' ').filter(Boolean);
+    // PostgreSQL indexes no word this long (nor reads one in a tsquery): no segment can contain it.
+    if (!indexable(words)) continue;
+    const hits = await count(matchOf([{ words }]));
+    if (hits === 0) continue;
+    const lexemes = words.map(porterStem);
+    live.push({ words, lexemes, hits, floored: ftsIdf(account.rows, hits) === FLOOR_IDF });
+  }
+  if (live.length === 0) return [];
+
+  const where = filterOf(filter);
+  const wanted = Math.min(5000, limit * 2);
+  const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
+    (await candidates(sql, accountId, match, where, window))
+      .map((c) => ({ id: c.id, rank: bm25(c, live, account, only) }))
+      .sort((a, b) => a.rank - b.rank || a.id - b.id)
+      .slice(0, wanted);
+  const scored = live.filter((p) => !p.floored);
+  const floored = live.filter((p) => p.floored);
+  let found = scored.length ? await rank(matchOf(scored), MAX_RANKED_ROWS) : [];
+  const bound = 2.2 * floored.reduce((s, p) => s + ftsIdf(account.rows, p.hits), 0) * (1 + 1e-9);
+  if (floored.length && (found.length < wanted || -found[wanted - 1]!.rank <= bound)) {
+    const [common, rare] = [matchOf(floored), matchOf(scored)];
+    const rest = scored.length
+      ? { sql: `${common.sql} AND NOT ${rare.sql}`, args: [...common.args, ...rare.args] }
+      : common;
+    found = merge(found, await rank(rest, 4 * wanted), wanted);
+  }
+  return scoreRankedRows(await readRows(sql, found), query, field, filter, limit);
+}
+
+/** PostgreSQL's longest lexeme is 2047 bytes: to_tsvector leaves longer words out of every tsvector. */
+const MAX_WORD_BYTES = 2047;
+
+function indexable(words: string[]): boolean {
+  return words.every((w) => Buffer.byteLength(w) < MAX_WORD_BYTES);
+}
+
+/** The newest `window` rows of the account matching a tsquery that the filters keep, with what bm25 reads. */
+async function candidates(
+  sql: Sql,
+  accountId: number,
+  match: Match,
+  where: Where,
+  window: number,
+): Promise<{ id: number; tokens: number; columns: ReturnType<typeof parseTsvector>[] }[]> {
+  const rows = z.array(candidateRow).parse(
+    await sql.all(
+      `SELECT f.segment_id AS id, f.tokens, CAST(f.caption_tsv AS TEXT) AS c0, CAST(f.transcript_tsv AS TEXT) AS c1,
+         CAST(f.ocr_tsv AS TEXT) AS c2, CAST(f.labels_tsv AS TEXT) AS c3, CAST(f.names_tsv AS TEXT) AS c4
+       FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
+       WHERE f.account_id = ? AND ${match.sql} AND ${where.sql}
+       ORDER BY f.segment_id DESC LIMIT ?`,
+      accountId,
+      ...match.args,
+      ...where.args,
+      window,
+    ),
+  );
+  return rows.map((r) => ({ id: r.id, tokens: r.tokens, columns: [r.c0, r.c1, r.c2, r.c3, r.c4].map(parseTsvector) }));
+}
+
+/** The best `wanted` of two ranked lists, a row in both counted once with its better score (ranked-match.ts). */
+function merge(x: RankedRow[], y: RankedRow[], wanted: number): RankedRow[] {
+  const byId = new Map<number, RankedRow>(x.map((r) => [r.id, r]));
+  for (const r of y) if ((byId.get(r.id)?.rank ?? Infinity) > r.rank) byId.set(r.id, r);
+  return [...byId.values()].sort((p, q) => p.rank - q.rank || p.id - q.id).slice(0, wanted);
+}
+
+/** The segments and their videos for ranked ids, in the same order. */
+async function readRows(sql: Sql, ranked: RankedRow[]): Promise<RankedSegmentRow[]> {
+  if (ranked.length === 0) return [];
+  const found = z.array(segmentRow).parse(
+    await sql.all(
+      `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time,
+         s.end_time, s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.label_text
+       FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
+       WHERE f.segment_id IN (${ranked.map(() => '?').join(',')})`,
+      ...ranked.map((r) => r.id),
+    ),
+  );
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return ranked.flatMap((r) => {
+    const row = byId.get(r.id);
+    return row ? [{ ...row, rank: r.rank }] : [];
+  });
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { indexSegmentPg } from '../../src/server/search/pg/pg-segment-index';
+import type { SearchCache } from '../../src/server/search/search-cache';
+import { indexSegment } from '../../src/server/search/segment-index';
+import type { Sql } from '../../src/server/storage/sql';
+
+/** One segment as the indexer writes it: what it shows and says, and its labels (descriptors). */
+export interface SeedSegment {
+  caption: string;
+  transcript?: string;
+  ocrText?: string;
+  labels?: { label: string; source: string; score?: number }[];
+}
+
+export interface SeedVideo {
+  name: string;
+  folder: string;
+  cameraModel?: string;
+  takenAt?: string;
+  place?: { latitude: number; longitude: number };
+  tags?: string[];
+  segments: SeedSegment[];
+}
+
+export interface Seeded {
+  accountId: number;
+  folders: Map<string, number>;
+  /** video name -> video_no */
+  videoNos: Map<string, string>;
+  /** `${video name}#${segment index}` -> segment id */
+  segments: Map<string, number>;
+}
+
+const idRow = z.object({ id: z.number() });
+
+/**
+ * Writes an account's videos and segments through the portable SQL, then indexes each segment with its engine's own
+ * index writer (as persist-index does): FTS5 tables on SQLite (`cache` given), segment_search on PostgreSQL.
+ */
+export async function seedLibrary(
+  sql: Sql,
+  cache: SearchCache | undefined,
+  account: string,
+  videos: readonly SeedVideo[],
+): Promise<Seeded> {
+  const now = 1_700_000_000_000;
+  const insert = async (text: string, ...params: (string | number | null)[]): Promise<number> =>
+    idRow.parse(await sql.get(`${text} RETURNING id`, ...params)).id;
+  const accountId = await insert(
+    "INSERT INTO accounts (name, webhook_secret, created_at) VALUES (?, 'secret', ?)",
+    account,
+    now,
+  );
+  const seeded: Seeded = { accountId, folders: new Map(), videoNos: new Map(), segments: new Map() };
+  for (const [n, v] of videos.entries()) {
+    let folderId = seeded.folders.get(v.folder);
+    if (folderId === undefined) {
+      folderId = await insert(
+        'INSERT INTO folders (account_id, name, created_at) VALUES (?, ?, ?)',
+        accountId,
+        v.folder,
+        now,
+      );
+      seeded.folders.set(v.folder, folderId);
+    }
+    const videoNo = `${account}-v${n}`;
+    const videoId = await insert(
+      `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, content_type, size,
+         sha256, created_at, camera_model, datetime_taken, latitude, longitude)
+       VALUES (?, ?, ?, ?, ?, 'PARSE', 'bucket', 'video/mp4', 1, 'x', ?, ?, ?, ?, ?)`,
+      videoNo,
+      accountId,
+      folderId,
+      v.name,
+      v.name,
+      now,
+      v.cameraModel ?? null,
+      v.takenAt ?? null,
+      v.place?.latitude ?? null,
+      v.place?.longitude ?? null,
+    );
+    seeded.videoNos.set(v.name, videoNo);
+    for (const [i, tag] of (v.tags ?? []).entries())
+      await sql.run('INSERT INTO video_tags (video_id, tag, position) VALUES (?, ?, ?)', videoId, tag, i);
+    const names = [v.name, v.name.replace(/[._-]+/g, ' '), v.folder, v.cameraModel ?? '', ...(v.tags ?? [])].join(' ');
+    for (const [idx, s] of v.segments.entries()) {
+      const labels = s.labels ?? [];
+      const segmentId = await insert(
+        `INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        videoId,
+        idx,
+        idx * 5,
+        idx * 5 + 5,
+        s.caption,
+        s.transcript ?? '',
+        s.ocrText ?? '',
+        JSON.stringify(labels),
+      );
+      seeded.segments.set(`${v.name}#${idx}`, segmentId);
+      const text = {
+        caption: s.caption,
+        transcript: s.transcript ?? '',
+        ocrText: s.ocrText ?? '',
+        labels: labels.map((l) => l.label).join(' '),
+        names,
+      };
+      if (cache) indexSegment(cache, accountId, segmentId, text);
+      else await indexSegmentPg(sql, accountId, segmentId, text);
+    }
+  }
+  return seeded;
+}
