@@ -143,9 +143,12 @@ describe.skipIf(skipPostgresTests)('migrate-to: an embedded library onto Postgre
     expect(first.stderr).not.toContain('reelsync-service:');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/verified: \d+ tables and \d+ blobs equal/);
-    expect(first.stdout).toMatch(
-      /search index not copied \(SQLite FTS5: .*segments_trigram.*\): the team server rebuilds it/,
-    );
+    const fts = sqlite();
+    const searchable = (fts.prepare('SELECT COUNT(*) AS n FROM segments_fts_1').get() as { n: number }).n;
+    fts.close();
+    expect(searchable).toBeGreaterThan(0);
+    expect(first.stdout).toContain(`search index: ${searchable} segments indexed on PostgreSQL, rebuilt from`);
+    expect(await count(url, 'segment_search')).toBe(searchable);
     expect(first.stdout).toMatch(/blobs: \d+\/\d+, [\d.]+ MB of [\d.]+ MB \(100%\)/);
     for (const [table, n] of Object.entries(sourceCounts))
       expect({ table, n: await count(url, table) }).toEqual({ table, n });
@@ -170,6 +173,7 @@ describe.skipIf(skipPostgresTests)('migrate-to: an embedded library onto Postgre
     expect(again.stdout).not.toMatch(/ [1-9]\d* new/);
     expect(again.stdout).toMatch(/blobs: 0 uploaded, \d+ already there/);
     expect(await count(url, 'ledger')).toBe(sourceCounts.ledger);
+    expect(await count(url, 'segment_search')).toBe(searchable);
     expect(await s3.keys()).toEqual(keys);
 
     // A target row changed behind the copy's back: the verification names its table and fails the run.

@@ -8,6 +8,7 @@ import type { S3Settings } from '../storage/s3-blob-store';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { copyTable } from './copy-rows';
 import { copyBlobs, libraryBlobs, verifyBlobs } from './library-blobs';
+import { rebuildSearchIndex, verifySearchIndex } from './search-index';
 import { openSourceLibrary } from './source-library';
 import { planTables } from './table-plan';
 import { countRows, tableChecksum } from './table-rows';
@@ -59,13 +60,11 @@ export async function migrateTo(options: MigrateOptions): Promise<Differences> {
         `  ${table.name}: ${copied.rows} rows, ${copied.inserted} new, ${copied.rows - copied.inserted} already there`,
       );
     }
-    if (plan.skipped.length > 0) {
-      const indexes = plan.skipped.filter((t) => !/_(data|idx|content|docsize|config)$/.test(t));
-      log(
-        `search index not copied (SQLite FTS5: ${indexes.join(', ')} and their shadow tables): the team server ` +
-          'rebuilds it from the copied segments',
-      );
-    }
+    const searchable = await rebuildSearchIndex(db, pg);
+    log(
+      `  search index: ${searchable} segments indexed on PostgreSQL, rebuilt from the library's FTS5 index ` +
+        `(its ${plan.skipped.length} SQLite-only tables are not copied)`,
+    );
     const local = new LocalBlobStore(join(options.dataDir, 'blobs'));
     const blobs = await libraryBlobs(source);
     const tick = throttled();
@@ -88,6 +87,7 @@ export async function migrateTo(options: MigrateOptions): Promise<Differences> {
       )
         differences.push(`table ${table.name}: same ${mine} rows but their checksums differ`);
     }
+    differences.push(...(await verifySearchIndex(db, pg)));
     differences.push(...(await verifyBlobs(blobs, local, target)));
     if (differences.length === 0) log(`verified: ${plan.tables.length} tables and ${blobs.length} blobs equal`);
     return differences;
