@@ -6,7 +6,6 @@ import { usdToMicro } from './accounts/billing';
 import { ConfigError, exposureWarning, loadConfig } from './config';
 import { answerParent } from './parent-answers';
 import { parentChannel } from './parent-channel';
-import { migrateTo } from './migrate/migrate-to';
 import { startService, type RunningService } from './service';
 import { openServiceDb } from './storage/db';
 
@@ -143,6 +142,8 @@ program
       s3Region?: string;
       s3ForcePathStyle: boolean;
     }) => {
+      // Loaded here only: the PostgreSQL driver and the copy are no part of the embedded service's start.
+      const { migrateTo } = await import('./migrate/migrate-to');
       const differences = await migrateTo({
         dataDir: resolve(opts.data),
         databaseUrl: opts.database,
