@@ -128,6 +128,46 @@ program
     process.stdout.write(`${secret}\n`);
   });
 
+program
+  .command('migrate-to')
+  .description('copy this library (service.db and its blobs) to PostgreSQL and S3, then verify; safe to run again')
+  .requiredOption('--data <dir>', 'data folder of the library (the service must not be running on it)')
+  .requiredOption('--database <url>', 'postgres://user@host[:port]/database (a password: in the URL or PGPASSWORD)')
+  .requiredOption('--s3-bucket <name>', 'S3 bucket for originals, keyframes and posters')
+  .option('--s3-endpoint <url>', 'S3-compatible server, e.g. http://minio:9000 (omit for AWS)')
+  .option('--s3-region <region>', 'S3 region (default us-east-1)')
+  .option('--s3-force-path-style', 'path-style URLs (MinIO, Ceph RGW)', false)
+  .action(
+    async (opts: {
+      data: string;
+      database: string;
+      s3Bucket: string;
+      s3Endpoint?: string;
+      s3Region?: string;
+      s3ForcePathStyle: boolean;
+    }) => {
+      // Loaded here only: the PostgreSQL driver and the copy are no part of the embedded service's start.
+      const { migrateTo } = await import('./migrate/migrate-to');
+      const differences = await migrateTo({
+        dataDir: resolve(opts.data),
+        databaseUrl: opts.database,
+        s3: {
+          bucket: opts.s3Bucket,
+          endpoint: opts.s3Endpoint,
+          region: opts.s3Region,
+          forcePathStyle: opts.s3ForcePathStyle,
+        },
+        log: (line) => process.stdout.write(`${line}\n`),
+      });
+      if (differences.length > 0) {
+        process.stderr.write(`reelsync-service: verification failed:\n${differences.map((d) => `  ${d}\n`).join('')}`);
+        process.exit(1);
+      }
+      // The S3 client's keep-alive sockets would hold the process open a while.
+      process.exit(0);
+    },
+  );
+
 // Every file this process and its ffmpeg children create (uploads, scratch, keyframes) is private to the user, whatever
 // umask the service was started with; databases and blobs also set their modes themselves (0600, folders 0700).
 process.umask(0o077);
