@@ -75,9 +75,9 @@ async function runMode(clip: string, analyze: Analyze | undefined): Promise<Mode
   const { dir, cleanup } = await tempDir('reelsync-bench-responsive-');
   const service = await startService({ dataDir: dir, config: parseConfig({}), log: pino({ level: 'warn' }), analyze });
   try {
-    const account = service.ctx.accounts.ensure('bench');
-    service.ctx.accounts.setBalance(account.id, 1_000_000_000);
-    const key = service.ctx.accounts.createKey(account.id, 'library');
+    const account = await service.ctx.accounts.ensure('bench');
+    await service.ctx.accounts.setBalance(account.id, 1_000_000_000);
+    const key = await service.ctx.accounts.createKey(account.id, 'library');
     const api: ApiClient = apiClient(`${service.url}${API_BASE_PATH}`, key);
     const upload = async (): Promise<string> => (await api.upload<UploadedVideo>(clip)).json.data?.videoNo ?? '';
     const warm = await upload();

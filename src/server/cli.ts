@@ -8,6 +8,7 @@ import { answerParent } from './parent-answers';
 import { parentChannel } from './parent-channel';
 import { startService, type RunningService } from './service';
 import { openServiceDb } from './storage/db';
+import { SqliteSql } from './storage/sqlite-sql';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad arguments or config. */
 const program = new Command('reelsync-service')
@@ -30,11 +31,11 @@ const keyInterface = (value: string): KeyInterface => {
   return value;
 };
 
-function withDb<T>(dataDir: string, fn: (accounts: Accounts) => T): T {
+async function withDb<T>(dataDir: string, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
   mkdirSync(dataDir, { recursive: true });
   const db = openServiceDb(dataDir);
   try {
-    return fn(new Accounts(db));
+    return await fn(new Accounts(new SqliteSql(db)));
   } finally {
     db.close();
   }
@@ -86,10 +87,10 @@ key
   .requiredOption('--account <name>', 'account name')
   .requiredOption('--interface <kind>', 'library or datalake', keyInterface)
   .option('--credits <usd>', 'set the account balance, in USD', usd)
-  .action((opts: { data: string; account: string; interface: KeyInterface; credits?: number }) => {
-    const created = withDb(resolve(opts.data), (accounts) => {
-      const account = accounts.ensure(opts.account);
-      if (opts.credits !== undefined) accounts.setBalance(account.id, usdToMicro(opts.credits));
+  .action(async (opts: { data: string; account: string; interface: KeyInterface; credits?: number }) => {
+    const created = await withDb(resolve(opts.data), async (accounts) => {
+      const account = await accounts.ensure(opts.account);
+      if (opts.credits !== undefined) await accounts.setBalance(account.id, usdToMicro(opts.credits));
       return accounts.createKey(account.id, opts.interface);
     });
     process.stdout.write(`${created}\n`);
@@ -102,9 +103,9 @@ credits
   .requiredOption('--data <dir>', 'data folder')
   .requiredOption('--account <name>', 'account name')
   .requiredOption('--usd <n>', 'balance in USD', usd)
-  .action((opts: { data: string; account: string; usd: number }) => {
-    withDb(resolve(opts.data), (accounts) =>
-      accounts.setBalance(accounts.ensure(opts.account).id, usdToMicro(opts.usd)),
+  .action(async (opts: { data: string; account: string; usd: number }) => {
+    await withDb(resolve(opts.data), async (accounts) =>
+      accounts.setBalance((await accounts.ensure(opts.account)).id, usdToMicro(opts.usd)),
     );
   });
 
@@ -115,14 +116,57 @@ program
   )
   .requiredOption('--data <dir>', 'data folder')
   .requiredOption('--account <name>', 'account name')
-  .action((opts: { data: string; account: string }) => {
-    const secret = withDb(resolve(opts.data), (accounts) => accounts.byName(opts.account)?.webhookSecret);
+  .action(async (opts: { data: string; account: string }) => {
+    const secret = await withDb(
+      resolve(opts.data),
+      async (accounts) => (await accounts.byName(opts.account))?.webhookSecret,
+    );
     if (!secret) {
       process.stderr.write(`reelsync-service: no account named ${opts.account}\n`);
       process.exit(1);
     }
     process.stdout.write(`${secret}\n`);
   });
+
+program
+  .command('migrate-to')
+  .description('copy this library (service.db and its blobs) to PostgreSQL and S3, then verify; safe to run again')
+  .requiredOption('--data <dir>', 'data folder of the library (the service must not be running on it)')
+  .requiredOption('--database <url>', 'postgres://user@host[:port]/database (a password: in the URL or PGPASSWORD)')
+  .requiredOption('--s3-bucket <name>', 'S3 bucket for originals, keyframes and posters')
+  .option('--s3-endpoint <url>', 'S3-compatible server, e.g. http://minio:9000 (omit for AWS)')
+  .option('--s3-region <region>', 'S3 region (default us-east-1)')
+  .option('--s3-force-path-style', 'path-style URLs (MinIO, Ceph RGW)', false)
+  .action(
+    async (opts: {
+      data: string;
+      database: string;
+      s3Bucket: string;
+      s3Endpoint?: string;
+      s3Region?: string;
+      s3ForcePathStyle: boolean;
+    }) => {
+      // Loaded here only: the PostgreSQL driver and the copy are no part of the embedded service's start.
+      const { migrateTo } = await import('./migrate/migrate-to');
+      const differences = await migrateTo({
+        dataDir: resolve(opts.data),
+        databaseUrl: opts.database,
+        s3: {
+          bucket: opts.s3Bucket,
+          endpoint: opts.s3Endpoint,
+          region: opts.s3Region,
+          forcePathStyle: opts.s3ForcePathStyle,
+        },
+        log: (line) => process.stdout.write(`${line}\n`),
+      });
+      if (differences.length > 0) {
+        process.stderr.write(`reelsync-service: verification failed:\n${differences.map((d) => `  ${d}\n`).join('')}`);
+        process.exit(1);
+      }
+      // The S3 client's keep-alive sockets would hold the process open a while.
+      process.exit(0);
+    },
+  );
 
 // Every file this process and its ffmpeg children create (uploads, scratch, keyframes) is private to the user, whatever
 // umask the service was started with; databases and blobs also set their modes themselves (0600, folders 0700).

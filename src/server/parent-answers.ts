@@ -1,3 +1,4 @@
+import type { ToService } from '../common/service-ipc';
 import { unreachable } from '../shared/errors';
 import type { ParentChannel } from './parent-channel';
 import { usdToMicro } from './accounts/billing';
@@ -11,14 +12,7 @@ export function answerParent(parent: ParentChannel, service: RunningService, shu
   parent.onMessage((message) => {
     switch (message.type) {
       case 'create-key':
-        try {
-          const accounts = service.ctx.accounts;
-          const account = accounts.ensure(message.account);
-          if (message.credits !== undefined) accounts.setBalance(account.id, usdToMicro(message.credits));
-          parent.send({ type: 'key-created', id: message.id, key: accounts.createKey(account.id, message.interface) });
-        } catch (err) {
-          parent.send({ type: 'failed', id: message.id, message: err instanceof Error ? err.message : String(err) });
-        }
+        void answerCreateKey(parent, service, message);
         return;
       case 'stop':
         shutdown();
@@ -29,4 +23,19 @@ export function answerParent(parent: ParentChannel, service: RunningService, shu
   });
   const url = new URL(service.url);
   parent.send({ type: 'ready', url: service.url, port: Number(url.port), pid: process.pid });
+}
+
+async function answerCreateKey(
+  parent: ParentChannel,
+  service: RunningService,
+  message: Extract<ToService, { type: 'create-key' }>,
+): Promise<void> {
+  try {
+    const accounts = service.ctx.accounts;
+    const account = await accounts.ensure(message.account);
+    if (message.credits !== undefined) await accounts.setBalance(account.id, usdToMicro(message.credits));
+    parent.send({ type: 'key-created', id: message.id, key: await accounts.createKey(account.id, message.interface) });
+  } catch (err) {
+    parent.send({ type: 'failed', id: message.id, message: err instanceof Error ? err.message : String(err) });
+  }
 }

@@ -62,18 +62,10 @@ export function useServiceSql(engine: SqlDialect): { readonly sql: Sql; readonly
  * (those run first, while the connections are open).
  */
 export function useSharedDatabase(engine: SqlDialect): () => SharedDatabase {
-  let server: TestPostgres | undefined;
+  const server = usePostgresServer(engine);
   let current: Current | undefined;
-  if (engine === 'postgres') {
-    beforeAll(async () => {
-      server = await startPostgres();
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
-  }
   beforeEach(async () => {
-    current = engine === 'postgres' ? await openPostgres(server) : await openSqlite();
+    current = engine === 'postgres' ? await openPostgres(server()) : await openSqlite();
   });
   afterEach(async () => {
     await current?.close();
@@ -83,6 +75,20 @@ export function useSharedDatabase(engine: SqlDialect): () => SharedDatabase {
     if (!current) throw new Error('useSharedDatabase: connect inside a test');
     return current;
   };
+}
+
+/** One PostgreSQL server for the enclosing describe block when `engine` is postgres (none on SQLite). */
+export function usePostgresServer(engine: SqlDialect): () => TestPostgres | undefined {
+  let server: TestPostgres | undefined;
+  if (engine === 'postgres') {
+    beforeAll(async () => {
+      server = await startPostgres();
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+  }
+  return () => server;
 }
 
 function shared(connection: () => Promise<{ sql: Sql; db: Db | undefined }>): SharedDatabase {

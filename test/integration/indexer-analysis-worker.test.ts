@@ -151,9 +151,10 @@ describe('the service when its analysis thread dies', () => {
       analyze: dying.analyze,
     });
     try {
-      const account = service.ctx.accounts.ensure('crash');
-      service.ctx.accounts.setBalance(account.id, 100_000_000);
-      const api = apiClient(`${service.url}${API_BASE_PATH}`, service.ctx.accounts.createKey(account.id, 'library'));
+      const account = await service.ctx.accounts.ensure('crash');
+      await service.ctx.accounts.setBalance(account.id, 100_000_000);
+      const key = await service.ctx.accounts.createKey(account.id, 'library');
+      const api = apiClient(`${service.url}${API_BASE_PATH}`, key);
       const upload = await api.upload<UploadedVideo>(fixturePath('drawnTextMp4'));
       const videoNo = upload.json.data?.videoNo ?? '';
       const meta = await waitForStatus(api, videoNo, 30_000);

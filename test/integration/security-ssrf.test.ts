@@ -7,6 +7,7 @@ import { callbackHandler } from '../../src/server/jobs/callback-worker';
 import type { JobRow } from '../../src/server/jobs/job-queue';
 import { guardedAgent } from '../../src/server/security/ssrf';
 import { openServiceDb } from '../../src/server/storage/db';
+import { SqliteSql } from '../../src/server/storage/sqlite-sql';
 import { startHitServer } from '../helpers/hit-server';
 import { tempDir } from '../helpers/temp';
 
@@ -65,8 +66,8 @@ describe('guarded outbound agent', () => {
     const { dir, cleanup } = await tempDir('reelsync-callback-');
     const db = openServiceDb(dir);
     try {
-      const accounts = new Accounts(db);
-      const accountId = accounts.ensure('a').id;
+      const accounts = new Accounts(new SqliteSql(db));
+      const accountId = (await accounts.ensure('a')).id;
       const job = (url: string): JobRow => ({
         id: 1,
         kind: 'callback',

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { PRICES_MICRO_USD } from '../../shared/api-types';
-import type { Db } from '../storage/db';
+import { optionalRow } from '../storage/rows';
+import type { Sql } from '../storage/sql';
+
+const balanceRow = z.object({ balance_micro: z.number().int() });
 
 export class InsufficientBalanceError extends Error {
   constructor(
@@ -30,42 +33,56 @@ export function downloadPrice(bytes: number): number {
   return Math.ceil((bytes * PRICES_MICRO_USD.downloadPerGb) / 1e9);
 }
 
-/** Atomic deductions with a ledger row each. Balances never go below zero. */
+/**
+ * Deductions with a ledger row each, exact with any number of concurrent requests and API replicas on one database:
+ * a charge is one conditional UPDATE (`balance_micro >= amount`), so two charges can never both spend the same money.
+ * Balances never go below zero.
+ */
 export class Billing {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
-  balance(accountId: number): number {
-    const balance: unknown = this.db.prepare('SELECT balance_micro FROM accounts WHERE id = ?').pluck().get(accountId);
-    return balance === undefined ? 0 : z.number().int().parse(balance);
+  async balance(accountId: number, on: Sql = this.sql): Promise<number> {
+    const row = optionalRow(balanceRow, await on.get('SELECT balance_micro FROM accounts WHERE id = ?', accountId));
+    return row?.balance_micro ?? 0;
   }
 
   /** Throws InsufficientBalanceError and charges nothing when the balance does not cover the amount. */
-  charge(accountId: number, micro: number, reason: string, ref?: string): void {
+  async charge(accountId: number, micro: number, reason: string, ref?: string, on: Sql = this.sql): Promise<void> {
     if (micro <= 0) return;
-    this.db.transaction(() => {
-      const res = this.db
-        .prepare('UPDATE accounts SET balance_micro = balance_micro - ? WHERE id = ? AND balance_micro >= ?')
-        .run(micro, accountId, micro);
-      if (res.changes !== 1) throw new InsufficientBalanceError(micro, this.balance(accountId));
-      this.db
-        .prepare('INSERT INTO ledger (account_id, amount_micro, reason, ref, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(accountId, -micro, reason, ref ?? null, Date.now());
-    })();
+    await on.transaction(async (tx) => {
+      const res = await tx.run(
+        'UPDATE accounts SET balance_micro = balance_micro - ? WHERE id = ? AND balance_micro >= ?',
+        micro,
+        accountId,
+        micro,
+      );
+      if (res.changes !== 1) throw new InsufficientBalanceError(micro, await this.balance(accountId, tx));
+      await this.ledger(tx, accountId, -micro, reason, ref);
+    });
   }
 
-  refund(accountId: number, micro: number, reason: string, ref?: string): void {
+  async refund(accountId: number, micro: number, reason: string, ref?: string, on: Sql = this.sql): Promise<void> {
     if (micro <= 0) return;
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE accounts SET balance_micro = balance_micro + ? WHERE id = ?').run(micro, accountId);
-      this.db
-        .prepare('INSERT INTO ledger (account_id, amount_micro, reason, ref, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(accountId, micro, reason, ref ?? null, Date.now());
-    })();
+    await on.transaction(async (tx) => {
+      await tx.run('UPDATE accounts SET balance_micro = balance_micro + ? WHERE id = ?', micro, accountId);
+      await this.ledger(tx, accountId, micro, reason, ref);
+    });
   }
 
   /** Throws when the balance is below `micro`, charging nothing (a check before any work starts). */
-  requireAtLeast(accountId: number, micro: number): void {
-    const balance = this.balance(accountId);
+  async requireAtLeast(accountId: number, micro: number): Promise<void> {
+    const balance = await this.balance(accountId);
     if (balance < micro) throw new InsufficientBalanceError(micro, balance);
+  }
+
+  private async ledger(tx: Sql, accountId: number, micro: number, reason: string, ref: string | undefined) {
+    await tx.run(
+      'INSERT INTO ledger (account_id, amount_micro, reason, ref, created_at) VALUES (?, ?, ?, ?, ?)',
+      accountId,
+      micro,
+      reason,
+      ref ?? null,
+      Date.now(),
+    );
   }
 }

@@ -108,7 +108,8 @@ export class Datalake {
       await lockRow(tx, 'dl_operations', operationId);
       const row = await this.operations.byId(operationId, tx);
       const micro = await this.operations.takeCharge(operationId, tx);
-      if (row && micro > 0) this.ctx.billing.refund(row.account_id, micro, 'datalake ingest refund', operationId);
+      if (row && micro > 0)
+        await this.ctx.billing.refund(row.account_id, micro, 'datalake ingest refund', operationId, tx);
     });
   }
 

@@ -35,6 +35,8 @@ export async function replayed(
 
 /** Refuses a new ingest over the concurrent-indexing cap (429 + Retry-After) or without funds for a minute of video. */
 export async function admit(dl: Datalake, account: Account): Promise<void> {
+  // The balance first, then the cap (the account's running ingests).
+  await dl.ctx.billing.requireAtLeast(account.id, indexingPrice(60));
   const cap = dl.ctx.config.limits.concurrentIngests;
   const active = await dl.operations.activeIngests(account.id);
   if (active >= cap) {
@@ -42,5 +44,4 @@ export async function admit(dl: Datalake, account: Account): Promise<void> {
       'retry-after': '15',
     });
   }
-  dl.ctx.billing.requireAtLeast(account.id, indexingPrice(60));
 }

@@ -39,7 +39,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if ((await dl.operations.byId(op.id))?.done) return { type: 'finished' };
       const price = indexingPrice(probe.durationSeconds);
       try {
-        ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
+        await ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
       } catch (err) {
         if (err instanceof InsufficientBalanceError) throw new OperationFailure('insufficient_balance', err.message);
         throw err;

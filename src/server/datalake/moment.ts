@@ -23,7 +23,7 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
   const end = duration === null ? askedEnd : Math.min(askedEnd, duration);
   const collection = await dl.collections.byId(video.collection_id);
   if (collection?.safety_detector)
-    dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
+    await dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.safetyEventsCall, 'datalake moment with safety events', id);
   return {
     video_id: video.id,
     start,

@@ -50,7 +50,7 @@ function workers(): [Operations, Operations] {
 
 it('runs an operation stage in one of two processes at a time; the other is told to come back later', async () => {
   const [one, two] = workers();
-  const accountId = new Accounts(connections()[0]).ensure('acme').id;
+  const accountId = (await new Accounts(new SqliteSql(connections()[0])).ensure('acme')).id;
   const op = await one.create({ accountId, kind: 'ingest', resource: 'vid_1' });
   let running = 0;
   let most = 0;
@@ -72,7 +72,7 @@ it('runs an operation stage in one of two processes at a time; the other is told
 
 it('aborts a stage whose claim lapsed and was taken by another process', async () => {
   const [one, two] = workers();
-  const accountId = new Accounts(connections()[0]).ensure('acme').id;
+  const accountId = (await new Accounts(new SqliteSql(connections()[0])).ensure('acme')).id;
   const op = await one.create({ accountId, kind: 'ingest', resource: 'vid_2' });
   let aborted: unknown;
   const stage: JobHandler = async (_job, signal) => {

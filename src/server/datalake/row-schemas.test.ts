@@ -13,7 +13,7 @@ beforeEach(async () => {
   const made = await tempDir('reelsync-rows-');
   cleanup = made.cleanup;
   db = openServiceDb(made.dir);
-  accountId = new Accounts(db).ensure('a').id;
+  accountId = (await new Accounts(new SqliteSql(db)).ensure('a')).id;
 });
 afterEach(async () => {
   db.close();

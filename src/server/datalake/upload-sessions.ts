@@ -66,7 +66,7 @@ export async function openSession(
       );
     }
     const expected = open.reduce((sum, s) => sum + sessionPrice(s.upload_size ?? 0), sessionPrice(session.uploadSize));
-    const balance = ctx.billing.balance(accountId);
+    const balance = await ctx.billing.balance(accountId, tx);
     if (balance < expected) {
       throw new DatalakeError(
         402,

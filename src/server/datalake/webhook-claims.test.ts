@@ -33,16 +33,22 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const worker = (db: Db): WebhookContext => ({
-  sql: new SqliteSql(db),
-  accounts: new Accounts(db),
-  config: { webhooks: { maxAttempts: 3, baseDelayMs: 100, timeoutMs: 5_000 }, network: { allowPrivateTargets: true } },
-});
+const worker = (db: Db): WebhookContext => {
+  const sql = new SqliteSql(db);
+  return {
+    sql,
+    accounts: new Accounts(sql),
+    config: {
+      webhooks: { maxAttempts: 3, baseDelayMs: 100, timeoutMs: 5_000 },
+      network: { allowPrivateTargets: true },
+    },
+  };
+};
 
 it('sends a delivery attempt once when two worker processes run its job at the same time', async () => {
   const [first, second] = dbs.map(worker);
   if (!first || !second) throw new Error('two workers expected');
-  const account = first.accounts.ensure('acme');
+  const account = await first.accounts.ensure('acme');
   secret = account.webhookSecret;
   const op = await new Operations(first.sql).create({ accountId: account.id, kind: 'ingest', resource: 'vid_1' });
   const delivery = await new Deliveries(first.sql).create(op.id, account.id, `${receiver.url}/slow`, '{"n":1}');

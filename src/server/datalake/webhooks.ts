@@ -55,7 +55,7 @@ export function webhookHandler(ctx: WebhookContext): JobHandler {
     // A lost claim means another process took the row over: its attempt is the one that counts.
     const settle = async (outcome: AttemptOutcome, then: JobOutcome): Promise<JobOutcome> =>
       (await deliveries.recordAttempt(row.id, outcome)) ? then : { type: 'finished' };
-    const account = ctx.accounts.byId(row.account_id);
+    const account = await ctx.accounts.byId(row.account_id);
     if (!account) {
       await deliveries.releaseClaim(row.id);
       return { type: 'failed', error: 'account gone' };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Accounts } from '../accounts/accounts';
 import { openServiceDb, type Db } from '../storage/db';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { tempDir } from '../../../test/helpers/temp';
 import { authenticate, decorateAccount } from './auth';
 import { failure, HttpError } from './envelope';
@@ -20,8 +21,8 @@ describe('request.account and libraryRoute, over real HTTP', () => {
     const temp = await tempDir();
     cleanup = temp.cleanup;
     db = openServiceDb(temp.dir);
-    const accounts = new Accounts(db);
-    key = accounts.createKey(accounts.ensure('alice').id, 'library');
+    const accounts = new Accounts(new SqliteSql(db));
+    key = await accounts.createKey((await accounts.ensure('alice')).id, 'library');
     app = Fastify();
     decorateAccount(app);
     app.setErrorHandler((err, _request, reply) => {

@@ -38,7 +38,7 @@ export function authenticate(accounts: Accounts, kind: KeyInterface) {
     const key = typeof header === 'string' ? header : undefined;
     if (!key)
       throw new HttpError(401, ENVELOPE_CODES.unauthorized, 'Authorization header with the API key is required');
-    const account = accounts.authenticate(key.trim(), kind);
+    const account = await accounts.authenticate(key.trim(), kind);
     if (!account) throw new HttpError(401, ENVELOPE_CODES.unauthorized, `invalid API key for the ${kind} interface`);
     request.account = account;
   };

@@ -42,7 +42,7 @@ export function callbackHandler(ctx: ServiceContext): JobHandler {
   return async (job, signal) => {
     const payload = payloadSchema.safeParse(JSON.parse(job.payload));
     if (!payload.success) return { type: 'failed', error: 'callback payload unreadable' };
-    const account = ctx.accounts.byId(payload.data.accountId);
+    const account = await ctx.accounts.byId(payload.data.accountId);
     if (!account) return { type: 'failed', error: 'account gone' };
     const body = JSON.stringify(payload.data.body);
     try {

@@ -11,9 +11,9 @@ export const QUEUE_WINDOW_MS = 2 * 60 * 60 * 1000;
  * indexing-queue cap. Throws the refusal (HttpError, or InsufficientBalanceError for 402); charges nothing.
  */
 export async function admitNewMedia(ctx: ServiceContext, accountId: number, minPriceMicro: number): Promise<void> {
-  const wait = ctx.limits.upload.take(`upload:${accountId}`);
+  const wait = await ctx.limits.upload.take(`upload:${accountId}`);
   if (wait) throw rateLimited(wait);
-  ctx.billing.requireAtLeast(accountId, minPriceMicro);
+  await ctx.billing.requireAtLeast(accountId, minPriceMicro);
   if ((await ctx.videos.queuedSince(accountId, Date.now() - QUEUE_WINDOW_MS)) >= ctx.config.limits.indexQueueCap) {
     throw new HttpError(
       429,

@@ -21,7 +21,7 @@ export class LibraryDownloads {
     rangeHeader: string | undefined,
   ): Promise<PlannedDownload> {
     const { ctx } = this;
-    const wait = ctx.limits.download.take(`download:${accountId}`);
+    const wait = await ctx.limits.download.take(`download:${accountId}`);
     if (wait) throw rateLimited(wait);
     // Another account's bucket, an invalid or escaping path, a deleted video: all the same "does not exist".
     if (bucket !== bucketOf(accountId)) throw notFound();
@@ -41,9 +41,9 @@ export class LibraryDownloads {
   }
 
   /** Charges the bytes a planned download sends, before streaming starts; 402 with the contract's message. */
-  charge(accountId: number, p: PlannedDownload & { kind: 'blob' }): void {
+  async charge(accountId: number, p: PlannedDownload & { kind: 'blob' }): Promise<void> {
     try {
-      this.ctx.billing.charge(accountId, downloadPrice(p.bytes), 'download', `${p.bucket}/${p.blob}`);
+      await this.ctx.billing.charge(accountId, downloadPrice(p.bytes), 'download', `${p.bucket}/${p.blob}`);
     } catch (err) {
       if (err instanceof InsufficientBalanceError)
         throw new HttpError(402, ENVELOPE_CODES.insufficientBalance, API_MESSAGES.downloadBalance);

@@ -76,7 +76,7 @@ export class LibraryIngest {
     const bucket = bucketOf(accountId);
     const name = safeFileName(file.name);
     const blob = `videos/${videoNo}/${name}`;
-    ctx.billing.charge(accountId, price, 'upload indexing', videoNo);
+    await ctx.billing.charge(accountId, price, 'upload indexing', videoNo);
     try {
       await ctx.blobs.adopt(bucket, blob, file.tmpPath);
       // The row and its index job together: a video without its job would wait UNPARSE for ever.
@@ -107,7 +107,7 @@ export class LibraryIngest {
       });
       return uploaded(row);
     } catch (err) {
-      ctx.billing.refund(accountId, price, 'upload failed', videoNo);
+      await ctx.billing.refund(accountId, price, 'upload failed', videoNo);
       await ctx.blobs.delete(bucket, blob);
       throw err;
     }

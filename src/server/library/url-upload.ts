@@ -103,7 +103,7 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
       const sha256 = await fileSha256(download);
       const price = indexingPrice(probe.durationSeconds);
       try {
-        ctx.billing.charge(row.account_id, price, 'upload indexing', row.video_no);
+        await ctx.billing.charge(row.account_id, price, 'upload indexing', row.video_no);
       } catch (err) {
         if (err instanceof InsufficientBalanceError) throw new OperationFailure('insufficient_balance', err.message);
         throw err;
@@ -126,13 +126,13 @@ export function urlUploadHandler(ctx: ServiceContext): JobHandler {
       if (!attached) {
         // Deleted while it was being fetched: nothing to index, nothing to pay.
         await ctx.blobs.deletePrefix(row.bucket, `videos/${row.video_no}`);
-        ctx.billing.refund(row.account_id, charged, 'upload deleted while fetched', row.video_no);
+        await ctx.billing.refund(row.account_id, charged, 'upload deleted while fetched', row.video_no);
         return { type: 'finished' };
       }
       await ctx.jobs.enqueue('index', row.video_no, { videoId: row.id }, ctx.config.indexer.maxAttempts);
       return { type: 'finished' };
     } catch (err) {
-      if (charged) ctx.billing.refund(row.account_id, charged, 'upload failed', row.video_no);
+      if (charged) await ctx.billing.refund(row.account_id, charged, 'upload failed', row.video_no);
       if (signal.aborted) throw err; // shutting down: fetched again after the restart
       if (deleted.signal.aborted) return { type: 'finished' };
       if (err instanceof OperationFailure) return { type: 'failed', error: err.message };

@@ -22,13 +22,15 @@ export interface DatalakeSearchResult {
 
 /** Datalake search: the library's segment ranking over the account's datalake videos, 5 queries per second per user. */
 export class DatalakeSearch {
-  private readonly limiter = new RateLimiter(5, 1000);
+  private readonly limiter: RateLimiter;
 
-  constructor(private readonly dl: Datalake) {}
+  constructor(private readonly dl: Datalake) {
+    this.limiter = new RateLimiter(dl.ctx.sql, 5, 1000);
+  }
 
   async search(accountId: number, q: DatalakeQuery): Promise<{ results: DatalakeSearchResult[] }> {
     const { dl } = this;
-    const wait = this.limiter.take(`dl-search:${accountId}`);
+    const wait = await this.limiter.take(`dl-search:${accountId}`);
     if (wait)
       throw new DatalakeError(429, 'rate_limited', 'more than 5 searches per second', { 'retry-after': String(wait) });
     let folderId: number | undefined;
@@ -37,7 +39,7 @@ export class DatalakeSearch {
       if (!collection) throw missing('collection');
       folderId = collection.folder_id;
     }
-    dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'datalake search', q.collection_id);
+    await dl.ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'datalake search', q.collection_id);
     const filter = { accountId, folderId, videoNos: q.video_ids, tag: 'datalake' };
     const hits = await dl.ctx.search.search({ text: q.query, field: 'all', filter, limit: q.top_k });
     const collectionOf = await dl.videos.collectionsOf(hits.map((h) => h.videoNo));

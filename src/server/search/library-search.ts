@@ -52,8 +52,8 @@ export class LibrarySearch {
   }
 
   /** Refuses a search over the account's rate limit (429 with Retry-After); counts one otherwise. */
-  takeSlot(accountId: number): void {
-    const wait = this.ctx.limits.search.take(`search:${accountId}`);
+  async takeSlot(accountId: number): Promise<void> {
+    const wait = await this.ctx.limits.search.take(`search:${accountId}`);
     if (wait) throw rateLimited(wait);
   }
 
@@ -61,7 +61,7 @@ export class LibrarySearch {
   async text(accountId: number, query: LibraryQuery): Promise<LibrarySearchResult> {
     const { ctx } = this;
     const k = topK(query);
-    this.takeSlot(accountId);
+    await this.takeSlot(accountId);
     const filter: SegmentFilter = {
       accountId,
       folderId: await ctx.folders.resolveFilter(accountId, query.folder_id, query.unique_id),
@@ -76,7 +76,7 @@ export class LibrarySearch {
     };
     const min = query.filtering_level ? FILTERING_LEVELS[query.filtering_level] : 0;
     const text = query.search_param;
-    ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', query.search_type);
+    await ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', query.search_type);
     switch (query.search_type) {
       case 'BY_CLIP':
       case 'BY_VIDEO':
@@ -114,8 +114,8 @@ export class LibrarySearch {
     accountId: number,
     q: TranscriptQuery,
   ): Promise<{ current_page: number; page_size: number; total_count: number; items: ClipItem[] }> {
-    this.takeSlot(accountId);
-    this.ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', 'audio transcripts');
+    await this.takeSlot(accountId);
+    await this.ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', 'audio transcripts');
     const hits = await this.ctx.search.search({
       text: q.query,
       field: 'transcript',
@@ -142,7 +142,7 @@ export class LibrarySearch {
       .catch((err: unknown) => {
         throw badRequest(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
       });
-    ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
+    await ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
     const hits = searchFaces(ctx.db, accountId, descriptors, SEARCH_LIMITS.topKMax);
     return {
       ...imagePage(hits.length, q.page, q.topK, hits.slice((q.page - 1) * q.topK, q.page * q.topK)),

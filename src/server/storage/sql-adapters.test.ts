@@ -166,12 +166,15 @@ describe.each(engines)('Sql on $name', (engine) => {
     it('lets work scheduled inside a transaction use the outer Sql once the transaction has ended', async () => {
       let later: Promise<unknown[]> | undefined;
       const fired = new Promise<void>((resolve) => {
-        void sql.transaction(async (t) => {
+        const ended: Promise<void> = sql.transaction(async (t) => {
           await t.run('INSERT INTO t (n) VALUES (1)');
+          // The timer keeps the transaction's async context; it waits for the commit (however slow) before the query.
           setTimeout(() => {
-            later = sql.all('SELECT n FROM t');
-            resolve();
-          }, 30);
+            void ended.then(() => {
+              later = sql.all('SELECT n FROM t');
+              resolve();
+            });
+          }, 0);
         });
       });
       await fired;

@@ -105,7 +105,12 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     handler: async ({ account, params, query }) => {
       const row = await find(account.id, params.id);
       const pageAsked = pageRequest(mediaTimeOrder, query.limit, query.cursor);
-      dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake stream safety events', row.id);
+      await dl.ctx.billing.charge(
+        account.id,
+        PRICES_MICRO_USD.safetyEventsCall,
+        'datalake stream safety events',
+        row.id,
+      );
       const page = await dl.events.streamPage(row.id, query.since, pageAsked);
       const live = row.status === 'starting' || row.status === 'live' || (await dl.videos.processingInStream(row.id));
       return { events: page.rows, next_cursor: page.nextCursor, live };

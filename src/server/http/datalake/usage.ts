@@ -10,7 +10,7 @@ export function registerUsage(app: FastifyInstance, dl: Datalake): void {
     url: '/usage/balance',
     response: answer<Balance>(),
     handler: async ({ account }) => {
-      const micro = dl.ctx.billing.balance(account.id);
+      const micro = await dl.ctx.billing.balance(account.id);
       return { balance_micro_usd: micro, balance_usd: micro / 1_000_000, currency: 'USD' as const };
     },
   });

@@ -29,9 +29,9 @@ export function registerDownload(app: FastifyInstance, ctx: ServiceContext): voi
     return answerHeaders(reply, await downloads.plan(request.account.id, bucket, blob, request.headers.range)).send();
   });
 
-  const send = (reply: FastifyReply, accountId: number, p: PlannedDownload): FastifyReply => {
+  const send = async (reply: FastifyReply, accountId: number, p: PlannedDownload): Promise<FastifyReply> => {
     if (p.kind === 'unsatisfiable') return answerHeaders(reply, p).send();
-    downloads.charge(accountId, p);
+    await downloads.charge(accountId, p);
     return answerHeaders(reply, p).send(ctx.blobs.read(p.bucket, p.blob, p.range ?? undefined));
   };
 

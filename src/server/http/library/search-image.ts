@@ -29,7 +29,7 @@ export function registerSearchImage(app: FastifyInstance, ctx: ServiceContext, s
       const body = z.record(z.string(), z.unknown()).catch({}).parse(request.body);
       return success(await search.text(account.id, parseOr400(libraryQuery, { ...body, search_type: 'BY_IMAGE' })));
     }
-    search.takeSlot(account.id);
+    await search.takeSlot(account.id);
     const workDir = await mkdtemp(join(ctx.tmpDir, 'search-image-'));
     const parts = request.parts({ limits: { fileSize: MAX_IMAGE_BYTES } })[Symbol.asyncIterator]();
     try {

@@ -7,7 +7,8 @@ import { m005SearchPartitions } from './005-search-partitions';
 import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 import { m007SegmentEmbeddings } from './007-segment-embeddings';
 import { m008JobLeases } from './008-job-leases';
-import { m009DatalakeClaims } from './009-datalake-claims';
+import { m009RateLimits } from './009-rate-limits';
+import { m010DatalakeClaims } from './010-datalake-claims';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -19,5 +20,6 @@ export const serviceMigrations: readonly Migration[] = [
   m006UnindexEmptyCaptions,
   m007SegmentEmbeddings,
   m008JobLeases,
-  m009DatalakeClaims,
+  m009RateLimits,
+  m010DatalakeClaims,
 ];

@@ -1,7 +1,8 @@
 import { pg001Library } from './001-library';
 import { pg002SegmentSearch } from './002-segment-search';
 import { pg003JobLeases } from './003-job-leases';
-import { pg004DatalakeClaims } from './004-datalake-claims';
+import { pg004RateLimits } from './004-rate-limits';
+import { pg005DatalakeClaims } from './005-datalake-claims';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -9,5 +10,6 @@ export const pgMigrations: readonly PgMigration[] = [
   pg001Library,
   pg002SegmentSearch,
   pg003JobLeases,
-  pg004DatalakeClaims,
+  pg004RateLimits,
+  pg005DatalakeClaims,
 ];

@@ -1,11 +1,11 @@
 import type { PgMigration } from './pg-migration';
 
 /**
- * SQLite 009-datalake-claims (004 here): who works on a datalake operation or webhook
+ * SQLite 010-datalake-claims (005 here): who works on a datalake operation or webhook
  * delivery, and until when (ms).
  */
-export const pg004DatalakeClaims: PgMigration = {
-  version: 4,
+export const pg005DatalakeClaims: PgMigration = {
+  version: 5,
   name: 'datalake-claims',
   up: `
     ALTER TABLE dl_operations ADD COLUMN claimed_by TEXT;
