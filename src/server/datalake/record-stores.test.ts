@@ -309,10 +309,12 @@ describe.each(SERVICE_SQL_ENGINES)('datalake record stores on %s', (engine) => {
 
     // The control: on PostgreSQL (READ COMMITTED, two pooled connections) the same transactions without the lock both
     // read 10 and both write 9. SQLite's transactions (BEGIN IMMEDIATE) are one at a time either way.
-    it.runIf(engine === 'postgres')('loses one on PostgreSQL without it', async () => {
-      await sql.run('UPDATE accounts SET balance_micro = 10 WHERE id = ?', accountId);
-      await Promise.all([charge(false), charge(false)]);
-      expect(await balance()).toBe(9);
-    });
+    // Registered on PostgreSQL only: SQLite has no such control, so no skipped test stands for it.
+    if (engine === 'postgres')
+      it('loses one on PostgreSQL without it', async () => {
+        await sql.run('UPDATE accounts SET balance_micro = 10 WHERE id = ?', accountId);
+        await Promise.all([charge(false), charge(false)]);
+        expect(await balance()).toBe(9);
+      });
   });
 });
