@@ -36,10 +36,10 @@ export class Datalake {
   constructor(readonly ctx: ServiceContext) {
     this.collections = new Collections(ctx.sql);
     this.videos = new DlVideos(ctx.sql);
-    this.operations = new Operations(ctx.db);
-    this.deliveries = new Deliveries(ctx.db);
-    this.events = new Events(ctx.db);
-    this.streams = new Streams(ctx.db);
+    this.operations = new Operations(ctx.sql);
+    this.deliveries = new Deliveries(ctx.sql);
+    this.events = new Events(ctx.sql);
+    this.streams = new Streams(ctx.sql);
     this.uploadDir = join(ctx.dataDir, 'datalake-uploads');
   }
 
@@ -69,7 +69,8 @@ export class Datalake {
     error: { code: DatalakeErrorCode; message: string } | null,
     cancelled = false,
   ): Promise<void> {
-    if (this.operations.finish(operationId, { error, cancelled })) await this.ended(operationId, error, cancelled);
+    if (await this.operations.finish(operationId, { error, cancelled }))
+      await this.ended(operationId, error, cancelled);
   }
 
   /** What follows the one `finish` of an operation that ended it: aborts its work, sets the video's state, notifies. */
@@ -79,7 +80,7 @@ export class Datalake {
     cancelled: boolean,
   ): Promise<void> {
     this.aborts.get(operationId)?.abort(new Error('operation ended'));
-    const row = this.operations.byId(operationId);
+    const row = await this.operations.byId(operationId);
     if (!row) return;
     if (row.kind === 'ingest') {
       const video = await this.videos.byId(row.resource);
@@ -95,7 +96,7 @@ export class Datalake {
       'operation done',
     );
     if (!cancelled && row.callback_url)
-      await enqueueWebhook(this.ctx, row.account_id, row.callback_url, this.operations.record(row));
+      await enqueueWebhook(this.ctx, row.account_id, row.callback_url, await this.operations.record(row));
   }
 
   /**
@@ -105,10 +106,10 @@ export class Datalake {
   async refundOnce(operationId: string): Promise<void> {
     await this.ctx.sql.transaction(async (tx) => {
       await lockRow(tx, 'dl_operations', operationId);
-      const row = this.operations.byId(operationId);
-      if (!row || row.charged_micro <= 0) return;
-      this.operations.clearCharge(operationId);
-      await this.ctx.billing.refund(row.account_id, row.charged_micro, 'datalake ingest refund', operationId, tx);
+      const row = await this.operations.byId(operationId, tx);
+      const micro = await this.operations.takeCharge(operationId, tx);
+      if (row && micro > 0)
+        await this.ctx.billing.refund(row.account_id, micro, 'datalake ingest refund', operationId, tx);
     });
   }
 
@@ -121,9 +122,9 @@ export class Datalake {
     if (row.done || row.kind !== 'ingest') return { kind: 'too_late', row };
     const cancelled = await this.ctx.sql.transaction(async (tx) => {
       await lockRow(tx, 'dl_operations', row.id);
-      const current = this.operations.byId(row.id);
-      if (!current || current.done || this.operations.indexStarted(current)) return null;
-      if (!this.operations.finish(row.id, { error: null, cancelled: true })) return null;
+      const current = await this.operations.byId(row.id, tx);
+      if (!current || current.done || (await this.operations.indexStarted(current, tx))) return null;
+      if (!(await this.operations.finish(row.id, { error: null, cancelled: true }, tx))) return null;
       const video = await this.videos.byId(row.resource, tx);
       const library = video?.library_video_id ? await this.ctx.videos.byId(video.library_video_id, tx) : undefined;
       if (library) await this.ctx.videos.delete(library.id, tx);
@@ -135,12 +136,12 @@ export class Datalake {
     const { video, library } = cancelled;
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
     if (video) await rm(this.uploadPath(video.id), { force: true });
-    return { kind: 'cancelled', row: this.operations.byId(row.id) ?? row };
+    return { kind: 'cancelled', row: (await this.operations.byId(row.id)) ?? row };
   }
 
   /** Removes a datalake video with everything derived from it; an unfinished ingest of it ends with video_deleted. */
   async purgeVideo(video: DlVideoRow): Promise<void> {
-    const ingest = this.operations.activeFor(video.id, 'ingest');
+    const ingest = await this.operations.activeFor(video.id, 'ingest');
     await this.videos.setStatus(video.id, 'deleting');
     if (ingest)
       await this.complete(ingest.id, {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { Db } from '../storage/db';
+import type { Sql } from '../storage/sql';
 import { optionalRow, parsedRows } from '../storage/rows';
 import { iso } from './iso-time';
 import { newId } from './public-id';
+import { releaseClaim, skipLocked } from './row-claims';
 
 const DELIVERY_STATUSES = ['waiting', 'success', 'fail', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -21,6 +22,8 @@ export const deliveryRowSchema = z.object({
   next_attempt_at: z.number().int().nullable(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  claimed_by: z.string().nullable(),
+  claim_until: z.number().int().nullable(),
 });
 export type DeliveryRow = z.output<typeof deliveryRowSchema>;
 
@@ -36,51 +39,98 @@ export interface DeliveryRecord {
   updated_at: string;
 }
 
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  attempt: number;
+  responseCode: number | null;
+  message: string;
+  nextAttemptAt: number | null;
+}
+
 /**
  * One row per webhook delivery (one message), updated in place on each attempt:
  * waiting -> success | fail; fail -> success | fail | dead (attempts exhausted).
+ * An attempt is made by the process that claimed the row (claimAttempt), and only it records the outcome.
  */
 export class Deliveries {
-  constructor(private readonly db: Db) {}
+  /** This process's name in `claimed_by`. */
+  readonly owner = newId('wkr');
 
-  create(operationId: string, accountId: number, url: string, payload: string): DeliveryRow {
-    const id = newId('msg');
+  constructor(private readonly sql: Sql) {}
+
+  async create(operationId: string, accountId: number, url: string, payload: string): Promise<DeliveryRow> {
     const now = Date.now();
-    this.db
-      .prepare(
-        `INSERT INTO dl_deliveries (id, operation_id, account_id, url, payload, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?)`,
-      )
-      .run(id, operationId, accountId, url, payload, now, now);
-    return this.byId(id)!;
+    const row = await this.sql.get(
+      `INSERT INTO dl_deliveries (id, operation_id, account_id, url, payload, status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?) RETURNING *`,
+      newId('msg'),
+      operationId,
+      accountId,
+      url,
+      payload,
+      now,
+      now,
+    );
+    return deliveryRowSchema.parse(row);
   }
 
-  byId(id: string): DeliveryRow | undefined {
-    return optionalRow(deliveryRowSchema, this.db.prepare('SELECT * FROM dl_deliveries WHERE id = ?').get(id));
+  async byId(id: string): Promise<DeliveryRow | undefined> {
+    return optionalRow(deliveryRowSchema, await this.sql.get('SELECT * FROM dl_deliveries WHERE id = ?', id));
   }
 
-  forOperation(operationId: string): DeliveryRow[] {
+  async forOperation(operationId: string): Promise<DeliveryRow[]> {
     return parsedRows(
       deliveryRowSchema,
-      this.db.prepare('SELECT * FROM dl_deliveries WHERE operation_id = ? ORDER BY created_at, id').all(operationId),
+      await this.sql.all('SELECT * FROM dl_deliveries WHERE operation_id = ? ORDER BY created_at, id', operationId),
     );
   }
 
-  recordAttempt(
-    id: string,
-    a: {
-      status: DeliveryStatus;
-      attempt: number;
-      responseCode: number | null;
-      message: string;
-      nextAttemptAt: number | null;
-    },
-  ): void {
-    this.db
-      .prepare(
-        'UPDATE dl_deliveries SET status = ?, attempt = ?, response_code = ?, message = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?',
-      )
-      .run(a.status, a.attempt, a.responseCode, a.message, a.nextAttemptAt, Date.now(), id);
+  /**
+   * Claims a delivery that still has attempts to make (waiting or fail) for one attempt by this process, until
+   * `leaseMs` from now; undefined when it is settled or another process holds it. One conditional UPDATE (as
+   * Operations.claim), so two processes never send the same attempt.
+   */
+  async claimAttempt(id: string, leaseMs: number): Promise<DeliveryRow | undefined> {
+    const now = Date.now();
+    return optionalRow(
+      deliveryRowSchema,
+      await this.sql.get(
+        `UPDATE dl_deliveries SET claimed_by = ?, claim_until = ? WHERE id = (
+           SELECT id FROM dl_deliveries
+           WHERE id = ? AND status IN ('waiting', 'fail') AND (claimed_by IS NULL OR claim_until < ?)${skipLocked(this.sql)}
+         ) RETURNING *`,
+        this.owner,
+        now + leaseMs,
+        id,
+        now,
+      ),
+    );
+  }
+
+  /**
+   * Records the outcome of the attempt this process claimed, and gives the claim up. False (nothing written) when the
+   * claim lapsed and another process took the row meanwhile: its attempt is the one that counts.
+   */
+  async recordAttempt(id: string, a: AttemptOutcome): Promise<boolean> {
+    const res = await this.sql.run(
+      `UPDATE dl_deliveries SET status = ?, attempt = ?, response_code = ?, message = ?, next_attempt_at = ?, updated_at = ?,
+         claimed_by = NULL, claim_until = NULL
+       WHERE id = ? AND claimed_by = ?`,
+      a.status,
+      a.attempt,
+      a.responseCode,
+      a.message,
+      a.nextAttemptAt,
+      Date.now(),
+      id,
+      this.owner,
+    );
+    return res.changes === 1;
+  }
+
+  /** Gives up this process's claim without an outcome (shutting down): the attempt is made again later. */
+  async releaseClaim(id: string): Promise<void> {
+    await releaseClaim(this.sql, 'dl_deliveries', id, this.owner);
   }
 
   record(row: DeliveryRow): DeliveryRecord {

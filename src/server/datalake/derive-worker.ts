@@ -15,7 +15,7 @@ const indexPayloadSchema = z.object({ videoId: z.number().int() });
 export function onIndexSettledForDatalake(dl: Datalake) {
   return async (job: JobRow, outcome: JobOutcome): Promise<void> => {
     try {
-      const op = dl.operations.activeFor(job.ref, 'ingest');
+      const op = await dl.operations.activeFor(job.ref, 'ingest');
       if (!op) return; // an interface A upload, or an ingest that was cancelled or deleted
       const parsed = indexPayloadSchema.safeParse(JSON.parse(job.payload));
       const library = parsed.success ? await dl.ctx.videos.byId(parsed.data.videoId) : undefined;
@@ -37,7 +37,7 @@ export async function advanceAfterIndex(
   status: string | undefined,
 ): Promise<void> {
   if (status === 'PARSE' && !error) {
-    dl.operations.setStage(operationId, 'index', 'done');
+    await dl.operations.setStage(operationId, 'index', 'done');
     await dl.ctx.jobs.enqueue(DERIVE_JOB, operationId, { operationId }, 3);
     return;
   }
@@ -50,7 +50,7 @@ export async function advanceAfterIndex(
  * by its library row's state, as the hook would have.
  */
 export async function catchUpIndexedIngests(dl: Datalake): Promise<void> {
-  for (const op of dl.operations.unfinished('ingest')) {
+  for (const op of await dl.operations.unfinished('ingest')) {
     const stages = dl.operations.stages(op);
     if (stages.preprocess !== 'done' || stages.index === 'done') continue;
     const library = await dl.ctx.videos.byNo(op.account_id, op.resource);
@@ -70,7 +70,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
   const { ctx } = dl;
   return async (job, jobSignal) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
-    const op = dl.operations.byId(operationId);
+    const op = await dl.operations.byId(operationId);
     if (!op || op.done) return { type: 'finished' };
     const video = await dl.videos.byId(op.resource);
     const library = video?.library_video_id ? await ctx.videos.byId(video.library_video_id) : undefined;
@@ -79,7 +79,7 @@ export function deriveHandler(dl: Datalake): JobHandler {
       await dl.complete(op.id, { code: 'video_deleted', message: 'the video was deleted before derive' });
       return { type: 'finished' };
     }
-    dl.operations.setStage(op.id, 'derive', 'running', 0);
+    await dl.operations.setStage(op.id, 'derive', 'running', 0);
     const signal = dl.track(op.id, jobSignal);
     const problems: string[] = [];
     try {

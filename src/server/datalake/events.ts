@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Db } from '../storage/db';
+import type { Sql } from '../storage/sql';
 import { countOf, parsedRows } from '../storage/rows';
-import { mediaTimePageOnDb, type MediaTimeKey, type Page, type PageRequest } from './paging';
+import { mediaTimePage, type MediaTimeKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 import type { FrameScores } from './safety/nsfw-engine';
 
@@ -36,46 +36,54 @@ const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
 /** Safety events (immutable once written, in media-time order) and the per-frame scores behind them. */
 export class Events {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
-  add(
+  async add(
     videoId: string,
     e: { start: number; end: number; score: number; description: string; detectorId: string; detectorVersion: string },
-  ): void {
-    this.db
-      .prepare(
-        `INSERT INTO dl_events (id, video_id, event_type, start_time, end_time, score, description, detector_id, detector_version, created_at)
-         VALUES (?, ?, 'safety', ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        newId('evt'),
-        videoId,
-        round3(e.start),
-        round3(e.end),
-        e.score,
-        e.description,
-        e.detectorId,
-        e.detectorVersion,
-        Date.now(),
-      );
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO dl_events (id, video_id, event_type, start_time, end_time, score, description, detector_id, detector_version, created_at)
+       VALUES (?, ?, 'safety', ?, ?, ?, ?, ?, ?, ?)`,
+      newId('evt'),
+      videoId,
+      round3(e.start),
+      round3(e.end),
+      e.score,
+      e.description,
+      e.detectorId,
+      e.detectorVersion,
+      Date.now(),
+    );
   }
 
-  addFrame(videoId: string, t: number, unsafe: number, scores: FrameScores): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO dl_safety_frames (video_id, t, unsafe, scores) VALUES (?, ?, ?, ?)')
-      .run(videoId, round3(t), unsafe, JSON.stringify(scores));
+  async addFrame(videoId: string, t: number, unsafe: number, scores: FrameScores): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO dl_safety_frames (video_id, t, unsafe, scores) VALUES (?, ?, ?, ?)
+       ON CONFLICT (video_id, t) DO UPDATE SET unsafe = excluded.unsafe, scores = excluded.scores`,
+      videoId,
+      round3(t),
+      unsafe,
+      JSON.stringify(scores),
+    );
   }
 
   /** Restarting a derive starts the video's safety output over. */
-  clear(videoId: string): void {
-    this.db.prepare('DELETE FROM dl_events WHERE video_id = ?').run(videoId);
-    this.db.prepare('DELETE FROM dl_safety_frames WHERE video_id = ?').run(videoId);
+  async clear(videoId: string): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.run('DELETE FROM dl_events WHERE video_id = ?', videoId);
+      await tx.run('DELETE FROM dl_safety_frames WHERE video_id = ?', videoId);
+    });
   }
 
   /** Events starting at or after `since` seconds, in (start, seq) order. */
-  page(videoId: string, since: number | undefined, request: PageRequest<MediaTimeKey>): Page<SafetyEvent> {
-    const page = mediaTimePageOnDb(
-      this.db,
+  async page(
+    videoId: string,
+    since: number | undefined,
+    request: PageRequest<MediaTimeKey>,
+  ): Promise<Page<SafetyEvent>> {
+    const page = await mediaTimePage(
+      this.sql,
       eventRowSchema,
       {
         sql: 'SELECT * FROM dl_events WHERE video_id = ? AND start_time >= ?',
@@ -89,27 +97,29 @@ export class Events {
   }
 
   /** Events that overlap [start, end) or begin inside it, in (start, seq) order. */
-  overlapping(videoId: string, start: number, end: number): SafetyEvent[] {
+  async overlapping(videoId: string, start: number, end: number): Promise<SafetyEvent[]> {
     const rows = parsedRows(
       eventRowSchema,
-      this.db
-        .prepare(
-          `SELECT * FROM dl_events WHERE video_id = ? AND start_time < ? AND (end_time > ? OR start_time >= ?)
-           ORDER BY start_time, seq`,
-        )
-        .all(videoId, end, start, start),
+      await this.sql.all(
+        `SELECT * FROM dl_events WHERE video_id = ? AND start_time < ? AND (end_time > ? OR start_time >= ?)
+         ORDER BY start_time, seq`,
+        videoId,
+        end,
+        start,
+        start,
+      ),
     );
     return rows.map(toEvent);
   }
 
   /** Events of every segment of a stream, on the stream's timeline (segment offset added), oldest first. */
-  streamPage(
+  async streamPage(
     streamId: string,
     since: number | undefined,
     request: PageRequest<MediaTimeKey>,
-  ): Page<SafetyEvent & { video_id: string }> {
-    const page = mediaTimePageOnDb(
-      this.db,
+  ): Promise<Page<SafetyEvent & { video_id: string }>> {
+    const page = await mediaTimePage(
+      this.sql,
       streamEventRowSchema,
       {
         sql: `SELECT e.seq, e.id, e.start_time + v.stream_offset AS start_time, e.end_time + v.stream_offset AS end_time, e.score,
@@ -126,15 +136,15 @@ export class Events {
   }
 
   /** What the classifier saw: frames classified and the highest unsafe score among them. */
-  frameSummary(videoId: string): { frames: number; maxUnsafe: number | null } {
+  async frameSummary(videoId: string): Promise<{ frames: number; maxUnsafe: number | null }> {
     const row = frameSummaryRowSchema.parse(
-      this.db.prepare('SELECT COUNT(*) AS n, MAX(unsafe) AS m FROM dl_safety_frames WHERE video_id = ?').get(videoId),
+      await this.sql.get('SELECT COUNT(*) AS n, MAX(unsafe) AS m FROM dl_safety_frames WHERE video_id = ?', videoId),
     );
     return { frames: row.n, maxUnsafe: row.m };
   }
 
-  count(videoId: string): number {
-    return countOf(this.db.prepare('SELECT COUNT(*) AS n FROM dl_events WHERE video_id = ?').get(videoId));
+  async count(videoId: string): Promise<number> {
+    return countOf(await this.sql.get('SELECT COUNT(*) AS n FROM dl_events WHERE video_id = ?', videoId));
   }
 }
 

@@ -22,21 +22,21 @@ export function ingestHandler(dl: Datalake): JobHandler {
   const { ctx } = dl;
   return async (job, jobSignal) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
-    const op = dl.operations.byId(operationId);
+    const op = await dl.operations.byId(operationId);
     const video = op ? await dl.videos.byId(op.resource) : undefined;
     if (!op || op.done) return { type: 'finished' };
     if (!video) {
       await dl.complete(op.id, { code: 'video_deleted', message: 'the video is gone' });
       return { type: 'finished' };
     }
-    dl.operations.setStage(op.id, 'preprocess', 'running', 0);
+    await dl.operations.setStage(op.id, 'preprocess', 'running', 0);
     const signal = dl.track(op.id, jobSignal);
     await mkdir(ctx.tmpDir, { recursive: true });
     const download = join(ctx.tmpDir, `ingest-${video.id}-${job.attempts}`);
     try {
       const file = await obtain(dl, video, download, op.id, signal);
       const probe = await checkMedia(file, signal);
-      if (dl.operations.byId(op.id)?.done) return { type: 'finished' };
+      if ((await dl.operations.byId(op.id))?.done) return { type: 'finished' };
       const price = indexingPrice(probe.durationSeconds);
       try {
         await ctx.billing.charge(op.account_id, price, 'datalake ingest indexing', op.id);
@@ -44,7 +44,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
         if (err instanceof InsufficientBalanceError) throw new OperationFailure('insufficient_balance', err.message);
         throw err;
       }
-      dl.operations.addCharge(op.id, price);
+      await dl.operations.addCharge(op.id, price);
       const bucket = bucketOf(op.account_id);
       const blob = `videos/${video.id}/${video.filename}`;
       await ctx.blobs.adopt(bucket, blob, file);
@@ -54,7 +54,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       // after and finds the library row and the queued index job.
       const stored = await ctx.sql.transaction(async (tx) => {
         await lockRow(tx, 'dl_operations', op.id);
-        if (dl.operations.byId(op.id)?.done) return false;
+        if ((await dl.operations.byId(op.id, tx))?.done) return false;
         const library = await ctx.videos.insert(
           {
             accountId: op.account_id,
@@ -84,7 +84,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
           tx,
         );
         await dl.videos.link(video.id, library.id, tx);
-        dl.operations.setStage(op.id, 'preprocess', 'done');
+        await dl.operations.setStage(op.id, 'preprocess', 'done', undefined, tx);
         await ctx.jobs.enqueue('index', video.id, { videoId: library.id }, ctx.config.indexer.maxAttempts, tx);
         return true;
       });
@@ -97,7 +97,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       return { type: 'finished' };
     } catch (err) {
       if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
-      if (dl.operations.byId(op.id)?.done) return { type: 'finished' }; // cancelled or deleted meanwhile
+      if ((await dl.operations.byId(op.id))?.done) return { type: 'finished' }; // cancelled or deleted meanwhile
       await dl.refundOnce(op.id);
       const failure =
         err instanceof OperationFailure
@@ -128,7 +128,9 @@ async function obtain(
       const onProgress = (fraction: number): void => {
         if (fraction - shown < 0.02) return;
         shown = fraction;
-        dl.operations.setFraction(operationId, 'preprocess', fraction * 0.9);
+        dl.operations
+          .setFraction(operationId, 'preprocess', fraction * 0.9)
+          .catch((err: unknown) => dl.ctx.log.warn({ operation: operationId, err }, 'cannot record progress'));
       };
       await fetchSource(video.source_url, download, {
         signal,

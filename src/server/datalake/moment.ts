@@ -44,7 +44,7 @@ export async function getMoment(dl: Datalake, accountId: number, id: string, sta
     })),
     words: await dl.ctx.videoIndex.wordsIn(library.id, start, end),
     // The slice's events in media-time order; events are few per video, and never paged here.
-    safety_events: collection?.safety_detector ? dl.events.overlapping(video.id, start, end) : null,
+    safety_events: collection?.safety_detector ? await dl.events.overlapping(video.id, start, end) : null,
   };
 }
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Db } from '../storage/db';
 import type { Sql, SqlParam } from '../storage/sql';
 import { parsedRows } from '../storage/rows';
 import { invalid } from './errors';
@@ -137,28 +136,4 @@ export async function mediaTimePage<Row extends { start_time: number; seq: numbe
 ): Promise<Page<Row>> {
   const q = mediaTimeQuery(query, request);
   return pageOf(mediaTimeOrder, request, parsedRows(rowSchema, await sql.all(q.sql, ...q.params)));
-}
-
-/** newestFirstPage on a better-sqlite3 connection, for the stores not yet on `Sql` (streams.ts, until datalake-ops). */
-export function newestFirstPageOnDb<Row extends { created_at: number; id: string }>(
-  db: Db,
-  table: string,
-  rowSchema: z.ZodType<Row>,
-  where: string,
-  args: SqlParam[],
-  request: PageRequest<NewestFirstKey>,
-): Page<Row> {
-  const q = newestFirstQuery(table, where, args, request);
-  return pageOf(newestFirst, request, parsedRows(rowSchema, db.prepare(q.sql).all(...q.params)));
-}
-
-/** mediaTimePage on a better-sqlite3 connection, for the stores not yet on `Sql` (events.ts, until datalake-ops). */
-export function mediaTimePageOnDb<Row extends { start_time: number; seq: number }>(
-  db: Db,
-  rowSchema: z.ZodType<Row>,
-  query: { sql: string; args: SqlParam[]; start: string; seq: string },
-  request: PageRequest<MediaTimeKey>,
-): Page<Row> {
-  const q = mediaTimeQuery(query, request);
-  return pageOf(mediaTimeOrder, request, parsedRows(rowSchema, db.prepare(q.sql).all(...q.params)));
 }

@@ -5,9 +5,9 @@ import type { OperationRow } from './operations';
 /** Starts (or returns the running) collection_delete operation, whose purge stage removes every video of it. */
 export async function requestCollectionDelete(dl: Datalake, accountId: number, id: string): Promise<OperationRow> {
   if (!(await dl.collections.get(accountId, id))) throw missing('collection');
-  const running = dl.operations.activeFor(id, 'collection_delete');
+  const running = await dl.operations.activeFor(id, 'collection_delete');
   if (running) return running;
-  const op = dl.operations.create({ accountId, kind: 'collection_delete', resource: id });
+  const op = await dl.operations.create({ accountId, kind: 'collection_delete', resource: id });
   await dl.collections.markDeleting(id);
   await dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
   return op;
@@ -17,9 +17,9 @@ export async function requestCollectionDelete(dl: Datalake, accountId: number, i
 export async function requestVideoDelete(dl: Datalake, accountId: number, id: string): Promise<OperationRow> {
   const video = await dl.videos.get(accountId, id);
   if (!video || video.status === 'cancelled') throw missing('video');
-  const running = dl.operations.activeFor(id, 'video_delete');
+  const running = await dl.operations.activeFor(id, 'video_delete');
   if (running) return running;
-  const op = dl.operations.create({ accountId, kind: 'video_delete', resource: id });
+  const op = await dl.operations.create({ accountId, kind: 'video_delete', resource: id });
   await dl.ctx.jobs.enqueue(PURGE_JOB, op.id, { operationId: op.id }, 3);
   return op;
 }

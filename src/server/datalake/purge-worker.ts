@@ -8,9 +8,9 @@ const payloadSchema = z.object({ operationId: z.string() });
 export function purgeHandler(dl: Datalake): JobHandler {
   return async (job) => {
     const { operationId } = payloadSchema.parse(JSON.parse(job.payload));
-    const op = dl.operations.byId(operationId);
+    const op = await dl.operations.byId(operationId);
     if (!op || op.done) return { type: 'finished' };
-    dl.operations.setStage(op.id, 'purge', 'running', 0);
+    await dl.operations.setStage(op.id, 'purge', 'running', 0);
     try {
       switch (op.kind) {
         case 'video_delete': {
@@ -19,14 +19,14 @@ export function purgeHandler(dl: Datalake): JobHandler {
           break;
         }
         case 'collection_delete': {
-          for (const stream of dl.streams.activeInCollection(op.resource)) {
-            dl.streams.setStatus(stream.id, 'stopped');
+          for (const stream of await dl.streams.activeInCollection(op.resource)) {
+            await dl.streams.setStatus(stream.id, 'stopped');
             dl.abort(stream.id);
           }
           const videos = await dl.videos.inCollection(op.resource);
           for (const [i, video] of videos.entries()) {
             await dl.purgeVideo(video);
-            dl.operations.setFraction(op.id, 'purge', (i + 1) / (videos.length + 1));
+            await dl.operations.setFraction(op.id, 'purge', (i + 1) / (videos.length + 1));
           }
           await dl.collections.remove(op.resource);
           break;

@@ -95,7 +95,7 @@ export async function findSession(dl: Datalake, accountId: number, id: string): 
  * another finalize of it is in progress; a file that is not a supported video fails the session (415).
  */
 export async function finalizeSession(dl: Datalake, account: Account, video: DlVideoRow): Promise<OperationRow> {
-  const existing = video.operation_id ? dl.operations.byId(video.operation_id) : undefined;
+  const existing = video.operation_id ? await dl.operations.byId(video.operation_id) : undefined;
   if (existing) return existing;
   if (video.status !== 'uploading') throw conflict(`the video is ${video.status}`);
   if (!claimSession(video.id)) throw conflict('a chunk or a finalize of this upload is in progress');
@@ -127,7 +127,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
   return dl.ctx.sql.transaction(async (tx) => {
     await lockRow(tx, 'dl_videos', video.id);
     const again = await dl.videos.byId(video.id, tx);
-    const raced = again?.operation_id ? dl.operations.byId(again.operation_id) : undefined;
+    const raced = again?.operation_id ? await dl.operations.byId(again.operation_id, tx) : undefined;
     if (raced) return raced;
     if (again?.status !== 'uploading') throw conflict(`the video is ${again?.status ?? 'gone'}`);
     return queueIngest(

@@ -21,10 +21,10 @@ afterEach(async () => {
 });
 
 describe('datalake rows are parsed as read, never cast', () => {
-  it('refuses an operation whose error code is not one of the service codes', () => {
-    const operations = new Operations(db);
-    const op = operations.create({ accountId, kind: 'ingest', resource: 'vid_3' });
+  it('refuses an operation whose error code is not one of the service codes', async () => {
+    const operations = new Operations(new SqliteSql(db));
+    const op = await operations.create({ accountId, kind: 'ingest', resource: 'vid_3' });
     db.prepare("UPDATE dl_operations SET error_code = 'made_up' WHERE id = ?").run(op.id);
-    expect(() => operations.byId(op.id)).toThrow(ZodError);
+    await expect(operations.byId(op.id)).rejects.toThrow(ZodError);
   });
 });

@@ -36,7 +36,7 @@ export async function startIngest(
 ): Promise<{ op: OperationRow; replayed: boolean }> {
   return dl.ctx.sql.transaction(async (tx) => {
     await lockRow(tx, 'accounts', s.accountId);
-    const previous = replayed(dl, s.accountId, s.idempotencyKey ?? undefined, s.requestHash ?? '');
+    const previous = await replayed(dl, s.accountId, s.idempotencyKey ?? undefined, s.requestHash ?? '', tx);
     if (previous) return { op: previous, replayed: true };
     const video = await dl.videos.insert(
       {
@@ -71,14 +71,17 @@ export async function queueIngest(
   s: { accountId: number; callbackUrl: string | null; idempotencyKey: string | null; requestHash: string | null },
   on: Sql,
 ): Promise<OperationRow> {
-  const op = dl.operations.create({
-    accountId: s.accountId,
-    kind: 'ingest',
-    resource: video.id,
-    idempotencyKey: s.idempotencyKey,
-    requestHash: s.requestHash,
-    callbackUrl: s.callbackUrl,
-  });
+  const op = await dl.operations.create(
+    {
+      accountId: s.accountId,
+      kind: 'ingest',
+      resource: video.id,
+      idempotencyKey: s.idempotencyKey,
+      requestHash: s.requestHash,
+      callbackUrl: s.callbackUrl,
+    },
+    on,
+  );
   await dl.videos.setOperation(video.id, op.id, on);
   await dl.videos.setStatus(video.id, 'processing', on);
   await dl.ctx.jobs.enqueue(INGEST_JOB, op.id, { operationId: op.id }, 3, on);

@@ -24,7 +24,7 @@ export function streamHandler(dl: Datalake): JobHandler {
   const { ctx } = dl;
   return async (job, jobSignal) => {
     const { streamId } = payloadSchema.parse(JSON.parse(job.payload));
-    const stream = dl.streams.byId(streamId);
+    const stream = await dl.streams.byId(streamId);
     if (!stream || (stream.status !== 'starting' && stream.status !== 'live')) return { type: 'finished' };
     const dir = join(dl.uploadDir, `stream-${stream.id}`);
     await rm(dir, { recursive: true, force: true });
@@ -41,7 +41,7 @@ export function streamHandler(dl: Datalake): JobHandler {
     } catch (err) {
       dl.untrack(stream.id);
       await rm(dir, { recursive: true, force: true });
-      dl.streams.setStatus(
+      await dl.streams.setStatus(
         stream.id,
         'failed',
         `cannot read ${stream.source_url}: ${err instanceof Error ? err.message : String(err)}`,
@@ -116,11 +116,11 @@ export function streamHandler(dl: Datalake): JobHandler {
       if (jobSignal.aborted) throw jobSignal.reason;
       if (signal.aborted) return { type: 'finished' }; // stopped by DELETE
       const refusal = relay.refusal();
-      if (refusal) dl.streams.setStatus(stream.id, 'failed', refusal.message);
-      else if (code === 0) dl.streams.setStatus(stream.id, 'ended');
+      if (refusal) await dl.streams.setStatus(stream.id, 'failed', refusal.message);
+      else if (code === 0) await dl.streams.setStatus(stream.id, 'ended');
       else {
         const source = relay.lastProblem();
-        dl.streams.setStatus(
+        await dl.streams.setStatus(
           stream.id,
           'failed',
           `ffmpeg exited with ${code ?? 'an error'}: ${stderr.trim().split('\n').slice(-2).join('; ')}${source ? ` (${source})` : ''}`,
@@ -158,5 +158,5 @@ async function ingestSegment(dl: Datalake, stream: StreamRow, file: string, star
     },
     videoId,
   );
-  dl.streams.addSegment(stream.id, end);
+  await dl.streams.addSegment(stream.id, end);
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Db } from '../storage/db';
+import type { Sql } from '../storage/sql';
 import { jsonObjectColumn, optionalRow, parsedRows } from '../storage/rows';
 import { iso } from './iso-time';
-import { newestFirstPageOnDb, type NewestFirstKey, type Page, type PageRequest } from './paging';
+import { newestFirstPage, type NewestFirstKey, type Page, type PageRequest } from './paging';
 import { newId } from './public-id';
 
 const STREAM_STATUSES = ['starting', 'live', 'ended', 'failed', 'stopped'] as const;
@@ -40,70 +40,82 @@ export interface NewStream {
 
 /** Live pull sources: each is cut into segments, and each segment is ingested as a video of the stream's collection. */
 export class Streams {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
-  create(s: NewStream): StreamRow {
-    const id = newId('str');
+  async create(s: NewStream): Promise<StreamRow> {
     const now = Date.now();
-    this.db
-      .prepare(
-        `INSERT INTO dl_streams (id, account_id, collection_id, source_url, fps, segment_seconds, metadata, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'starting', ?, ?)`,
-      )
-      .run(id, s.accountId, s.collectionId, s.sourceUrl, s.fps, s.segmentSeconds, JSON.stringify(s.metadata), now, now);
-    return this.byId(id)!;
+    const row = await this.sql.get(
+      `INSERT INTO dl_streams (id, account_id, collection_id, source_url, fps, segment_seconds, metadata, status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'starting', ?, ?) RETURNING *`,
+      newId('str'),
+      s.accountId,
+      s.collectionId,
+      s.sourceUrl,
+      s.fps,
+      s.segmentSeconds,
+      JSON.stringify(s.metadata),
+      now,
+      now,
+    );
+    return streamRowSchema.parse(row);
   }
 
-  byId(id: string): StreamRow | undefined {
-    return optionalRow(streamRowSchema, this.db.prepare('SELECT * FROM dl_streams WHERE id = ?').get(id));
+  async byId(id: string): Promise<StreamRow | undefined> {
+    return optionalRow(streamRowSchema, await this.sql.get('SELECT * FROM dl_streams WHERE id = ?', id));
   }
 
-  get(accountId: number, id: string): StreamRow | undefined {
+  async get(accountId: number, id: string): Promise<StreamRow | undefined> {
     return optionalRow(
       streamRowSchema,
-      this.db.prepare('SELECT * FROM dl_streams WHERE id = ? AND account_id = ?').get(id, accountId),
+      await this.sql.get('SELECT * FROM dl_streams WHERE id = ? AND account_id = ?', id, accountId),
     );
   }
 
   /** Newest first. */
-  list(accountId: number, request: PageRequest<NewestFirstKey>): Page<StreamRow> {
-    return newestFirstPageOnDb(this.db, 'dl_streams', streamRowSchema, 'account_id = ?', [accountId], request);
+  list(accountId: number, request: PageRequest<NewestFirstKey>): Promise<Page<StreamRow>> {
+    return newestFirstPage(this.sql, 'dl_streams', streamRowSchema, 'account_id = ?', [accountId], request);
   }
 
-  activeInCollection(collectionId: string): StreamRow[] {
+  async activeInCollection(collectionId: string): Promise<StreamRow[]> {
     return parsedRows(
       streamRowSchema,
-      this.db
-        .prepare("SELECT * FROM dl_streams WHERE collection_id = ? AND status IN ('starting', 'live')")
-        .all(collectionId),
+      await this.sql.all(
+        "SELECT * FROM dl_streams WHERE collection_id = ? AND status IN ('starting', 'live') ORDER BY created_at, id",
+        collectionId,
+      ),
     );
   }
 
   /** Moves to a new status unless the stream already ended for good (stopped, ended, failed stay). */
-  setStatus(id: string, status: StreamStatus, error: string | null = null): void {
-    this.db
-      .prepare(
-        "UPDATE dl_streams SET status = ?, error_message = ?, updated_at = ? WHERE id = ? AND status IN ('starting', 'live')",
-      )
-      .run(status, error, Date.now(), id);
+  async setStatus(id: string, status: StreamStatus, error: string | null = null): Promise<void> {
+    await this.sql.run(
+      "UPDATE dl_streams SET status = ?, error_message = ?, updated_at = ? WHERE id = ? AND status IN ('starting', 'live')",
+      status,
+      error,
+      Date.now(),
+      id,
+    );
   }
 
-  addSegment(id: string, end: number): void {
-    this.db
-      .prepare(
-        "UPDATE dl_streams SET segments = segments + 1, next_offset = MAX(next_offset, ?), status = CASE WHEN status = 'starting' THEN 'live' ELSE status END, updated_at = ? WHERE id = ?",
-      )
-      .run(end, Date.now(), id);
+  async addSegment(id: string, end: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE dl_streams SET segments = segments + 1, next_offset = CASE WHEN next_offset > ? THEN next_offset ELSE ? END,
+         status = CASE WHEN status = 'starting' THEN 'live' ELSE status END, updated_at = ?
+       WHERE id = ?`,
+      end,
+      end,
+      Date.now(),
+      id,
+    );
   }
 
-  record(row: StreamRow) {
+  async record(row: StreamRow) {
     const videos = parsedRows(
       segmentRowSchema,
-      this.db
-        .prepare(
-          'SELECT id, status, stream_offset FROM dl_videos WHERE stream_id = ? ORDER BY stream_offset DESC LIMIT 100',
-        )
-        .all(row.id),
+      await this.sql.all(
+        'SELECT id, status, stream_offset FROM dl_videos WHERE stream_id = ? ORDER BY stream_offset DESC LIMIT 100',
+        row.id,
+      ),
     );
     return {
       stream_id: row.id,

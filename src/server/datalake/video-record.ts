@@ -7,8 +7,8 @@ import { faceEntities } from './face-entities';
 export async function videoRecord(dl: Datalake, v: DlVideoRow) {
   const library = v.library_video_id ? await dl.ctx.videos.byId(v.library_video_id) : undefined;
   const collection = await dl.collections.byId(v.collection_id);
-  const op = v.operation_id ? dl.operations.byId(v.operation_id) : undefined;
-  const frames = dl.events.frameSummary(v.id);
+  const op = v.operation_id ? await dl.operations.byId(v.operation_id) : undefined;
+  const frames = await dl.events.frameSummary(v.id);
   return {
     video_id: v.id,
     collection_id: v.collection_id,
@@ -29,7 +29,7 @@ export async function videoRecord(dl: Datalake, v: DlVideoRow) {
     error: op?.error_code ? { code: op.error_code, message: op.error_message ?? '' } : null,
     searchable: library?.status === 'PARSE',
     safety: collection?.safety_detector
-      ? { frames_classified: frames.frames, max_unsafe_score: frames.maxUnsafe, events: dl.events.count(v.id) }
+      ? { frames_classified: frames.frames, max_unsafe_score: frames.maxUnsafe, events: await dl.events.count(v.id) }
       : null,
     faces: collection?.face_recognition ? await faceEntities(dl.ctx.sql, v.id) : null,
     created_at: iso(v.created_at),

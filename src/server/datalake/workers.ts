@@ -4,6 +4,7 @@ import type { JobRow } from '../jobs/job-queue';
 import { DERIVE_JOB, INGEST_JOB, PURGE_JOB, type Datalake } from './datalake';
 import { catchUpIndexedIngests, deriveHandler, onIndexSettledForDatalake } from './derive-worker';
 import { ingestHandler } from './ingest-worker';
+import { claimingOperation } from './operation-claim';
 import { purgeHandler } from './purge-worker';
 import { STREAM_JOB, streamHandler } from './stream-worker';
 import { removeOrphanUploads, startSessionSweeper } from './upload-sessions';
@@ -21,9 +22,24 @@ export async function startDatalakeWorkers(dl: Datalake): Promise<DatalakeWorker
   const { ctx } = dl;
   await mkdir(dl.uploadDir, { recursive: true });
   await removeOrphanUploads(dl);
-  ctx.jobs.register({ kind: INGEST_JOB, concurrency: 2, baseDelayMs: 2_000, handler: ingestHandler(dl) });
-  ctx.jobs.register({ kind: DERIVE_JOB, concurrency: 1, baseDelayMs: 2_000, handler: deriveHandler(dl) });
-  ctx.jobs.register({ kind: PURGE_JOB, concurrency: 1, baseDelayMs: 1_000, handler: purgeHandler(dl) });
+  ctx.jobs.register({
+    kind: INGEST_JOB,
+    concurrency: 2,
+    baseDelayMs: 2_000,
+    handler: claimingOperation(dl, ingestHandler(dl)),
+  });
+  ctx.jobs.register({
+    kind: DERIVE_JOB,
+    concurrency: 1,
+    baseDelayMs: 2_000,
+    handler: claimingOperation(dl, deriveHandler(dl)),
+  });
+  ctx.jobs.register({
+    kind: PURGE_JOB,
+    concurrency: 1,
+    baseDelayMs: 1_000,
+    handler: claimingOperation(dl, purgeHandler(dl)),
+  });
   ctx.jobs.register({ kind: STREAM_JOB, concurrency: 8, baseDelayMs: 5_000, handler: streamHandler(dl) });
   ctx.jobs.register({
     kind: WEBHOOK_JOB,

@@ -245,6 +245,18 @@ describe('SqliteSql (one connection)', () => {
     expect(order).toEqual(['tx sees 1', 'outside sees 1,2']);
   });
 
+  it('lets work scheduled inside a transaction (a timer) use the outer Sql once the transaction has ended', async () => {
+    let later: Promise<unknown> | undefined;
+    await sql.transaction(async (t) => {
+      await t.run('INSERT INTO t (n) VALUES (1)');
+      later = new Promise((resolve, reject) => {
+        setTimeout(() => void sql.run('INSERT INTO t (n) VALUES (2)').then(resolve, reject), 10);
+      });
+    });
+    await later;
+    expect(nums(await sql.all('SELECT n FROM t ORDER BY n'))).toEqual([1, 2]);
+  });
+
   it('runs queued transactions one after another, in the order issued', async () => {
     const both = [1, 2].map((k) =>
       sql.transaction(async (t) => {

@@ -12,18 +12,18 @@ export interface SafetyRun {
   maxEventSeconds: number;
   events: Events;
   signal: AbortSignal;
-  onFraction: (fraction: number) => void;
+  onFraction: (fraction: number) => Promise<void>;
 }
 
 /** Classifies sampled frames and writes each event as soon as its range closes (readers see them while this runs). */
 export async function runSafety(run: SafetyRun): Promise<{ frames: number; events: number }> {
   const engine = await loadSafetyEngine();
-  run.events.clear(run.videoId);
+  await run.events.clear(run.videoId);
   const merger = new EventMerger(run.threshold, 1 / run.fps, run.maxEventSeconds);
   let written = 0;
-  const write = (ranges: SafetyRange[]): void => {
+  const write = async (ranges: SafetyRange[]): Promise<void> => {
     for (const r of ranges) {
-      run.events.add(run.videoId, {
+      await run.events.add(run.videoId, {
         start: r.start,
         end: r.end,
         score: Math.round(r.score * 10_000) / 10_000,
@@ -38,12 +38,12 @@ export async function runSafety(run: SafetyRun): Promise<{ frames: number; event
   const expected = Math.max(1, Math.ceil(run.durationSeconds * run.fps));
   for await (const frame of sampleFrames(run.videoPath, run.fps, run.signal)) {
     const scores = await engine.classify(frame.rgb, SAMPLE_SIZE, SAMPLE_SIZE);
-    run.events.addFrame(run.videoId, frame.t, unsafeScore(scores).score, scores);
-    write(merger.push({ t: frame.t, scores }));
+    await run.events.addFrame(run.videoId, frame.t, unsafeScore(scores).score, scores);
+    await write(merger.push({ t: frame.t, scores }));
     frames += 1;
-    run.onFraction(Math.min(0.99, frames / expected));
+    await run.onFraction(Math.min(0.99, frames / expected));
   }
-  write(merger.finish(run.durationSeconds));
+  await write(merger.finish(run.durationSeconds));
   if (frames === 0) throw new Error('no frame could be sampled for the safety detector');
   return { frames, events: written };
 }

@@ -9,7 +9,7 @@ import type { videoRecord } from '../../datalake/video-record';
 export type { CollectionRecord, DeliveryRecord, OperationRecord };
 export type { MomentAnswer } from '../../datalake/moment';
 export type VideoRecord = Awaited<ReturnType<typeof videoRecord>>;
-export type StreamRecord = ReturnType<Streams['record']>;
+export type StreamRecord = Awaited<ReturnType<Streams['record']>>;
 
 export interface CollectionList {
   collections: CollectionRecord[];

@@ -30,7 +30,7 @@ export function registerEvents(app: FastifyInstance, dl: Datalake): void {
       const video = await dl.videos.get(account.id, id);
       if (!video || video.status === 'cancelled') throw missing('video');
       await dl.ctx.billing.charge(account.id, PRICES_MICRO_USD.safetyEventsCall, 'datalake safety events', id);
-      const page = dl.events.page(id, query.since, pageAsked);
+      const page = await dl.events.page(id, query.since, pageAsked);
       const live = video.status === 'processing' || video.status === 'uploading';
       return { events: page.rows, next_cursor: page.nextCursor, live };
     },

@@ -38,8 +38,8 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
       if (!fields.source_url)
         throw invalid('source_url is required (or send the file as multipart, or use ?upload=resumable)');
       const hash = requestHash('url', fields);
-      const previous = replayed(dl, account.id, fields.idempotency_key, hash);
-      if (previous) return dl.operations.record(previous);
+      const previous = await replayed(dl, account.id, fields.idempotency_key, hash);
+      if (previous) return await dl.operations.record(previous);
       await targetCollection(dl, account, fields.collection_id);
       await admit(dl, account);
       const { op } = await startIngest(dl, {
@@ -49,7 +49,7 @@ export function registerIngest(app: FastifyInstance, dl: Datalake): void {
         filename: urlFileName(fields.source_url),
         contentType: null,
       });
-      return dl.operations.record(op);
+      return await dl.operations.record(op);
     },
   });
 }
@@ -86,11 +86,11 @@ async function ingestMultipart(
         fields = parse(ingestFields, parseJson(part.value));
         rejectResumableFields(fields);
         if (fields.source_url) throw invalid('source_url and a file part are exclusive');
-        const previous = replayed(dl, account.id, fields.idempotency_key, requestHash('file', fields));
+        const previous = await replayed(dl, account.id, fields.idempotency_key, requestHash('file', fields));
         if (previous) {
           if (!(await drainParts(parts))) void reply.header('connection', 'close');
           void reply.code(202);
-          return dl.operations.record(previous);
+          return await dl.operations.record(previous);
         }
         await targetCollection(dl, account, fields.collection_id);
         await admit(dl, account);
@@ -121,7 +121,7 @@ async function ingestMultipart(
       if (raced) await rm(stored, { force: true }); // an ingest with the same key, started meanwhile, is the answer
       stored = undefined; // the ingest owns the file now
       void reply.code(202);
-      return dl.operations.record(op);
+      return await dl.operations.record(op);
     }
     throw invalid('the `file` part is missing');
   } catch (err) {

@@ -7,8 +7,8 @@ import { actionTarget, idParam, targetParam } from './parse';
 import { answer, datalakeRoute } from './route';
 
 export function registerOperations(app: FastifyInstance, dl: Datalake): void {
-  const find = (accountId: number, id: string) => {
-    const row = dl.operations.get(accountId, id);
+  const find = async (accountId: number, id: string) => {
+    const row = await dl.operations.get(accountId, id);
     if (!row) throw missing('operation');
     return row;
   };
@@ -18,7 +18,7 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
     url: '/operations/:id',
     params: idParam,
     response: answer<OperationRecord>(),
-    handler: async ({ account, params }) => dl.operations.record(find(account.id, params.id)),
+    handler: async ({ account, params }) => dl.operations.record(await find(account.id, params.id)),
   });
 
   /** 200 {operation, cancelled: true, done: true} before the index stage; 409 with the same fields and an error after. */
@@ -28,7 +28,7 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
     params: targetParam,
     response: answer<CancelAnswer>(),
     handler: async ({ account, params, reply }) => {
-      const row = find(account.id, actionTarget(params, 'cancel'));
+      const row = await find(account.id, actionTarget(params, 'cancel'));
       const result = await dl.cancel(row);
       switch (result.kind) {
         case 'cancelled':
@@ -59,8 +59,8 @@ export function registerOperations(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     response: answer<DeliveryList>(),
     handler: async ({ account, params }) => {
-      const row = find(account.id, params.id);
-      return { deliveries: dl.deliveries.forOperation(row.id).map((d) => dl.deliveries.record(d)) };
+      const row = await find(account.id, params.id);
+      return { deliveries: (await dl.deliveries.forOperation(row.id)).map((d) => dl.deliveries.record(d)) };
     },
   });
 }

@@ -28,8 +28,8 @@ const eventsQuery = z
 
 /** Open Stream: a live pull source, cut into segments that are ingested (indexed, derived) while it plays. */
 export function registerStreams(app: FastifyInstance, dl: Datalake): void {
-  const find = (accountId: number, id: string) => {
-    const row = dl.streams.get(accountId, id);
+  const find = async (accountId: number, id: string) => {
+    const row = await dl.streams.get(accountId, id);
     if (!row) throw missing('stream');
     return row;
   };
@@ -49,7 +49,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
       if (scheme !== 'http:' && scheme !== 'https:')
         throw invalid('source_url must be an http or https URL (an HLS playlist or another live http source)');
       await targetCollection(dl, account, body.collection_id);
-      const row = dl.streams.create({
+      const row = await dl.streams.create({
         accountId: account.id,
         collectionId: body.collection_id,
         sourceUrl: body.source_url,
@@ -68,8 +68,8 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     query: listQuery,
     response: answer<StreamList>(),
     handler: async ({ account, query }) => {
-      const page = dl.streams.list(account.id, pageRequest(newestFirst, query.limit, query.cursor));
-      return { streams: page.rows.map((r) => dl.streams.record(r)), next_cursor: page.nextCursor };
+      const page = await dl.streams.list(account.id, pageRequest(newestFirst, query.limit, query.cursor));
+      return { streams: await Promise.all(page.rows.map((r) => dl.streams.record(r))), next_cursor: page.nextCursor };
     },
   });
 
@@ -78,7 +78,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     url: '/streams/:id',
     params: idParam,
     response: answer<StreamRecord>(),
-    handler: async ({ account, params }) => dl.streams.record(find(account.id, params.id)),
+    handler: async ({ account, params }) => dl.streams.record(await find(account.id, params.id)),
   });
 
   /** Stops pulling; segments already cut stay (and finish their ingest). */
@@ -88,10 +88,10 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     params: idParam,
     response: answer<StreamRecord>(),
     handler: async ({ account, params }) => {
-      const row = find(account.id, params.id);
-      dl.streams.setStatus(row.id, 'stopped');
+      const row = await find(account.id, params.id);
+      await dl.streams.setStatus(row.id, 'stopped');
       dl.abort(row.id);
-      return dl.streams.record(dl.streams.byId(row.id) ?? row);
+      return dl.streams.record((await dl.streams.byId(row.id)) ?? row);
     },
   });
 
@@ -103,7 +103,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
     query: eventsQuery,
     response: answer<EventsPage>(),
     handler: async ({ account, params, query }) => {
-      const row = find(account.id, params.id);
+      const row = await find(account.id, params.id);
       const pageAsked = pageRequest(mediaTimeOrder, query.limit, query.cursor);
       await dl.ctx.billing.charge(
         account.id,
@@ -111,7 +111,7 @@ export function registerStreams(app: FastifyInstance, dl: Datalake): void {
         'datalake stream safety events',
         row.id,
       );
-      const page = dl.events.streamPage(row.id, query.since, pageAsked);
+      const page = await dl.events.streamPage(row.id, query.since, pageAsked);
       const live = row.status === 'starting' || row.status === 'live' || (await dl.videos.processingInStream(row.id));
       return { events: page.rows, next_cursor: page.nextCursor, live };
     },

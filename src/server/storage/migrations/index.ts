@@ -8,6 +8,7 @@ import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 import { m007SegmentEmbeddings } from './007-segment-embeddings';
 import { m008JobLeases } from './008-job-leases';
 import { m009RateLimits } from './009-rate-limits';
+import { m010DatalakeClaims } from './010-datalake-claims';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const serviceMigrations: readonly Migration[] = [
   m007SegmentEmbeddings,
   m008JobLeases,
   m009RateLimits,
+  m010DatalakeClaims,
 ];

@@ -2,7 +2,14 @@ import { pg001Library } from './001-library';
 import { pg002SegmentSearch } from './002-segment-search';
 import { pg003JobLeases } from './003-job-leases';
 import { pg004RateLimits } from './004-rate-limits';
+import { pg005DatalakeClaims } from './005-datalake-claims';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
-export const pgMigrations: readonly PgMigration[] = [pg001Library, pg002SegmentSearch, pg003JobLeases, pg004RateLimits];
+export const pgMigrations: readonly PgMigration[] = [
+  pg001Library,
+  pg002SegmentSearch,
+  pg003JobLeases,
+  pg004RateLimits,
+  pg005DatalakeClaims,
+];
