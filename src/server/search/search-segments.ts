@@ -1,12 +1,10 @@
 import { Where } from '../storage/where';
-import { captionContent } from '../indexer/caption';
-import { matchReason } from './match-reason';
 import { COLUMN_WEIGHTS, PhraseFrequencies, varints } from './phrase-frequencies';
-import { coverageOf, ftsPhrases, matchedWordsOf, type ParsedQuery } from './query-text';
+import { ftsPhrases, type ParsedQuery } from './query-text';
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, indexedRowCount, segmentTable } from './segment-index';
-import { coverageLabel, segmentLabels } from './segment-labels';
+import { scoreRankedRows } from './segment-scoring';
 
 export interface SegmentFilter {
   accountId: number;
@@ -60,16 +58,6 @@ interface Row {
   rank: number;
 }
 
-const NAME_WEIGHT = 0.5;
-/**
- * The strength of a row whose bm25 says nothing (FTS5 floors the idf of a word in half the rows or more: every such row
- * would tie) is this x its match density (query words / words of the matched text), so a short exact match still
- * ranks above a long text that mentions the word once. Elsewhere bm25 alone ranks: it already weighs the same things.
- */
-const DENSITY_WEIGHT = 0.1;
-/** bm25 strengths below this are a floored idf's, not a real difference. */
-const NO_BM25 = 1e-4;
-
 /**
  * The most matching rows one ranking scores (ranked-match.ts): a search over words found in more of the account's
  * segments ranks the newest this many of them, so its time stays bounded however large the library grows.
@@ -114,78 +102,7 @@ export function searchSegments(
     table,
     filter.accountId,
   );
-  const covered = coverageOf(query);
-  const matched = matchedWordsOf(query);
-  const ranked: Candidate[] = [];
-  for (const r of rows) {
-    if (
-      filter.near &&
-      r.latitude !== null &&
-      r.longitude !== null &&
-      haversineKm(filter.near, r) > filter.near.radiusKm
-    )
-      continue;
-    const caption = captionContent(r.caption);
-    const labels = field === 'all' ? segmentLabels(r.labels) : [];
-    const text =
-      field === 'transcript'
-        ? r.transcript
-        : field === 'caption'
-          ? caption
-          : [caption, r.transcript, r.ocr_text].join(' ');
-    const content = field === 'all' ? covered(text, labels.map(coverageLabel)) : covered(text);
-    // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
-    const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
-    const nameOnly = content === 0 && names > 0;
-    const words = matched(nameOnly ? r.names : field === 'all' ? `${text} ${r.label_text}` : text);
-    const density = words.total ? words.hits / words.total : 0;
-    const bm25Strength = 1 - Math.exp(r.rank / 4);
-    const strength = bm25Strength < NO_BM25 ? DENSITY_WEIGHT * density : bm25Strength;
-    const score = Math.round((0.7 * Math.max(content, names) + 0.3 * strength) * 10_000) / 10_000;
-    const hit: SegmentHit = {
-      segmentId: r.id,
-      videoNo: r.video_no,
-      videoName: r.video_name,
-      bucket: r.bucket,
-      videoBlob: r.blob,
-      keyframeBlob: r.keyframe_blob,
-      start: r.start_time,
-      end: r.end_time,
-      caption: r.caption,
-      transcript: r.transcript,
-      captionVector: r.caption_vector,
-      score: Math.min(1, Math.max(0, score)),
-      matched: '',
-    };
-    const texts = { ocrText: r.ocr_text, transcript: r.transcript, caption, labels, names: r.names };
-    ranked.push({ hit, nameOnly, explain: () => matchReason(matched, texts, field) });
-  }
-  // Why a hit matched is worded only for the hits returned: the candidates cut below never need it.
-  return belowContent(ranked, limit).map((r) => {
-    r.hit.matched = r.explain();
-    return r.hit;
-  });
-}
-
-interface Candidate {
-  hit: SegmentHit;
-  nameOnly: boolean;
-  explain: () => string;
-}
-
-/**
- * Best first, every hit on what a segment shows or says before any hit on its names alone (file, folder, camera,
- * tags), and a names-only hit's score held under the lowest content hit's, so the order is the score order too.
- */
-function belowContent(ranked: Candidate[], limit: number): Candidate[] {
-  const top = ranked
-    .sort((a, b) => Number(a.nameOnly) - Number(b.nameOnly) || b.hit.score - a.hit.score)
-    .slice(0, limit);
-  const content = top.filter((r) => !r.nameOnly);
-  const floor = content.length ? content[content.length - 1]!.hit.score : 1;
-  for (const r of top)
-    if (r.nameOnly && r.hit.score >= floor) r.hit.score = Math.max(0, Math.round((floor - 0.0001) * 10_000) / 10_000);
-  return top;
+  return scoreRankedRows(rows, query, field, filter, limit);
 }
 
 export function filterOf(filter: SegmentFilter): Where {

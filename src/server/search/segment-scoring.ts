@@ -5,10 +5,8 @@ import { haversineKm, type SearchField, type SegmentFilter, type SegmentHit } fr
 import { coverageLabel, segmentLabels } from './segment-labels';
 
 /**
- * The calibrated score of ranked segment rows, engine-free: the scoring half of search-segments.ts `searchSegments`,
- * as the PostgreSQL engine (search/pg/) uses it. It repeats that function's loop line for line (search-segments.ts is
- * being reworked on another branch); once both land, `searchSegments` should call `scoreRankedRows` so the two engines
- * share one copy.
+ * The calibrated score of ranked segment rows, engine-free: what both engines' searches (search-segments.ts, search/pg/)
+ * do with the rows their full-text index ranked.
  */
 
 /** A ranked row with what scoring reads: the segment, its video, and its indexed names and label words. */
@@ -35,7 +33,13 @@ export interface RankedSegmentRow {
 }
 
 const NAME_WEIGHT = 0.5;
+/**
+ * The strength of a row whose bm25 says nothing (FTS5 floors the idf of a word in half the rows or more: every such row
+ * would tie) is this x its match density (query words / words of the matched text), so a short exact match still
+ * ranks above a long text that mentions the word once. Elsewhere bm25 alone ranks: it already weighs the same things.
+ */
 const DENSITY_WEIGHT = 0.1;
+/** bm25 strengths below this are a floored idf's, not a real difference. */
 const NO_BM25 = 1e-4;
 
 interface Candidate {
@@ -72,6 +76,7 @@ export function scoreRankedRows(
           ? caption
           : [caption, r.transcript, r.ocr_text].join(' ');
     const content = field === 'all' ? covered(text, labels.map(coverageLabel)) : covered(text);
+    // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
     const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
     const nameOnly = content === 0 && names > 0;
     const words = matched(nameOnly ? r.names : field === 'all' ? `${text} ${r.label_text}` : text);
