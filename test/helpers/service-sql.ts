@@ -18,6 +18,8 @@ export interface SharedDatabase {
   connect(): Promise<Sql>;
   /** The same, with the SQLite connection under it (for what stays SQLite-only, e.g. the FTS5 index). */
   connection(): Promise<{ sql: Sql; db: Db | undefined }>;
+  /** The SQLite data folder (for child processes opening it themselves); undefined on PostgreSQL. */
+  readonly dataDir: string | undefined;
 }
 
 interface Current extends SharedDatabase {
@@ -91,19 +93,23 @@ export function usePostgresServer(engine: SqlDialect): () => TestPostgres | unde
   return () => server;
 }
 
-function shared(connection: () => Promise<{ sql: Sql; db: Db | undefined }>): SharedDatabase {
-  return { connection, connect: async () => (await connection()).sql };
+function shared(
+  connection: () => Promise<{ sql: Sql; db: Db | undefined }>,
+  dataDir: string | undefined,
+): SharedDatabase {
+  return { connection, connect: async () => (await connection()).sql, dataDir };
 }
 
 async function openSqlite(): Promise<Current> {
   const { dir, cleanup } = await tempDir();
   const dbs: Db[] = [];
+  const dataDir = join(dir, 'data');
   return {
     ...shared(() => {
-      const db = openServiceDb(join(dir, 'data'));
+      const db = openServiceDb(dataDir);
       dbs.push(db);
       return Promise.resolve({ sql: new SqliteSql(db), db });
-    }),
+    }, dataDir),
     close: async () => {
       for (const db of dbs) db.close();
       await cleanup();
@@ -120,7 +126,7 @@ async function openPostgres(server: TestPostgres | undefined): Promise<Current> 
       const sql = await openPgSql(url);
       pools.push(sql);
       return { sql, db: undefined };
-    }),
+    }, undefined),
     close: async () => {
       for (const pool of pools) await pool.close();
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SERVICE_SQL_ENGINES } from '../../../test/helpers/service-sql';
-import { useSharedDatabase } from '../../../test/helpers/shared-database';
+import { useSharedDatabase } from '../../../test/helpers/service-sql';
 import { Accounts, hashKey } from './accounts';
 import { Billing, InsufficientBalanceError } from './billing';
 
@@ -9,7 +9,7 @@ describe.each(SERVICE_SQL_ENGINES)('Accounts on %s', (engine) => {
   const t = useSharedDatabase(engine);
 
   it('creates an account once, and finds it by the key of the right kind only', async () => {
-    const accounts = new Accounts(await t.connect());
+    const accounts = new Accounts(await t().connect());
     const alice = await accounts.ensure('alice');
     expect(await accounts.ensure('alice')).toEqual(alice);
     expect(alice.webhookSecret).toMatch(/^whsec_/);
@@ -25,7 +25,7 @@ describe.each(SERVICE_SQL_ENGINES)('Accounts on %s', (engine) => {
   });
 
   it('stores only the hash of a key', async () => {
-    const sql = await t.connect();
+    const sql = await t().connect();
     const accounts = new Accounts(sql);
     const key = await accounts.createKey((await accounts.ensure('alice')).id, 'library');
     const stored = z
@@ -39,11 +39,11 @@ describe.each(SERVICE_SQL_ENGINES)('Accounts on %s', (engine) => {
   it.skipIf(engine === 'sqlite')(
     'setting a balance while another replica charges keeps the ledger equal to the balance',
     async () => {
-      const sql = await t.connect();
+      const sql = await t().connect();
       const accounts = new Accounts(sql);
       const id = (await accounts.ensure('alice')).id;
       await accounts.setBalance(id, 100_000);
-      const other = new Billing(await t.connect());
+      const other = new Billing(await t().connect());
       const charges = Array.from({ length: 200 }, () =>
         other.charge(id, 10, 'search').catch((err: unknown) => {
           if (!(err instanceof InsufficientBalanceError)) throw err;

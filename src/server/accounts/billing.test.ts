@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SERVICE_SQL_ENGINES } from '../../../test/helpers/service-sql';
-import { useSharedDatabase, type SharedDatabase } from '../../../test/helpers/shared-database';
+import { useSharedDatabase, type SharedDatabase } from '../../../test/helpers/service-sql';
 import type { Sql } from '../storage/sql';
 import { Accounts } from './accounts';
 import { Billing, InsufficientBalanceError } from './billing';
@@ -60,7 +60,7 @@ describe.each(SERVICE_SQL_ENGINES)('Billing on %s', (engine) => {
   let accountId: number;
 
   beforeEach(async () => {
-    sql = await t.connect();
+    sql = await t().connect();
     billing = new Billing(sql);
     const accounts = new Accounts(sql);
     accountId = (await accounts.ensure('alice')).id;
@@ -76,7 +76,7 @@ describe.each(SERVICE_SQL_ENGINES)('Billing on %s', (engine) => {
 
   it('two API processes charging one account at once: exactly the affordable number succeed', async () => {
     await new Accounts(sql).setBalance(accountId, 70_010);
-    const charged = await (engine === 'sqlite' ? chargeInTwoProcesses : chargeOnTwoPools)(t, accountId, 600, 70);
+    const charged = await (engine === 'sqlite' ? chargeInTwoProcesses : chargeOnTwoPools)(t(), accountId, 600, 70);
     expect(charged[0] + charged[1]).toBe(1000); // 1000 x 70 = 70,000 of 70,010
     expect(Math.min(...charged)).toBeGreaterThan(0); // both were charging at the same time
     expect(await books(sql, accountId)).toEqual({ balance: 10, ledger: 10, rows: 1002 });

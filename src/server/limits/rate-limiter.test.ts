@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SERVICE_SQL_ENGINES } from '../../../test/helpers/service-sql';
-import { useSharedDatabase } from '../../../test/helpers/shared-database';
+import { useSharedDatabase } from '../../../test/helpers/service-sql';
 import { tempDir } from '../../../test/helpers/temp';
 import { countOf } from '../storage/rows';
 import { openServiceDb } from '../storage/db';
@@ -47,7 +47,7 @@ describe.each(SERVICE_SQL_ENGINES)('RateLimiter on %s', (engine) => {
   it('answers as the in-memory sliding window did: 0, or the seconds until the oldest hit leaves the window', async () => {
     const t0 = 1_000_000;
     let now = t0;
-    const limiter = new RateLimiter(await t.connect(), 3, 2000, () => now);
+    const limiter = new RateLimiter(await t().connect(), 3, 2000, () => now);
     const at = async (t: number, key = 'k'): Promise<number> => {
       now = t0 + t;
       return limiter.take(key);
@@ -64,7 +64,7 @@ describe.each(SERVICE_SQL_ENGINES)('RateLimiter on %s', (engine) => {
   });
 
   it('gives the reference answers for any sequence of hits and pauses (property)', async () => {
-    const sql = await t.connect();
+    const sql = await t().connect();
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 5 }),
@@ -87,8 +87,8 @@ describe.each(SERVICE_SQL_ENGINES)('RateLimiter on %s', (engine) => {
 
   it('is one limit for two limiters on two connections to one database, with concurrent takes', async () => {
     const now = () => 2_000_000;
-    const a = new RateLimiter(withLatency(await t.connect()), 7, 60_000, now);
-    const b = new RateLimiter(withLatency(await t.connect()), 7, 60_000, now);
+    const a = new RateLimiter(withLatency(await t().connect()), 7, 60_000, now);
+    const b = new RateLimiter(withLatency(await t().connect()), 7, 60_000, now);
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).take('upload:1')));
     expect(answers.filter((w) => w === 0)).toHaveLength(7);
     expect(answers.filter((w) => w === 60)).toHaveLength(33);
@@ -97,7 +97,7 @@ describe.each(SERVICE_SQL_ENGINES)('RateLimiter on %s', (engine) => {
 
   it('deletes the rows of keys idle past their window, so old hits are not kept', async () => {
     let now = 3_000_000;
-    const sql = await t.connect();
+    const sql = await t().connect();
     const limiter = new RateLimiter(sql, 2, 1000, () => now);
     const rows = async (): Promise<number> => countOf(await sql.get('SELECT COUNT(*) AS n FROM rate_limits'));
     for (const key of ['a', 'b', 'c']) await limiter.take(key);
