@@ -52,10 +52,13 @@ describe.skipIf(skipBrowserTests)(
       const card = ui.page.getByTestId('hit-card').first();
       await card.waitFor({ timeout: 20_000 });
       await expect
-        .poll(() =>
-          card
-            .locator('img')
-            .evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0),
+        .poll(
+          () =>
+            card
+              .locator('img')
+              .evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0),
+          // The keyframe is downloaded through the library API on first sight: seconds on a loaded machine.
+          { timeout: 15_000 },
         )
         .toBe(true);
       await card.click({ button: 'right' });
@@ -271,10 +274,13 @@ describe.skipIf(skipBrowserTests)(
       await card.waitFor();
       expect(await ui.page.getByTestId('results-count').textContent()).toContain('harbour');
       await expect
-        .poll(() =>
-          card
-            .locator('img')
-            .evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0),
+        .poll(
+          () =>
+            card
+              .locator('img')
+              .evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0),
+          // The keyframe is downloaded through the library API on first sight: seconds on a loaded machine.
+          { timeout: 15_000 },
         )
         .toBe(true);
       await shot('15-search-offline');

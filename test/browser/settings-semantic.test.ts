@@ -51,7 +51,7 @@ describe.skipIf(skipBrowserTests)('Settings: the semantic model (headless web mo
     await page.getByRole('button', { name: 'Download model' }).click();
     const bar = page.getByTestId('semantic-model').getByRole('progressbar', { name: 'Semantic model download' });
     await bar.waitFor();
-    await expect.poll(state).toMatch(/^semantic search: downloading tests\/tiny-clip \d+%$/);
+    await expect.poll(state, { timeout: 20_000 }).toMatch(/^semantic search: downloading tests\/tiny-clip \d+%$/);
     await expect
       .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 })
       .toBeGreaterThan(0);
