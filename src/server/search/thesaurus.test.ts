@@ -54,6 +54,20 @@ describe('Thesaurus (WordNet 3.1)', () => {
     expect(t.expand('lemon')).not.toContain('orange');
   });
 
+  it('relates a drink, a dish or a sport without a label of its own to what its compounds are kinds of', () => {
+    // "coffee cup" is a cup, "teacup" a cup, "soccer ball" a ball (the detector's sports ball).
+    expect(t.relatives('coffee')).toEqual(['cup']);
+    expect(t.relatives('tea')).toContain('cup');
+    expect(t.relatives('soccer')).toEqual(['sports ball']);
+    expect(t.relatives('tennis')).toEqual(expect.arrayContaining(['sports ball', 'tennis racket']));
+    // Animals, places and substances are not widened by their compounds: a water bird, a fish knife, a night bird.
+    expect(t.relatives('water')).toEqual([]);
+    expect(t.relatives('fish')).toEqual([]);
+    expect(t.relatives('night')).toEqual([]);
+    // A word with labels of its own keeps to them: the table is the dining table, not a table knife.
+    expect(t.relatives('table')).not.toContain('knife');
+  });
+
   it('finds the base form of plurals and inflections by WordNet morphology', () => {
     expect(t.expand('pedestrians')).toEqual(expect.arrayContaining(['pedestrian', 'person']));
     expect(t.expand('boxes')).toContain('box');
