@@ -50,8 +50,18 @@ describe('Thesaurus (WordNet 3.1)', () => {
     expect(t.expand('sedan')).toContain('car');
     expect(t.expand('taxi')).toContain('car');
     expect(t.expand('people')).toContain('person');
-    // A lemon is a citrus fruit, not an orange: siblings are not related.
-    expect(t.expand('lemon')).not.toContain('orange');
+    // A lemon is a citrus fruit, not an orange: a sibling is no hypernym (but see the nearest kind below).
+    expect(t.relatives('citrus fruit')).toEqual(['orange']);
+  });
+
+  it('relates an animal or a food no label names to the few labels of its nearest kind', () => {
+    expect(t.relatives('lemon')).toEqual(['orange']);
+    expect(t.relatives('wolf')).toEqual(['dog']);
+    expect(t.relatives('goat')).toEqual(['sheep', 'cow']);
+    // Not a word with labels of its own, not artifacts (a building is no toilet), not a kind with many labels.
+    expect(t.relatives('car')).toEqual([]);
+    expect(t.relatives('building')).toEqual([]);
+    expect(t.relatives('monkey')).toEqual([]);
   });
 
   it('relates a drink, a dish or a sport without a label of its own to what its compounds are kinds of', () => {
@@ -66,6 +76,8 @@ describe('Thesaurus (WordNet 3.1)', () => {
     expect(t.relatives('night')).toEqual([]);
     // A word with labels of its own keeps to them: the table is the dining table, not a table knife.
     expect(t.relatives('table')).not.toContain('knife');
+    // Compounds name things: a "walking horse" is a breed, not what walking is seen with.
+    expect(t.relatives('walking')).toEqual([]);
   });
 
   it('finds the base form of plurals and inflections by WordNet morphology', () => {

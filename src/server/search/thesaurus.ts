@@ -7,6 +7,14 @@ import { LEX_FILES, WordNetNouns } from './wordnet';
  */
 const MAX_NARROWER_LABELS = 16;
 
+/** A noun's nearest kind relates it to its labels only when they are this few: a close kind, not a broad class. */
+const MAX_SIBLING_LABELS = 4;
+/**
+ * Whose nearest kind a detector mistakes them for: animals and foods (a wolf for a dog, a lemon for an orange). Not
+ * artifacts, which differ by what they are for (a building is no toilet, both structures).
+ */
+const SIBLING_LEX_FILES = new Set<number>([LEX_FILES.animal, LEX_FILES.food]);
+
 /**
  * Whose compounds name what they show (see compoundLabels): foods and drinks (noun.food) and sports (noun.act). Not
  * animals, places or substances, whose compounds name other things by where they live or what they hold ("water
@@ -93,8 +101,23 @@ export class Thesaurus {
       for (const l of labels) if (l.ancestors.has(member)) found.add(l.label);
     if (found.size === 0 && COMPOUND_LEX_FILES.has(this.nouns.synset(first).lexFile))
       for (const label of this.compoundLabels(lemma)) found.add(label);
+    if (found.size === 0 && SIBLING_LEX_FILES.has(this.nouns.synset(first).lexFile))
+      for (const label of this.siblingLabels(first)) found.add(label);
     found.delete(lemma);
     return [...found];
+  }
+
+  /**
+   * The labels of a noun's nearest kind, for a noun no label relates to otherwise: those below its first sense's direct
+   * hypernyms, when they are few ("lemon" -> citrus -> orange, "donkey" -> equine -> horse, "goat" -> bovid -> sheep,
+   * cow). A detector with no class for a thing calls it by its closest class: COCO's detectors see a lemon as an orange.
+   */
+  private siblingLabels(sense: number): string[] {
+    const labels = this.labelSenses();
+    return this.nouns.synset(sense).hypernyms.flatMap((h) => {
+      const kin = labels.filter((l) => l.ancestors.has(h));
+      return kin.length <= MAX_SIBLING_LABELS ? kin.map((l) => l.label) : [];
+    });
   }
 
   /**
@@ -104,7 +127,9 @@ export class Thesaurus {
    */
   private compoundLabels(lemma: string): string[] {
     if (lemma.includes(' ')) return [];
+    // Things: a "walking horse" is a breed, not what walking is seen with.
     return this.labelSenses()
+      .filter((l) => this.nouns.synset(l.sense).lexFile === LEX_FILES.artifact)
       .filter(
         (l) =>
           l.lemma.startsWith(`${lemma} `) ||
