@@ -68,10 +68,11 @@ function namedThings(input: CaptionInput): string {
 export function countPhrase(label: string, count: number): string {
   const name = DISPLAY[label] ?? label;
   if (count === 1) return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
-  return `${NUMBER_WORDS[count] ?? String(count)} ${plural(name)}`;
+  return `${NUMBER_WORDS[count] ?? String(count)} ${pluralOf(name)}`;
 }
 
-function plural(name: string): string {
+/** A label's plural as captions write counts ("people", "knives", "skis"): what search reads for "several". */
+export function pluralOf(name: string): string {
   const words = name.split(' ');
   const last = words.pop() ?? name;
   let pluralLast: string;

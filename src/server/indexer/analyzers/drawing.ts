@@ -33,14 +33,20 @@ const PAINTED_WORDS = ['painting', 'artwork'];
 /** Texture floor from which the strokes alone make a painting (measured: a painting 11.5-11.7; photographs of fur,
  * foliage, a city from above 1-5.8; a circuit board 12.7, kept out by its axis share). */
 const PAINTED_ALONE_TEXTURE_FLOOR = 8;
+/**
+ * A frame whose gray varies less than this (standard deviation, of 255) shows nothing, drawn or not: nsfwjs scored a
+ * black fade-in frame 0.79 and a plain dark gray one 0.94 "Drawing".
+ */
+const BLANK_SPREAD = 4;
 
 /**
  * The drawing labels of a frame, from nsfwjs's Drawing probability and, when given, the picture's drawn look: from
  * DRAWING_MIN every word at that probability; below it, ink outlines around flat colour (a cartoon nsfwjs misses) give
  * the drawing words but "painting", and brush strokes everywhere on a picture nsfwjs is half-sure of give "painting"
- * and "artwork". Each word takes its largest weight.
+ * and "artwork". Each word takes its largest weight. A blank frame gets none.
  */
 export function drawingLabels(drawing: number, look?: DrawnLook): Label[] {
+  if (look && look.spread < BLANK_SPREAD) return [];
   const weights = new Map<string, number>();
   const add = (words: string[], weight: number): void => {
     for (const w of words) weights.set(w, Math.max(weights.get(w) ?? 0, weight));

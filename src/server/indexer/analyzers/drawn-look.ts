@@ -16,6 +16,8 @@ export interface DrawnLook {
   textureFloor: number;
   /** Share of strong edges running horizontally or vertically (within 7.5 degrees): windows and circuits, not brushes. */
   axisShare: number;
+  /** Standard deviation of the gray copy (0..255): near 0 for a blank frame (black, a fade, a plain card). */
+  spread: number;
 }
 
 const THUMB_WIDTH = 320;
@@ -39,6 +41,13 @@ function thumbFigures(rgb: Uint8Array, width: number, height: number): Omit<Draw
   let flat = 0;
   let strong = 0;
   let axis = 0;
+  let sum = 0;
+  let squares = 0;
+  for (const v of d) {
+    sum += v;
+    squares += v * v;
+  }
+  const mean = d.length ? sum / d.length : 0;
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
@@ -69,6 +78,7 @@ function thumbFigures(rgb: Uint8Array, width: number, height: number): Omit<Draw
     flatShare: n ? flat / n : 0,
     textureFloor: blocks[Math.floor(blocks.length / 10)] ?? 0,
     axisShare: strong ? axis / strong : 0,
+    spread: d.length ? Math.sqrt(Math.max(0, squares / d.length - mean * mean)) : 0,
   };
 }
 

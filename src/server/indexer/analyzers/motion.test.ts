@@ -1,12 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureEvalClip } from '../../../../test/fixtures/eval-media';
 import { busyClip, cameraClip, cutsClip, type CameraMove } from '../../../../test/fixtures/motion-clips';
 import { tempDir } from '../../../../test/helpers/temp';
 import { analyzeVideo, type AnalyzedSegment } from '../analyze-video';
 import type { Label } from '../types';
 import { cutPaceLabels } from './cut-pace';
-import { MotionAnalyzer } from './motion';
+import { MotionAnalyzer, motionLabels } from './motion';
 import { estimateMotion, grayThumb } from './motion-estimate';
 import { drawFrame } from './test-frames';
 
@@ -49,6 +50,18 @@ describe('MotionAnalyzer on clips ffmpeg films from a photograph', () => {
     });
   }
 
+  it("calls a fixed camera static while people walk past (OpenCV's street video), above a still photograph", async () => {
+    const street = await analyze(await ensureEvalClip('street'));
+    const [photo] = await analyze(await cameraClip(dir, 'static'));
+    const staticWeight = (labels: Label[]): number => labels.find((l) => l.label === 'static')?.score ?? 0;
+    expect(street.length).toBeGreaterThan(1);
+    for (const s of street) {
+      expect(motionWords(s.labels)).toEqual(['static']);
+      expect(staticWeight(s.labels)).toBeGreaterThan(staticWeight(photo!.labels));
+    }
+    expect(staticWeight(photo!.labels)).toBeLessThanOrEqual(0.6);
+  });
+
   it('calls the game of life busy, with no camera move', async () => {
     const segments = await analyze(await busyClip(dir));
     expect(motionWords(segments[0]!.labels)).toEqual(['busy']);
@@ -88,6 +101,35 @@ describe('estimateMotion', () => {
     const flat = drawFrame(640, 360, () => [90, 90, 90]);
     const still = estimateMotion(grayThumb(flat, 640, 360), grayThumb(flat, 640, 360));
     expect(still.stillDifference).toBe(0);
+  });
+});
+
+describe('motionLabels', () => {
+  // Random gray cells: a textured background.
+  const texture = (x: number, y: number): [number, number, number] => {
+    const cell = Math.imul(Math.floor(x / 6) + 1000, 73856093) ^ Math.imul(Math.floor(y / 6) + 1000, 19349663);
+    const v = (Math.imul(cell ^ (cell >>> 13), 1274126177) >>> 24) & 255;
+    return [v, v, v];
+  };
+  const withSquare = (left: number): Uint8Array =>
+    drawFrame(640, 360, (x, y) => (x >= left && x < left + 120 && y >= 120 && y < 240 ? [250, 30, 30] : texture(x, y)));
+  const labelsOf = (a: Uint8Array, b: Uint8Array): Label[] =>
+    motionLabels(estimateMotion(grayThumb(a, 640, 360), grayThumb(b, 640, 360)));
+
+  it('calls a still background with one thing moving across it static, more surely than a frozen frame', () => {
+    const moving = labelsOf(withSquare(100), withSquare(300));
+    const frozen = labelsOf(withSquare(100), withSquare(100));
+    expect(moving.map((l) => l.label)).toEqual(['static']);
+    expect(frozen.map((l) => l.label)).toEqual(['static']);
+    expect(moving[0]!.score).toBeGreaterThan(0.7);
+    expect(frozen[0]!.score).toBeLessThanOrEqual(0.6);
+  });
+
+  it('does not call a shot static when most of it moves or the camera does', () => {
+    const panned = drawFrame(640, 360, (x, y) => texture(x + 40, y));
+    expect(labelsOf(withSquare(100), panned).map((l) => l.label)).not.toContain('static');
+    const noise = drawFrame(640, 360, (x, y) => texture(x * 7 + 3, y * 5 + 11));
+    expect(labelsOf(drawFrame(640, 360, texture), noise).map((l) => l.label)).not.toContain('static');
   });
 });
 

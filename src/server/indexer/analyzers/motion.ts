@@ -17,11 +17,29 @@ const MIN_SHIFT = 0.03;
 const MIN_ZOOM = Math.log(1.05);
 /** Share of moving blocks from which a shot is busy. */
 const BUSY_SHARE = 0.25;
+/** A camera held still: the best model moves the frame less than this (1 %) and scales it less than 2.5 %. */
+const FIXED_SHIFT = 0.01;
+const FIXED_ZOOM = Math.log(1.025);
+/**
+ * A frame in which nothing changes cannot tell a camera held still from a photograph or a freeze frame: its "static"
+ * counts at most this, under a fixed camera's with things moving in front of it (a street, people walking).
+ */
+const FROZEN_STATIC_WEIGHT = 0.6;
 
 /** Words for an estimate: static, pan, tilt, zoom (camera) and busy (things moving in the picture). */
 export function motionLabels(m: MotionEstimate): Label[] {
-  if (m.stillDifference < STILL) return [label('static', 1 - (0.5 * m.stillDifference) / STILL, CAMERA_SOURCE)];
+  if (m.stillDifference < STILL) {
+    return [label('static', FROZEN_STATIC_WEIGHT * (1 - (0.5 * m.stillDifference) / STILL), CAMERA_SOURCE)];
+  }
   const labels: Label[] = [];
+  const fixed =
+    m.texture >= MIN_TEXTURE &&
+    Math.abs(m.shiftX) < FIXED_SHIFT &&
+    Math.abs(m.shiftY) < FIXED_SHIFT &&
+    Math.abs(Math.log(m.model.scale)) < FIXED_ZOOM &&
+    m.movingShare < BUSY_SHARE;
+  // Things move, the background does not: the camera is static; the fewer moving blocks, the surer.
+  if (fixed) labels.push(label('static', 0.5 + 0.5 * (1 - m.movingShare / BUSY_SHARE), CAMERA_SOURCE));
   const explained = m.texture >= MIN_TEXTURE && m.residual <= EXPLAINED * m.stillDifference;
   if (explained) {
     // Confidence: how much of the change the model explains.
