@@ -6,8 +6,8 @@ import { detectRgb, loadDetectionEngine } from '../indexer/analyzers/human-engin
 import { mediaInput, refusalMessage } from '../../common/media/media-input';
 import { runTool, ToolError } from '../indexer/process';
 import { IMAGE_DEMUXERS, type ImageFormat } from './image-header';
+import { indexedVideoChunks } from './indexed-video-chunks';
 import { KEYFRAME_WIDTH } from '../indexer/scene-cuts';
-import { keysetPages } from '../storage/keyset-pages';
 import { parsedRows } from '../storage/rows';
 import type { Sql } from '../storage/sql';
 import { ffmpegPath } from '../../common/media/tools';
@@ -69,7 +69,6 @@ export interface FaceHit {
 }
 
 const faceRow = z.object({
-  id: z.number().int(),
   descriptor: z.instanceof(Buffer),
   segment_id: z.number().int(),
   start_time: z.number(),
@@ -84,14 +83,14 @@ const faceRow = z.object({
   longitude: z.number().nullable(),
 });
 
-/** Faces read per statement (~1 KB each): an account's faces never sit in memory all at once. */
-const PAGE = 2048;
+/** Videos whose faces one statement reads (a few thousand faces, ~1 KB each). */
+const VIDEOS_PER_READ = 32;
 
 /**
- * Ranks the account's indexed segments by their most similar face (brute force over the faces table, the account
- * inside the statement). `queries` are FACE_MODEL descriptors: only faces stored by that model are read, so faces
- * indexed by an older model (human's faceres, 1024 numbers) are never compared with them; such videos are found by
- * photo again once re-indexed.
+ * Ranks the account's indexed segments by their most similar face (brute force over the account's faces, read a few
+ * videos at a time; CROSS JOIN keeps SQLite's join order from the videos, PostgreSQL plans it as any inner join). `queries` are FACE_MODEL descriptors: only faces stored by that model are read, so faces indexed
+ * by an older model (human's faceres, 1024 numbers) are never compared with them; such videos are found by photo again
+ * once re-indexed.
  */
 export async function searchFaces(
   sql: Sql,
@@ -100,27 +99,19 @@ export async function searchFaces(
   limit: number,
 ): Promise<FaceHit[]> {
   if (queries.length === 0) return [];
-  const pages = keysetPages(
-    async (after, size) =>
-      parsedRows(
-        faceRow,
-        await sql.all(
-          `SELECT f.id, f.descriptor, s.id AS segment_id, s.start_time, s.end_time, s.keyframe_blob, v.video_no,
-                  v.video_name, v.bucket, v.datetime_taken, v.camera_model, v.latitude, v.longitude
-           FROM faces f JOIN videos v ON v.id = f.video_id JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx
-           WHERE v.account_id = ? AND v.status = 'PARSE' AND f.model = ? AND f.id > ? ORDER BY f.id LIMIT ?`,
-          accountId,
-          FACE_MODEL,
-          after,
-          size,
-        ),
-      ),
-    (row) => row.id,
-    PAGE,
-  );
   const best = new Map<number, FaceHit>();
-  for await (const page of pages) {
-    for (const r of page) {
+  for await (const videoIds of indexedVideoChunks(sql, accountId, VIDEOS_PER_READ)) {
+    const rows = await sql.all(
+      `SELECT f.descriptor, s.id AS segment_id, s.start_time, s.end_time, s.keyframe_blob, v.video_no, v.video_name,
+              v.bucket, v.datetime_taken, v.camera_model, v.latitude, v.longitude
+       FROM videos v CROSS JOIN faces f CROSS JOIN segments s
+       WHERE v.id IN (${videoIds.map(() => '?').join(',')}) AND v.account_id = ? AND v.status = 'PARSE'
+         AND f.video_id = v.id AND f.model = ? AND s.video_id = f.video_id AND s.idx = f.segment_idx`,
+      ...videoIds,
+      accountId,
+      FACE_MODEL,
+    );
+    for (const r of parsedRows(faceRow, rows)) {
       const stored = { model: FACE_MODEL, descriptor: descriptorFromBlob(r.descriptor) };
       const scores = queries
         .map((q) => faceSimilarity({ model: FACE_MODEL, descriptor: q }, stored))

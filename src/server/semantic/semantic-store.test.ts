@@ -8,7 +8,7 @@ import type { SearchRequest } from '../search/search-protocol';
 import type { Sql } from '../storage/sql';
 import { EmbeddingStore } from './embedding-store';
 import { fuseSemantic } from './semantic-rank';
-import { VectorCache } from './vector-cache';
+import { VectorCache, type AccountVectors } from './vector-cache';
 
 /**
  * The semantic slot's rows on both engines: vectors stored and read back, the version a second connection (another
@@ -27,6 +27,9 @@ async function versionOf(sql: Sql, model = MODEL): Promise<number> {
   const row = await sql.get('SELECT version FROM segment_embedding_versions WHERE model = ?', model);
   return row === undefined ? 0 : z.object({ version: z.number() }).parse(row).version;
 }
+
+/** The segments whose vectors a cache holds, in id order (its matrix rows are in no order). */
+const idsOf = (vectors: AccountVectors): number[] => [...vectors.ids].sort((a, b) => a - b);
 
 function request(accountId: number, vector: Float32Array, filter: Partial<SearchRequest['filter']> = {}) {
   return {
@@ -60,8 +63,13 @@ describe.each(SERVICE_SQL_ENGINES)('semantic rows on %s', (engine) => {
     expect(await store.pendingCount(MODEL)).toBe(0);
     expect(await store.embedded('another/model')).toBe(0);
     const read = await new VectorCache(sql).vectors(accountId, MODEL, DIM);
-    expect(read.ids).toEqual(segmentIds.slice(0, 2));
-    expect(Array.from(read.matrix)).toEqual([...vectors[0]!, ...vectors[1]!]);
+    const byId = new Map(read.ids.map((id, row) => [id, Array.from(read.matrix.subarray(row * DIM, (row + 1) * DIM))]));
+    expect(byId).toEqual(
+      new Map([
+        [segmentIds[0], Array.from(vectors[0]!)],
+        [segmentIds[1], Array.from(vectors[1]!)],
+      ]),
+    );
   });
 
   it('bumps the model version with every change to its vectors, and a second connection sees it', async () => {
@@ -93,13 +101,13 @@ describe.each(SERVICE_SQL_ENGINES)('semantic rows on %s', (engine) => {
       { segmentId: second.segmentIds[0]!, vector: unit(0, 0, 1, 0) },
     ]);
     expect(await versionOf(reader)).toBeGreaterThan(v1);
-    expect((await cache.vectors(accountId, MODEL, DIM)).ids).toEqual([...first.segmentIds, ...second.segmentIds]);
+    expect(idsOf(await cache.vectors(accountId, MODEL, DIM))).toEqual([...first.segmentIds, ...second.segmentIds]);
 
     // A video with vectors leaving the indexed state, and a cascade from a deleted video, bump it too.
     let before = await versionOf(reader);
     await writer.run("UPDATE videos SET status = 'FAIL' WHERE id = ?", second.videoId);
     expect(await versionOf(reader)).toBeGreaterThan(before);
-    expect((await cache.vectors(accountId, MODEL, DIM)).ids).toEqual(first.segmentIds);
+    expect(idsOf(await cache.vectors(accountId, MODEL, DIM))).toEqual(first.segmentIds);
     before = await versionOf(reader);
     await writer.transaction((tx) => tx.run('DELETE FROM videos WHERE id = ?', first.videoId));
     expect(await versionOf(reader)).toBeGreaterThan(before);

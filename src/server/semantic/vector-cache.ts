@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keysetPages } from '../storage/keyset-pages';
+import { indexedVideoChunks } from '../search/indexed-video-chunks';
 import { optionalRow, parsedRows } from '../storage/rows';
 import type { Sql } from '../storage/sql';
 
@@ -18,15 +18,19 @@ interface Entry extends AccountVectors {
 
 /** Accounts whose vectors a search process keeps (~2 KB per segment each, for 512 numbers). */
 const MAX_ACCOUNTS = 2;
-/** Vectors read per statement (~8 MB of 512-number rows): the whole account never sits in memory twice. */
-const PAGE = 4096;
+/** Videos whose vectors one statement reads (~2 KB each): the whole account never sits in memory twice. */
+const VIDEOS_PER_READ = 64;
 
 const versionRow = z.object({ version: z.number().int() });
 const stampRow = z.object({ n: z.number().int(), s: z.number().int() });
 const vectorRow = z.object({ id: z.number().int(), vector: z.instanceof(Uint8Array) });
 
-const ACCOUNT_ROWS = `FROM segment_embeddings e JOIN segments s ON s.id = e.segment_id JOIN videos v ON v.id = s.video_id
-  WHERE e.model = ? AND v.account_id = ? AND v.status = 'PARSE'`;
+/**
+ * The account's vectors of a model, reached from its videos: CROSS JOIN keeps that order on SQLite (its planner would
+ * rather walk the model's vectors of every account); PostgreSQL plans it as any inner join.
+ */
+const ACCOUNT_ROWS = `FROM videos v CROSS JOIN segments s CROSS JOIN segment_embeddings e
+  WHERE v.account_id = ? AND v.status = 'PARSE' AND s.video_id = v.id AND e.model = ? AND e.segment_id = s.id`;
 
 /**
  * The vectors a search process scans, read once and kept while the database does not change them: reading 100k
@@ -47,7 +51,7 @@ export class VectorCache {
     const cached = this.entries.get(key);
     if (cached && cached.version === version) return this.touch(key, cached);
     const stamp = stampRow.parse(
-      await this.sql.get(`SELECT COUNT(*) AS n, COALESCE(SUM(e.segment_id), 0) AS s ${ACCOUNT_ROWS}`, model, accountId),
+      await this.sql.get(`SELECT COUNT(*) AS n, COALESCE(SUM(e.segment_id), 0) AS s ${ACCOUNT_ROWS}`, accountId, model),
     );
     if (cached && cached.stamp === stampText(stamp.n, stamp.s)) return this.touch(key, { ...cached, version });
     return this.touch(key, { ...(await this.read(accountId, model, dim, stamp.n)), version });
@@ -58,23 +62,14 @@ export class VectorCache {
     const ids: number[] = [];
     let bytes: Uint8Array = new Uint8Array(expected * dim * 4);
     let sum = 0;
-    const pages = keysetPages(
-      async (after, size) =>
-        parsedRows(
-          vectorRow,
-          await this.sql.all(
-            `SELECT e.segment_id AS id, e.vector ${ACCOUNT_ROWS} AND e.segment_id > ? ORDER BY e.segment_id LIMIT ?`,
-            model,
-            accountId,
-            after,
-            size,
-          ),
-        ),
-      (row) => row.id,
-      PAGE,
-    );
-    for await (const page of pages) {
-      for (const row of page) {
+    for await (const videoIds of indexedVideoChunks(this.sql, accountId, VIDEOS_PER_READ)) {
+      const rows = await this.sql.all(
+        `SELECT e.segment_id AS id, e.vector ${ACCOUNT_ROWS} AND v.id IN (${videoIds.map(() => '?').join(',')})`,
+        accountId,
+        model,
+        ...videoIds,
+      );
+      for (const row of parsedRows(vectorRow, rows)) {
         if (row.vector.byteLength !== dim * 4) continue;
         const at = ids.length * dim * 4;
         if (at + dim * 4 > bytes.byteLength) bytes = grown(bytes, at + dim * 4);

@@ -10,6 +10,7 @@ import { m008JobLeases } from './008-job-leases';
 import { m009RateLimits } from './009-rate-limits';
 import { m010DatalakeClaims } from './010-datalake-claims';
 import { m011EmbeddingVersions } from './011-embedding-versions';
+import { m012FacesByVideo } from './012-faces-by-video';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const serviceMigrations: readonly Migration[] = [
   m009RateLimits,
   m010DatalakeClaims,
   m011EmbeddingVersions,
+  m012FacesByVideo,
 ];

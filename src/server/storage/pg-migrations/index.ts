@@ -4,6 +4,7 @@ import { pg003JobLeases } from './003-job-leases';
 import { pg004RateLimits } from './004-rate-limits';
 import { pg005DatalakeClaims } from './005-datalake-claims';
 import { pg006EmbeddingVersions } from './006-embedding-versions';
+import { pg007FacesByVideo } from './007-faces-by-video';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -14,4 +15,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg004RateLimits,
   pg005DatalakeClaims,
   pg006EmbeddingVersions,
+  pg007FacesByVideo,
 ];
