@@ -94,6 +94,12 @@ describe.each(SERVICE_SQL_ENGINES)('semantic rows on %s', (engine) => {
     await writer.run("UPDATE videos SET status = 'FAIL' WHERE id = ?", second.videoId);
     expect(await versionOf(reader)).toBe(v1);
     expect((await cache.vectors(accountId, MODEL, DIM)).matrix).toBe(one.matrix);
+    // Another account's vectors changed: the version moves, this account's count and id sum do not, nor its matrix.
+    const stranger = await newAccount(writer);
+    const theirs = await indexedVideo(writer, stranger, 1);
+    await store.put(MODEL, [{ segmentId: theirs.segmentIds[0]!, vector: unit(1, 0, 0, 0) }]);
+    expect(await versionOf(reader)).toBeGreaterThan(v1);
+    expect((await cache.vectors(accountId, MODEL, DIM)).matrix).toBe(one.matrix);
 
     await writer.run("UPDATE videos SET status = 'PARSE' WHERE id = ?", second.videoId);
     await store.put(MODEL, [
