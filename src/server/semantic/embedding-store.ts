@@ -11,6 +11,8 @@ export interface PendingKeyframe {
 
 const pendingRow = z.object({ id: z.number().int(), bucket: z.string(), keyframe_blob: z.string() });
 const idRow = z.object({ id: z.number().int() });
+/** Tries of one batch that met another transaction's locks or deletes (put). */
+const PUT_ATTEMPTS = 5;
 
 /** Segments still to embed: an indexed video's segments with a keyframe and no vector from `model` (all SQL here). */
 const PENDING_WHERE = `s.keyframe_blob IS NOT NULL AND v.status = 'PARSE'
@@ -54,14 +56,27 @@ export class EmbeddingStore {
 
   /**
    * Stores vectors; a segment deleted meanwhile (re-indexed, removed) is skipped. One transaction: the segments still
-   * there, then one statement for all their vectors, so that on PostgreSQL its trigger takes the version row's lock
-   * only once every segment row it refers to is locked (a video deleted meanwhile waits for it or makes it fail, and
-   * never deadlocks with it). A segment deleted by another transaction between the two fails the batch (its foreign
-   * key): the backlog logs it and its next pass embeds what is still pending.
+   * there, then one statement for all their vectors, so that its version bump (a trigger) takes the version row's lock
+   * only once every segment row it refers to is locked. A transaction deleting several videos holds that row between
+   * them and may want a segment this statement locked: on PostgreSQL this batch then gives up waiting (lock_timeout)
+   * before the deadlock detector could pick the delete as its victim. A segment deleted between the two statements
+   * fails the batch too (its foreign key). Such a batch is tried again from the start (a few times; then the backlog
+   * logs it and its next pass embeds what is pending).
    */
   async put(model: string, vectors: { segmentId: number; vector: Float32Array }[]): Promise<void> {
     if (vectors.length === 0) return;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.putOnce(model, vectors);
+      } catch (err) {
+        if (attempt >= PUT_ATTEMPTS || !isTransientConflict(err)) throw err;
+      }
+    }
+  }
+
+  private async putOnce(model: string, vectors: { segmentId: number; vector: Float32Array }[]): Promise<void> {
     await this.sql.transaction(async (tx) => {
+      if (tx.dialect === 'postgres') await tx.run("SET LOCAL lock_timeout = '200ms'");
       const ids = vectors.map((v) => v.segmentId);
       const present = new Set(
         parsedRows(
@@ -82,4 +97,10 @@ export class EmbeddingStore {
       );
     });
   }
+}
+
+/** PostgreSQL's lock_not_available (lock_timeout), deadlock_detected and foreign_key_violation. */
+function isTransientConflict(err: unknown): boolean {
+  const code = err instanceof Error && 'code' in err ? err.code : undefined;
+  return code === '55P03' || code === '40P01' || code === '23503';
 }

@@ -28,6 +28,22 @@ async function versionOf(sql: Sql, model = MODEL): Promise<number> {
   return row === undefined ? 0 : z.object({ version: z.number() }).parse(row).version;
 }
 
+/** Statements of this database waiting for a lock (PostgreSQL). */
+async function lockWaits(sql: Sql): Promise<number> {
+  const row = await sql.get(
+    "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+  );
+  return z.object({ n: z.number() }).parse(row).n;
+}
+
+async function until(done: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error(`still not so after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The segments whose vectors a cache holds, in id order (its matrix rows are in no order). */
 const idsOf = (vectors: AccountVectors): number[] => [...vectors.ids].sort((a, b) => a - b);
 
@@ -128,6 +144,31 @@ describe.each(SERVICE_SQL_ENGINES)('semantic rows on %s', (engine) => {
     ).rejects.toThrow('rolled back');
     expect(await versionOf(reader)).toBe(before);
   });
+
+  // PostgreSQL only: one SQLite connection writes at a time, so no two transactions there ever wait for each other.
+  if (engine === 'postgres')
+    it('a batch of vectors gives way to a transaction deleting several videos, which never fails for it', async () => {
+      const deleter = await database().connect();
+      const watcher = await database().connect();
+      const store = new EmbeddingStore(await database().connect());
+      const accountId = await newAccount(deleter);
+      const first = await indexedVideo(deleter, accountId, 1);
+      const second = await indexedVideo(deleter, accountId, 1);
+      await store.put(MODEL, [{ segmentId: first.segmentIds[0]!, vector: unit(1, 0, 0, 0) }]);
+      let put: Promise<void> | undefined;
+      await deleter.transaction(async (tx) => {
+        // Deleting the first video's vector bumps the version: this transaction holds its row until it commits.
+        await tx.run('DELETE FROM videos WHERE id = ?', first.videoId);
+        // The batch locks the second video's segment (its foreign key), then waits for the version row.
+        put = store.put(MODEL, [{ segmentId: second.segmentIds[0]!, vector: unit(0, 1, 0, 0) }]);
+        await until(async () => (await lockWaits(watcher)) > 0);
+        // Deleting that segment waits for the batch: a deadlock unless the batch gives way.
+        await tx.run('DELETE FROM videos WHERE id = ?', second.videoId);
+      });
+      await put;
+      expect(await store.embedded(MODEL)).toBe(0);
+      expect(await deleter.get('SELECT COUNT(*) AS n FROM videos')).toEqual({ n: 0 });
+    });
 
   it("ranks the caller's keyframes only, under the search's filters", async () => {
     const sql = await database().connect();
