@@ -61,6 +61,8 @@ export class VectorCache {
   private async read(accountId: number, model: string, dim: number, expected: number): Promise<Omit<Entry, 'version'>> {
     const ids: number[] = [];
     let bytes: Uint8Array = new Uint8Array(expected * dim * 4);
+    // Count and id sum of every row read, skipped ones too: the stamp compares with the database's count of them.
+    let count = 0;
     let sum = 0;
     for await (const videoIds of indexedVideoChunks(this.sql, accountId, VIDEOS_PER_READ)) {
       const rows = await this.sql.all(
@@ -70,16 +72,17 @@ export class VectorCache {
         ...videoIds,
       );
       for (const row of parsedRows(vectorRow, rows)) {
+        count += 1;
+        sum += row.id;
         if (row.vector.byteLength !== dim * 4) continue;
         const at = ids.length * dim * 4;
         if (at + dim * 4 > bytes.byteLength) bytes = grown(bytes, at + dim * 4);
         bytes.set(row.vector, at);
         ids.push(row.id);
-        sum += row.id;
       }
     }
     const matrix = new Float32Array(bytes.buffer, 0, ids.length * dim);
-    return { ids, matrix, dim, stamp: stampText(ids.length, sum) };
+    return { ids, matrix, dim, stamp: stampText(count, sum) };
   }
 
   private async version(model: string): Promise<number> {
