@@ -57,6 +57,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const blobs = await openBlobStore(options.config, options.dataDir, tmpDir);
   await blobs.check();
   const db = openServiceDb(options.dataDir);
+  const sql = new SqliteSql(db);
   const { limits } = options.config;
   const search = new SearchPool({
     dbFile: serviceDbFile(options.dataDir),
@@ -66,11 +67,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const semantic = new SemanticSlot({
     dataDir: options.dataDir,
     config: options.config.semantic,
-    db,
+    sql,
     blobs,
     log: log.child({ module: 'semantic' }),
   });
-  const sql = new SqliteSql(db);
   const ctx: ServiceContext = {
     db,
     sql,

@@ -1,60 +1,33 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { indexedVideo } from '../../../test/helpers/indexed-video';
+import { newAccount } from '../../../test/helpers/library-rows';
+import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
 import { tempDir } from '../../../test/helpers/temp';
 import { openSqlite } from '../../common/sqlite';
 import { descriptorToBlob, FACE_MODEL, HUMAN_FACERES_MODEL } from '../indexer/analyzers/face-match';
-import { openServiceDb, type Db } from '../storage/db';
+import { openServiceDb } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
+import type { Sql } from '../storage/sql';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { searchFaces } from './face-search';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((c) => c()));
-});
-
-async function dataDir(): Promise<string> {
-  const { dir, cleanup } = await tempDir('reelsync-face-search-');
-  cleanups.push(cleanup);
-  return dir;
-}
-
-/** One account with one indexed video of `segments` segments; returns the account and video ids. */
-function seedVideo(db: Db, segments: number): { accountId: number; videoId: number } {
-  const accountId = Number(
-    db.prepare("INSERT INTO accounts (name, webhook_secret, created_at) VALUES ('a', 's', 0)").run().lastInsertRowid,
-  );
-  const folderId = Number(
-    db.prepare("INSERT INTO folders (account_id, name, created_at) VALUES (?, 'f', 0)").run(accountId).lastInsertRowid,
-  );
-  const videoId = Number(
-    db
-      .prepare(
-        `INSERT INTO videos (video_no, account_id, folder_id, video_name, original_name, status, bucket, content_type, size, sha256, created_at)
-         VALUES ('v1', ?, ?, 'clip', 'clip.mp4', 'PARSE', 'b', 'video/mp4', 1, 'x', 0)`,
-      )
-      .run(accountId, folderId).lastInsertRowid,
-  );
-  for (let i = 0; i < segments; i++) {
-    db.prepare('INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob) VALUES (?, ?, ?, ?, ?)').run(
-      videoId,
-      i,
-      i,
-      i + 1,
-      `keyframes/v1/${i}.jpg`,
-    );
-  }
-  return { accountId, videoId };
-}
-
-function addFace(db: Db, videoId: number, segment: number, descriptor: Float32Array, model?: string): void {
+async function addFace(sql: Sql, videoId: number, segment: number, descriptor: Float32Array, model?: string) {
   if (model === undefined) {
-    db.prepare(
+    await sql.run(
       "INSERT INTO faces (video_id, segment_idx, descriptor, box, score) VALUES (?, ?, ?, '[0,0,1,1]', 0.9)",
-    ).run(videoId, segment, descriptorToBlob(descriptor));
+      videoId,
+      segment,
+      descriptorToBlob(descriptor),
+    );
   } else {
-    db.prepare(
+    await sql.run(
       "INSERT INTO faces (video_id, segment_idx, descriptor, model, box, score) VALUES (?, ?, ?, ?, '[0,0,1,1]', 0.9)",
-    ).run(videoId, segment, descriptorToBlob(descriptor), model);
+      videoId,
+      segment,
+      descriptorToBlob(descriptor),
+      model,
+    );
   }
 }
 
@@ -65,37 +38,69 @@ function moved(distance: number): Float32Array {
   return d;
 }
 
-describe('searchFaces', () => {
+describe.each(SERVICE_SQL_ENGINES)('searchFaces on %s', (engine) => {
+  const t = useServiceSql(engine);
+
   it('ranks by face-api distance, and a face stored by another model is never compared', async () => {
-    const db = openServiceDb(await dataDir());
-    try {
-      const { accountId, videoId } = seedVideo(db, 4);
-      addFace(db, videoId, 0, moved(0.8), FACE_MODEL);
-      addFace(db, videoId, 1, moved(0.2), FACE_MODEL);
-      addFace(
-        db,
-        videoId,
-        2,
-        Float32Array.from({ length: 1024 }, () => 0.1),
-        HUMAN_FACERES_MODEL,
-      );
-      // Same length as a face-api descriptor, other model: still not comparable.
-      addFace(db, videoId, 3, query, 'other:128');
-      const hits = searchFaces(db, accountId, [query], 10);
-      expect(hits.map((h) => h.keyframeBlob)).toEqual(['keyframes/v1/1.jpg', 'keyframes/v1/0.jpg']);
-      expect(hits[0]!.score).toBeGreaterThan(0.95);
-      expect(hits[1]!.score).toBeLessThan(0.1);
-    } finally {
-      db.close();
+    const accountId = await newAccount(t.sql);
+    const { videoId, videoNo } = await indexedVideo(t.sql, accountId, 4);
+    await addFace(t.sql, videoId, 0, moved(0.8), FACE_MODEL);
+    await addFace(t.sql, videoId, 1, moved(0.2), FACE_MODEL);
+    await addFace(
+      t.sql,
+      videoId,
+      2,
+      Float32Array.from({ length: 1024 }, () => 0.1),
+      HUMAN_FACERES_MODEL,
+    );
+    // Same length as a face-api descriptor, other model: still not comparable.
+    await addFace(t.sql, videoId, 3, query, 'other:128');
+    const hits = await searchFaces(t.sql, accountId, [query], 10);
+    expect(hits.map((h) => h.keyframeBlob)).toEqual([`keyframes/${videoNo}/1.jpg`, `keyframes/${videoNo}/0.jpg`]);
+    expect(hits[0]!.score).toBeGreaterThan(0.95);
+    expect(hits[1]!.score).toBeLessThan(0.1);
+  });
+
+  it("searches the caller's faces only, over all of its videos", async () => {
+    const mine = await newAccount(t.sql);
+    const theirs = await newAccount(t.sql);
+    const other = await indexedVideo(t.sql, theirs, 1);
+    // The other account holds the exact face; the caller near ones, in more videos than one read takes (face-search.ts).
+    await addFace(t.sql, other.videoId, 0, query, FACE_MODEL);
+    const own = [];
+    for (let i = 0; i < 40; i++) {
+      const video = await indexedVideo(t.sql, mine, 1);
+      await addFace(t.sql, video.videoId, 0, moved(0.5 + i / 100), FACE_MODEL);
+      own.push(video);
     }
+    const last = await indexedVideo(t.sql, mine, 1);
+    await addFace(t.sql, last.videoId, 0, moved(0.1), FACE_MODEL);
+    const hits = await searchFaces(t.sql, mine, [query], 3);
+    expect(hits.map((h) => h.videoNo)).toEqual([last.videoNo, own[0]!.videoNo, own[1]!.videoNo]);
+    const found = await searchFaces(t.sql, theirs, [query], 10);
+    expect(found.map((h) => h.videoNo)).toEqual([other.videoNo]);
+    expect(found[0]!.score).toBeGreaterThan(0.99);
+    // A video not indexed (yet, or failed) is not searched.
+    await t.sql.run("UPDATE videos SET status = 'FAIL' WHERE id = ?", other.videoId);
+    expect(await searchFaces(t.sql, theirs, [query], 10)).toEqual([]);
+  });
+});
+
+describe('searchFaces after the face-model migration (SQLite)', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((c) => c()));
   });
 
   it('keeps faces indexed before face-api as faceres rows that photo search skips', async () => {
-    const dir = await dataDir();
+    const { dir, cleanup } = await tempDir('reelsync-face-search-');
+    cleanups.push(cleanup);
     const before = openSqlite(join(dir, 'service.db'), serviceMigrations.slice(0, 3));
-    const { accountId, videoId } = seedVideo(before, 1);
-    addFace(
-      before,
+    const beforeSql = new SqliteSql(before);
+    const accountId = await newAccount(beforeSql);
+    const { videoId } = await indexedVideo(beforeSql, accountId, 1);
+    await addFace(
+      beforeSql,
       videoId,
       0,
       Float32Array.from({ length: 1024 }, (_, i) => Math.cos(i)),
@@ -106,7 +111,7 @@ describe('searchFaces', () => {
       expect(db.prepare('SELECT model, length(descriptor) AS bytes FROM faces').all()).toEqual([
         { model: HUMAN_FACERES_MODEL, bytes: 4096 },
       ]);
-      expect(searchFaces(db, accountId, [query], 10)).toEqual([]);
+      expect(await searchFaces(new SqliteSql(db), accountId, [query], 10)).toEqual([]);
     } finally {
       db.close();
     }

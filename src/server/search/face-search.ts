@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { join } from 'node:path';
 import { decodeRgb, imageSize } from '../indexer/frames';
 import { descriptorFromBlob, FACE_MODEL, faceSimilarity } from '../indexer/analyzers/face-match';
@@ -5,8 +6,10 @@ import { detectRgb, loadDetectionEngine } from '../indexer/analyzers/human-engin
 import { mediaInput, refusalMessage } from '../../common/media/media-input';
 import { runTool, ToolError } from '../indexer/process';
 import { IMAGE_DEMUXERS, type ImageFormat } from './image-header';
+import { indexedVideoChunks } from './indexed-video-chunks';
 import { KEYFRAME_WIDTH } from '../indexer/scene-cuts';
-import type { Db } from '../storage/db';
+import { parsedRows } from '../storage/rows';
+import type { Sql } from '../storage/sql';
 import { ffmpegPath } from '../../common/media/tools';
 
 const MIN_FACE_SCORE = 0.5;
@@ -65,58 +68,73 @@ export interface FaceHit {
   score: number;
 }
 
+const faceRow = z.object({
+  descriptor: z.instanceof(Buffer),
+  segment_id: z.number().int(),
+  start_time: z.number(),
+  end_time: z.number(),
+  keyframe_blob: z.string().nullable(),
+  video_no: z.string(),
+  video_name: z.string(),
+  bucket: z.string(),
+  datetime_taken: z.string().nullable(),
+  camera_model: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+});
+
+/** Videos whose faces one statement reads (a few thousand faces, ~1 KB each). */
+const VIDEOS_PER_READ = 32;
+
 /**
- * Ranks the account's indexed segments by their most similar face (brute force over the faces table). `queries` are
- * FACE_MODEL descriptors: only faces stored by that model are read, so faces indexed by an older model (human's faceres,
- * 1024 numbers) are never compared with them; such videos are found by photo again once re-indexed.
+ * Ranks the account's indexed segments by their most similar face (brute force over the account's faces, read a few
+ * videos at a time; CROSS JOIN keeps SQLite's join order from the videos, PostgreSQL plans it as any inner join). `queries` are FACE_MODEL descriptors: only faces stored by that model are read, so faces indexed
+ * by an older model (human's faceres, 1024 numbers) are never compared with them; such videos are found by photo again
+ * once re-indexed.
  */
-export function searchFaces(db: Db, accountId: number, queries: Float32Array[], limit: number): FaceHit[] {
+export async function searchFaces(
+  sql: Sql,
+  accountId: number,
+  queries: Float32Array[],
+  limit: number,
+): Promise<FaceHit[]> {
   if (queries.length === 0) return [];
-  const rows = db
-    .prepare(
-      `SELECT f.descriptor, s.id AS segment_id, s.start_time, s.end_time, s.keyframe_blob, v.video_no, v.video_name, v.bucket,
-              v.datetime_taken, v.camera_model, v.latitude, v.longitude
-       FROM faces f JOIN videos v ON v.id = f.video_id JOIN segments s ON s.video_id = f.video_id AND s.idx = f.segment_idx
-       WHERE v.account_id = ? AND v.status = 'PARSE' AND f.model = ?`,
-    )
-    .iterate(accountId, FACE_MODEL) as IterableIterator<{
-    descriptor: Buffer;
-    segment_id: number;
-    start_time: number;
-    end_time: number;
-    keyframe_blob: string | null;
-    video_no: string;
-    video_name: string;
-    bucket: string;
-    datetime_taken: string | null;
-    camera_model: string | null;
-    latitude: number | null;
-    longitude: number | null;
-  }>;
   const best = new Map<number, FaceHit>();
-  for (const r of rows) {
-    const stored = { model: FACE_MODEL, descriptor: descriptorFromBlob(r.descriptor) };
-    const scores = queries
-      .map((q) => faceSimilarity({ model: FACE_MODEL, descriptor: q }, stored))
-      .filter((x): x is number => x !== null);
-    if (scores.length === 0) continue;
-    const score = Math.max(...scores);
-    const prev = best.get(r.segment_id);
-    if (prev && prev.score >= score) continue;
-    best.set(r.segment_id, {
-      segmentId: r.segment_id,
-      videoNo: r.video_no,
-      videoName: r.video_name,
-      bucket: r.bucket,
-      keyframeBlob: r.keyframe_blob,
-      start: r.start_time,
-      end: r.end_time,
-      datetimeTaken: r.datetime_taken,
-      cameraModel: r.camera_model,
-      latitude: r.latitude,
-      longitude: r.longitude,
-      score: Math.round(score * 10_000) / 10_000,
-    });
+  for await (const videoIds of indexedVideoChunks(sql, accountId, VIDEOS_PER_READ)) {
+    const rows = await sql.all(
+      `SELECT f.descriptor, s.id AS segment_id, s.start_time, s.end_time, s.keyframe_blob, v.video_no, v.video_name,
+              v.bucket, v.datetime_taken, v.camera_model, v.latitude, v.longitude
+       FROM videos v CROSS JOIN faces f CROSS JOIN segments s
+       WHERE v.id IN (${videoIds.map(() => '?').join(',')}) AND v.account_id = ? AND v.status = 'PARSE'
+         AND f.video_id = v.id AND f.model = ? AND s.video_id = f.video_id AND s.idx = f.segment_idx`,
+      ...videoIds,
+      accountId,
+      FACE_MODEL,
+    );
+    for (const r of parsedRows(faceRow, rows)) {
+      const stored = { model: FACE_MODEL, descriptor: descriptorFromBlob(r.descriptor) };
+      const scores = queries
+        .map((q) => faceSimilarity({ model: FACE_MODEL, descriptor: q }, stored))
+        .filter((x): x is number => x !== null);
+      if (scores.length === 0) continue;
+      const score = Math.max(...scores);
+      const prev = best.get(r.segment_id);
+      if (prev && prev.score >= score) continue;
+      best.set(r.segment_id, {
+        segmentId: r.segment_id,
+        videoNo: r.video_no,
+        videoName: r.video_name,
+        bucket: r.bucket,
+        keyframeBlob: r.keyframe_blob,
+        start: r.start_time,
+        end: r.end_time,
+        datetimeTaken: r.datetime_taken,
+        cameraModel: r.camera_model,
+        latitude: r.latitude,
+        longitude: r.longitude,
+        score: Math.round(score * 10_000) / 10_000,
+      });
+    }
   }
-  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+  return [...best.values()].sort((a, b) => b.score - a.score || a.segmentId - b.segmentId).slice(0, limit);
 }

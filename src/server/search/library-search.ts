@@ -143,7 +143,7 @@ export class LibrarySearch {
         throw badRequest(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
       });
     await ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
-    const hits = searchFaces(ctx.db, accountId, descriptors, SEARCH_LIMITS.topKMax);
+    const hits = await searchFaces(ctx.sql, accountId, descriptors, SEARCH_LIMITS.topKMax);
     return {
       ...imagePage(hits.length, q.page, q.topK, hits.slice((q.page - 1) * q.topK, q.page * q.topK)),
       faces_in_query: descriptors.length,

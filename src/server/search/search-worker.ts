@@ -6,6 +6,7 @@ import { SearchCache } from './search-cache';
 import { searchSegments } from './search-segments';
 import { fuseSemantic } from '../semantic/semantic-rank';
 import { hasSegmentIndex } from './segment-index';
+import { SqliteSql } from '../storage/sqlite-sql';
 import { Thesaurus } from './thesaurus';
 import { serveRequests } from './worker-protocol';
 
@@ -18,6 +19,7 @@ import { serveRequests } from './worker-protocol';
 const { dbFile } = searchWorkerDataSchema.parse(workerData);
 const db = new Database(dbFile, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+const sql = new SqliteSql(db);
 const cache = new SearchCache(db);
 const thesaurus = new Thesaurus();
 // Reads WordNet's noun index now, while the thread is idle, rather than during its first search.
@@ -29,7 +31,7 @@ serveRequests(
   (request) =>
     hasSegmentIndex(cache, request.filter.accountId)
       ? fuseSemantic(
-          db,
+          sql,
           request,
           searchSegments(cache, parseQuery(request.text, thesaurus), request.field, request.filter, request.limit),
         )

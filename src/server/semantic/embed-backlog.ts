@@ -50,7 +50,7 @@ export class EmbedBacklog {
     let after = 0;
     let embedded = 0;
     while (!this.stopped) {
-      const batch = this.store.pending(model, after, BATCH);
+      const batch = await this.store.pending(model, after, BATCH);
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.segmentId;
       // Local files for the model: the stored keyframes on disk, streamed copies in tmp/ from S3.
@@ -64,7 +64,7 @@ export class EmbedBacklog {
       }
       try {
         const vectors = await embedder.embedImages(found.map((k) => k.path));
-        this.store.put(
+        await this.store.put(
           model,
           found.map((k, i) => ({ segmentId: k.segmentId, vector: vectors[i]! })),
         );

@@ -7,6 +7,6 @@ import { success } from '../http/envelope';
  * POST /semantic/download starts the model's download (or goes on with it) and answers the state at once.
  */
 export function registerSemantic(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/semantic', async () => success(ctx.semantic.state()));
-  app.post('/semantic/download', async () => success(ctx.semantic.startDownload()));
+  app.get('/semantic', async () => success(await ctx.semantic.state()));
+  app.post('/semantic/download', async () => success(await ctx.semantic.startDownload()));
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { SemanticState } from '../../shared/semantic-state';
 import type { BlobStore } from '../storage/blob-store';
-import type { Db } from '../storage/db';
+import type { Sql } from '../storage/sql';
 import { loadClipEmbedder, type Embedder } from './clip-embedder';
 import { EmbedBacklog } from './embed-backlog';
 import { EmbeddingStore } from './embedding-store';
@@ -12,7 +12,7 @@ import type { SemanticConfig } from './semantic-config';
 export interface SemanticSlotOptions {
   dataDir: string;
   config: SemanticConfig;
-  db: Db;
+  sql: Sql;
   blobs: BlobStore;
   log: Logger;
   /** Loads the model from the cache; the real one (transformers.js) unless a test narrows it. */
@@ -41,7 +41,7 @@ export class SemanticSlot {
 
   constructor(private readonly options: SemanticSlotOptions) {
     this.cache = new ModelCache(options.dataDir);
-    this.store = new EmbeddingStore(options.db);
+    this.store = new EmbeddingStore(options.sql);
     this.backlog = new EmbedBacklog(this.store, options.blobs, options.log);
   }
 
@@ -53,10 +53,10 @@ export class SemanticSlot {
   async start(): Promise<void> {
     this.marker = await this.cache.complete(this.config);
     if (this.marker) void this.embedPending();
-    else if (await this.cache.requested(this.config)) this.startDownload();
+    else if (await this.cache.requested(this.config)) this.beginDownload();
   }
 
-  state(): SemanticState {
+  async state(): Promise<SemanticState> {
     const model = this.config.model;
     if (this.phase.kind === 'downloading') {
       const { receivedBytes, totalBytes, file } = this.phase.progress;
@@ -72,22 +72,27 @@ export class SemanticSlot {
         state: 'ready',
         model,
         sizeBytes: this.marker.sizeBytes,
-        embeddedSegments: this.store.embedded(model),
-        pendingSegments: this.store.pendingCount(model),
+        embeddedSegments: await this.store.embedded(model),
+        pendingSegments: await this.store.pendingCount(model),
       };
     }
     if (this.phase.kind === 'failed') return { state: 'failed', model, reason: this.phase.reason };
     return { state: 'off', model, reason: 'model not downloaded' };
   }
 
-  /** Starts the download unless it runs or the model is here; a failed load is retried by asking again. */
-  startDownload(): SemanticState {
+  /** Starts the download unless it runs or the model is here (a failed load is retried), and answers the state. */
+  startDownload(): Promise<SemanticState> {
+    this.beginDownload();
+    return this.state();
+  }
+
+  private beginDownload(): void {
     if (this.marker && this.loadError) {
       this.loadError = null;
       this.embedder = null;
       void this.embedPending();
     }
-    if (this.download || this.marker) return this.state();
+    if (this.download || this.marker) return;
     const abort = new AbortController();
     this.phase = { kind: 'downloading', progress: { file: '', receivedBytes: 0, totalBytes: null }, since: null };
     const log = this.options.log.child({ model: this.config.model, host: this.config.host });
@@ -121,7 +126,6 @@ export class SemanticSlot {
       }
     })();
     this.download = { abort, done };
-    return this.state();
   }
 
   /** Embeds the keyframes without a vector (a video just indexed, or ones indexed before the model came). */

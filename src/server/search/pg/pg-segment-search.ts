@@ -6,6 +6,7 @@ import type { SearchRequest } from '../search-protocol';
 import type { SegmentSearch } from '../search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
 import type { Sql, SqlParam } from '../../storage/sql';
+import { fuseSemantic } from '../../semantic/semantic-rank';
 import type { Where } from '../../storage/where';
 import { bm25, parseTsvector, type Bm25Phrase, type Bm25Stats, type Column } from './bm25';
 import { withNearestWords } from './pg-fuzzy';
@@ -28,14 +29,14 @@ export class PgSegmentSearch implements SegmentSearch {
   ) {}
 
   async search(request: SearchRequest): Promise<SegmentHit[]> {
-    // Semantic fusion (semantic-rank.ts) reads SQLite's segment_embeddings: keyword hits only here (see report).
-    return searchSegmentsPg(
+    const keyword = await searchSegmentsPg(
       this.sql,
       parseQuery(request.text, this.expander),
       request.field,
       request.filter,
       request.limit,
     );
+    return fuseSemantic(this.sql, request, keyword);
   }
 }
 

@@ -3,6 +3,8 @@ import { pg002SegmentSearch } from './002-segment-search';
 import { pg003JobLeases } from './003-job-leases';
 import { pg004RateLimits } from './004-rate-limits';
 import { pg005DatalakeClaims } from './005-datalake-claims';
+import { pg006EmbeddingVersions } from './006-embedding-versions';
+import { pg007FacesByVideo } from './007-faces-by-video';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -12,4 +14,6 @@ export const pgMigrations: readonly PgMigration[] = [
   pg003JobLeases,
   pg004RateLimits,
   pg005DatalakeClaims,
+  pg006EmbeddingVersions,
+  pg007FacesByVideo,
 ];
