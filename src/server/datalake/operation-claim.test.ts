@@ -91,3 +91,22 @@ it('aborts a stage whose claim lapsed and was taken by another process', async (
   expect(String(aborted)).toMatch(/claimed by another worker/);
   expect((await one.byId(op.id))?.claimed_by).toBe(two.owner); // the loser's release leaves the new holder's claim
 });
+
+it('aborts a stage whose operation another process ended (a cancel taken by an api replica)', async () => {
+  const [one, two] = workers();
+  const accountId = (await new Accounts(new SqliteSql(connections()[0])).ensure('acme')).id;
+  const op = await one.create({ accountId, kind: 'ingest', resource: 'vid_3' });
+  let aborted: unknown;
+  const stage: JobHandler = async (_job, signal) => {
+    expect(await two.finish(op.id, { error: null, cancelled: true })).toBe(true);
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    aborted = signal.reason;
+    return { type: 'finished' };
+  };
+  await claimingOperation({ operations: one, ctx: { log } }, stage, 90)(
+    jobFor(op.id),
+    new AbortController().signal,
+    noLease,
+  );
+  expect(String(aborted)).toMatch(/the operation ended/);
+});
