@@ -36,6 +36,15 @@ describe('service roles and the database setting', () => {
     expect(bad.stderr).toContain('invalid REELSYNC_DATABASE_URL');
     expect(bad.stderr).not.toContain('hunter2');
   });
+
+  it('stops with exit 1 naming host:port, never the password, when PostgreSQL cannot be reached', () => {
+    const res = cli(['serve', '--data', join(dir, 'unreachable'), '--role', 'worker'], {
+      REELSYNC_DATABASE_URL: 'postgres://team:hunter2@127.0.0.1:1/reelsync',
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('127.0.0.1:1');
+    expect(res.stderr).not.toContain('hunter2');
+  });
 });
 
 describe.skipIf(skipPostgresTests)('service roles on PostgreSQL', () => {
