@@ -1,8 +1,8 @@
 import type { PgMigration } from './pg-migration';
 
-/** SQLite 011-upload-session-claims (006 here): which request holds a resumable upload session, and until when (ms). */
-export const pg006UploadSessionClaims: PgMigration = {
-  version: 6,
+/** SQLite 013-upload-session-claims (008 here): which request holds a resumable upload session, and until when (ms). */
+export const pg008UploadSessionClaims: PgMigration = {
+  version: 8,
   name: 'upload-session-claims',
   up: `
     ALTER TABLE dl_videos ADD COLUMN claimed_by TEXT;
