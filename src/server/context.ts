@@ -7,17 +7,16 @@ import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
 import type { VideoIndex } from './library/video-index';
 import type { RateLimiter } from './limits/rate-limiter';
-import type { SearchCache } from './search/search-cache';
 import type { SegmentSearch } from './search/search-pool';
 import type { BlobStore } from './storage/blob-store';
 import type { SemanticSlot } from './semantic/semantic-slot';
-import type { Db } from './storage/db';
 import type { Sql } from './storage/sql';
+
+/** What routes and the indexer ask of the semantic slot. */
+export type SemanticPart = Pick<SemanticSlot, 'state' | 'startDownload' | 'embedPending'>;
 
 /** Everything a route or worker needs, built once by the service's composition root. */
 export interface ServiceContext {
-  /** The SQLite connection, for what still runs synchronously on it (search index writes, migrations). */
-  db: Db;
   /** The database for every store: SQLite or PostgreSQL (storage/sql.ts). */
   sql: Sql;
   dataDir: string;
@@ -33,12 +32,10 @@ export interface ServiceContext {
   videos: Videos;
   jobs: ServiceJobQueue;
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
-  /** Ranks segments off the HTTP thread (search-pool.ts). */
+  /** Ranks segments: worker threads on SQLite (search-pool.ts), full text on PostgreSQL (search/pg/). */
   search: SegmentSearch;
-  /** The full-text index's prepared statements on `db` (its writer is the index job). */
-  searchCache: SearchCache;
   /** The CLIP-class model: download, keyframe and query embeddings (semantic-slot.ts). */
-  semantic: SemanticSlot;
+  semantic: SemanticPart;
 }
 
 export function bucketOf(accountId: number): string {

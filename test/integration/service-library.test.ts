@@ -105,7 +105,7 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
     it('leaves no scratch or copy of an original in tmp/ once indexed; on S3 keyframes and poster are objects', async () => {
       // The job clears its folders just after the status turns PARSE.
       await expect.poll(() => readdir(join(service.dataDir, 'tmp')), { timeout: 10_000 }).toEqual([]);
-      if (backend === 's3') {
+      if (backend === 'team') {
         const keys = await service.s3!.keys();
         expect(keys.some((k) => k.includes(`/keyframes/${textVideo}/`))).toBe(true);
         expect(keys.some((k) => k.endsWith(`/posters/${textVideo}/poster.jpg`))).toBe(true);
@@ -148,12 +148,13 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       expect(transcript.json.data!.transcriptions.map((t) => t.content).join(' ')).toMatch(/filmed the sunset/);
     });
 
+    type Page = {
+      total_count: number;
+      item: { name: string; blob: string; score: number }[];
+      faces_in_query: number;
+    };
+
     it('finds a face by a photo of it (POST /search_image with an image)', async () => {
-      type Page = {
-        total_count: number;
-        item: { name: string; blob: string; score: number }[];
-        faces_in_query: number;
-      };
       const res = await api.upload<Page>(
         await photoPath('astronaut'),
         { top_k: '5' },

@@ -11,6 +11,7 @@ import { m009RateLimits } from './009-rate-limits';
 import { m010DatalakeClaims } from './010-datalake-claims';
 import { m011EmbeddingVersions } from './011-embedding-versions';
 import { m012FacesByVideo } from './012-faces-by-video';
+import { m013UploadSessionClaims } from './013-upload-session-claims';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const serviceMigrations: readonly Migration[] = [
   m010DatalakeClaims,
   m011EmbeddingVersions,
   m012FacesByVideo,
+  m013UploadSessionClaims,
 ];

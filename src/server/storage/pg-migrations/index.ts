@@ -5,6 +5,7 @@ import { pg004RateLimits } from './004-rate-limits';
 import { pg005DatalakeClaims } from './005-datalake-claims';
 import { pg006EmbeddingVersions } from './006-embedding-versions';
 import { pg007FacesByVideo } from './007-faces-by-video';
+import { pg008UploadSessionClaims } from './008-upload-session-claims';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -16,4 +17,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg005DatalakeClaims,
   pg006EmbeddingVersions,
   pg007FacesByVideo,
+  pg008UploadSessionClaims,
 ];

@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import type { ServiceConfig } from './config';
+import type { SemanticPart } from './context';
+import { PgSegmentSearch } from './search/pg/pg-segment-search';
+import { SearchPool, type SegmentSearch } from './search/search-pool';
+import { Thesaurus } from './search/thesaurus';
+import { withSemantic } from './semantic/semantic-search';
+import { SemanticSlot } from './semantic/semantic-slot';
+import type { BlobStore } from './storage/blob-store';
+import { serviceDbFile } from './storage/db';
+import type { ServiceDatabase } from './storage/open-service-sql';
+
+/** Segment search and the semantic slot as the service's engine has them, with their start and stop. */
+export interface ServiceSearch {
+  search: SegmentSearch;
+  semantic: SemanticPart;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite: FTS5 ranked by worker threads on their own read-only connections (SearchPool), fused with the semantic
+ * slot. PostgreSQL: full text on `segment_search` (search/pg/), fused with the same slot (its vectors in PostgreSQL).
+ */
+export function openServiceSearch(
+  database: ServiceDatabase,
+  options: { dataDir: string; config: ServiceConfig; blobs: BlobStore; log: Logger },
+): ServiceSearch {
+  const semantic = new SemanticSlot({
+    dataDir: options.dataDir,
+    config: options.config.semantic,
+    sql: database.sql,
+    blobs: options.blobs,
+    log: options.log.child({ module: 'semantic' }),
+  });
+  if (database.engine === 'postgres') {
+    const thesaurus = new Thesaurus();
+    thesaurus.expand('entity'); // reads WordNet's noun index now rather than during the first search
+    return {
+      search: withSemantic(new PgSegmentSearch(database.sql, thesaurus), semantic),
+      semantic,
+      start: () => semantic.start(),
+      close: () => semantic.stop(),
+    };
+  }
+  const pool = new SearchPool({
+    dbFile: serviceDbFile(options.dataDir),
+    workers: options.config.search.workers,
+    log: options.log.child({ module: 'search' }),
+  });
+  return {
+    search: withSemantic(pool, semantic),
+    semantic,
+    start: async () => {
+      pool.start();
+      await semantic.start();
+    },
+    close: async () => {
+      await semantic.stop();
+      await pool.close();
+    },
+  };
+}
