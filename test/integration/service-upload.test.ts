@@ -25,8 +25,9 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
     await scratch.cleanup();
   });
 
-  const balanceMicro = (account = 'test'): number => {
-    const db = new Database(join(service.dataDir, 'service.db'), { readonly: true });
+  const balanceMicro = (account = 'test'): number => balanceOf(service, account);
+  const balanceOf = (of: TestService, account = 'test'): number => {
+    const db = new Database(join(of.dataDir, 'service.db'), { readonly: true });
     try {
       return (db.prepare('SELECT balance_micro AS b FROM accounts WHERE name = ?').get(account) as { b: number }).b;
     } finally {
@@ -224,12 +225,20 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       });
       try {
         const c = apiClient(capped.baseUrl, capped.key);
-        await c.upload(fixturePath('phoneH264Mp4'));
-        await c.upload(fixturePath('phoneH264Mp4'));
+        const before = balanceOf(capped);
+        // Concurrent uploads all pass the early check before any row exists: the exact one at the insert holds.
+        const burst = await Promise.all([1, 2, 3, 4].map(() => c.upload(fixturePath('phoneH264Mp4'))));
+        expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+        for (const refused of burst.filter((r) => r.status === 429)) {
+          expect(refused.json.code).toBe('0429');
+          expect(refused.json.msg).toMatch(/indexing queue is full/);
+        }
+        expect(before - balanceOf(capped)).toBe(2 * 25); // the two stored (25 micro-USD each, as above), none refused
         const third = await c.upload(fixturePath('phoneH264Mp4'));
         expect(third.status).toBe(429);
         expect(third.json.code).toBe('0429');
         expect(third.json.msg).toMatch(/indexing queue is full/);
+        expect(before - balanceOf(capped)).toBe(2 * 25);
       } finally {
         await capped.stop();
       }
