@@ -6,9 +6,8 @@ import { usdToMicro } from './accounts/billing';
 import { ConfigError, exposureWarning, loadConfig } from './config';
 import { answerParent } from './parent-answers';
 import { parentChannel } from './parent-channel';
-import { startService, type RunningService } from './service';
-import { openServiceDb } from './storage/db';
-import { SqliteSql } from './storage/sqlite-sql';
+import { SERVICE_ROLES, startService, type RunningService, type ServiceRole } from './service';
+import { openServiceDatabase } from './storage/open-service-sql';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad arguments or config. */
 const program = new Command('reelsync-service')
@@ -31,15 +30,29 @@ const keyInterface = (value: string): KeyInterface => {
   return value;
 };
 
-async function withDb<T>(dataDir: string, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
-  mkdirSync(dataDir, { recursive: true });
-  const db = openServiceDb(dataDir);
+const role = (value: string): ServiceRole => {
+  const found = SERVICE_ROLES.find((r) => r === value);
+  if (!found) throw new InvalidArgumentError(`must be one of ${SERVICE_ROLES.join(', ')}`);
+  return found;
+};
+
+type DatabaseOpts = { data?: string; config?: string };
+
+/** The accounts of the database `--config` names (database.url), else of `--data`'s SQLite file. */
+async function withAccounts<T>(opts: DatabaseOpts, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
+  const config = await loadConfig(opts.config);
+  const dataDir = opts.data === undefined ? undefined : resolve(opts.data);
+  if (dataDir !== undefined && config.database.url === undefined) mkdirSync(dataDir, { recursive: true });
+  const database = await openServiceDatabase(config, dataDir);
   try {
-    return await fn(new Accounts(new SqliteSql(db)));
+    return await fn(new Accounts(database.sql));
   } finally {
-    db.close();
+    await database.close();
   }
 }
+
+const DATA_HELP = 'data folder (its SQLite database; not needed when the config sets database.url)';
+const CONFIG_HELP = 'JSON config file: its database.url (or REELSYNC_DATABASE_URL) selects PostgreSQL';
 
 program
   .command('serve')
@@ -47,8 +60,14 @@ program
   .requiredOption('--data <dir>', 'data folder (database, blobs)')
   .option('--port <n>', 'port, 0 = any free port', port, 0)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
-  .option('--config <file>', 'JSON config file (limits, indexer, callbacks)')
-  .action(async (opts: { data: string; port: number; host: string; config?: string }) => {
+  .option('--config <file>', 'JSON config file (database, storage, limits, indexer, callbacks)')
+  .option(
+    '--role <role>',
+    'all (default), api (HTTP only) or worker (jobs only); api and worker need database.url',
+    role,
+    'all',
+  )
+  .action(async (opts: { data: string; port: number; host: string; config?: string; role: ServiceRole }) => {
     const config = await loadConfig(opts.config, { host: opts.host });
     const exposed = exposureWarning(config, { host: opts.host });
     if (exposed) process.stderr.write(`reelsync-service: warning: ${exposed}\n`);
@@ -70,25 +89,34 @@ program
     // over IPC and take its requests.
     const parent = parentChannel((problem) => process.stderr.write(`reelsync-service: ${problem}\n`));
     parent?.onGone(shutdown);
-    state.service = await startService({ dataDir: resolve(opts.data), config, host: opts.host, port: opts.port });
+    state.service = await startService({
+      dataDir: resolve(opts.data),
+      config,
+      host: opts.host,
+      port: opts.port,
+      role: opts.role,
+    });
     if (state.stopRequested) {
       shutdown();
       return;
     }
-    process.stdout.write(`listening on ${state.service.url}\n`);
-    if (parent) answerParent(parent, state.service, shutdown);
+    const { url } = state.service;
+    // The line process managers and tests wait for: the address, or for a worker (no HTTP) that it takes jobs.
+    process.stdout.write(url === null ? 'worker ready\n' : `listening on ${url}\n`);
+    if (parent && url !== null) answerParent(parent, { ...state.service, url }, shutdown);
   });
 
 const key = program.command('key').description('API keys');
 key
   .command('create')
   .description('create an API key (and the account if new); prints the key alone')
-  .requiredOption('--data <dir>', 'data folder')
+  .option('--data <dir>', DATA_HELP)
+  .option('--config <file>', CONFIG_HELP)
   .requiredOption('--account <name>', 'account name')
   .requiredOption('--interface <kind>', 'library or datalake', keyInterface)
   .option('--credits <usd>', 'set the account balance, in USD', usd)
-  .action(async (opts: { data: string; account: string; interface: KeyInterface; credits?: number }) => {
-    const created = await withDb(resolve(opts.data), async (accounts) => {
+  .action(async (opts: DatabaseOpts & { account: string; interface: KeyInterface; credits?: number }) => {
+    const created = await withAccounts(opts, async (accounts) => {
       const account = await accounts.ensure(opts.account);
       if (opts.credits !== undefined) await accounts.setBalance(account.id, usdToMicro(opts.credits));
       return accounts.createKey(account.id, opts.interface);
@@ -100,11 +128,12 @@ const credits = program.command('credits').description('account balances');
 credits
   .command('set')
   .description('set an account balance')
-  .requiredOption('--data <dir>', 'data folder')
+  .option('--data <dir>', DATA_HELP)
+  .option('--config <file>', CONFIG_HELP)
   .requiredOption('--account <name>', 'account name')
   .requiredOption('--usd <n>', 'balance in USD', usd)
-  .action(async (opts: { data: string; account: string; usd: number }) => {
-    await withDb(resolve(opts.data), async (accounts) =>
+  .action(async (opts: DatabaseOpts & { account: string; usd: number }) => {
+    await withAccounts(opts, async (accounts) =>
       accounts.setBalance((await accounts.ensure(opts.account)).id, usdToMicro(opts.usd)),
     );
   });
@@ -114,13 +143,11 @@ program
   .description(
     "print the account's webhook signing secret (Standard Webhooks, whsec_...) for verifying datalake webhooks",
   )
-  .requiredOption('--data <dir>', 'data folder')
+  .option('--data <dir>', DATA_HELP)
+  .option('--config <file>', CONFIG_HELP)
   .requiredOption('--account <name>', 'account name')
-  .action(async (opts: { data: string; account: string }) => {
-    const secret = await withDb(
-      resolve(opts.data),
-      async (accounts) => (await accounts.byName(opts.account))?.webhookSecret,
-    );
+  .action(async (opts: DatabaseOpts & { account: string }) => {
+    const secret = await withAccounts(opts, async (accounts) => (await accounts.byName(opts.account))?.webhookSecret);
     if (!secret) {
       process.stderr.write(`reelsync-service: no account named ${opts.account}\n`);
       process.exit(1);

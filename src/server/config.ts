@@ -13,8 +13,31 @@ const deliveries = z
   .strict()
   .default({ maxAttempts: 8, baseDelayMs: 2000, timeoutMs: 10_000 });
 
+/**
+ * The team server's database: a PostgreSQL URL, `postgres://user[:password]@host[:port]/database` (the password is
+ * better in PGPASSWORD, which the driver reads). Messages never repeat the URL: it may hold the password.
+ */
+const databaseUrl = z
+  .string({ error: 'must be a postgres:// URL' })
+  .refine((u) => /^postgres(ql)?:\/\//i.test(u), 'must be a postgres:// or postgresql:// URL')
+  .refine(parsesAsUrl, 'is not a valid URL (percent-encode special characters in the user and password)');
+
+function parsesAsUrl(u: string): boolean {
+  try {
+    new URL(u);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where the URL comes from when the config file has none: the environment keeps secrets out of the file. */
+export const DATABASE_URL_ENV = 'REELSYNC_DATABASE_URL';
+
 export const configSchema = z
   .object({
+    /** Unset: SQLite in the data folder (the embedded default). `url`: PostgreSQL, shared by every api and worker. */
+    database: z.object({ url: databaseUrl.optional() }).strict().default({}),
     limits: z
       .object({
         searchPerSecond: z.number().positive().default(50),
@@ -175,8 +198,15 @@ export function exposureWarning(config: ServiceConfig, listen: ListenAddress): s
   );
 }
 
-/** Parses a config object for a service listening on `listen`; errors name the offending key. */
-export function parseConfig(raw: unknown, listen: ListenAddress = LOOPBACK): ServiceConfig {
+/**
+ * Parses a config object for a service listening on `listen`; errors name the offending key. A config without
+ * `database.url` takes it from REELSYNC_DATABASE_URL in `env` when set.
+ */
+export function parseConfig(
+  raw: unknown,
+  listen: ListenAddress = LOOPBACK,
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceConfig {
   const parsed = configSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -187,8 +217,19 @@ export function parseConfig(raw: unknown, listen: ListenAddress = LOOPBACK): Ser
         : key;
     throw new ConfigError(`invalid config key ${keys}: ${issue?.message ?? 'invalid'}`);
   }
-  const { network, ...rest } = parsed.data;
-  return { ...rest, network: { allowPrivateTargets: network.allowPrivateTargets ?? isLoopbackHost(listen.host) } };
+  const { network, database, ...rest } = parsed.data;
+  const fromEnv = env[DATABASE_URL_ENV];
+  if (database.url === undefined && fromEnv !== undefined && fromEnv !== '') {
+    const checked = databaseUrl.safeParse(fromEnv);
+    if (!checked.success)
+      throw new ConfigError(`invalid ${DATABASE_URL_ENV}: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+    database.url = checked.data;
+  }
+  return {
+    ...rest,
+    database,
+    network: { allowPrivateTargets: network.allowPrivateTargets ?? isLoopbackHost(listen.host) },
+  };
 }
 
 export async function loadConfig(file: string | undefined, listen: ListenAddress = LOOPBACK): Promise<ServiceConfig> {

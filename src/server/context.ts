@@ -14,10 +14,21 @@ import type { SemanticSlot } from './semantic/semantic-slot';
 import type { Db } from './storage/db';
 import type { Sql } from './storage/sql';
 
+/** What routes and the indexer ask of the semantic slot (the slot itself on SQLite). */
+export type SemanticPart = Pick<SemanticSlot, 'state' | 'startDownload' | 'embedPending'>;
+
+/** What exists only on the embedded SQLite engine. */
+export interface SqliteParts {
+  /** The SQLite connection, for what still runs synchronously on it (face search, embeddings). */
+  db: Db;
+  /** The full-text index's prepared statements on `db`. */
+  searchCache: SearchCache;
+}
+
 /** Everything a route or worker needs, built once by the service's composition root. */
 export interface ServiceContext {
-  /** The SQLite connection, for what still runs synchronously on it (search index writes, migrations). */
-  db: Db;
+  /** Set on SQLite only; PostgreSQL has none of it. */
+  sqlite?: SqliteParts;
   /** The database for every store: SQLite or PostgreSQL (storage/sql.ts). */
   sql: Sql;
   dataDir: string;
@@ -33,12 +44,10 @@ export interface ServiceContext {
   videos: Videos;
   jobs: ServiceJobQueue;
   limits: { search: RateLimiter; upload: RateLimiter; download: RateLimiter };
-  /** Ranks segments off the HTTP thread (search-pool.ts). */
+  /** Ranks segments: worker threads on SQLite (search-pool.ts), full text on PostgreSQL (search/pg/). */
   search: SegmentSearch;
-  /** The full-text index's prepared statements on `db` (its writer is the index job). */
-  searchCache: SearchCache;
   /** The CLIP-class model: download, keyframe and query embeddings (semantic-slot.ts). */
-  semantic: SemanticSlot;
+  semantic: SemanticPart;
 }
 
 export function bucketOf(accountId: number): string {

@@ -8,7 +8,11 @@ import type { RunningService } from './service';
  * The service's side of the app's supervision: the ready message with its address, key creation for the app's first
  * run (answered over the channel, so the app's main thread never waits on a process) and a graceful stop.
  */
-export function answerParent(parent: ParentChannel, service: RunningService, shutdown: () => void): void {
+export function answerParent(
+  parent: ParentChannel,
+  service: RunningService & { url: string },
+  shutdown: () => void,
+): void {
   parent.onMessage((message) => {
     switch (message.type) {
       case 'create-key':

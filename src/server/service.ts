@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import { MetadataReader } from '../common/media/exif';
 import { Accounts } from './accounts/accounts';
 import { Billing } from './accounts/billing';
-import type { ServiceConfig } from './config';
+import { ConfigError, type ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { buildHttpServer } from './http/server';
 import { callbackHandler } from './jobs/callback-worker';
@@ -20,26 +20,33 @@ import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
 import { VideoIndex } from './library/video-index';
 import { Videos } from './library/videos';
 import { RateLimiter } from './limits/rate-limiter';
-import { SearchCache } from './search/search-cache';
-import { SearchPool } from './search/search-pool';
-import { withSemantic } from './semantic/semantic-search';
-import { SemanticSlot } from './semantic/semantic-slot';
-import { openServiceDb, serviceDbFile } from './storage/db';
 import { openBlobStore } from './storage/open-blob-store';
-import { SqliteSql } from './storage/sqlite-sql';
+import { openServiceDatabase } from './storage/open-service-sql';
+import { openServiceSearch } from './service-search';
+
+/**
+ * What a process of the service does: `all` (the embedded default) serves HTTP and runs the jobs; with a shared
+ * database (PostgreSQL) `api` replicas serve HTTP only and `worker`s run the job queue only.
+ */
+export const SERVICE_ROLES = ['all', 'api', 'worker'] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 export interface ServiceOptions {
+  /** Scratch (tmp/), datalake uploads, the model cache; the SQLite database and blobs unless configured elsewhere. */
   dataDir: string;
   config: ServiceConfig;
   host?: string;
   port?: number;
   log?: Logger;
+  /** Default `all`. */
+  role?: ServiceRole;
   /** The indexer's analysis step; the real one unless a test narrows it. */
   analyze?: Analyze;
 }
 
 export interface RunningService {
-  url: string;
+  /** The HTTP origin; null for a worker, which listens on nothing. */
+  url: string | null;
   ctx: ServiceContext;
   close(): Promise<void>;
 }
@@ -48,31 +55,33 @@ export function serviceLogger(): Logger {
   return pino({ name: 'reelsync-service', level: process.env.REELSYNC_LOG ?? 'info' }, pino.destination(2));
 }
 
-/** Opens the data folder, starts the job workers and listens on HTTP. */
+/** Opens the database and blobs, then, as the role says, starts the job workers and listens on HTTP. */
+export function startService(options: ServiceOptions & { role: 'worker' }): Promise<RunningService & { url: null }>;
+export function startService(
+  options: ServiceOptions & { role?: 'all' | 'api' },
+): Promise<RunningService & { url: string }>;
+export function startService(options: ServiceOptions): Promise<RunningService>;
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.log ?? serviceLogger();
+  const role = options.role ?? 'all';
+  if (role !== 'all' && options.config.database.url === undefined)
+    throw new ConfigError(
+      `--role ${role} needs a database every process shares: set database.url (PostgreSQL) in the config or REELSYNC_DATABASE_URL`,
+    );
   const tmpDir = join(options.dataDir, 'tmp');
   await rm(tmpDir, { recursive: true, force: true }); // partial uploads and scratch of a previous run
   await mkdir(tmpDir, { recursive: true });
   const blobs = await openBlobStore(options.config, options.dataDir, tmpDir);
   await blobs.check();
-  const db = openServiceDb(options.dataDir);
+  const database = await openServiceDatabase(options.config, options.dataDir);
+  // The embedded service stays silent on a normal start; a team process says what it shares.
+  if (database.engine === 'postgres') log.info({ database: database.where, role }, 'service database open');
+  const { sql } = database;
   const { limits } = options.config;
-  const search = new SearchPool({
-    dbFile: serviceDbFile(options.dataDir),
-    workers: options.config.search.workers,
-    log: log.child({ module: 'search' }),
-  });
-  const semantic = new SemanticSlot({
-    dataDir: options.dataDir,
-    config: options.config.semantic,
-    db,
-    blobs,
-    log: log.child({ module: 'semantic' }),
-  });
-  const sql = new SqliteSql(db);
+  const search = openServiceSearch(database, { dataDir: options.dataDir, config: options.config, blobs, log });
+  const shared = database.engine === 'postgres';
   const ctx: ServiceContext = {
-    db,
+    sqlite: search.sqlite,
     sql,
     dataDir: options.dataDir,
     tmpDir,
@@ -84,24 +93,76 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     videoIndex: new VideoIndex(sql),
     folders: new Folders(sql),
     videos: new Videos(sql),
-    // The embedded service is its database's only worker process: it takes back its jobs left running at start.
-    jobs: new ServiceJobQueue(sql, log.child({ module: 'jobs' }), { ...options.config.jobs, exclusive: true }),
+    // The embedded service is its database's only worker process: it takes back its jobs left running at start. On
+    // PostgreSQL any number of workers share the queue: a dead one's jobs wait for their leases to pass.
+    jobs: new ServiceJobQueue(sql, log.child({ module: 'jobs' }), { ...options.config.jobs, exclusive: !shared }),
     limits: {
       search: new RateLimiter(sql, limits.searchPerSecond, 1000),
       upload: new RateLimiter(sql, limits.uploadPerMinute, 60_000),
       download: new RateLimiter(sql, limits.downloadPerMinute, 60_000),
     },
-    search: withSemantic(search, semantic),
-    searchCache: new SearchCache(db),
-    semantic,
+    search: search.search,
+    semantic: search.semantic,
   };
+  const datalake = new Datalake(ctx);
+  const closeStores = async (): Promise<void> => {
+    await search.close();
+    await database.close();
+  };
+  const worker = role === 'api' ? null : await startWorker(ctx, datalake, options);
+  if (role === 'api') await mkdir(datalake.uploadDir, { recursive: true });
+  if (role === 'worker') {
+    await ctx.jobs.start();
+    await search.start();
+    return {
+      url: null,
+      ctx,
+      close: async () => {
+        await worker?.stop();
+        await closeStores();
+      },
+    };
+  }
+  const app = await buildHttpServer(ctx, datalake);
+  try {
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  } catch (err) {
+    await worker?.stop();
+    await closeStores();
+    throw err;
+  }
+  await search.start();
+  if (worker) await ctx.jobs.start();
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    ctx,
+    close: async () => {
+      await app.close();
+      await worker?.stop();
+      await closeStores();
+    },
+  };
+}
+
+/**
+ * The job side: registers every handler (index, url-upload, callback, datalake) on the queue, not started yet.
+ * `stop` stops the queue (running jobs are aborted and their leases released at once, so another worker takes them
+ * without waiting) and what the handlers hold.
+ */
+async function startWorker(
+  ctx: ServiceContext,
+  datalake: Datalake,
+  options: ServiceOptions,
+): Promise<{ stop(): Promise<void> }> {
+  const { log } = ctx;
   // Analysis runs in a worker thread that keeps the analyzers (models, tesseract) for the service's lifetime, so
   // indexing never stalls the HTTP thread. The thread starts with the first index job; a test may inject its own.
   const analysis = new AnalysisWorker({ log: log.child({ module: 'analysis' }) });
   const exif = new MetadataReader(log);
   await exif.start();
   const analyze: Analyze = options.analyze ?? analysis.analyze;
-  const datalake = new Datalake(ctx);
   const datalakeWorkers = await startDatalakeWorkers(datalake);
   if (!options.config.indexer.paused) {
     const indexSettled = onIndexSettled(ctx);
@@ -110,7 +171,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       concurrency: options.config.indexer.concurrency,
       baseDelayMs: 5_000,
       handler: indexHandler(ctx, analyze, exif),
-      laneSql: indexLaneSql(sql.dialect),
+      laneSql: indexLaneSql(ctx.sql.dialect),
       onSettled: (job, outcome) => {
         indexSettled(job, outcome)
           .then(() => datalakeWorkers.onIndexSettled(job, outcome))
@@ -136,33 +197,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     baseDelayMs: options.config.callbacks.baseDelayMs,
     handler: callbackHandler(ctx),
   });
-
-  const app = await buildHttpServer(ctx, datalake);
-  try {
-    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
-  } catch (err) {
-    await datalakeWorkers.stop();
-    await search.close();
-    db.close();
-    throw err;
-  }
-  search.start();
-  await ctx.jobs.start();
-  await semantic.start();
-  const address = app.server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
-    ctx,
-    close: async () => {
-      await app.close();
+    stop: async () => {
       await datalakeWorkers.stop();
       await ctx.jobs.stop();
-      await semantic.stop();
       await analysis.close();
       await exif.stop();
-      await search.close();
-      db.close();
     },
   };
 }

@@ -48,11 +48,23 @@ export async function spawnServe(
   configFile: string,
   host?: string,
   env: Record<string, string> = {},
+  extraArgs: string[] = [],
 ): Promise<{ child: ChildProcess; origin: string; stderr(): string }> {
   const hostArgs = host === undefined ? [] : ['--host', host];
   const child = spawn(
     process.execPath,
-    [SERVICE_CLI, 'serve', '--data', dataDir, '--port', String(port), '--config', configFile, ...hostArgs],
+    [
+      SERVICE_CLI,
+      'serve',
+      '--data',
+      dataDir,
+      '--port',
+      String(port),
+      '--config',
+      configFile,
+      ...hostArgs,
+      ...extraArgs,
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn', ...env },

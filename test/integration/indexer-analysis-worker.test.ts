@@ -159,7 +159,7 @@ describe('the service when its analysis thread dies', () => {
       const videoNo = upload.json.data?.videoNo ?? '';
       const meta = await waitForStatus(api, videoNo, 30_000);
       expect(meta.status).toBe('FAIL');
-      const job = service.ctx.db.prepare("SELECT state, attempts, last_error FROM jobs WHERE kind = 'index'").get() as {
+      const job = (await service.ctx.sql.get("SELECT state, attempts, last_error FROM jobs WHERE kind = 'index'")) as {
         state: string;
         attempts: number;
         last_error: string;

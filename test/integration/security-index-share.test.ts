@@ -25,7 +25,7 @@ const LIMIT = { timeLimitPerVideoSecond: 0.5, timeLimitFloorSeconds: 1 };
 
 let dir: string;
 let cleanup: () => Promise<void>;
-let service: RunningService;
+let service: RunningService & { url: string };
 let alpha: ApiClient;
 let beta: ApiClient;
 let betaLake: DatalakeClient;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import {
+  ENVELOPE_CODES,
   FILTERING_LEVELS,
   PRICES_MICRO_USD,
   SEARCH_LIMITS,
@@ -9,7 +10,7 @@ import {
 } from '../../shared/api-types';
 import { unreachable } from '../../shared/errors';
 import type { ServiceContext } from '../context';
-import { badRequest, rateLimited } from '../http/envelope';
+import { badRequest, HttpError, rateLimited } from '../http/envelope';
 import { FaceQueryPool } from './face-query-pool';
 import { searchFaces } from './face-search';
 import { readImageHeader, type ImageHeader } from './image-header';
@@ -136,6 +137,8 @@ export class LibrarySearch {
    */
   async byPhoto(accountId: number, q: PhotoQuery): Promise<ImagePage & { faces_in_query: number }> {
     const { ctx } = this;
+    const { sqlite } = ctx;
+    if (!sqlite) throw new HttpError(501, ENVELOPE_CODES.error, 'search by photo is not yet available on PostgreSQL');
     const { format } = checkPixelBudget(await readFile(q.path), ctx.config.search.maxImagePixels);
     const descriptors = await this.faceQueries
       .descriptors({ path: q.path, format, workDir: q.workDir })
@@ -143,7 +146,7 @@ export class LibrarySearch {
         throw badRequest(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
       });
     await ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
-    const hits = searchFaces(ctx.db, accountId, descriptors, SEARCH_LIMITS.topKMax);
+    const hits = searchFaces(sqlite.db, accountId, descriptors, SEARCH_LIMITS.topKMax);
     return {
       ...imagePage(hits.length, q.page, q.topK, hits.slice((q.page - 1) * q.topK, q.page * q.topK)),
       faces_in_query: descriptors.length,
