@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { VIDEO_STATUSES, type VideoStatus } from '../../shared/api-types';
-import { unreachable } from '../../shared/errors';
-import { segmentTable } from '../search/segment-index';
+import { videoFullText } from '../search/segment-index';
 import { countOf, optionalRow, parsedRows } from '../storage/rows';
 import type { Sql } from '../storage/sql';
 import { Where } from '../storage/where';
@@ -256,36 +255,15 @@ export class Videos {
     return { rows, total };
   }
 
-  /** Deletes a video with everything derived from it (tags, segments, words, faces cascade) and its full-text rows. */
-  /** Deletes the video and its index in one transaction (a savepoint inside the caller's, when `on` is one). */
+  /**
+   * Deletes a video with everything derived from it (tags, segments, words, faces cascade) and its full-text rows, in
+   * one transaction (a savepoint inside the caller's, when `on` is one).
+   */
   async delete(id: number, on: Sql = this.sql): Promise<void> {
     await on.transaction(async (tx) => {
       const owner = optionalRow(accountRow, await tx.get('SELECT account_id FROM videos WHERE id = ?', id));
-      if (owner) await unindexFullText(tx, owner.account_id, id);
+      if (owner) await videoFullText.unindex(tx, owner.account_id, id);
       await tx.run('DELETE FROM videos WHERE id = ?', id);
     });
-  }
-}
-
-/**
- * Removes a video's segments from the full-text index, in the transaction that deletes them. On SQLite that index is
- * FTS5 tables beside the rows (the account's own table, and the trigram table), which no foreign key reaches. On
- * PostgreSQL there is nothing to do here: full-text search there is the search module's (a later round), over the
- * segment rows themselves, which the delete cascades to.
- */
-async function unindexFullText(tx: Sql, accountId: number, videoId: number): Promise<void> {
-  switch (tx.dialect) {
-    case 'sqlite': {
-      const table = segmentTable(accountId);
-      const ofVideo = 'rowid IN (SELECT id FROM segments WHERE video_id = ?)';
-      if (await tx.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table))
-        await tx.run(`DELETE FROM ${table} WHERE ${ofVideo}`, videoId);
-      await tx.run(`DELETE FROM segments_trigram WHERE ${ofVideo}`, videoId);
-      return;
-    }
-    case 'postgres':
-      return;
-    default:
-      throw unreachable(tx.dialect);
   }
 }

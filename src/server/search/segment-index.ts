@@ -1,6 +1,8 @@
+import { unreachable } from '../../shared/errors';
 import type { Db } from '../storage/db';
 import type { Sql } from '../storage/sql';
 import { segmentPartitionDdl, segmentPartitionName } from '../storage/migrations/005-search-partitions';
+import { indexSegmentPg, unindexVideoPg } from './pg/pg-segment-index';
 import type { SearchCache } from './search-cache';
 
 /** What the full-text index holds for one segment, column by column. */
@@ -85,31 +87,46 @@ export function unindexVideo(db: Db, accountId: number, videoId: number): void {
 }
 
 /**
- * The full-text side of rewriting one video's segments, in the transaction `tx` that rewrites them: SQLite's FTS5
- * tables (the account's own and the shared trigram table). On PostgreSQL these write nothing yet: its full-text
- * search (tsvector, pg_trgm) is a later round of issue 19, which will fill them in.
+ * The full-text side of rewriting or deleting one video's segments, in the transaction `tx` that does it. SQLite:
+ * FTS5 tables beside the rows (the account's own and the shared trigram table), which no foreign key reaches.
+ * PostgreSQL: `segment_search` rows (search/pg/), one per segment.
  */
 export const videoFullText = {
   /** Before the video's segments are deleted: their rows leave the index. */
   async unindex(tx: Sql, accountId: number, videoId: number): Promise<void> {
-    if (tx.dialect !== 'sqlite') return;
-    const ofVideo = 'rowid IN (SELECT id FROM segments WHERE video_id = ?)';
-    if (await segmentIndexExists(tx, accountId))
-      await tx.run(`DELETE FROM ${segmentTable(accountId)} WHERE ${ofVideo}`, videoId);
-    await tx.run(`DELETE FROM segments_trigram WHERE ${ofVideo}`, videoId);
+    switch (tx.dialect) {
+      case 'sqlite': {
+        const ofVideo = 'rowid IN (SELECT id FROM segments WHERE video_id = ?)';
+        if (await segmentIndexExists(tx, accountId))
+          await tx.run(`DELETE FROM ${segmentTable(accountId)} WHERE ${ofVideo}`, videoId);
+        await tx.run(`DELETE FROM segments_trigram WHERE ${ofVideo}`, videoId);
+        return;
+      }
+      case 'postgres':
+        return unindexVideoPg(tx, accountId, videoId);
+      default:
+        throw unreachable(tx.dialect);
+    }
   },
 
-  /** Before the first segment is indexed: the account's table, created with its first indexed video. */
+  /** Before the first segment is indexed: on SQLite the account's table, created with its first indexed video. */
   async prepare(tx: Sql, accountId: number): Promise<void> {
-    if (tx.dialect !== 'sqlite') return;
+    if (tx.dialect !== 'sqlite') return; // PostgreSQL's segment_search is one table for every account
     if (!(await segmentIndexExists(tx, accountId))) await tx.run(segmentPartitionDdl(accountId));
   },
 
-  /** One segment (rowid = segments.id) into the index; `trigram` is its text for fuzzy matches. */
+  /** One segment (rowid = segments.id) into the index; `trigram` is its text for fuzzy matches (FTS5 only). */
   async index(tx: Sql, accountId: number, segmentId: number, text: SegmentText, trigram: string): Promise<void> {
-    if (tx.dialect !== 'sqlite') return;
-    await tx.run(insertSegmentSql(accountId), ...segmentColumns(segmentId, text));
-    await tx.run('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)', segmentId, trigram);
+    switch (tx.dialect) {
+      case 'sqlite':
+        await tx.run(insertSegmentSql(accountId), ...segmentColumns(segmentId, text));
+        await tx.run('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)', segmentId, trigram);
+        return;
+      case 'postgres':
+        return indexSegmentPg(tx, accountId, segmentId, text);
+      default:
+        throw unreachable(tx.dialect);
+    }
   },
 };
 
