@@ -2,13 +2,22 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { API_BASE_PATH } from '../../src/shared/api-types';
+import { openPgSql } from '../../src/server/storage/open-pg-sql';
+import type { Sql } from '../../src/server/storage/sql';
+import { SqliteSql } from '../../src/server/storage/sqlite-sql';
+import { openServiceDb } from '../../src/server/storage/db';
+import { skipPostgresTests, startPostgres, type TestPostgres } from './postgres';
 import { startS3Server, type TestS3Server } from './s3-server';
 import { tempDir } from './temp';
 
-/** Where a test service keeps its blobs: the data folder, or a bucket of its own s3rver (test/helpers/s3-server.ts). */
-export type BlobBackend = 'local' | 's3';
-/** Both, for `describe.each(BLOB_BACKENDS)` over a suite that must hold on either. */
-export const BLOB_BACKENDS: readonly BlobBackend[] = ['local', 's3'];
+/**
+ * A test service's backends: `local`, the embedded default (SQLite and blobs in the data folder); `team`, PostgreSQL
+ * (test/helpers/postgres.ts, a server of its own) and S3 (a bucket of its own s3rver, test/helpers/s3-server.ts);
+ * `s3`, SQLite with S3 blobs (the upload benchmark).
+ */
+export type BlobBackend = 'local' | 's3' | 'team';
+/** Both, for `describe.each(BLOB_BACKENDS)` over a suite that must hold on either (team only where PostgreSQL is). */
+export const BLOB_BACKENDS: readonly BlobBackend[] = skipPostgresTests ? ['local'] : ['local', 'team'];
 
 /** The built service (test/global-setup.ts builds out/ when the sources are newer): what every form of the app runs. */
 export const SERVICE_CLI = join(import.meta.dirname, '../../out/service/cli.js');
@@ -20,8 +29,10 @@ export interface TestService {
   key: string;
   dataDir: string;
   backend: BlobBackend;
-  /** The S3 server holding the blobs when backend is 's3'. */
+  /** The S3 server holding the blobs when backend is 'team' or 's3'. */
   s3?: TestS3Server;
+  /** The service's database from the test's side (a connection of its own), for reading what the service wrote. */
+  withSql<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /** Process id of the running service (changes on restart). */
   readonly pid: number;
   /** Creates another account's key in the same service. */
@@ -94,21 +105,39 @@ export async function startService(
 ): Promise<TestService> {
   const { dir, cleanup: removeDir } = await tempDir('reelsync-service-');
   const backend = opts.backend ?? 'local';
-  const s3 = backend === 's3' ? await startS3Server() : undefined;
-  const env = s3?.env ?? {};
+  let s3: TestS3Server | undefined;
+  let pg: TestPostgres | undefined;
   const cleanup = async (): Promise<void> => {
     await s3?.stop();
+    await pg?.stop();
     await removeDir();
   };
   const configFile = join(dir, 'config.json');
-  const config = s3 ? { ...opts.config, storage: { s3: s3.config } } : (opts.config ?? {});
-  await writeFile(configFile, JSON.stringify(config));
   const dataDir = join(dir, 'data');
+  let databaseUrl: string | undefined;
+  try {
+    if (backend !== 'local') s3 = await startS3Server();
+    if (backend === 'team') {
+      pg = await startPostgres();
+      databaseUrl = await pg.createDatabase();
+    }
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  const env = s3?.env ?? {};
+  const config = {
+    ...opts.config,
+    ...(databaseUrl ? { database: { url: databaseUrl } } : {}),
+    ...(s3 ? { storage: { s3: s3.config } } : {}),
+  };
+  await writeFile(configFile, JSON.stringify(config));
+  // The database the config names (PostgreSQL) or the data folder's.
+  const where = ['--data', dataDir, '--config', configFile];
   const key = cliSync([
     'key',
     'create',
-    '--data',
-    dataDir,
+    ...where,
     '--account',
     'test',
     '--interface',
@@ -132,6 +161,22 @@ export async function startService(
     dataDir,
     backend,
     s3,
+    withSql: async (fn) => {
+      if (databaseUrl) {
+        const sql = await openPgSql(databaseUrl, { max: 2 });
+        try {
+          return await fn(sql);
+        } finally {
+          await sql.close();
+        }
+      }
+      const db = openServiceDb(dataDir);
+      try {
+        return await fn(new SqliteSql(db));
+      } finally {
+        db.close();
+      }
+    },
     get pid() {
       return child.pid ?? -1;
     },
@@ -139,8 +184,7 @@ export async function startService(
       cliSync([
         'key',
         'create',
-        '--data',
-        dataDir,
+        ...where,
         '--account',
         account,
         '--interface',
@@ -148,7 +192,7 @@ export async function startService(
         ...(o.credits !== undefined ? ['--credits', String(o.credits)] : []),
       ]),
     setCredits: (account, usd) =>
-      void cliSync(['credits', 'set', '--data', dataDir, '--account', account, '--usd', String(usd)]),
+      void cliSync(['credits', 'set', ...where, '--account', account, '--usd', String(usd)]),
     stop: async () => {
       child.kill('SIGTERM');
       await exited(child);

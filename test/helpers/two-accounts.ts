@@ -10,7 +10,7 @@ import {
   type DatalakeClient,
   type LocalServer,
 } from './datalake';
-import { startService, type TestService } from './service';
+import { startService, type BlobBackend, type TestService } from './service';
 
 /** Everything account A owns, by id, across both interfaces. */
 export interface OwnedByA {
@@ -54,10 +54,13 @@ interface Meta {
 }
 
 /** A service with accounts A ("test") and B ("intruder"), both keys each; A owns indexed videos in both interfaces. */
-export async function twoAccounts(): Promise<TwoAccounts> {
+export async function twoAccounts(backend: BlobBackend = 'local'): Promise<TwoAccounts> {
   const media = await startMediaServer();
   const receiver = await startWebhookReceiver(() => 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
-  const service = await startService({ config: { indexer: { concurrency: 2 }, limits: { searchPerSecond: 1000 } } });
+  const service = await startService({
+    backend,
+    config: { indexer: { concurrency: 2 }, limits: { searchPerSecond: 1000 } },
+  });
   const a = {
     api: apiClient(service.baseUrl, service.key),
     dl: datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' })),

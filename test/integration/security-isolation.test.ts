@@ -3,17 +3,8 @@ import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_V2_BASE_PATH, DATALAKE_BASE_PATH } from '../../src/shared/api-types';
 import { DRAWN_TEXT, fixturePath } from '../fixtures/media';
+import { BLOB_BACKENDS } from '../helpers/service';
 import { twoAccounts, type OwnedByA, type TwoAccounts } from '../helpers/two-accounts';
-
-let t: TwoAccounts;
-let o: OwnedByA;
-beforeAll(async () => {
-  t = await twoAccounts();
-  o = t.owned;
-}, 240_000);
-afterAll(async () => {
-  await t?.close();
-});
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface Attempt {
@@ -46,7 +37,8 @@ async function send(key: string, a: Attempt): Promise<{ status: number; text: st
 }
 
 /** A's view of everything it owns, as JSON text; B's attempts must leave it exactly as it was. */
-async function snapshotOfA(): Promise<string> {
+async function snapshotOfA(t: TwoAccounts): Promise<string> {
+  const o = t.owned;
   const { api, dl } = t.a;
   const parts = await Promise.all([
     api.get(`/get_metadata?video_no=${o.videoNo}`),
@@ -65,13 +57,23 @@ async function snapshotOfA(): Promise<string> {
   return JSON.stringify(parts.map((p) => ('json' in p ? p.json : p)));
 }
 
-describe('account isolation', () => {
+describe.each(BLOB_BACKENDS)('account isolation on %s', (backend) => {
+  let t: TwoAccounts;
+  let o: OwnedByA;
+  beforeAll(async () => {
+    t = await twoAccounts(backend);
+    o = t.owned;
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
   it("B, with its own keys, gets nothing of A's from any endpoint of either interface, and changes nothing", async () => {
     const lib = t.service.baseUrl;
     const v2 = `${t.service.origin}${API_V2_BASE_PATH}`;
     const dlb = `${t.service.origin}${DATALAKE_BASE_PATH}`;
     const dlBlobs = [o.blob, o.posterBlob, o.dlVideoBlob, ...(o.keyframeBlob ? [o.keyframeBlob] : [])];
-    const beforeA = await snapshotOfA();
+    const beforeA = await snapshotOfA(t);
     const balanceA = (await t.a.dl.get('/usage/balance')).json;
     const multipartInto = async (fields: Record<string, string>): Promise<FormData> => {
       const f = new FormData();
@@ -335,7 +337,7 @@ describe('account isolation', () => {
 
     // Nothing of A's changed, A still gets its own data, and B paid for its own calls only.
     expect((await t.a.dl.get('/usage/balance')).json).toEqual(balanceA);
-    expect(await snapshotOfA()).toBe(beforeA);
+    expect(await snapshotOfA(t)).toBe(beforeA);
     const slow = (await t.a.dl.get<{ cancelled: boolean; done: boolean }>(`/operations/${o.slowOperationId}`)).json;
     expect(slow).toMatchObject({ cancelled: false, done: false });
     const own = await t.a.api.raw('GET', `/download?bucket=${o.bucket}&blob=${encodeURIComponent(o.blob)}`);

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { UploadedVideo } from '../../src/shared/api-types';
 import { fixturePath } from '../fixtures/media';
 import { apiClient, type ApiClient } from '../helpers/api';
@@ -25,15 +25,14 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
     await scratch.cleanup();
   });
 
-  const balanceMicro = (account = 'test'): number => balanceOf(service, account);
-  const balanceOf = (of: TestService, account = 'test'): number => {
-    const db = new Database(join(of.dataDir, 'service.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT balance_micro AS b FROM accounts WHERE name = ?').get(account) as { b: number }).b;
-    } finally {
-      db.close();
-    }
-  };
+  const balanceMicro = (account = 'test'): Promise<number> => balanceOf(service, account);
+  const balanceOf = (of: TestService, account = 'test'): Promise<number> =>
+    of.withSql(
+      async (sql) =>
+        z
+          .object({ b: z.number() })
+          .parse(await sql.get('SELECT balance_micro AS b FROM accounts WHERE name = ?', account)).b,
+    );
 
   const expectRejected = (
     res: { status: number; json: { code: string; msg: string; data: unknown; success: boolean; failed: boolean } },
@@ -76,7 +75,7 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       const res = await api.upload<UploadedVideo>(fixturePath('phoneH264Mp4'));
       const { videoNo, videoName } = res.json.data!;
       const stored = new RegExp(`^reelsync-\\d+/videos/${videoNo}/${videoName}$`);
-      if (backend === 's3') {
+      if (backend === 'team') {
         const keys = await service.s3!.keys();
         expect(keys.filter((k) => stored.test(k))).toHaveLength(1);
         expect(existsSync(join(service.dataDir, 'blobs'))).toBe(false);
@@ -174,10 +173,10 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
     });
 
     it('charges indexing at 0.5 USD per 1000 video minutes', async () => {
-      const before = balanceMicro();
+      const before = await balanceMicro();
       expect((await api.upload(fixturePath('phoneH264Mp4'))).json.code).toBe('0000');
       // 3 s of video = 0.05 min x 500 micro-USD/min = 25 micro-USD
-      expect(before - balanceMicro()).toBe(25);
+      expect(before - (await balanceMicro())).toBe(25);
     });
 
     it('refuses with 0402 when the balance cannot pay, charging nothing', async () => {
@@ -185,7 +184,7 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       const res = await poor.upload(fixturePath('phoneH264Mp4'));
       expect(res.status).toBe(402);
       expect(res.json).toMatchObject({ code: '0402', success: false, failed: true, data: null });
-      expect(balanceMicro('poor')).toBe(0);
+      expect(await balanceMicro('poor')).toBe(0);
     });
 
     it('refuses bad keys, missing keys and datalake keys with 0401', async () => {
@@ -225,7 +224,7 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       });
       try {
         const c = apiClient(capped.baseUrl, capped.key);
-        const before = balanceOf(capped);
+        const before = await balanceOf(capped);
         // Concurrent uploads all pass the early check before any row exists: the exact one at the insert holds.
         const burst = await Promise.all([1, 2, 3, 4].map(() => c.upload(fixturePath('phoneH264Mp4'))));
         expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
@@ -233,12 +232,12 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
           expect(refused.json.code).toBe('0429');
           expect(refused.json.msg).toMatch(/indexing queue is full/);
         }
-        expect(before - balanceOf(capped)).toBe(2 * 25); // the two stored (25 micro-USD each, as above), none refused
+        expect(before - (await balanceOf(capped))).toBe(2 * 25); // the two stored (25 micro-USD each, as above), none refused
         const third = await c.upload(fixturePath('phoneH264Mp4'));
         expect(third.status).toBe(429);
         expect(third.json.code).toBe('0429');
         expect(third.json.msg).toMatch(/indexing queue is full/);
-        expect(before - balanceOf(capped)).toBe(2 * 25);
+        expect(before - (await balanceOf(capped))).toBe(2 * 25);
       } finally {
         await capped.stop();
       }
