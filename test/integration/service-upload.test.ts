@@ -232,7 +232,8 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
           expect(refused.json.code).toBe('0429');
           expect(refused.json.msg).toMatch(/indexing queue is full/);
         }
-        expect(before - (await balanceOf(capped))).toBe(2 * 25); // the two stored (25 micro-USD each, as above), none refused
+        // Two charges of 25 micro-USD (as above): a refused upload was never charged, or was refunded.
+        expect(before - (await balanceOf(capped))).toBe(2 * 25);
         const third = await c.upload(fixturePath('phoneH264Mp4'));
         expect(third.status).toBe(429);
         expect(third.json.code).toBe('0429');
