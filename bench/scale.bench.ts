@@ -43,7 +43,7 @@ async function curlPut(s3: TestS3Server, file: string): Promise<void> {
   if (stdout !== '200') throw new Error(`curl PUT answered ${stdout}`);
 }
 
-const unparsedRow = z.object({ n: z.coerce.number() });
+const unparsedRow = z.object({ n: z.number() });
 
 /**
  * Seconds `workers` fresh worker processes take to index VIDEOS_PER_ROUND uploads of `clip` queued before they start

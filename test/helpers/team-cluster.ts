@@ -2,9 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { API_BASE_PATH } from '../../src/shared/api-types';
+import { openPgSql } from '../../src/server/storage/open-pg-sql';
+import type { PgSql } from '../../src/server/storage/pg-sql';
+import { parsedRows } from '../../src/server/storage/rows';
+import type { SqlParam } from '../../src/server/storage/sql';
 import { startPostgres, type TestPostgres } from './postgres';
 import { startS3Server, type TestS3Server } from './s3-server';
 import { cliSync, spawnServe } from './service';
@@ -40,7 +43,7 @@ export interface TeamCluster {
   /** Creates another account's key in the shared database. */
   createKey(account: string, credits?: number): string;
   /** Rows of a query on the shared database, parsed by `schema`. */
-  rows<T>(schema: z.ZodType<T>, text: string, ...params: unknown[]): Promise<T[]>;
+  rows<T>(schema: z.ZodType<T>, text: string, ...params: SqlParam[]): Promise<T[]>;
   /** The worker holding the lease of the running job of `kind` for `ref` (a video's number), if one does. */
   jobHolder(kind: string, ref: string): Promise<TeamProcess | undefined>;
   stop(): Promise<void>;
@@ -100,13 +103,14 @@ export async function startTeamCluster(opts: {
   credits?: number;
 }): Promise<TeamCluster> {
   const { dir, cleanup: removeDir } = await tempDir('reelsync-team-');
+  /** Every process started, for stop(). */
   const started: TeamProcess[] = [];
   let postgres: TestPostgres | undefined;
   let s3: TestS3Server | undefined;
-  let pool: pg.Pool | undefined;
+  let sql: PgSql | undefined;
   const stop = async (): Promise<void> => {
     await Promise.all(started.map((p) => p.stop()));
-    await pool?.end();
+    await sql?.close();
     await s3?.stop();
     await postgres?.stop();
     await removeDir();
@@ -135,22 +139,17 @@ export async function startTeamCluster(opts: {
         return p;
       });
     };
-    // The first process migrates the database; the key is created once the schema is there.
-    const first = await spawnNext('api');
+    // Creating the key migrates the database, before any process starts.
     const key = keyFor('test', opts.credits ?? 100);
-    const rest = await Promise.all([
-      ...Array.from({ length: opts.apis - 1 }, () => spawnNext('api')),
+    const initial = await Promise.all([
+      ...Array.from({ length: opts.apis }, () => spawnNext('api')),
       ...Array.from({ length: opts.workers }, () => spawnNext('worker')),
     ]);
-    pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    const db = pool;
-    const apis = [first, ...rest.filter((p) => p.role === 'api')];
-    const workers = rest.filter((p) => p.role === 'worker');
-    const rows = async <T>(schema: z.ZodType<T>, text: string, ...params: unknown[]): Promise<T[]> => {
-      let n = 0;
-      const numbered = text.replace(/\?/g, () => `$${++n}`);
-      return (await db.query(numbered, params)).rows.map((r) => schema.parse(r));
-    };
+    const apis = initial.filter((p) => p.role === 'api');
+    const workers = initial.filter((p) => p.role === 'worker');
+    const db = (sql = await openPgSql(databaseUrl, { max: 2 }));
+    const rows = async <T>(schema: z.ZodType<T>, text: string, ...params: SqlParam[]): Promise<T[]> =>
+      parsedRows(schema, await db.all(text, ...params));
     return {
       pg: postgres,
       databaseUrl,
@@ -166,12 +165,14 @@ export async function startTeamCluster(opts: {
       createKey: keyFor,
       rows,
       jobHolder: async (kind, ref) => {
-        const { rows: found } = await db.query<{ leased_by: string | null }>(
-          "SELECT leased_by FROM jobs WHERE kind = $1 AND ref = $2 AND state = 'running'",
-          [kind, ref],
+        const [running] = await rows(
+          z.object({ leased_by: z.string().nullable() }),
+          "SELECT leased_by FROM jobs WHERE kind = ? AND ref = ? AND state = 'running'",
+          kind,
+          ref,
         );
         // leased_by is host:pid:nonce (jobs/job-queue.ts).
-        const pid = Number(found[0]?.leased_by?.split(':')[1]);
+        const pid = Number(running?.leased_by?.split(':')[1]);
         return workers.find((p) => p.pid === pid);
       },
       stop,

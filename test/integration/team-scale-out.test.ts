@@ -18,8 +18,8 @@ const SEARCH_PER_SECOND = 5;
 const CAP_ROOM = 4;
 const QUEUE_CAP = 20 + CAP_ROOM;
 
-const countRow = z.object({ n: z.coerce.number() });
-const jobRow = z.object({ state: z.string(), attempts: z.coerce.number() });
+const countRow = z.object({ n: z.number() });
+const jobRow = z.object({ state: z.string(), attempts: z.number() });
 
 // PostgreSQL's binaries missing: skipped, with the reason printed by test/helpers/postgres.ts (never under CI).
 describe.skipIf(skipPostgresTests)('team server: 2 API replicas and 2 workers on one PostgreSQL and one S3', () => {
@@ -147,7 +147,7 @@ describe.skipIf(skipPostgresTests)('team server: 2 API replicas and 2 workers on
     const videoNos = uploads.map((u) => u.json.data!.videoNo);
     expect(new Set(videoNos).size).toBe(20);
     const charges = await cluster.rows(
-      z.object({ amount_micro: z.coerce.number(), ref: z.string() }),
+      z.object({ amount_micro: z.number(), ref: z.string() }),
       'SELECT amount_micro, ref FROM ledger ORDER BY id OFFSET ?',
       ledgerBefore,
     );
