@@ -60,8 +60,9 @@ export async function startLiveHls(
   everyMs: number,
   holdMs: number,
   host = '127.0.0.1',
-): Promise<LocalServer & { ended(): boolean; end(): void }> {
+): Promise<LocalServer & { ended(): boolean; end(): void; playlistRequests(): number }> {
   let t0 = 0;
+  let playlistRequests = 0;
   let endedByCall = false;
   const visible = (): number => (t0 ? Math.min(segments.length, 1 + Math.floor((Date.now() - t0) / everyMs)) : 0);
   // Ended once every segment is out and the hold is over (or end() was called): the broadcast never cuts itself short.
@@ -70,6 +71,7 @@ export async function startLiveHls(
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/live.m3u8') {
+      playlistRequests += 1;
       t0 ||= Date.now();
       const shown = segments.slice(0, visible());
       const body = [
@@ -99,6 +101,7 @@ export async function startLiveHls(
   return {
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     ended,
+    playlistRequests: () => playlistRequests,
     end: () => {
       endedByCall = true;
     },

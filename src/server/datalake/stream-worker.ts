@@ -12,6 +12,11 @@ import { ffmpegPath } from '../../common/media/tools';
 export const STREAM_JOB = 'dl-stream';
 const payloadSchema = z.object({ streamId: z.string() });
 const POLL_MS = 500;
+/**
+ * How often a pull reads its stream's row: a stop (DELETE, a collection's purge) may come from another process (an
+ * api replica), whose in-process abort cannot reach this one; the row says so within this long.
+ */
+const STOPPED_CHECK_MS = 2_000;
 /** Demuxers a pull may use (HLS and the containers its segments come in, or a progressive file): none that reads other URLs. */
 const PULL_FORMATS = 'hls,mpegts,mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,flv,aac,mp3,ac3,eac3';
 
@@ -109,9 +114,14 @@ export function streamHandler(dl: Datalake): JobHandler {
     };
     try {
       let code: number | null | undefined;
+      let checked = Date.now();
       while (code === undefined) {
         code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), POLL_MS))]);
         await collect();
+        if (code === undefined && Date.now() - checked >= STOPPED_CHECK_MS) {
+          checked = Date.now();
+          if (await stoppedElsewhere(dl, stream.id)) dl.abort(stream.id);
+        }
       }
       if (jobSignal.aborted) throw jobSignal.reason;
       if (signal.aborted) return { type: 'finished' }; // stopped by DELETE
@@ -135,6 +145,12 @@ export function streamHandler(dl: Datalake): JobHandler {
       await rm(dir, { recursive: true, force: true });
     }
   };
+}
+
+/** Whether the stream's row says it no longer runs (stopped, or gone with its collection). */
+async function stoppedElsewhere(dl: Datalake, streamId: string): Promise<boolean> {
+  const row = await dl.streams.byId(streamId);
+  return !row || (row.status !== 'starting' && row.status !== 'live');
 }
 
 async function ingestSegment(dl: Datalake, stream: StreamRow, file: string, start: number, end: number): Promise<void> {

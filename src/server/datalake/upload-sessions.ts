@@ -105,12 +105,29 @@ export async function sweepIdleSessions(dl: Datalake, now = Date.now()): Promise
   return expired;
 }
 
-/** At start, before any request: removes uploaded files no video row refers to (left by a crash). */
-export async function removeOrphanUploads(dl: Datalake): Promise<number> {
+/**
+ * On a shared database (PostgreSQL) other processes may be writing into a shared upload folder: a file being received
+ * has no row yet, a live stream's folder is being cut. Only what nobody wrote to for this long is an orphan there.
+ */
+const SHARED_ORPHAN_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * At start, before any request: removes uploaded files no video row refers to (left by a crash). With a shared
+ * database, only those untouched for an hour (another process may be receiving them).
+ */
+export async function removeOrphanUploads(
+  dl: Pick<Datalake, 'videos' | 'uploadDir'> & { ctx: Pick<Datalake['ctx'], 'sql' | 'log'> },
+  now = Date.now(),
+): Promise<number> {
+  const shared = dl.ctx.sql.dialect === 'postgres';
   let removed = 0;
   for (const name of await readdir(dl.uploadDir)) {
     const m = /^(.+)\.bin$/.exec(name);
     if (m?.[1] && (await dl.videos.byId(m[1]))) continue;
+    if (shared) {
+      const written = (await stat(join(dl.uploadDir, name)).catch(() => null))?.mtimeMs;
+      if (written === undefined || now - written < SHARED_ORPHAN_AGE_MS) continue;
+    }
     await rm(join(dl.uploadDir, name), { force: true, recursive: true });
     removed++;
   }

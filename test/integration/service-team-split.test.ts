@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE_PATH, type ClipItem, type UploadedVideo } from '../../src/shared/api-types';
+import { DRAWN_TEXT, fixturePath } from '../fixtures/media';
+import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
+import { datalakeClient } from '../helpers/datalake';
+import { makeHls, startLiveHls } from '../helpers/live-hls';
+import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
+import { startS3Server, type TestS3Server } from '../helpers/s3-server';
+import { cliSync, SERVICE_CLI, spawnServe } from '../helpers/service';
+import { tempDir } from '../helpers/temp';
+
+/** A worker process (`serve --role worker`), resolved once it printed "worker ready". */
+async function startWorker(dataDir: string, configFile: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [SERVICE_CLI, 'serve', '--data', dataDir, '--config', configFile, '--role', 'worker'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, REELSYNC_LOG: process.env.REELSYNC_LOG ?? 'warn', ...env },
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-5000)));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('worker ready\n')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
+  });
+  return child;
+}
+
+const exited = (c: ChildProcess) =>
+  new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', r)));
+
+/**
+ * One api replica and one worker, each with its own data folder, on one PostgreSQL and one S3 server: what the api
+ * takes in, the worker does, and a stop the api records reaches the worker through the database.
+ */
+describe.skipIf(skipPostgresTests)('an api replica and a worker process on PostgreSQL + S3', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let pg: TestPostgres;
+  let s3: TestS3Server;
+  let api: { child: ChildProcess; origin: string };
+  let worker: ChildProcess;
+  let library: ApiClient;
+  let lakeKey: string;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir('reelsync-split-'));
+    [pg, s3] = await Promise.all([startPostgres(), startS3Server()]);
+    const configFile = join(dir, 'config.json');
+    const config = { database: { url: await pg.createDatabase() }, storage: { s3: s3.config }, jobs: { pollMs: 200 } };
+    await writeFile(configFile, JSON.stringify(config));
+    const key = (kind: string) =>
+      cliSync(['key', 'create', '--config', configFile, '--account', 'team', '--interface', kind, '--credits', '50']);
+    const libraryKey = key('library');
+    lakeKey = key('datalake');
+    api = await spawnServe(join(dir, 'api'), 0, configFile, undefined, s3.env, ['--role', 'api']);
+    worker = await startWorker(join(dir, 'worker'), configFile, s3.env);
+    library = apiClient(`${api.origin}${API_BASE_PATH}`, libraryKey);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const child of [api?.child, worker]) {
+      if (!child) continue;
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+    await s3?.stop();
+    await pg?.stop();
+    await cleanup?.();
+  });
+
+  it('an upload to the api is indexed by the worker and found by a search on the api', async () => {
+    const uploaded = await library.upload<UploadedVideo>(fixturePath('drawnTextMp4'));
+    const videoNo = uploaded.json.data!.videoNo;
+    expect((await waitForStatus(library, videoNo, 120_000)).status).toBe('PARSE');
+    const word = DRAWN_TEXT.split(' ')[0]!.toLowerCase();
+    const found = await library.post<ClipItem[]>('/search', { search_param: word });
+    expect(found.json.data!.map((h) => h.videoNo)).toContain(videoNo);
+  }, 150_000);
+
+  it("a stream stopped through the api stops the worker's pull (the row says so, not an in-process abort)", async () => {
+    const { dir: hlsDir, cleanup: hlsCleanup } = await tempDir('reelsync-split-hls-');
+    const live = await startLiveHls(hlsDir, await makeHls(fixturePath('phoneH264Mp4'), hlsDir), 1000, Infinity);
+    try {
+      const dl = datalakeClient(api.origin, lakeKey);
+      const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'live' })).json
+        .collection_id;
+      const opened = await dl.post<{ stream_id: string }>('/streams', {
+        collection_id: collection,
+        source_url: `${live.url}/live.m3u8`,
+        fps: 1,
+        segment_seconds: 2,
+      });
+      expect(opened.status).toBe(201);
+      await expect.poll(() => live.playlistRequests(), { timeout: 30_000, interval: 100 }).toBeGreaterThan(1);
+      const stopped = await dl.del<{ status: string }>(`/streams/${opened.json.stream_id}`);
+      expect(stopped.json.status).toBe('stopped');
+      // The worker reads the row every 2 s; then ffmpeg is gone and asks for the playlist no more.
+      await new Promise((r) => setTimeout(r, 4_000));
+      const after = live.playlistRequests();
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(live.playlistRequests()).toBe(after);
+    } finally {
+      await live.close();
+      await hlsCleanup();
+    }
+  }, 60_000);
+});
