@@ -75,7 +75,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   await blobs.check();
   const database = await openServiceDatabase(options.config, options.dataDir);
   // The embedded service stays silent on a normal start; a team process says what it shares.
-  if (database.engine === 'postgres') log.info({ database: database.where, role }, 'service database open');
+  if (database.engine === 'postgres') {
+    log.info({ database: database.where, role }, 'service database open');
+    if (!options.config.storage.s3)
+      log.warn('database.url without storage.s3: blobs stay in this data folder, which every process must share');
+  }
   const { sql } = database;
   const { limits } = options.config;
   const search = openServiceSearch(database, { dataDir: options.dataDir, config: options.config, blobs, log });

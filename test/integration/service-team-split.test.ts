@@ -2,9 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE_PATH, type ClipItem, type UploadedVideo } from '../../src/shared/api-types';
-import { DRAWN_TEXT, fixturePath } from '../fixtures/media';
-import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
+import { fixturePath } from '../fixtures/media';
 import { datalakeClient } from '../helpers/datalake';
 import { makeHls, startLiveHls } from '../helpers/live-hls';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
@@ -39,8 +37,9 @@ const exited = (c: ChildProcess) =>
   new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', r)));
 
 /**
- * One api replica and one worker, each with its own data folder, on one PostgreSQL and one S3 server: what the api
- * takes in, the worker does, and a stop the api records reaches the worker through the database.
+ * One api replica and one worker, each with its own data folder, on one PostgreSQL and one S3 server: a stop the api
+ * records reaches the worker through the database. (Uploads and searches across replicas and workers:
+ * team-scale-out.test.ts.)
  */
 describe.skipIf(skipPostgresTests)('an api replica and a worker process on PostgreSQL + S3', () => {
   let dir: string;
@@ -49,7 +48,6 @@ describe.skipIf(skipPostgresTests)('an api replica and a worker process on Postg
   let s3: TestS3Server;
   let api: { child: ChildProcess; origin: string };
   let worker: ChildProcess;
-  let library: ApiClient;
   let lakeKey: string;
 
   beforeAll(async () => {
@@ -60,11 +58,9 @@ describe.skipIf(skipPostgresTests)('an api replica and a worker process on Postg
     await writeFile(configFile, JSON.stringify(config));
     const key = (kind: string) =>
       cliSync(['key', 'create', '--config', configFile, '--account', 'team', '--interface', kind, '--credits', '50']);
-    const libraryKey = key('library');
     lakeKey = key('datalake');
     api = await spawnServe(join(dir, 'api'), 0, configFile, undefined, s3.env, ['--role', 'api']);
     worker = await startWorker(join(dir, 'worker'), configFile, s3.env);
-    library = apiClient(`${api.origin}${API_BASE_PATH}`, libraryKey);
   }, 120_000);
 
   afterAll(async () => {
@@ -77,15 +73,6 @@ describe.skipIf(skipPostgresTests)('an api replica and a worker process on Postg
     await pg?.stop();
     await cleanup?.();
   });
-
-  it('an upload to the api is indexed by the worker and found by a search on the api', async () => {
-    const uploaded = await library.upload<UploadedVideo>(fixturePath('drawnTextMp4'));
-    const videoNo = uploaded.json.data!.videoNo;
-    expect((await waitForStatus(library, videoNo, 120_000)).status).toBe('PARSE');
-    const word = DRAWN_TEXT.split(' ')[0]!.toLowerCase();
-    const found = await library.post<ClipItem[]>('/search', { search_param: word });
-    expect(found.json.data!.map((h) => h.videoNo)).toContain(videoNo);
-  }, 150_000);
 
   it("a stream stopped through the api stops the worker's pull (the row says so, not an in-process abort)", async () => {
     const { dir: hlsDir, cleanup: hlsCleanup } = await tempDir('reelsync-split-hls-');

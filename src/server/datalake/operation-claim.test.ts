@@ -70,24 +70,42 @@ it('runs an operation stage in one of two processes at a time; the other is told
   expect((await one.byId(op.id))?.claimed_by).toBeNull(); // released when the stage returned
 });
 
-it('aborts a stage whose claim lapsed and was taken by another process', async () => {
-  const [one, two] = workers();
-  const accountId = (await new Accounts(new SqliteSql(connections()[0])).ensure('acme')).id;
-  const op = await one.create({ accountId, kind: 'ingest', resource: 'vid_2' });
+/** Runs `during` inside a stage `one` holds (lease 90 ms), then waits until the stage is aborted; its reason. */
+async function abortReason(one: Operations, operationId: string, during: () => Promise<void>): Promise<unknown> {
   let aborted: unknown;
   const stage: JobHandler = async (_job, signal) => {
-    // The holder stalls past its lease (no renewal reaches the database in time); another process takes over.
-    connections()[0].prepare('UPDATE dl_operations SET claim_until = 0 WHERE id = ?').run(op.id);
-    expect(await two.claim(op.id, 60_000)).toBe(true);
+    await during();
     await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     aborted = signal.reason;
     return { type: 'finished' };
   };
   await claimingOperation({ operations: one, ctx: { log } }, stage, 90)(
-    jobFor(op.id),
+    jobFor(operationId),
     new AbortController().signal,
     noLease,
   );
+  return aborted;
+}
+
+it('aborts a stage whose claim lapsed and was taken by another process', async () => {
+  const [one, two] = workers();
+  const accountId = (await new Accounts(new SqliteSql(connections()[0])).ensure('acme')).id;
+  const op = await one.create({ accountId, kind: 'ingest', resource: 'vid_2' });
+  const aborted = await abortReason(one, op.id, async () => {
+    // The holder stalls past its lease (no renewal reaches the database in time); another process takes over.
+    connections()[0].prepare('UPDATE dl_operations SET claim_until = 0 WHERE id = ?').run(op.id);
+    expect(await two.claim(op.id, 60_000)).toBe(true);
+  });
   expect(String(aborted)).toMatch(/claimed by another worker/);
   expect((await one.byId(op.id))?.claimed_by).toBe(two.owner); // the loser's release leaves the new holder's claim
+});
+
+it('aborts a stage whose operation another process ended (a cancel taken by an api replica)', async () => {
+  const [one, two] = workers();
+  const accountId = (await new Accounts(new SqliteSql(connections()[0])).ensure('acme')).id;
+  const op = await one.create({ accountId, kind: 'ingest', resource: 'vid_3' });
+  const aborted = await abortReason(one, op.id, async () => {
+    expect(await two.finish(op.id, { error: null, cancelled: true })).toBe(true);
+  });
+  expect(String(aborted)).toMatch(/the operation ended/);
 });

@@ -9,7 +9,7 @@ const payloadSchema = z.object({ operationId: z.string() });
 /**
  * Wraps the handler of an operation's stage job (ingest, derive, purge): it runs only while this process holds the
  * operation's claim, renewed every third of the lease; a stage whose claim is lost (it lapsed and another process took
- * the operation) sees its signal aborted. An operation another live process holds is tried again once that claim
+ * the operation, or another process ended it: a cancel or delete on an api replica) sees its signal aborted. An operation another live process holds is tried again once that claim
  * would lapse.
  */
 export function claimingOperation(
@@ -30,7 +30,7 @@ export function claimingOperation(
     const renew = setInterval(() => {
       operations.renewClaim(operationId, leaseMs).then(
         (held) => {
-          if (!held) lost.abort(new Error('the operation was claimed by another worker'));
+          if (!held) lost.abort(new Error('the operation ended or was claimed by another worker'));
         },
         (err: unknown) => dl.ctx.log.warn({ operation: operationId, err }, 'cannot renew the operation claim'),
       );

@@ -9,7 +9,8 @@ import { checkMedia, extensionAllowed, mayBeVideoType } from './media';
 import type { OperationRow } from './operations';
 import { lockRow } from './row-lock';
 import { newVideoId, queueIngest } from './start-ingest';
-import { claimSession, openSession, releaseSession } from './upload-sessions';
+import { claimSession } from './session-claims';
+import { openSession } from './upload-sessions';
 
 /** What a client declares when it opens a resumable upload. */
 export interface NewSession {
@@ -98,11 +99,12 @@ export async function finalizeSession(dl: Datalake, account: Account, video: DlV
   const existing = video.operation_id ? await dl.operations.byId(video.operation_id) : undefined;
   if (existing) return existing;
   if (video.status !== 'uploading') throw conflict(`the video is ${video.status}`);
-  if (!claimSession(video.id)) throw conflict('a chunk or a finalize of this upload is in progress');
+  const claim = await claimSession(dl.ctx.sql, dl.ctx.log, video.id);
+  if (!claim) throw conflict('a chunk or a finalize of this upload is in progress');
   try {
     return await finalizeClaimed(dl, account, video);
   } finally {
-    releaseSession(video.id);
+    await claim.release();
   }
 }
 

@@ -7,6 +7,7 @@ import type { Datalake } from './datalake';
 import type { DlVideoRow, NewDlVideo } from './dl-videos';
 import { DatalakeError } from './errors';
 import { lockRow } from './row-lock';
+import { claimSession } from './session-claims';
 
 /**
  * A resumable session's indexing price is not known until its bytes are probed, so admission prices the declared
@@ -17,20 +18,6 @@ export const SESSION_PRICE_BYTES_PER_SECOND = 1_000_000;
 /** The price admission expects a session of `size` bytes to cost once indexed (at least a minute's). */
 export function sessionPrice(size: number): number {
   return indexingPrice(Math.max(60, size / SESSION_PRICE_BYTES_PER_SECOND));
-}
-
-/** Sessions with a request writing or finalizing them; the sweep leaves them alone. */
-const busy = new Set<string>();
-
-/** Marks a session busy; false when another request already holds it. */
-export function claimSession(id: string): boolean {
-  if (busy.has(id)) return false;
-  busy.add(id);
-  return true;
-}
-
-export function releaseSession(id: string): void {
-  busy.delete(id);
 }
 
 /**
@@ -87,18 +74,19 @@ export async function sweepIdleSessions(dl: Datalake, now = Date.now()): Promise
   const idleMs = dl.ctx.config.limits.uploadSessionIdleMs;
   const expired: string[] = [];
   for (const session of await dl.videos.openUploads()) {
-    if (busy.has(session.id)) continue;
     const written = (await stat(dl.uploadPath(session.id)).catch(() => null))?.mtimeMs ?? 0;
     if (now - Math.max(session.updated_at, written) <= idleMs) continue;
-    // Held while it is deleted: a chunk arriving now finds it busy, then gone. One that landed since the read above
-    // touched the row, and the delete, conditional on the row as read, leaves the session be.
-    if (!claimSession(session.id)) continue;
+    // Held while it is deleted (a request writing it, in any process, holds it: the sweep leaves it be); a chunk
+    // arriving now finds it claimed, then gone. One that landed since the read above touched the row, and the delete,
+    // conditional on the row as read, leaves the session be.
+    const claim = await claimSession(dl.ctx.sql, dl.ctx.log, session.id);
+    if (!claim) continue;
     try {
       if (!(await dl.videos.expireSession(session.id, session.updated_at))) continue;
       await rm(dl.uploadPath(session.id), { force: true });
       expired.push(session.id);
     } finally {
-      releaseSession(session.id);
+      await claim.release();
     }
   }
   if (expired.length) dl.ctx.log.info({ sessions: expired }, 'expired idle upload sessions');

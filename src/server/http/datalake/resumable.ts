@@ -9,7 +9,7 @@ import type { Datalake } from '../../datalake/datalake';
 import type { DlVideoRow } from '../../datalake/dl-videos';
 import { DatalakeError, invalid } from '../../datalake/errors';
 import { createSession, finalizeSession, findSession, receivedBytes } from '../../datalake/resumable-ingest';
-import { claimSession, releaseSession } from '../../datalake/upload-sessions';
+import { claimSession } from '../../datalake/session-claims';
 import type { OperationRecord } from './answers';
 import { ingestFields } from './ingest-fields';
 import { actionTarget, conflict, idParam, parse, targetParam } from './parse';
@@ -90,8 +90,9 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
       if (total !== video.upload_size)
         throw invalid(`the total in Content-Range must be the session size ${video.upload_size}`);
       if (end < start || end >= total) throw invalid('Content-Range END must be at least START and below TOTAL');
-      // One chunk at a time per session: a second concurrent PUT would interleave bytes.
-      if (!claimSession(video.id)) throw conflict('another chunk of this upload is in progress');
+      // One chunk at a time per session, on any replica: a second concurrent PUT would interleave bytes.
+      const claim = await claimSession(dl.ctx.sql, dl.ctx.log, video.id);
+      if (!claim) throw conflict('another chunk of this upload is in progress');
       const path = dl.uploadPath(video.id);
       try {
         const offset = await receivedBytes(dl, video.id);
@@ -122,7 +123,7 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
         await dl.videos.touch(video.id);
         return session(request, video, await receivedBytes(dl, video.id));
       } finally {
-        releaseSession(video.id);
+        await claim.release();
       }
     },
   });

@@ -9,6 +9,7 @@ import { m007SegmentEmbeddings } from './007-segment-embeddings';
 import { m008JobLeases } from './008-job-leases';
 import { m009RateLimits } from './009-rate-limits';
 import { m010DatalakeClaims } from './010-datalake-claims';
+import { m011UploadSessionClaims } from './011-upload-session-claims';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const serviceMigrations: readonly Migration[] = [
   m008JobLeases,
   m009RateLimits,
   m010DatalakeClaims,
+  m011UploadSessionClaims,
 ];

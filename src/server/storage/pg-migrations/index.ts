@@ -3,6 +3,7 @@ import { pg002SegmentSearch } from './002-segment-search';
 import { pg003JobLeases } from './003-job-leases';
 import { pg004RateLimits } from './004-rate-limits';
 import { pg005DatalakeClaims } from './005-datalake-claims';
+import { pg006UploadSessionClaims } from './006-upload-session-claims';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -12,4 +13,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg003JobLeases,
   pg004RateLimits,
   pg005DatalakeClaims,
+  pg006UploadSessionClaims,
 ];
