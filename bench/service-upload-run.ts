@@ -6,7 +6,7 @@ import { rssMb } from './harness';
 const run = promisify(execFile);
 
 /** POST /upload of `file` with curl -F, the way a client sends it; throws unless the service accepted it. */
-export async function curlUpload(service: TestService, file: string): Promise<void> {
+export async function curlUpload(service: Pick<TestService, 'baseUrl' | 'key'>, file: string): Promise<void> {
   const { stdout } = await run(
     'curl',
     ['-sS', '-H', `Authorization: ${service.key}`, '-F', `file=@${file};type=video/mp4`, `${service.baseUrl}/upload`],

@@ -52,7 +52,7 @@ export function cliSync(args: string[]): string {
   return res.stdout.trim();
 }
 
-/** `serve` on a data folder and port (0: any), resolved with the origin it prints once listening, and its stderr so far. */
+/** `serve` on a data folder and port (0: any), resolved with the origin it prints once listening ('' for a worker), and its stderr so far. */
 export async function spawnServe(
   dataDir: string,
   port: number,
@@ -90,8 +90,9 @@ export async function spawnServe(
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
+      // A worker (--role worker) listens on nothing: its origin is ''.
+      const m = /listening on (http:\/\/\S+)|worker ready/.exec(out);
+      if (m) resolve(m[1] ?? '');
     });
     child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
   });

@@ -25,8 +25,9 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
     await scratch.cleanup();
   });
 
-  const balanceMicro = (account = 'test'): Promise<number> =>
-    service.withSql(
+  const balanceMicro = (account = 'test'): Promise<number> => balanceOf(service, account);
+  const balanceOf = (of: TestService, account = 'test'): Promise<number> =>
+    of.withSql(
       async (sql) =>
         z
           .object({ b: z.number() })
@@ -223,12 +224,21 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       });
       try {
         const c = apiClient(capped.baseUrl, capped.key);
-        await c.upload(fixturePath('phoneH264Mp4'));
-        await c.upload(fixturePath('phoneH264Mp4'));
+        const before = await balanceOf(capped);
+        // Concurrent uploads all pass the early check before any row exists: the exact one at the insert holds.
+        const burst = await Promise.all([1, 2, 3, 4].map(() => c.upload(fixturePath('phoneH264Mp4'))));
+        expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+        for (const refused of burst.filter((r) => r.status === 429)) {
+          expect(refused.json.code).toBe('0429');
+          expect(refused.json.msg).toMatch(/indexing queue is full/);
+        }
+        // Two charges of 25 micro-USD (as above): a refused upload was never charged, or was refunded.
+        expect(before - (await balanceOf(capped))).toBe(2 * 25);
         const third = await c.upload(fixturePath('phoneH264Mp4'));
         expect(third.status).toBe(429);
         expect(third.json.code).toBe('0429');
         expect(third.json.msg).toMatch(/indexing queue is full/);
+        expect(before - (await balanceOf(capped))).toBe(2 * 25);
       } finally {
         await capped.stop();
       }

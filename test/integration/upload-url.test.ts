@@ -15,7 +15,7 @@ import type { UploadedVideo } from '../../src/shared/api-types';
 import { copyFixture, fixturePath, type FixtureName } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { datalakeClient } from '../helpers/datalake';
-import { startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 
 const CLI = join(import.meta.dirname, '../../src/main/cli.ts');
@@ -244,6 +244,32 @@ describe('POST /upload_url', () => {
     const res = await uploadUrl({ url: `${media.url}/phone.mp4` }, broke);
     expect(res.status).toBe(402);
     expect(res.json.code).toBe('0402');
+  });
+});
+
+describe.each(BLOB_BACKENDS)('POST /upload_url at the indexing-queue cap on %s', (backend) => {
+  it('lets exactly the room left through when links arrive at once', async () => {
+    const capped = await startService({
+      backend,
+      config: {
+        network: { allowPrivateTargets: true },
+        indexer: { paused: true },
+        limits: { indexQueueCap: 2, concurrentIngests: 10 },
+      },
+    });
+    try {
+      const client = apiClient(capped.baseUrl, capped.key);
+      // Links that never end: the videos stay queued (UNPARSE) while the others arrive.
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() => uploadUrl({ url: `${media.url}/slow.mp4` }, client)),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
+      for (const refused of answers.filter((r) => r.status === 429)) {
+        expect(refused.json.msg).toMatch(/indexing queue is full/);
+      }
+    } finally {
+      await capped.stop();
+    }
   });
 });
 

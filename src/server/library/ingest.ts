@@ -4,7 +4,7 @@ import { UPLOAD_LIMITS, type UploadedVideo } from '../../shared/api-types';
 import { indexingPrice } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
 import { badRequest } from '../http/envelope';
-import { admitNewMedia } from './admission';
+import { admitNewMedia, holdQueueCap } from './admission';
 import { safeFileName, urlFileName } from './file-names';
 import { startUrlUpload } from './url-upload';
 import { newVideoNo, type NewVideo, type VideoRow } from './videos';
@@ -81,6 +81,7 @@ export class LibraryIngest {
       await ctx.blobs.adopt(bucket, blob, file.tmpPath);
       // The row and its index job together: a video without its job would wait UNPARSE for ever.
       const row = await ctx.sql.transaction(async (tx) => {
+        await holdQueueCap(ctx, tx, accountId);
         const inserted = await ctx.videos.insert(
           {
             accountId,

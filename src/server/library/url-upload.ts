@@ -12,7 +12,7 @@ import { fetchSource } from '../datalake/fetch-source';
 import { HttpError } from '../http/envelope';
 import { checkMedia } from '../datalake/media';
 import type { JobHandler } from '../jobs/job-queue';
-import { lockAccount } from './account-lock';
+import { holdQueueCap } from './admission';
 import type { NewVideo, VideoRow } from './videos';
 
 /** Job kind of POST /upload_url: fetch the original, then queue the index job. */
@@ -29,9 +29,9 @@ export type UrlVideo = Omit<NewVideo, 'folderId'> & { blob: null };
 
 /**
  * Records the video (UNPARSE, no original yet) and queues its fetch in one transaction, so neither exists alone.
- * Within the account's cap of originals being fetched at once (config limits.concurrentIngests): the count and the
- * insert share the transaction, under the account's lock, so concurrent requests (on any replica) cannot pass it
- * together.
+ * Within the indexing-queue cap and the account's cap of originals being fetched at once (config
+ * limits.concurrentIngests): the counts and the insert share the transaction, under the account's lock, so concurrent
+ * requests (on any replica) cannot pass them together.
  */
 export async function startUrlUpload(
   ctx: ServiceContext,
@@ -41,7 +41,7 @@ export async function startUrlUpload(
 ): Promise<VideoRow> {
   const cap = ctx.config.limits.concurrentIngests;
   return ctx.sql.transaction(async (tx) => {
-    await lockAccount(tx, video.accountId);
+    await holdQueueCap(ctx, tx, video.accountId);
     if ((await ctx.videos.fetching(video.accountId, tx)) >= cap) {
       throw new HttpError(
         429,

@@ -171,9 +171,9 @@ export class Videos {
   }
 
   /** Uploads still waiting for the indexer that arrived within the window (the rolling queue cap). */
-  async queuedSince(accountId: number, since: number): Promise<number> {
+  async queuedSince(accountId: number, since: number, on: Sql = this.sql): Promise<number> {
     return countOf(
-      await this.sql.get(
+      await on.get(
         "SELECT COUNT(*) AS n FROM videos WHERE account_id = ? AND status = 'UNPARSE' AND created_at >= ?",
         accountId,
         since,
