@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
-import { datalakeClient } from '../helpers/datalake';
+import { FormData } from 'undici';
+import { datalakeClient, waitForOperation, type Operation } from '../helpers/datalake';
 import { makeHls, startLiveHls } from '../helpers/live-hls';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server';
@@ -38,7 +40,8 @@ const exited = (c: ChildProcess) =>
 
 /**
  * One api replica and one worker, each with its own data folder, on one PostgreSQL and one S3 server: a stop the api
- * records reaches the worker through the database. (Uploads and searches across replicas and workers:
+ * records reaches the worker through the database; an interface B upload the api receives reaches the worker through
+ * the blob store. (Uploads and searches across replicas and workers:
  * team-scale-out.test.ts.)
  */
 describe.skipIf(skipPostgresTests)('an api replica and a worker process on PostgreSQL + S3', () => {
@@ -73,6 +76,26 @@ describe.skipIf(skipPostgresTests)('an api replica and a worker process on Postg
     await pg?.stop();
     await cleanup?.();
   });
+
+  it('an interface B file upload to the api is ingested and indexed by the worker, its staged blob gone after', async () => {
+    const dl = datalakeClient(api.origin, lakeKey);
+    const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'uploads' })).json
+      .collection_id;
+    const form = new FormData();
+    form.append('json', JSON.stringify({ collection_id: collection }));
+    form.append('file', await openAsBlob(fixturePath('phoneH264Mp4'), { type: 'video/mp4' }), 'phone.mp4');
+    const res = await dl.call<Operation>('POST', '/videos', form);
+    expect(res.status).toBe(202);
+    const op = await waitForOperation(dl, res.json.operation, 120_000);
+    expect(op.error).toBeNull();
+    expect(op.progress).toMatchObject({ preprocess: 'done', index: 'done' });
+    expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({ status: 'ready', source: { type: 'file' } });
+    const keys = await s3.keys();
+    expect(keys.filter((k) => k.includes(`/videos/${op.resource}/`))).toHaveLength(1); // the original, stored
+    expect(keys.filter((k) => k.includes('/datalake-uploads/'))).toEqual([]);
+    // Nothing waits on the api's disk (the worker never saw that folder).
+    expect(await readdir(join(dir, 'api', 'datalake-uploads'))).toEqual([]);
+  }, 150_000);
 
   it("a stream stopped through the api stops the worker's pull (the row says so, not an in-process abort)", async () => {
     const { dir: hlsDir, cleanup: hlsCleanup } = await tempDir('reelsync-split-hls-');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { rm } from 'node:fs/promises';
-import type { ServiceContext } from '../context';
+import { rename, rm } from 'node:fs/promises';
+import { bucketOf, type ServiceContext } from '../context';
 import { Collections } from './collections';
 import { Deliveries } from './deliveries';
 import { DlVideos, type DlVideoRow } from './dl-videos';
@@ -29,7 +29,10 @@ export class Datalake {
   readonly deliveries: Deliveries;
   readonly events: Events;
   readonly streams: Streams;
-  /** Uploaded files (multipart and resumable) wait here; unlike tmp/ it survives a restart. */
+  /**
+   * Uploaded files (multipart, resumable, stream recordings) are written here by the process receiving them; once
+   * complete they are staged in the blob store (stageUpload), where a worker on any machine reads them.
+   */
   readonly uploadDir: string;
   private readonly aborts = new Map<string, AbortController>();
 
@@ -45,6 +48,35 @@ export class Datalake {
 
   uploadPath(videoId: string): string {
     return join(this.uploadDir, `${videoId}.bin`);
+  }
+
+  /** The blob a complete upload waits under in the account's bucket until its ingest stores it as a library video. */
+  stagedBlob(videoId: string): string {
+    return `datalake-uploads/${videoId}.bin`;
+  }
+
+  /** Hands a complete upload to the blob store (a rename on local disk, a multipart upload to S3). */
+  async stageUpload(accountId: number, videoId: string): Promise<void> {
+    await this.ctx.blobs.adopt(bucketOf(accountId), this.stagedBlob(videoId), this.uploadPath(videoId));
+  }
+
+  /** Puts a staged upload back in uploadPath: a finalize that could not queue its ingest leaves the session whole. */
+  async unstageUpload(accountId: number, videoId: string): Promise<void> {
+    const bucket = bucketOf(accountId);
+    const staged = await this.ctx.blobs.localFile(bucket, this.stagedBlob(videoId));
+    if (!staged) return;
+    try {
+      await rename(staged.path, this.uploadPath(videoId));
+    } finally {
+      await staged.release();
+    }
+    await this.ctx.blobs.delete(bucket, this.stagedBlob(videoId));
+  }
+
+  /** Removes an upload wherever it waits: the receiving process's file and the staged blob. */
+  async removeUpload(video: Pick<DlVideoRow, 'id' | 'account_id'>): Promise<void> {
+    await rm(this.uploadPath(video.id), { force: true });
+    await this.ctx.blobs.delete(bucketOf(video.account_id), this.stagedBlob(video.id));
   }
 
   /** An abort handle for work on an operation, aborted by cancel or delete. */
@@ -135,7 +167,7 @@ export class Datalake {
     await this.ended(row.id, null, true);
     const { video, library } = cancelled;
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
-    if (video) await rm(this.uploadPath(video.id), { force: true });
+    if (video) await this.removeUpload(video);
     return { kind: 'cancelled', row: (await this.operations.byId(row.id)) ?? row };
   }
 
@@ -153,7 +185,7 @@ export class Datalake {
       await this.ctx.videos.delete(library.id);
       await this.deleteLibraryBlobs(library.bucket, library.video_no);
     }
-    await rm(this.uploadPath(video.id), { force: true });
+    await this.removeUpload(video);
     await this.videos.remove(video.id);
   }
 
