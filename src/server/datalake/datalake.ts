@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { rename, rm } from 'node:fs/promises';
-import { bucketOf, type ServiceContext } from '../context';
+import type { ServiceContext } from '../context';
 import { Collections } from './collections';
 import { Deliveries } from './deliveries';
 import { DlVideos, type DlVideoRow } from './dl-videos';
@@ -9,6 +8,7 @@ import { Events } from './events';
 import { Operations, type OperationRow } from './operations';
 import { lockRow } from './row-lock';
 import { Streams } from './streams';
+import { UploadStaging } from './upload-staging';
 import { enqueueWebhook } from './webhooks';
 
 export const INGEST_JOB = 'dl-ingest';
@@ -29,10 +29,8 @@ export class Datalake {
   readonly deliveries: Deliveries;
   readonly events: Events;
   readonly streams: Streams;
-  /**
-   * Uploaded files (multipart, resumable, stream recordings) are written here by the process receiving them; once
-   * complete they are staged in the blob store (stageUpload), where a worker on any machine reads them.
-   */
+  /** Interface B's uploads: written by the process receiving them, staged in the blob store for the ingest. */
+  readonly uploads: UploadStaging;
   readonly uploadDir: string;
   private readonly aborts = new Map<string, AbortController>();
 
@@ -44,39 +42,11 @@ export class Datalake {
     this.events = new Events(ctx.sql);
     this.streams = new Streams(ctx.sql);
     this.uploadDir = join(ctx.dataDir, 'datalake-uploads');
+    this.uploads = new UploadStaging(ctx.blobs, this.uploadDir);
   }
 
   uploadPath(videoId: string): string {
-    return join(this.uploadDir, `${videoId}.bin`);
-  }
-
-  /** The blob a complete upload waits under in the account's bucket until its ingest stores it as a library video. */
-  stagedBlob(videoId: string): string {
-    return `datalake-uploads/${videoId}.bin`;
-  }
-
-  /** Hands a complete upload to the blob store (a rename on local disk, a multipart upload to S3). */
-  async stageUpload(accountId: number, videoId: string): Promise<void> {
-    await this.ctx.blobs.adopt(bucketOf(accountId), this.stagedBlob(videoId), this.uploadPath(videoId));
-  }
-
-  /** Puts a staged upload back in uploadPath: a finalize that could not queue its ingest leaves the session whole. */
-  async unstageUpload(accountId: number, videoId: string): Promise<void> {
-    const bucket = bucketOf(accountId);
-    const staged = await this.ctx.blobs.localFile(bucket, this.stagedBlob(videoId));
-    if (!staged) return;
-    try {
-      await rename(staged.path, this.uploadPath(videoId));
-    } finally {
-      await staged.release();
-    }
-    await this.ctx.blobs.delete(bucket, this.stagedBlob(videoId));
-  }
-
-  /** Removes an upload wherever it waits: the receiving process's file and the staged blob. */
-  async removeUpload(video: Pick<DlVideoRow, 'id' | 'account_id'>): Promise<void> {
-    await rm(this.uploadPath(video.id), { force: true });
-    await this.ctx.blobs.delete(bucketOf(video.account_id), this.stagedBlob(video.id));
+    return this.uploads.path(videoId);
   }
 
   /** An abort handle for work on an operation, aborted by cancel or delete. */
@@ -167,7 +137,7 @@ export class Datalake {
     await this.ended(row.id, null, true);
     const { video, library } = cancelled;
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
-    if (video) await this.removeUpload(video);
+    if (video) await this.uploads.remove(video);
     return { kind: 'cancelled', row: (await this.operations.byId(row.id)) ?? row };
   }
 
@@ -185,7 +155,7 @@ export class Datalake {
       await this.ctx.videos.delete(library.id);
       await this.deleteLibraryBlobs(library.bucket, library.video_no);
     }
-    await this.removeUpload(video);
+    await this.uploads.remove(video);
     await this.videos.remove(video.id);
   }
 

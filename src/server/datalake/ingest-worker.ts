@@ -1,4 +1,4 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InsufficientBalanceError } from '../accounts/billing';
@@ -94,10 +94,10 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (!stored) {
         await dl.refundOnce(op.id);
         await ctx.blobs.deletePrefix(bucket, `videos/${video.id}`);
-        await dl.removeUpload(video);
+        await dl.uploads.remove(video);
         return { type: 'finished' };
       }
-      await dl.removeUpload(video);
+      await dl.uploads.remove(video);
       return { type: 'finished' };
     } catch (err) {
       if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
@@ -110,7 +110,7 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (failure.code === 'internal')
         ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
       await dl.complete(op.id, { code: failure.code, message: failure.message });
-      await dl.removeUpload(video);
+      await dl.uploads.remove(video);
       return { type: 'finished' };
     } finally {
       dl.untrack(op.id);
@@ -148,13 +148,9 @@ async function obtain(
     case 'file':
     case 'resumable':
     case 'stream': {
-      // Staged in the blob store by whichever process received it (a streamed copy from S3, the file itself on disk).
-      const staged = await dl.ctx.blobs.localFile(bucketOf(video.account_id), dl.stagedBlob(video.id));
-      if (staged) return staged;
-      // Queued before uploads were staged: the file waits where it was received.
-      const received = dl.uploadPath(video.id);
-      if (await stat(received).catch(() => null)) return { path: received, release: () => Promise.resolve() };
-      throw new OperationFailure('source_unresolved', 'the uploaded file is gone');
+      const upload = await dl.uploads.open(video);
+      if (!upload) throw new OperationFailure('source_unresolved', 'the uploaded file is gone');
+      return upload;
     }
     default: {
       const never: never = video.source_type;

@@ -130,7 +130,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
   }
   // Staged before the ingest is queued (a worker on any machine reads it from the blob store); put back when no
   // ingest was queued, so the session stays whole.
-  await dl.stageUpload(account.id, video.id);
+  await dl.uploads.stage(video);
   // Decided under the video's row lock: a finalize of it in another process either queued first (its operation is
   // returned) or waits for this one's.
   const queued = dl.ctx.sql.transaction(async (tx) => {
@@ -147,7 +147,7 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
     );
   });
   return queued.catch(async (err: unknown) => {
-    await dl.unstageUpload(account.id, video.id);
+    await dl.uploads.unstage(video);
     throw err;
   });
 }

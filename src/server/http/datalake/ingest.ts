@@ -109,7 +109,7 @@ async function ingestMultipart(
         throw err;
       });
       // Staged before the ingest is queued: a worker on any machine finds it in the blob store.
-      await dl.stageUpload(account.id, videoId);
+      await dl.uploads.stage({ id: videoId, account_id: account.id });
       staged = videoId;
       const { op, replayed: raced } = await startIngest(
         dl,
@@ -123,7 +123,7 @@ async function ingestMultipart(
         videoId,
       );
       // An ingest with the same key, started meanwhile, is the answer.
-      if (raced) await dl.removeUpload({ id: videoId, account_id: account.id });
+      if (raced) await dl.uploads.remove({ id: videoId, account_id: account.id });
       stored = staged = undefined; // the ingest owns the file now
       void reply.code(202);
       return await dl.operations.record(op);
@@ -131,7 +131,7 @@ async function ingestMultipart(
     throw invalid('the `file` part is missing');
   } catch (err) {
     if (stored) await rm(stored, { force: true });
-    if (staged) await dl.removeUpload({ id: staged, account_id: account.id });
+    if (staged) await dl.uploads.remove({ id: staged, account_id: account.id });
     // Answer after reading the rest of the body, as HTTP clients expect (closing on unread data makes them see a
     // reset, not the answer); past the cap, close instead of reading gigabytes.
     const drained = (open === null || open.readableEnded || (await discard(open))) && (await drainParts(parts));
