@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
-import { datalakeClient } from '../helpers/datalake';
+import { FormData } from 'undici';
+import { datalakeClient, waitForOperation, type Operation } from '../helpers/datalake';
 import { makeHls, startLiveHls } from '../helpers/live-hls';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server';
@@ -38,7 +40,8 @@ const exited = (c: ChildProcess) =>
 
 /**
  * One api replica and one worker, each with its own data folder, on one PostgreSQL and one S3 server: a stop the api
- * records reaches the worker through the database. (Uploads and searches across replicas and workers:
+ * records reaches the worker through the database; an interface B upload the api receives reaches the worker through
+ * the blob store. (Uploads and searches across replicas and workers:
  * team-scale-out.test.ts.)
  */
 describe.skipIf(skipPostgresTests)('an api replica and a worker process on PostgreSQL + S3', () => {
@@ -73,6 +76,45 @@ describe.skipIf(skipPostgresTests)('an api replica and a worker process on Postg
     await pg?.stop();
     await cleanup?.();
   });
+
+  it('interface B uploads to the api (multipart, resumable) are indexed by the worker, their staged blobs gone after', async () => {
+    const dl = datalakeClient(api.origin, lakeKey);
+    const collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'uploads' })).json
+      .collection_id;
+    const file = fixturePath('phoneH264Mp4');
+    const form = new FormData();
+    form.append('json', JSON.stringify({ collection_id: collection }));
+    form.append('file', await openAsBlob(file, { type: 'video/mp4' }), 'phone.mp4');
+    const multipart = await dl.call<Operation>('POST', '/videos', form);
+    expect(multipart.status).toBe(202);
+    const bytes = await readFile(file);
+    const session = await dl.post<{ video_id: string; upload_url: string }>('/videos?upload=resumable', {
+      collection_id: collection,
+      size: bytes.length,
+      filename: 'phone.mp4',
+      content_type: 'video/mp4',
+    });
+    const put = await dl.call('PUT', session.json.upload_url, bytes, {
+      'content-type': 'application/octet-stream',
+      'content-range': `bytes 0-${bytes.length - 1}/${bytes.length}`,
+    });
+    expect(put.status).toBe(200);
+    const finalized = await dl.post<Operation>(`/videos/${session.json.video_id}:finalize`);
+    expect(finalized.status).toBe(202);
+    for (const [id, type] of [
+      [multipart.json.operation, 'file'],
+      [finalized.json.operation, 'resumable'],
+    ] as const) {
+      const op = await waitForOperation(dl, id, 120_000);
+      expect(op.error).toBeNull();
+      expect(op.progress).toMatchObject({ preprocess: 'done', index: 'done' });
+      expect((await dl.get(`/videos/${op.resource}`)).json).toMatchObject({ status: 'ready', source: { type } });
+      expect((await s3.keys()).filter((k) => k.includes(`/videos/${op.resource}/`))).toHaveLength(1); // the original
+    }
+    expect((await s3.keys()).filter((k) => k.includes('/datalake-uploads/'))).toEqual([]);
+    // Nothing waits on the api's disk (the worker never saw that folder).
+    expect(await readdir(join(dir, 'api', 'datalake-uploads'))).toEqual([]);
+  }, 180_000);
 
   it("a stream stopped through the api stops the worker's pull (the row says so, not an in-process abort)", async () => {
     const { dir: hlsDir, cleanup: hlsCleanup } = await tempDir('reelsync-split-hls-');

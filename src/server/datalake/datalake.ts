@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { rm } from 'node:fs/promises';
 import type { ServiceContext } from '../context';
 import { Collections } from './collections';
 import { Deliveries } from './deliveries';
@@ -9,6 +8,7 @@ import { Events } from './events';
 import { Operations, type OperationRow } from './operations';
 import { lockRow } from './row-lock';
 import { Streams } from './streams';
+import { UploadStaging } from './upload-staging';
 import { enqueueWebhook } from './webhooks';
 
 export const INGEST_JOB = 'dl-ingest';
@@ -29,7 +29,8 @@ export class Datalake {
   readonly deliveries: Deliveries;
   readonly events: Events;
   readonly streams: Streams;
-  /** Uploaded files (multipart and resumable) wait here; unlike tmp/ it survives a restart. */
+  /** Interface B's uploads: written by the process receiving them, staged in the blob store for the ingest. */
+  readonly uploads: UploadStaging;
   readonly uploadDir: string;
   private readonly aborts = new Map<string, AbortController>();
 
@@ -41,10 +42,11 @@ export class Datalake {
     this.events = new Events(ctx.sql);
     this.streams = new Streams(ctx.sql);
     this.uploadDir = join(ctx.dataDir, 'datalake-uploads');
+    this.uploads = new UploadStaging(ctx.blobs, this.uploadDir);
   }
 
   uploadPath(videoId: string): string {
-    return join(this.uploadDir, `${videoId}.bin`);
+    return this.uploads.path(videoId);
   }
 
   /** An abort handle for work on an operation, aborted by cancel or delete. */
@@ -135,7 +137,7 @@ export class Datalake {
     await this.ended(row.id, null, true);
     const { video, library } = cancelled;
     if (library) await this.deleteLibraryBlobs(library.bucket, library.video_no);
-    if (video) await rm(this.uploadPath(video.id), { force: true });
+    if (video) await this.uploads.remove(video);
     return { kind: 'cancelled', row: (await this.operations.byId(row.id)) ?? row };
   }
 
@@ -153,7 +155,7 @@ export class Datalake {
       await this.ctx.videos.delete(library.id);
       await this.deleteLibraryBlobs(library.bucket, library.video_no);
     }
-    await rm(this.uploadPath(video.id), { force: true });
+    await this.uploads.remove(video);
     await this.videos.remove(video.id);
   }
 

@@ -5,6 +5,7 @@ import { InsufficientBalanceError } from '../accounts/billing';
 import { bucketOf } from '../context';
 import { indexingPrice } from '../accounts/billing';
 import type { JobHandler } from '../jobs/job-queue';
+import type { LocalBlobFile } from '../storage/blob-store';
 import type { Datalake } from './datalake';
 import type { DlVideoRow } from './dl-videos';
 import { OperationFailure } from './errors';
@@ -33,8 +34,10 @@ export function ingestHandler(dl: Datalake): JobHandler {
     const signal = dl.track(op.id, jobSignal);
     await mkdir(ctx.tmpDir, { recursive: true });
     const download = join(ctx.tmpDir, `ingest-${video.id}-${job.attempts}`);
+    let source: LocalBlobFile | null = null;
     try {
-      const file = await obtain(dl, video, download, op.id, signal);
+      source = await obtain(dl, video, download, op.id, signal);
+      const file = source.path;
       const probe = await checkMedia(file, signal);
       if ((await dl.operations.byId(op.id))?.done) return { type: 'finished' };
       const price = indexingPrice(probe.durationSeconds);
@@ -91,9 +94,10 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (!stored) {
         await dl.refundOnce(op.id);
         await ctx.blobs.deletePrefix(bucket, `videos/${video.id}`);
+        await dl.uploads.remove(video);
         return { type: 'finished' };
       }
-      await rm(dl.uploadPath(video.id), { force: true });
+      await dl.uploads.remove(video);
       return { type: 'finished' };
     } catch (err) {
       if (jobSignal.aborted) throw err; // shutting down: the job runs again after the restart
@@ -106,9 +110,11 @@ export function ingestHandler(dl: Datalake): JobHandler {
       if (failure.code === 'internal')
         ctx.log.error({ operation: op.id, err: failure.message }, 'ingest preprocess failed');
       await dl.complete(op.id, { code: failure.code, message: failure.message });
+      await dl.uploads.remove(video);
       return { type: 'finished' };
     } finally {
       dl.untrack(op.id);
+      await source?.release();
       await rm(download, { force: true });
     }
   };
@@ -120,7 +126,7 @@ async function obtain(
   download: string,
   operationId: string,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<LocalBlobFile> {
   switch (video.source_type) {
     case 'url': {
       if (!video.source_url) throw new OperationFailure('source_unresolved', 'the video has no source_url');
@@ -137,12 +143,15 @@ async function obtain(
         onProgress,
         allowPrivateTargets: dl.ctx.config.network.allowPrivateTargets,
       });
-      return download;
+      return { path: download, release: () => Promise.resolve() };
     }
     case 'file':
     case 'resumable':
-    case 'stream':
-      return dl.uploadPath(video.id);
+    case 'stream': {
+      const upload = await dl.uploads.open(video);
+      if (!upload) throw new OperationFailure('source_unresolved', 'the uploaded file is gone');
+      return upload;
+    }
     default: {
       const never: never = video.source_type;
       throw new Error(`unknown source type ${String(never)}`);

@@ -102,6 +102,10 @@ export async function finalizeSession(dl: Datalake, account: Account, video: DlV
   const claim = await claimSession(dl.ctx.sql, dl.ctx.log, video.id);
   if (!claim) throw conflict('a chunk or a finalize of this upload is in progress');
   try {
+    // A finalize that held the claim before this one queued the ingest (and staged the bytes): its operation answers.
+    const current = await dl.videos.byId(video.id);
+    const queued = current?.operation_id ? await dl.operations.byId(current.operation_id) : undefined;
+    if (queued) return queued;
     return await finalizeClaimed(dl, account, video);
   } finally {
     await claim.release();
@@ -124,9 +128,12 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
     }
     throw err;
   }
+  // Staged before the ingest is queued (a worker on any machine reads it from the blob store); put back when no
+  // ingest was queued, so the session stays whole.
+  await dl.uploads.stage(video);
   // Decided under the video's row lock: a finalize of it in another process either queued first (its operation is
   // returned) or waits for this one's.
-  return dl.ctx.sql.transaction(async (tx) => {
+  const queued = dl.ctx.sql.transaction(async (tx) => {
     await lockRow(tx, 'dl_videos', video.id);
     const again = await dl.videos.byId(video.id, tx);
     const raced = again?.operation_id ? await dl.operations.byId(again.operation_id, tx) : undefined;
@@ -138,5 +145,9 @@ async function finalizeClaimed(dl: Datalake, account: Account, video: DlVideoRow
       { accountId: account.id, callbackUrl: video.callback_url, idempotencyKey: null, requestHash: null },
       tx,
     );
+  });
+  return queued.catch(async (err: unknown) => {
+    await dl.uploads.unstage(video);
+    throw err;
   });
 }

@@ -156,7 +156,8 @@ async function stoppedElsewhere(dl: Datalake, streamId: string): Promise<boolean
 async function ingestSegment(dl: Datalake, stream: StreamRow, file: string, start: number, end: number): Promise<void> {
   const videoId = newVideoId();
   await rename(file, dl.uploadPath(videoId));
-  await startIngest(
+  await dl.uploads.stage({ id: videoId, account_id: stream.account_id });
+  const started = startIngest(
     dl,
     {
       accountId: stream.account_id,
@@ -174,5 +175,9 @@ async function ingestSegment(dl: Datalake, stream: StreamRow, file: string, star
     },
     videoId,
   );
+  await started.catch(async (err: unknown) => {
+    await dl.uploads.remove({ id: videoId, account_id: stream.account_id });
+    throw err;
+  });
   await dl.streams.addSegment(stream.id, end);
 }

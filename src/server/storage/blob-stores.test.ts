@@ -5,52 +5,33 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3Server, type TestS3Server } from '../../../test/helpers/s3-server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBlobBackends } from '../../../test/helpers/blob-backends';
 import { SERVICE_CLI } from '../../../test/helpers/service';
-import { tempDir } from '../../../test/helpers/temp';
 import { ConfigError, parseConfig } from '../config';
 import type { BlobStore } from './blob-store';
 import { openBlobStore } from './open-blob-store';
 
 const BUCKET = 'reelsync-7';
-let s3: TestS3Server;
-let scratch: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(async () => {
-  s3 = await startS3Server();
-  scratch = await tempDir();
-});
-afterAll(async () => {
-  await s3?.stop();
-  await scratch?.cleanup();
-});
+const stores = useBlobBackends();
 
 /** `serve` with storage.s3 = s3Config and the given AWS variables (none inherited); its exit code and stderr. */
 async function serve(
   s3Config: object,
   aws: Record<string, string>,
 ): Promise<{ status: number | null; stderr: string }> {
-  const config = join(scratch.dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  const config = join(stores.dir, `config-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(config, JSON.stringify({ storage: { s3: s3Config } }));
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AWS_')));
   const res = spawnSync(
     process.execPath,
-    [SERVICE_CLI, 'serve', '--data', join(scratch.dir, 'data'), '--port', '0', '--config', config],
+    [SERVICE_CLI, 'serve', '--data', join(stores.dir, 'data'), '--port', '0', '--config', config],
     { encoding: 'utf8', env: { ...env, ...aws }, timeout: 60_000 },
   );
   return { status: res.status, stderr: res.stderr };
 }
 
-const backends = [
-  { name: 'local disk', open: (dir: string) => openBlobStore(parseConfig({}), dir, join(dir, 'tmp')) },
-  {
-    name: 's3 (s3rver)',
-    open: (dir: string) => openBlobStore(parseConfig({ storage: { s3: s3.config } }), dir, join(dir, 'tmp'), s3.env),
-  },
-];
-
-describe.each(backends)('blob store on $name', ({ open }) => {
+describe.each(stores.backends)('blob store on $name', ({ open }) => {
   let store: BlobStore;
   let dir: string;
   let n = 0;
@@ -61,7 +42,7 @@ describe.each(backends)('blob store on $name', ({ open }) => {
   };
 
   beforeAll(async () => {
-    dir = join(scratch.dir, `store-${Math.random().toString(36).slice(2)}`);
+    dir = join(stores.dir, `store-${Math.random().toString(36).slice(2)}`);
     await mkdir(dir);
     store = await open(dir);
     await store.check();
@@ -145,28 +126,28 @@ describe.each(backends)('blob store on $name', ({ open }) => {
 
 describe('S3 configuration', () => {
   it('keys objects as <service bucket>/<blob> in the configured bucket', async () => {
-    expect(await s3.keys(`${BUCKET}/videos/VI1/`)).toEqual([`${BUCKET}/videos/VI1/clip.mp4`]);
+    expect(await stores.s3.keys(`${BUCKET}/videos/VI1/`)).toEqual([`${BUCKET}/videos/VI1/clip.mp4`]);
   });
 
   it('names the missing credentials', async () => {
-    const config = parseConfig({ storage: { s3: s3.config } });
-    await expect(openBlobStore(config, scratch.dir, scratch.dir, { AWS_ACCESS_KEY_ID: 'x' })).rejects.toThrow(
+    const config = parseConfig({ storage: { s3: stores.s3.config } });
+    await expect(openBlobStore(config, stores.dir, stores.dir, { AWS_ACCESS_KEY_ID: 'x' })).rejects.toThrow(
       ConfigError,
     );
-    await expect(openBlobStore(config, scratch.dir, scratch.dir, { AWS_ACCESS_KEY_ID: 'x' })).rejects.toThrow(
+    await expect(openBlobStore(config, stores.dir, stores.dir, { AWS_ACCESS_KEY_ID: 'x' })).rejects.toThrow(
       /storage.s3 needs S3 credentials in the environment: AWS_SECRET_ACCESS_KEY missing/,
     );
   });
 
   it('refuses a bucket that does not exist, and credentials the server does not know, with the cause', async () => {
     const missing = await openBlobStore(
-      parseConfig({ storage: { s3: { ...s3.config, bucket: 'no-such-bucket' } } }),
-      scratch.dir,
-      scratch.dir,
-      s3.env,
+      parseConfig({ storage: { s3: { ...stores.s3.config, bucket: 'no-such-bucket' } } }),
+      stores.dir,
+      stores.dir,
+      stores.s3.env,
     );
     await expect(missing.check()).rejects.toThrow(/storage.s3: cannot use bucket "no-such-bucket" at http:.*404/);
-    const stranger = await openBlobStore(parseConfig({ storage: { s3: s3.config } }), scratch.dir, scratch.dir, {
+    const stranger = await openBlobStore(parseConfig({ storage: { s3: stores.s3.config } }), stores.dir, stores.dir, {
       AWS_ACCESS_KEY_ID: 'someone',
       AWS_SECRET_ACCESS_KEY: 'else',
     });
@@ -189,7 +170,7 @@ describe('S3 configuration', () => {
   });
 
   it('refuses to start without S3 credentials in the environment, naming them (exit 2)', async () => {
-    const res = await serve(s3.config, {});
+    const res = await serve(stores.s3.config, {});
     expect(res.status).toBe(2);
     expect(res.stderr).toMatch(
       /storage.s3 needs S3 credentials in the environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY missing/,
@@ -197,16 +178,16 @@ describe('S3 configuration', () => {
   });
 
   it('refuses to start on a bucket that does not exist or credentials the server refuses (exit 1)', async () => {
-    const missing = await serve({ ...s3.config, bucket: 'not-there' }, s3.env);
+    const missing = await serve({ ...stores.s3.config, bucket: 'not-there' }, stores.s3.env);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/storage.s3: cannot use bucket "not-there" at http:\/\/127\.0\.0\.1:\d+: .*404/);
-    const refused = await serve(s3.config, { AWS_ACCESS_KEY_ID: 'nobody', AWS_SECRET_ACCESS_KEY: 'wrong' });
+    const refused = await serve(stores.s3.config, { AWS_ACCESS_KEY_ID: 'nobody', AWS_SECRET_ACCESS_KEY: 'wrong' });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/storage.s3: cannot use bucket "reelsync-test"/);
   });
 
   it('names the offending storage key of the config file (exit 2)', async () => {
-    const res = await serve({ bucket: 'media', endpoint: 'minio:9000' }, s3.env);
+    const res = await serve({ bucket: 'media', endpoint: 'minio:9000' }, stores.s3.env);
     expect(res.status).toBe(2);
     expect(res.stderr).toMatch(/invalid config key storage.s3.endpoint: must be an http or https URL/);
   });

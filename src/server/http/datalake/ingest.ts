@@ -75,6 +75,7 @@ async function ingestMultipart(
   const parts = request.parts();
   let fields: IngestFields | undefined;
   let stored: string | undefined;
+  let staged: string | undefined;
   // The file part being read, until it is consumed: a refusal reads what is left of it before answering.
   let open: Readable | null = null;
   try {
@@ -107,6 +108,9 @@ async function ingestMultipart(
         if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
         throw err;
       });
+      // Staged before the ingest is queued: a worker on any machine finds it in the blob store.
+      await dl.uploads.stage({ id: videoId, account_id: account.id });
+      staged = videoId;
       const { op, replayed: raced } = await startIngest(
         dl,
         {
@@ -118,14 +122,16 @@ async function ingestMultipart(
         },
         videoId,
       );
-      if (raced) await rm(stored, { force: true }); // an ingest with the same key, started meanwhile, is the answer
-      stored = undefined; // the ingest owns the file now
+      // An ingest with the same key, started meanwhile, is the answer.
+      if (raced) await dl.uploads.remove({ id: videoId, account_id: account.id });
+      stored = staged = undefined; // the ingest owns the file now
       void reply.code(202);
       return await dl.operations.record(op);
     }
     throw invalid('the `file` part is missing');
   } catch (err) {
     if (stored) await rm(stored, { force: true });
+    if (staged) await dl.uploads.remove({ id: staged, account_id: account.id });
     // Answer after reading the rest of the body, as HTTP clients expect (closing on unread data makes them see a
     // reset, not the answer); past the cap, close instead of reading gigabytes.
     const drained = (open === null || open.readableEnded || (await discard(open))) && (await drainParts(parts));
