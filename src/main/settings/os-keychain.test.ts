@@ -49,8 +49,9 @@ describe.skipIf(missing.length > 0)('key vault in the OS keychain (secret-tool)'
     );
     daemon.stdin?.end('test-keyring-password');
     await ready;
-    // The daemon answers lookups before its login keyring exists: wait until a store works.
-    await vi.waitFor(() => secretToolKeychain().store('ready-probe', 'x'), { timeout: 15_000, interval: 200 });
+    // The daemon answers lookups before its login keyring exists: wait until a store works (it took over 15 s once,
+    // beside a full test run on two cores).
+    await vi.waitFor(() => secretToolKeychain().store('ready-probe', 'x'), { timeout: 60_000, interval: 200 });
   });
   afterAll(async () => {
     keyring?.kill();
