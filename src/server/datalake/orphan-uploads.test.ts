@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
+import { fileVideo } from '../../../test/helpers/dl-video';
 import { tempDir } from '../../../test/helpers/temp';
 import { Collections } from './collections';
 import { DlVideos } from './dl-videos';
@@ -26,21 +27,7 @@ describe.each(SERVICE_SQL_ENGINES)('orphan uploads at start on %s', (engine) => 
     ).id;
     const collection = await new Collections(sql).create(accountId, 'c', false, false);
     const videos = new DlVideos(sql);
-    await videos.insert({
-      id: 'known',
-      accountId,
-      collectionId: collection.id,
-      status: 'processing',
-      sourceType: 'file',
-      sourceUrl: null,
-      filename: 'a.mp4',
-      contentType: null,
-      uploadSize: null,
-      fps: 1,
-      metadata: {},
-      callbackUrl: null,
-      idempotencyKey: null,
-    });
+    await videos.insert(fileVideo('known', accountId, collection.id));
     const uploadDir = scratch.dir;
     for (const name of ['known.bin', 'receiving.bin', 'old.bin']) await writeFile(join(uploadDir, name), 'x');
     await mkdir(join(uploadDir, 'stream-live'));

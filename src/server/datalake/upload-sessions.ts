@@ -6,6 +6,7 @@ import { indexingPrice } from '../accounts/billing';
 import type { Datalake } from './datalake';
 import type { DlVideoRow, NewDlVideo } from './dl-videos';
 import { DatalakeError } from './errors';
+import { runPeriodically } from './periodic';
 import { lockRow } from './row-lock';
 import { claimSession } from './session-claims';
 
@@ -126,20 +127,5 @@ export async function removeOrphanUploads(
 /** Runs the idle sweep now and then every quarter of the idle time (at most a minute apart); returns the stop. */
 export function startSessionSweeper(dl: Datalake): () => Promise<void> {
   const period = Math.min(60_000, Math.max(250, dl.ctx.config.limits.uploadSessionIdleMs / 4));
-  let running: Promise<unknown> | null = null;
-  const sweep = (): void => {
-    if (running) return; // the previous sweep is still going
-    running = sweepIdleSessions(dl)
-      .catch((err: unknown) =>
-        dl.ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'upload session sweep failed'),
-      )
-      .finally(() => (running = null));
-  };
-  sweep();
-  const timer = setInterval(sweep, period);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return runPeriodically(period, () => sweepIdleSessions(dl), dl.ctx.log, 'upload session sweep');
 }

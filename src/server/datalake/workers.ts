@@ -6,6 +6,7 @@ import { catchUpIndexedIngests, deriveHandler, onIndexSettledForDatalake } from 
 import { ingestHandler } from './ingest-worker';
 import { claimingOperation } from './operation-claim';
 import { purgeHandler } from './purge-worker';
+import { startStagedSweeper } from './staged-sweep';
 import { STREAM_JOB, streamHandler } from './stream-worker';
 import { removeOrphanUploads, startSessionSweeper } from './upload-sessions';
 import { WEBHOOK_JOB, webhookHandler } from './webhooks';
@@ -13,7 +14,7 @@ import { WEBHOOK_JOB, webhookHandler } from './webhooks';
 export interface DatalakeWorkers {
   /** To chain after the indexer's own settle hook; never rejects. */
   onIndexSettled(job: JobRow, outcome: JobOutcome): Promise<void>;
-  /** Stops the periodic work (the idle upload-session sweep). */
+  /** Stops the periodic work (the idle upload-session sweep, the orphan staged-upload sweep). */
   stop(): Promise<void>;
 }
 
@@ -48,6 +49,9 @@ export async function startDatalakeWorkers(dl: Datalake): Promise<DatalakeWorker
     handler: webhookHandler(ctx),
   });
   await catchUpIndexedIngests(dl);
-  const stopSweeper = startSessionSweeper(dl);
-  return { onIndexSettled: onIndexSettledForDatalake(dl), stop: stopSweeper };
+  const stopSweepers = [startSessionSweeper(dl), startStagedSweeper(dl)];
+  return {
+    onIndexSettled: onIndexSettledForDatalake(dl),
+    stop: async () => void (await Promise.all(stopSweepers.map((stop) => stop()))),
+  };
 }

@@ -14,6 +14,12 @@ export interface LocalBlobFile {
   release(): Promise<void>;
 }
 
+/** A blob found by list(): its name inside the bucket and when it was last stored. */
+export interface ListedBlob {
+  blob: string;
+  modifiedMs: number;
+}
+
 /**
  * Where originals, keyframes and posters live: the data folder (LocalBlobStore) or an S3-compatible store
  * (S3BlobStore). A blob is addressed by the service's bucket (reelsync-<account>) and a relative name
@@ -34,6 +40,8 @@ export interface BlobStore {
   delete(bucket: string, blob: string): Promise<void>;
   /** Removes every blob under a prefix folder, e.g. keyframes/<videoNo> (not keyframes/<videoNo>0). */
   deletePrefix(bucket: string, prefix: string): Promise<void>;
+  /** Every blob under a prefix folder (as deletePrefix), page by page; nothing when the folder does not exist. */
+  list(bucket: string, prefix: string): AsyncIterable<ListedBlob>;
   /** The blob as a local file for the media tools, or null when it does not exist; release it when done. */
   localFile(bucket: string, blob: string): Promise<LocalBlobFile | null>;
 }

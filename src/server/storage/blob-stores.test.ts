@@ -112,6 +112,17 @@ describe.each(stores.backends)('blob store on $name', ({ open }) => {
     await store.delete(BUCKET, 'posters/VI3/p.jpg'); // gone already: no error
   });
 
+  it('lists the blobs under a prefix folder, with when each was stored, and nothing for a missing folder', async () => {
+    const before = Date.now() - 5_000; // s3rver's LastModified has whole seconds
+    for (const blob of ['staged/VI5.bin', 'staged/deep/VI6.bin', 'staged2/VI7.bin'])
+      await store.adopt(BUCKET, blob, await file(blob));
+    const listed = [];
+    for await (const entry of store.list(BUCKET, 'staged')) listed.push(entry);
+    expect(listed.map((e) => e.blob).sort()).toEqual(['staged/VI5.bin', 'staged/deep/VI6.bin']);
+    for (const { modifiedMs } of listed) expect(modifiedMs).toBeGreaterThan(before);
+    for await (const entry of store.list(BUCKET, 'nothing-here')) expect.fail(`listed ${entry.blob}`);
+  });
+
   it('gives the media tools a local file, and release removes any copy it made', async () => {
     await store.adopt(BUCKET, 'videos/VI4/take 1.mov', await file('moov'));
     const local = await store.localFile(BUCKET, 'videos/VI4/take 1.mov');

@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { chmod, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
-import { blobKey, type BlobRange, type BlobStore, type LocalBlobFile } from './blob-store';
+import { blobKey, type BlobRange, type BlobStore, type ListedBlob, type LocalBlobFile } from './blob-store';
 
 /** Blobs on the local disk under root/<bucket>/<blob>, 0600 in folders of 0700. Every path is checked to stay inside its bucket. */
 export class LocalBlobStore implements BlobStore {
@@ -45,6 +45,9 @@ export class LocalBlobStore implements BlobStore {
     await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
     await rename(file, path);
     await chmod(path, PRIVATE_FILE);
+    // Stored now, as on S3: a rename keeps the file's last write, which list() would report as the blob's age.
+    const now = new Date();
+    await utimes(path, now, now);
   }
 
   async writeFrom(bucket: string, blob: string, source: Readable): Promise<void> {
@@ -62,6 +65,22 @@ export class LocalBlobStore implements BlobStore {
   async deletePrefix(bucket: string, prefix: string): Promise<void> {
     const path = this.pathOf(bucket, prefix);
     if (path) await rm(path, { recursive: true, force: true });
+  }
+
+  async *list(bucket: string, prefix: string): AsyncIterable<ListedBlob> {
+    const folder = this.pathOf(bucket, prefix);
+    if (!folder) return;
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch((err: unknown) => {
+      if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return [];
+      throw err;
+    });
+    const bucketDir = resolve(this.root, bucket);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      const info = await stat(path).catch(() => null); // removed meanwhile: not listed
+      if (info) yield { blob: relative(bucketDir, path).split(sep).join('/'), modifiedMs: info.mtimeMs };
+    }
   }
 
   /** The stored file itself: nothing to copy, nothing to remove. */

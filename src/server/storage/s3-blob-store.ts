@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
-import { blobKey, type BlobRange, type BlobStore, type LocalBlobFile } from './blob-store';
+import { blobKey, type BlobRange, type BlobStore, type ListedBlob, type LocalBlobFile } from './blob-store';
 
 /** storage.s3 of the config file (config.ts). */
 export interface S3Settings {
@@ -142,6 +142,22 @@ export class S3BlobStore implements BlobStore {
         const failed = res.Errors?.[0];
         if (failed)
           throw new Error(`S3 refused to delete ${failed.Key ?? key}: ${failed.Message ?? failed.Code ?? ''}`);
+      }
+      token = page.NextContinuationToken;
+      more = page.IsTruncated === true && token !== undefined;
+    }
+  }
+
+  async *list(bucket: string, prefix: string): AsyncIterable<ListedBlob> {
+    const key = blobKey(bucket, prefix);
+    if (!key) return;
+    for (let token: string | undefined, more = true; more;) {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: `${key}/`, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        yield { blob: object.Key.slice(bucket.length + 1), modifiedMs: object.LastModified?.getTime() ?? Date.now() };
       }
       token = page.NextContinuationToken;
       more = page.IsTruncated === true && token !== undefined;
