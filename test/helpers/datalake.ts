@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -8,8 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { FormData, request } from 'undici';
 import { DATALAKE_BASE_PATH } from '../../src/shared/api-types';
 import { MEDIA_DIR } from '../fixtures/media';
-
-const CLI = join(import.meta.dirname, '../../src/server/cli.ts');
+import { cliSync, type TestService } from './service';
 
 export interface DlResponse<T = Record<string, unknown>> {
   status: number;
@@ -85,14 +83,9 @@ export async function waitForOperation(
   }
 }
 
-export function webhookSecret(dataDir: string, account: string): string {
-  const res = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', CLI, 'webhook-secret', '--data', dataDir, '--account', account],
-    { encoding: 'utf8' },
-  );
-  if (res.status !== 0) throw new Error(`webhook-secret failed: ${res.stderr}`);
-  return res.stdout.trim();
+/** The account's webhook signing secret, read by the CLI from the service's database (SQLite or PostgreSQL). */
+export function webhookSecret(service: Pick<TestService, 'dataDir' | 'configFile'>, account: string): string {
+  return cliSync(['webhook-secret', '--data', service.dataDir, '--config', service.configFile, '--account', account]);
 }
 
 export interface LocalServer {

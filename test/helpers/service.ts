@@ -28,6 +28,8 @@ export interface TestService {
   origin: string;
   key: string;
   dataDir: string;
+  /** The --config file the service runs with (names the database and S3 on 'team'): for CLI commands on its database. */
+  configFile: string;
   backend: BlobBackend;
   /** The S3 server holding the blobs when backend is 'team' or 's3'. */
   s3?: TestS3Server;
@@ -159,6 +161,7 @@ export async function startService(
     origin,
     key,
     dataDir,
+    configFile,
     backend,
     s3,
     withSql: async (fn) => {

@@ -12,7 +12,7 @@ let secret = '';
 beforeAll(async () => {
   service = await startService();
   // The secret as an integrator gets it: printed by `service -- webhook-secret`.
-  secret = webhookSecret(service.dataDir, 'test');
+  secret = webhookSecret(service, 'test');
   receiver = await startWebhookReceiver(() => secret);
 }, 60_000);
 afterAll(async () => {
@@ -36,7 +36,7 @@ describe('library upload callbacks', () => {
     expect(String(delivery?.headers['webhook-id'])).toMatch(/^cb_\d+$/);
     // Another account's secret does not verify it: the signature is bound to this account.
     service.createKey('other', { kind: 'datalake' });
-    const otherSecret = webhookSecret(service.dataDir, 'other');
+    const otherSecret = webhookSecret(service, 'other');
     const headers = {
       'webhook-id': String(delivery?.headers['webhook-id']),
       'webhook-timestamp': String(delivery?.headers['webhook-timestamp']),
