@@ -20,7 +20,8 @@ export interface ServiceSearch {
 
 /**
  * SQLite: FTS5 ranked by worker threads on their own read-only connections (SearchPool), fused with the semantic
- * slot. PostgreSQL: full text on `segment_search` (search/pg/), fused with the same slot (its vectors in PostgreSQL).
+ * slot. PostgreSQL: full text on `segment_search` (search/pg/) on the search pool's own connections, fused with the
+ * same slot (its vectors in PostgreSQL).
  */
 export function openServiceSearch(
   database: ServiceDatabase,
@@ -37,7 +38,7 @@ export function openServiceSearch(
     const thesaurus = new Thesaurus();
     thesaurus.expand('entity'); // reads WordNet's noun index now rather than during the first search
     return {
-      search: withSemantic(new PgSegmentSearch(database.sql, thesaurus), semantic),
+      search: withSemantic(new PgSegmentSearch(database.searchSql, thesaurus), semantic),
       semantic,
       start: () => semantic.start(),
       close: () => semantic.stop(),

@@ -7,7 +7,7 @@ import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import type { SemanticState } from '../../src/shared/semantic-state';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startModelHub, type ModelHub } from '../helpers/model-hub';
-import { startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
 
@@ -51,116 +51,123 @@ async function waitForState(
   }
 }
 
-let hub: ModelHub;
-let service: TestService;
-let api: ApiClient;
-let cleanup: () => Promise<void>;
-const files = tinyClipFiles();
-const videos = { red: '', blue: '' };
-
-beforeAll(async () => {
-  const temp = await tempDir('reelsync-semantic-');
-  cleanup = temp.cleanup;
-  hub = await startModelHub(REPO, files);
-  service = await startService({ config: semanticConfig(hub.url) });
-  api = apiClient(service.baseUrl, service.key);
-  // Indexed before the model exists: their keyframes are embedded later (the backfill).
-  // The colour descriptors call these clips "red" and "blue" by keywords; "tomato" is a word only the model links to
-  // a red picture, so hits for it prove the model ran.
-  for (const [i, colour] of (['red', 'blue'] as const).entries()) {
-    const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, `shot-${i}.mp4`), colour));
-    videos[colour] = up.json.data!.videoNo;
-  }
-  for (const no of Object.values(videos)) expect((await waitForStatus(api, no, 180_000)).status).toBe('PARSE');
-}, 300_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await hub?.close();
-  await cleanup?.();
-});
-
-const search = async (
+async function searchAs(
+  who: ApiClient,
   search_param: string,
-  who: ApiClient = api,
   filters: Record<string, unknown> = {},
-): Promise<ClipItem[]> => {
+): Promise<ClipItem[]> {
   const res = await who.post<ClipItem[]>('/search', { search_param, top_k: 10, ...filters });
   expect(res.status).toBe(200);
   return res.json.data!;
-};
+}
 
-describe('semantic model slot, end to end on a generated CLIP-shaped model', () => {
-  it('is off until the model is downloaded, and search ranks by keywords alone', async () => {
-    expect(await stateOf(api)).toEqual({ state: 'off', model: REPO, reason: 'model not downloaded' });
-    expect(await search('tomato')).toEqual([]);
-    // Keywords still work: the colour descriptor names the red clip.
-    expect((await search('red')).map((h) => h.videoNo)).toEqual([videos.red]);
-    expect(hub.requests).toEqual([]);
-  });
+const files = tinyClipFiles();
 
-  it('downloads with progress, resumes a cut transfer with a Range request, and checks every file', async () => {
-    hub.faults = { cutOnce: { file: VISION, afterBytes: 100 }, slow: { chunk: 64, delayMs: 15 } };
-    const started = await api.post<SemanticState>('/semantic/download', {});
-    expect(started.json.data?.state).toBe('downloading');
-    const seen = await waitForState(api, (s) => s.state !== 'downloading');
-    hub.faults = {};
-    const last = seen[seen.length - 1]!;
-    expect(last.state, JSON.stringify(last)).toBe('ready');
-    const progress = seen.flatMap((s) => (s.state === 'downloading' && s.percent !== null ? [s.percent] : []));
-    expect(progress.length).toBeGreaterThan(2);
-    expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
-    expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    // The cut transfer went on from byte 100, not from the start.
-    const cdnGets = hub.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/cdn/'));
-    expect(cdnGets.some((r) => r.range === 'bytes=100-')).toBe(true);
-    for (const [name, data] of files) {
-      const cached = await readFile(join(service.dataDir, 'models', ...REPO.split('/'), ...name.split('/')));
-      expect(Buffer.compare(cached, Buffer.from(data)), name).toBe(0);
+describe.each(BLOB_BACKENDS)('on %s', (backend) => {
+  let hub: ModelHub;
+  let service: TestService;
+  let api: ApiClient;
+  let cleanup: () => Promise<void>;
+  const videos = { red: '', blue: '' };
+
+  beforeAll(async () => {
+    const temp = await tempDir('reelsync-semantic-');
+    cleanup = temp.cleanup;
+    hub = await startModelHub(REPO, files);
+    service = await startService({ backend, config: semanticConfig(hub.url) });
+    api = apiClient(service.baseUrl, service.key);
+    // Indexed before the model exists: their keyframes are embedded later (the backfill).
+    // The colour descriptors call these clips "red" and "blue" by keywords; "tomato" is a word only the model links to
+    // a red picture, so hits for it prove the model ran.
+    for (const [i, colour] of (['red', 'blue'] as const).entries()) {
+      const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, `shot-${i}.mp4`), colour));
+      videos[colour] = up.json.data!.videoNo;
     }
-    expect(last.state === 'ready' && last.sizeBytes).toBe([...files.values()].reduce((n, d) => n + d.length, 0));
+    for (const no of Object.values(videos)) expect((await waitForStatus(api, no, 180_000)).status).toBe('PARSE');
+  }, 300_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await hub?.close();
+    await cleanup?.();
   });
 
-  it('embeds the keyframes indexed before the model came, and ranks the red clip first for "red"', async () => {
-    await waitForState(api, (s) => s.state === 'ready' && s.pendingSegments === 0 && s.embeddedSegments >= 2);
-    const red = await search('red');
-    expect(red[0]?.videoNo).toBe(videos.red);
-    expect(red[0]?.matched).toContain('looks like: red');
-    expect(red.some((h) => h.videoNo === videos.blue)).toBe(false);
-    const tomato = await search('tomato');
-    expect(tomato[0]?.videoNo).toBe(videos.red);
-    expect(tomato[0]?.matched).toContain('looks like: tomato');
-    expect(tomato.some((h) => h.videoNo === videos.blue)).toBe(false);
-    const sky = await search('blue sky');
-    expect(sky[0]?.videoNo).toBe(videos.blue);
-    // The search's filters apply to the semantic side too.
-    expect(await search('red', api, { video_nos: [videos.blue] })).toEqual([]);
-    expect((await search('red', api, { video_nos: [videos.red] })).map((h) => h.videoNo)).toEqual([videos.red]);
-    // Another account sees none of these keyframes.
-    const other = apiClient(service.baseUrl, service.createKey('other', { credits: 10 }));
-    expect(await search('red', other)).toEqual([]);
-  });
+  const search = (search_param: string, who: ApiClient = api, filters: Record<string, unknown> = {}) =>
+    searchAs(who, search_param, filters);
 
-  it('embeds a clip indexed once the model is ready, and keeps the model across a restart', async () => {
-    const temp = await tempDir('reelsync-semantic-green-');
-    try {
-      const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, 'shot-2.mp4'), 'lime'));
-      const green = up.json.data!.videoNo;
-      expect((await waitForStatus(api, green, 180_000)).status).toBe('PARSE');
-      await waitForState(api, (s) => s.state === 'ready' && s.pendingSegments === 0 && s.embeddedSegments >= 3);
-      expect((await search('green grass'))[0]?.videoNo).toBe(green);
-    } finally {
-      await temp.cleanup();
-    }
-    const requests = hub.requests.length;
-    await service.restart();
-    expect((await stateOf(api)).state).toBe('ready');
-    expect((await search('tomato'))[0]?.videoNo).toBe(videos.red);
-    // Loading reads the cache only.
-    expect(hub.requests.length).toBe(requests);
+  describe('semantic model slot, end to end on a generated CLIP-shaped model', () => {
+    it('is off until the model is downloaded, and search ranks by keywords alone', async () => {
+      expect(await stateOf(api)).toEqual({ state: 'off', model: REPO, reason: 'model not downloaded' });
+      expect(await search('tomato')).toEqual([]);
+      // Keywords still work: the colour descriptor names the red clip.
+      expect((await search('red')).map((h) => h.videoNo)).toEqual([videos.red]);
+      expect(hub.requests).toEqual([]);
+    });
+
+    it('downloads with progress, resumes a cut transfer with a Range request, and checks every file', async () => {
+      hub.faults = { cutOnce: { file: VISION, afterBytes: 100 }, slow: { chunk: 64, delayMs: 15 } };
+      const started = await api.post<SemanticState>('/semantic/download', {});
+      expect(started.json.data?.state).toBe('downloading');
+      const seen = await waitForState(api, (s) => s.state !== 'downloading');
+      hub.faults = {};
+      const last = seen[seen.length - 1]!;
+      expect(last.state, JSON.stringify(last)).toBe('ready');
+      const progress = seen.flatMap((s) => (s.state === 'downloading' && s.percent !== null ? [s.percent] : []));
+      expect(progress.length).toBeGreaterThan(2);
+      expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      // The cut transfer went on from byte 100, not from the start.
+      const cdnGets = hub.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/cdn/'));
+      expect(cdnGets.some((r) => r.range === 'bytes=100-')).toBe(true);
+      for (const [name, data] of files) {
+        const cached = await readFile(join(service.dataDir, 'models', ...REPO.split('/'), ...name.split('/')));
+        expect(Buffer.compare(cached, Buffer.from(data)), name).toBe(0);
+      }
+      expect(last.state === 'ready' && last.sizeBytes).toBe([...files.values()].reduce((n, d) => n + d.length, 0));
+    });
+
+    it('embeds the keyframes indexed before the model came, and ranks the red clip first for "red"', async () => {
+      await waitForState(api, (s) => s.state === 'ready' && s.pendingSegments === 0 && s.embeddedSegments >= 2);
+      const red = await search('red');
+      expect(red[0]?.videoNo).toBe(videos.red);
+      expect(red[0]?.matched).toContain('looks like: red');
+      expect(red.some((h) => h.videoNo === videos.blue)).toBe(false);
+      const tomato = await search('tomato');
+      expect(tomato[0]?.videoNo).toBe(videos.red);
+      expect(tomato[0]?.matched).toContain('looks like: tomato');
+      expect(tomato.some((h) => h.videoNo === videos.blue)).toBe(false);
+      const sky = await search('blue sky');
+      expect(sky[0]?.videoNo).toBe(videos.blue);
+      // The search's filters apply to the semantic side too.
+      expect(await search('red', api, { video_nos: [videos.blue] })).toEqual([]);
+      expect((await search('red', api, { video_nos: [videos.red] })).map((h) => h.videoNo)).toEqual([videos.red]);
+      // Another account sees none of these keyframes.
+      const other = apiClient(service.baseUrl, service.createKey('other', { credits: 10 }));
+      expect(await search('red', other)).toEqual([]);
+    });
+
+    it('embeds a clip indexed once the model is ready, and keeps the model across a restart', async () => {
+      const temp = await tempDir('reelsync-semantic-green-');
+      try {
+        const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, 'shot-2.mp4'), 'lime'));
+        const green = up.json.data!.videoNo;
+        expect((await waitForStatus(api, green, 180_000)).status).toBe('PARSE');
+        await waitForState(api, (s) => s.state === 'ready' && s.pendingSegments === 0 && s.embeddedSegments >= 3);
+        expect((await search('green grass'))[0]?.videoNo).toBe(green);
+      } finally {
+        await temp.cleanup();
+      }
+      const requests = hub.requests.length;
+      await service.restart();
+      expect((await stateOf(api)).state).toBe('ready');
+      expect((await search('tomato'))[0]?.videoNo).toBe(videos.red);
+      // Loading reads the cache only.
+      expect(hub.requests.length).toBe(requests);
+    });
   });
 });
 
+// The model slot's download and cache live in the data folder whatever the backends: these two run on 'local' only.
 describe('a model whose checksum does not match', () => {
   it('is refused and deleted', async () => {
     const lying = await startModelHub(REPO, files);
@@ -175,7 +182,7 @@ describe('a model whose checksum does not match', () => {
       const dir = join(other.dataDir, 'models', ...REPO.split('/'), 'onnx');
       expect(await stat(join(dir, 'text_model_quantized.onnx')).catch(() => null)).toBeNull();
       expect(await stat(join(dir, 'text_model_quantized.onnx.part')).catch(() => null)).toBeNull();
-      expect(await search('red', client)).toEqual([]);
+      expect(await searchAs(client, 'red')).toEqual([]);
     } finally {
       await other.stop();
       await lying.close();

@@ -16,29 +16,37 @@ export function stemmedWords(text: string): string {
 }
 
 const tsv = `to_tsvector(CAST('${SEARCH_CONFIG}' AS regconfig), CAST(? AS TEXT))`;
+const ROW = `(?, ?, ?, ?, ?, ?, ${tsv}, ${tsv}, ${tsv}, ${tsv}, ${tsv})`;
 
 /**
  * PostgreSQL's twin of segment-index.ts `indexSegment`: adds (or replaces) one segment's row in segment_search. Call it
  * on the transaction that wrote the segment.
  */
 export async function indexSegmentPg(sql: Sql, accountId: number, segmentId: number, text: SegmentText): Promise<void> {
-  const columns = [text.caption, text.transcript, text.ocrText, text.labels, text.names];
-  const body = columns.join(' ');
+  await indexSegmentsPg(sql, accountId, [{ segmentId, text }]);
+}
+
+/** `indexSegmentPg` for many segments of one account in one statement (keep a batch under ~5,000: 11 parameters each). */
+export async function indexSegmentsPg(
+  sql: Sql,
+  accountId: number,
+  segments: ReadonlyArray<{ segmentId: number; text: SegmentText }>,
+): Promise<void> {
+  if (segments.length === 0) return;
+  const params = segments.flatMap(({ segmentId, text }) => {
+    const columns = [text.caption, text.transcript, text.ocrText, text.labels, text.names];
+    const body = columns.join(' ');
+    return [segmentId, accountId, text.names, text.labels, body, tokenize(body).length, ...columns.map(stemmedWords)];
+  });
   await sql.run(
     `INSERT INTO segment_search (segment_id, account_id, names, label_text, body, tokens,
        caption_tsv, transcript_tsv, ocr_tsv, labels_tsv, names_tsv)
-     VALUES (?, ?, ?, ?, ?, ?, ${tsv}, ${tsv}, ${tsv}, ${tsv}, ${tsv})
+     VALUES ${segments.map(() => ROW).join(', ')}
      ON CONFLICT (segment_id) DO UPDATE SET account_id = excluded.account_id, names = excluded.names,
        label_text = excluded.label_text, body = excluded.body, tokens = excluded.tokens,
        caption_tsv = excluded.caption_tsv, transcript_tsv = excluded.transcript_tsv, ocr_tsv = excluded.ocr_tsv,
        labels_tsv = excluded.labels_tsv, names_tsv = excluded.names_tsv`,
-    segmentId,
-    accountId,
-    text.names,
-    text.labels,
-    body,
-    tokenize(body).length,
-    ...columns.map(stemmedWords),
+    ...params,
   );
 }
 
