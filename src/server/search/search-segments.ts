@@ -4,7 +4,7 @@ import { ftsPhrases, type ParsedQuery } from './query-text';
 import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, indexedRowCount, segmentTable } from './segment-index';
-import { scoreRankedRows } from './segment-scoring';
+import { scoreRankedRows, type RankedSegmentRow } from './segment-scoring';
 
 export interface SegmentFilter {
   accountId: number;
@@ -36,27 +36,7 @@ export interface SegmentHit {
 export type SearchField = 'all' | 'transcript' | 'caption';
 
 // Search rows are read by the hundred thousand, so unlike the stores these rows are typed by their query, not parsed.
-interface Row {
-  id: number;
-  video_no: string;
-  video_name: string;
-  bucket: string;
-  blob: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  keyframe_blob: string | null;
-  start_time: number;
-  end_time: number;
-  caption: string;
-  transcript: string;
-  ocr_text: string;
-  caption_vector: Buffer | null;
-  names: string;
-  label_text: string;
-  /** The segment's labels as stored (JSON of `{label, score, source}`): descriptors keep their own words apart. */
-  labels: string;
-  rank: number;
-}
+type Row = RankedSegmentRow & { rank: number };
 
 /**
  * The most matching rows one ranking scores (ranked-match.ts): a search over words found in more of the account's
