@@ -1,9 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { channelNames } from '../../src/shared/contract';
 import { openWatchedPage, skipBrowserTests } from '../helpers/chromium';
 import { addFolderInPage, makeLateTextVideo, screenshotsDir, uiSession } from '../helpers/ui-app';
+
+/**
+ * Whether a hit card's keyframe has loaded. It is downloaded through the library API on first sight, which takes
+ * seconds on a loaded machine: poll it with a timeout to match.
+ */
+const keyframeShown = (card: Locator): Promise<boolean> =>
+  card
+    .locator('img')
+    .evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0);
 
 /** Drops, clips, export, then the library service stopped: clips, cached keyframes and the last results still work. */
 describe.skipIf(skipBrowserTests)(
@@ -51,16 +61,7 @@ describe.skipIf(skipBrowserTests)(
       await ui.page.keyboard.press('Enter');
       const card = ui.page.getByTestId('hit-card').first();
       await card.waitFor({ timeout: 20_000 });
-      await expect
-        .poll(
-          () =>
-            card
-              .locator('img')
-              .evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0),
-          // The keyframe is downloaded through the library API on first sight: seconds on a loaded machine.
-          { timeout: 15_000 },
-        )
-        .toBe(true);
+      await expect.poll(() => keyframeShown(card), { timeout: 15_000 }).toBe(true);
       await card.click({ button: 'right' });
       await ui.page.getByTestId('hit-menu').waitFor();
       await shot('11-hit-context-menu');
@@ -273,16 +274,7 @@ describe.skipIf(skipBrowserTests)(
       const card = ui.page.getByTestId('hit-card').first();
       await card.waitFor();
       expect(await ui.page.getByTestId('results-count').textContent()).toContain('harbour');
-      await expect
-        .poll(
-          () =>
-            card
-              .locator('img')
-              .evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0),
-          // The keyframe is downloaded through the library API on first sight: seconds on a loaded machine.
-          { timeout: 15_000 },
-        )
-        .toBe(true);
+      await expect.poll(() => keyframeShown(card), { timeout: 15_000 }).toBe(true);
       await shot('15-search-offline');
 
       await ui.page.getByTestId('nav-clips').click();
