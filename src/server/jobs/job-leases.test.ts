@@ -261,4 +261,40 @@ describe.each(SERVICE_SQL_ENGINES)('job leases on %s', (engine) => {
     await until('B finished it', async () => (await row(id)).state === 'done', 5000);
     expect(await row(id)).toEqual({ state: 'done', attempts: 1, leased_by: 'B' });
   });
+  it('a stop while a claim is on its way gives the claimed job back and never starts it', async () => {
+    // The claim's answer is held until stop() has been called: the job arrives after the running jobs were aborted.
+    let claimSeen!: () => void;
+    const claimInFlight = new Promise<void>((r) => (claimSeen = r));
+    let letClaimAnswer!: () => void;
+    const claimHeld = new Promise<void>((r) => (letClaimAnswer = r));
+    const inner = await connect();
+    const held: Sql = {
+      dialect: inner.dialect,
+      all: (sql, ...params) => inner.all(sql, ...params),
+      run: (sql, ...params) => inner.run(sql, ...params),
+      transaction: (fn) => inner.transaction(fn),
+      get: async (sql, ...params) => {
+        const answer = await inner.get(sql, ...params);
+        if (sql.includes("SET state = 'running'")) {
+          claimSeen();
+          await claimHeld;
+        }
+        return answer;
+      },
+    };
+    const q = new ServiceJobQueue(held, quiet, { ...SHARED, workerId: 'A', leaseMs: 60_000 });
+    let started = false;
+    work(q, (_job, signal) => {
+      started = true;
+      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
+    });
+    const id = await q.enqueue('work', 'claimed-late', {}, 1);
+    await q.start();
+    await claimInFlight;
+    const stopped = q.stop();
+    letClaimAnswer();
+    await stopped;
+    expect(started).toBe(false);
+    expect(await row(id)).toMatchObject({ state: 'queued', attempts: 0 });
+  });
 });

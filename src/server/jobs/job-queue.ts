@@ -194,6 +194,11 @@ export class ServiceJobQueue {
       while (free > 0 && !this.stopped) {
         const job = await this.claimNext(worker);
         if (!job) break;
+        if (this.stopped) {
+          // stop() came while the claim was on its way and has aborted only the jobs running then: give it back.
+          await this.rows.release(job.id, this.workerId);
+          break;
+        }
         this.run(worker, job);
         free -= 1;
       }
