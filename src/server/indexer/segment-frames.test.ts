@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { picturesDiffer } from './analyzers/ocr';
+import { BLANK_SPREAD, graySpread } from './blank-frame';
+import { decodeRgb } from './frames';
 import { runTool } from './process';
 import { detectSceneCuts } from './scene-cuts';
 import { laterFrameTime, materializeFrames } from './segment-frames';
@@ -16,28 +18,15 @@ let clip = '';
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-segment-frames-'));
   clip = join(dir, 'moving.mp4');
-  // 12 s of a moving test pattern with a keyframe every second.
-  await runTool('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=320x240:rate=10',
-    '-t',
-    '12',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    '10',
-    '-pix_fmt',
-    'yuv420p',
-    clip,
-  ]);
+  // 12 s of a moving test pattern.
+  await encodeClip(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '12'], clip);
 });
+
+/** H.264 of lavfi sources, with a keyframe every second (the scene-cut pass reads keyframes only). */
+function encodeClip(input: string[], out: string): Promise<unknown> {
+  const encode = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p'];
+  return runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...input, ...encode, out]);
+}
 
 afterAll(() => cleanup());
 
@@ -93,5 +82,42 @@ describe('materializeFrames', () => {
     expect(await frames[0]?.laterFrame?.()).toBeNull();
     expect((await frames[1]?.laterFrame?.())?.path).toBe(join(workDir, 'later-0001.jpg'));
     expect(await frames[2]?.laterFrame?.()).toBeNull();
+  });
+  it('replaces the black first frame of a fade-in by the segment middle, and keeps a keyframe when all is black', async () => {
+    const workDir = join(dir, 'fade');
+    await mkdir(workDir);
+    const faded = join(dir, 'fade-in.mp4');
+    // 3 s of a test pattern, a cut to colour bars fading in from black over 1 s, then a cut to 3 s of black.
+    const lavfi = (source: string) => ['-f', 'lavfi', '-i', source];
+    const opts = 'size=320x240:rate=10:duration=3';
+    await encodeClip(
+      [
+        ...lavfi(`testsrc=${opts}`),
+        ...lavfi(`smptebars=${opts}`),
+        ...lavfi(`color=c=black:${opts}`),
+        '-filter_complex',
+        '[1:v]fade=t=in:st=0:d=1[bars];[0:v][bars][2:v]concat=n=3:v=1[v]',
+        '-map',
+        '[v]',
+      ],
+      faded,
+    );
+    const cuts = await detectSceneCuts({ videoPath: faded, workDir, maxSegmentSeconds: 10 });
+    const plan = planSegments(cuts, 9, 10);
+    const frames = await materializeFrames(faded, workDir, plan, cuts);
+    const at = (t: number) => frames.find((f) => f.start <= t && t < f.end);
+    const fadeIn = at(3.5);
+    const black = at(7.5);
+    if (!fadeIn || !black) throw new Error(`segments: ${frames.map((f) => `${f.start}-${f.end}`).join(', ')}`);
+    expect(fadeIn.start).toBeCloseTo(3, 0);
+    expect(black.start).toBeCloseTo(6, 0);
+    // The fade-in's keyframe is the bars, in the file and in the pixels the analyzers read.
+    const shown = await decodeRgb(fadeIn.keyframePath, fadeIn.width, fadeIn.height);
+    expect(graySpread(shown)).toBeGreaterThan(20);
+    expect(graySpread(await fadeIn.rgb())).toBeGreaterThan(20);
+    expect(await fadeIn.laterFrame?.()).toBeNull();
+    // Black all through: nothing better to show.
+    expect(graySpread(await black.rgb())).toBeLessThan(BLANK_SPREAD);
+    expect(existsSync(black.keyframePath)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { keyframeIsBlank, isBlankPicture } from './blank-frame';
 import { decodeRgb, extractFrameAt, extractFramesWithRgb, imageSize, type FrameShot } from './frames';
 import type { CutFrame } from './scene-cuts';
 import type { PlannedSegment } from './segment-plan';
@@ -74,10 +75,12 @@ export async function materializeFrames(
     }),
     signal,
   );
-  return plan.map((segment, i) => {
+  const frames: SegmentFrame[] = [];
+  for (const [i, segment] of plan.entries()) {
     const keyframePath = paths[i] ?? first;
-    let rgb: Promise<Uint8Array> | null = null;
-    return {
+    const replaced = await keepOrReplaceBlank(keyframePath, i, size, laterFrame, signal);
+    let rgb: Promise<Uint8Array> | null = replaced ? Promise.resolve(replaced) : null;
+    frames.push({
       index: segment.index,
       start: segment.start,
       end: segment.end,
@@ -91,8 +94,31 @@ export async function materializeFrames(
         rgb = null;
         await laterFrame.release(i);
       },
-    };
-  });
+    });
+  }
+  return frames;
+}
+
+/**
+ * A blank keyframe (the black first frame of a fade-in, a flash) shows the editor nothing and gives the analyzers
+ * nothing: the segment's middle frame takes its place when it is not blank too. Returns the new keyframe's pixels, or
+ * null when the keyframe stays.
+ */
+async function keepOrReplaceBlank(
+  keyframePath: string,
+  i: number,
+  size: { width: number; height: number },
+  laterFrame: LaterFrames,
+  signal?: AbortSignal,
+): Promise<Uint8Array | null> {
+  if (!(await keyframeIsBlank(keyframePath, size, signal))) return null;
+  const later = await laterFrame.get(i);
+  if (!later) return null;
+  const pixels = await later.rgb();
+  if (isBlankPicture(pixels)) return null;
+  await rename(later.path, keyframePath);
+  await laterFrame.release(i);
+  return pixels;
 }
 
 interface LaterFrames {

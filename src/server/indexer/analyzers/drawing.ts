@@ -4,6 +4,7 @@ import { contentBox, cropRgb } from './frame-borders';
 import { drawnLook, type DrawnLook } from './drawn-look';
 import { loadNsfwClassifier } from './nsfw-model';
 import { descriptor } from './pixel-analyzer';
+import { BLANK_SPREAD } from '../blank-frame';
 
 export const DRAWING_SOURCE = 'drawing';
 
@@ -33,11 +34,6 @@ const PAINTED_WORDS = ['painting', 'artwork'];
 /** Texture floor from which the strokes alone make a painting (measured: a painting 11.5-11.7; photographs of fur,
  * foliage, a city from above 1-5.8; a circuit board 12.7, kept out by its axis share). */
 const PAINTED_ALONE_TEXTURE_FLOOR = 8;
-/**
- * A frame whose gray varies less than this (standard deviation, of 255) shows nothing, drawn or not: nsfwjs scored a
- * black fade-in frame 0.79 and a plain dark gray one 0.94 "Drawing".
- */
-const BLANK_SPREAD = 4;
 
 /**
  * The drawing labels of a frame, from nsfwjs's Drawing probability and, when given, the picture's drawn look: from
