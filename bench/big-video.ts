@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BENCH_DIR } from './bench-files';
@@ -12,9 +12,23 @@ const run = promisify(execFile);
  * then repeated with stream copy. Made once and reused.
  */
 export async function bigVideo(minBytes: number): Promise<string> {
+  const piece = await noisePiece();
+  return repeated(piece, Math.ceil(minBytes / (await stat(piece)).size));
+}
+
+/** The largest such mp4 of at most `maxBytes` (the biggest upload a size limit lets through). */
+export async function bigVideoUnder(maxBytes: number): Promise<string> {
+  const piece = await noisePiece();
+  // The joined file's index grows with its length: one copy fewer when it tips over the limit.
+  for (let copies = Math.floor(maxBytes / (await stat(piece)).size); copies > 1; copies--) {
+    const out = await repeated(piece, copies);
+    if ((await stat(out)).size <= maxBytes) return out;
+  }
+  return piece;
+}
+
+async function noisePiece(): Promise<string> {
   await mkdir(BENCH_DIR, { recursive: true });
-  const out = join(BENCH_DIR, `big-${Math.round(minBytes / 1e6)}MB.mp4`);
-  if (existsSync(out) && (await stat(out)).size >= minBytes) return out;
   const piece = join(BENCH_DIR, 'noise-piece.mp4');
   if (!existsSync(piece)) {
     await run('ffmpeg', [
@@ -39,9 +53,16 @@ export async function bigVideo(minBytes: number): Promise<string> {
       piece,
     ]);
   }
-  const copies = Math.ceil(minBytes / (await stat(piece)).size);
+  return piece;
+}
+
+/** `piece` played `copies` times in one mp4 (stream copy); made once per count. */
+async function repeated(piece: string, copies: number): Promise<string> {
+  const out = join(BENCH_DIR, `big-x${copies}.mp4`);
+  if (existsSync(out)) return out;
   const list = join(BENCH_DIR, 'concat.txt');
   await writeFile(list, Array.from({ length: copies }, () => `file '${piece}'`).join('\n'));
+  const partial = `${out}.partial.mp4`;
   await run('ffmpeg', [
     '-hide_banner',
     '-loglevel',
@@ -55,8 +76,9 @@ export async function bigVideo(minBytes: number): Promise<string> {
     list,
     '-c',
     'copy',
-    out,
+    partial,
   ]);
   await rm(list, { force: true });
+  await rename(partial, out);
   return out;
 }
