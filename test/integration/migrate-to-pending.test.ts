@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturePath, type FixtureName } from '../fixtures/media';
+import { z } from 'zod';
+import { DRAWN_TEXT, fixturePath, type FixtureName } from '../fixtures/media';
 import {
   datalakeClient,
   startMediaServer,
@@ -50,6 +51,8 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
   let preprocessed: string;
   let slow: string[];
   let session: { id: string; sent: number; file: Buffer };
+  /** The team server, started once the library is migrated. */
+  let team: { origin: string; stop: () => Promise<void> } | undefined;
 
   const sqlite = (): Database.Database => new Database(join(service.dataDir, 'service.db'), { readonly: true });
   const form = async (json: unknown, fixture: FixtureName, type: string): Promise<FormData> => {
@@ -142,14 +145,21 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
   }, 240_000);
 
   afterAll(async () => {
+    await team?.stop();
     await Promise.all([service?.stop(), postgres?.stop(), s3?.stop(), media?.close()]);
   });
 
   it('copies the waiting uploads as staged blobs, verified, names the open session, and adds nothing when run again', async () => {
     const db = sqlite();
-    const rows = db
-      .prepare("SELECT id, account_id FROM dl_videos WHERE source_type <> 'url' AND status = 'processing' ORDER BY id")
-      .all() as { id: string; account_id: number }[];
+    const rows = z
+      .array(z.object({ id: z.string(), account_id: z.number() }))
+      .parse(
+        db
+          .prepare(
+            "SELECT id, account_id FROM dl_videos WHERE source_type <> 'url' AND status = 'processing' ORDER BY id",
+          )
+          .all(),
+      );
     db.close();
     expect(rows).toHaveLength(3);
     bucket = `reelsync-${rows[0]?.account_id}`;
@@ -159,8 +169,8 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
     const legacy = rows[2]?.id ?? '';
     await rename(staged(legacy), join(service.dataDir, 'datalake-uploads', `${legacy}.bin`));
 
-    const url = await postgres.createDatabase();
-    databaseUrl = url;
+    databaseUrl = await postgres.createDatabase();
+    const url = databaseUrl;
     const run = await runMigrate(migrateArgs(service.dataDir, url, s3), envWith(s3.env));
     expect(run.stderr).not.toContain('reelsync-service:');
     expect(run.code).toBe(0);
@@ -180,16 +190,11 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('blobs: 0 uploaded, 4 already there');
     expect(again.stdout).toMatch(/verified: \d+ tables and 4 blobs equal/);
-    await startTeamServer(url);
+    await startTeamServer();
   }, 180_000);
 
-  let team: { origin: string; stop: () => Promise<void> } | undefined;
-  afterAll(async () => {
-    await team?.stop();
-  });
-
   /** The team server on the migrated database and bucket, in a data folder of its own (another machine). */
-  async function startTeamServer(databaseUrl: string): Promise<void> {
+  async function startTeamServer(): Promise<void> {
     const { dir, cleanup } = await tempDir('reelsync-team-');
     const dataDir = join(dir, 'data');
     await mkdir(dataDir);
@@ -255,6 +260,12 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
     } finally {
       client.destroy();
     }
+    // Indexed on the team server: the title drawn in the multipart upload is found by OCR.
+    const drawn = [...waiting].find(([, fixture]) => fixture === 'drawnTextMp4')?.[0] ?? '';
+    const found = await dl.post<{ results: { video_id: string }[] }>('/search', {
+      query: DRAWN_TEXT.split(' ')[0]?.toLowerCase(),
+    });
+    expect(found.json.results.map((r) => r.video_id)).toEqual([(await waitForOperation(dl, drawn)).resource]);
     // Stored as originals, the staged uploads are gone from the bucket.
     expect(await s3.keys(`${bucket}/datalake-uploads/`)).toEqual([]);
   }, 600_000);
