@@ -23,7 +23,7 @@ export interface PendingUploads {
 const Waiting = z.object({ id: z.string(), account_id: z.number().int() });
 const Session = z.object({ id: z.string(), upload_size: z.number().int().nullable() });
 
-/** What `staging` (the library's, on its own blob folder) holds for interface B's unfinished uploads. */
+/** The library's unfinished interface B uploads; `staging` is the library's own (on its blob folder and data folder). */
 export async function pendingUploads(source: Sql, local: BlobStore, staging: UploadStaging): Promise<PendingUploads> {
   // url ingests fetch from their link again; an upload's ingest that linked its library video has stored it as the
   // original (listed with the videos rows).
@@ -39,9 +39,17 @@ export async function pendingUploads(source: Sql, local: BlobStore, staging: Upl
     const bucket = bucketOf(video.account_id);
     const blob = staging.blob(video.id);
     const received = staging.path(video.id);
-    const file = (await local.size(bucket, blob)) !== null ? null : (await isFile(received)) ? received : undefined;
-    if (file === undefined) pending.lost.push(video.id);
-    else pending.staged.push({ bucket, blob, kind: 'staged upload', file, checksum: { from: 'library' } });
+    const upload = (file: string | null): LibraryBlob => ({
+      bucket,
+      blob,
+      kind: 'staged upload',
+      file,
+      checksum: { from: 'library' },
+    });
+    // Where the ingest looks: the staged blob first, then the file as received.
+    if ((await local.size(bucket, blob)) !== null) pending.staged.push(upload(null));
+    else if (await isFile(received)) pending.staged.push(upload(received));
+    else pending.lost.push(video.id);
   }
   const sessions = z
     .array(Session)
