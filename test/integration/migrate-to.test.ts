@@ -1,8 +1,6 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgSql } from '../../src/server/storage/open-pg-sql';
 import type { UploadedVideo } from '../../src/shared/api-types';
@@ -11,78 +9,11 @@ import { apiClient, waitForStatus } from '../helpers/api';
 import { datalakeClient } from '../helpers/datalake';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server';
-import { SERVICE_CLI, startService, type TestService } from '../helpers/service';
+import { count, envWith, migrateArgs, query, runMigrate, stopKeepingData } from '../helpers/migrate-cli';
+import { startService, type TestService } from '../helpers/service';
 
 /** Ledger rows added to the library so a copy takes long enough to be killed in the middle of a table. */
 const EXTRA_LEDGER_ROWS = 20_000;
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment without any AWS_* variable of the test process, plus `extra`. */
-function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AWS_')));
-  return { ...env, ...extra };
-}
-
-function migrateArgs(dataDir: string, database: string, s3: TestS3Server): string[] {
-  return [
-    ...[SERVICE_CLI, 'migrate-to', '--data', dataDir, '--database', database],
-    ...['--s3-endpoint', s3.endpoint, '--s3-bucket', s3.bucket, '--s3-region', 'us-east-1', '--s3-force-path-style'],
-  ];
-}
-
-/** Runs migrate-to; `killWhen` SIGKILLs it as soon as its output matches. */
-function runMigrate(args: string[], env: NodeJS.ProcessEnv, killWhen?: RegExp): Promise<CliRun & { killed: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      if (killWhen && !killed && killWhen.test(stdout)) {
-        killed = true;
-        child.kill('SIGKILL');
-      }
-    });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('close', (code) => {
-      if (process.env.REELSYNC_TEST_SERVICE_LOG) process.stderr.write(`migrate-to ${code}:\n${stdout}${stderr}\n`);
-      resolve({ code, stdout, stderr, killed });
-    });
-  });
-}
-
-async function query<T>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
-async function count(url: string, table: string): Promise<number> {
-  const [row] = await query<{ n: string }>(url, `SELECT COUNT(*) AS n FROM ${table}`);
-  return Number(row?.n);
-}
-
-async function stopKeepingData(service: TestService): Promise<void> {
-  process.kill(service.pid, 'SIGTERM');
-  for (;;) {
-    try {
-      process.kill(service.pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(skipPostgresTests)('migrate-to: an embedded library onto PostgreSQL and S3', () => {
   let service: TestService;

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { ServiceContext } from '../context';
 import { Collections } from './collections';
 import { Deliveries } from './deliveries';
@@ -8,7 +7,7 @@ import { Events } from './events';
 import { Operations, type OperationRow } from './operations';
 import { lockRow } from './row-lock';
 import { Streams } from './streams';
-import { UploadStaging } from './upload-staging';
+import { UploadStaging, uploadDirOf } from './upload-staging';
 import { enqueueWebhook } from './webhooks';
 
 export const INGEST_JOB = 'dl-ingest';
@@ -41,7 +40,7 @@ export class Datalake {
     this.deliveries = new Deliveries(ctx.sql);
     this.events = new Events(ctx.sql);
     this.streams = new Streams(ctx.sql);
-    this.uploadDir = join(ctx.dataDir, 'datalake-uploads');
+    this.uploadDir = uploadDirOf(ctx.dataDir);
     this.uploads = new UploadStaging(ctx.blobs, this.uploadDir);
   }
 

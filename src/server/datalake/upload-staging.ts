@@ -3,6 +3,11 @@ import { join } from 'node:path';
 import { bucketOf } from '../context';
 import type { BlobStore, LocalBlobFile } from '../storage/blob-store';
 
+/** Where a library's interface B uploads are received: `<data folder>/datalake-uploads`. */
+export function uploadDirOf(dataDir: string): string {
+  return join(dataDir, 'datalake-uploads');
+}
+
 /** What names an upload: the datalake video it becomes and the account whose bucket stages it. */
 export interface UploadOwner {
   id: string;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, parseConfig } from '../config';
+import { UploadStaging, uploadDirOf } from '../datalake/upload-staging';
 import { LocalBlobStore } from '../storage/local-blob-store';
 import { openBlobStore } from '../storage/open-blob-store';
 import { openPgSql } from '../storage/open-pg-sql';
@@ -7,7 +8,8 @@ import type { PgSql } from '../storage/pg-sql';
 import type { S3Settings } from '../storage/s3-blob-store';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { copyTable } from './copy-rows';
-import { copyBlobs, libraryBlobs, verifyBlobs } from './library-blobs';
+import { blobCounts, copyBlobs, libraryBlobs, LibraryBytes, verifyBlobs } from './library-blobs';
+import { pendingNotes, pendingUploads } from './pending-uploads';
 import { rebuildSearchIndex, verifySearchIndex } from './search-index';
 import { openSourceLibrary } from './source-library';
 import { planTables } from './table-plan';
@@ -66,9 +68,14 @@ export async function migrateTo(options: MigrateOptions): Promise<Differences> {
         `(its ${plan.skipped.length} SQLite-only tables are not copied)`,
     );
     const local = new LocalBlobStore(join(options.dataDir, 'blobs'));
-    const blobs = await libraryBlobs(source);
+    const uploadDir = uploadDirOf(options.dataDir);
+    const pending = await pendingUploads(source, local, new UploadStaging(local, uploadDir));
+    const blobs = [...(await libraryBlobs(source)), ...pending.staged];
+    log(`  blobs to copy: ${blobCounts(blobs)}`);
+    for (const line of pendingNotes(pending, uploadDir)) log(line);
+    const bytes = new LibraryBytes(local);
     const tick = throttled();
-    const copied = await copyBlobs(blobs, local, target, (p) => {
+    const copied = await copyBlobs(blobs, bytes, target, (p) => {
       if (tick() || p.blobs === blobs.length) {
         log(
           `  blobs: ${p.blobs}/${blobs.length}, ${mb(p.bytes)} of ${mb(p.totalBytes)} (${percent(p.bytes, p.totalBytes)})`,
@@ -88,8 +95,13 @@ export async function migrateTo(options: MigrateOptions): Promise<Differences> {
         differences.push(`table ${table.name}: same ${mine} rows but their checksums differ`);
     }
     differences.push(...(await verifySearchIndex(db, pg)));
-    differences.push(...(await verifyBlobs(blobs, local, target)));
-    if (differences.length === 0) log(`verified: ${plan.tables.length} tables and ${blobs.length} blobs equal`);
+    differences.push(...(await verifyBlobs(blobs, bytes, target)));
+    if (differences.length === 0) {
+      log(
+        `verified: ${plan.tables.length} tables and ${blobs.length} blobs equal ` +
+          `(${pending.staged.length} of them uploads staged for their queued ingest)`,
+      );
+    }
     return differences;
   } finally {
     await pg?.close();
