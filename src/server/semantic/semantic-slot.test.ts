@@ -68,7 +68,16 @@ describe.each(SERVICE_SQL_ENGINES)('semantic slot on %s', (engine) => {
       similarityFloor: 0,
       similarityCeiling: 0.6,
     });
-    const slot = new SemanticSlot({ dataDir: dir, config, sql: t.sql, blobs, log: pino({ level: 'silent' }) });
+    const log = pino({ level: 'silent' });
+    const slot = new SemanticSlot({
+      dataDir: dir,
+      config,
+      sql: t.sql,
+      blobs,
+      log,
+      embedsKeyframes: true,
+      sharedDatabase: false,
+    });
     try {
       await slot.start();
       expect(await slot.state()).toEqual({ state: 'off', model: REPO, reason: 'model not downloaded' });

@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { SemanticState } from '../../shared/semantic-state';
 import type { BlobStore } from '../storage/blob-store';
 import type { Sql } from '../storage/sql';
 import { loadClipEmbedder, type Embedder } from './clip-embedder';
 import { EmbedBacklog } from './embed-backlog';
+import { EmbedClaims } from './embed-claims';
 import { EmbeddingStore } from './embedding-store';
 import { ModelCache, type CompleteMarker } from './model-cache';
 import { downloadModel, type DownloadProgress } from './model-download';
+import { ModelRequests } from './model-requests';
 import type { SemanticConfig } from './semantic-config';
 
 export interface SemanticSlotOptions {
@@ -15,6 +19,18 @@ export interface SemanticSlotOptions {
   sql: Sql;
   blobs: BlobStore;
   log: Logger;
+  /**
+   * Whether this process embeds the keyframes waiting for the model (a process that runs jobs: role all or worker).
+   * An API replica loads the model only to embed query text.
+   */
+  embedsKeyframes: boolean;
+  /**
+   * Other processes share the database (PostgreSQL): look at it every `semantic.pollMs`. The embedded service is its
+   * database's only process and learns everything in-process.
+   */
+  sharedDatabase: boolean;
+  /** How long a claim on a batch of keyframes lasts before another process may take it over (default 2 min). */
+  claimMs?: number;
   /** Loads the model from the cache; the real one (transformers.js) unless a test narrows it. */
   load?: (modelsRoot: string, config: SemanticConfig) => Promise<Embedder>;
 }
@@ -24,10 +40,15 @@ type Phase =
   | { kind: 'downloading'; progress: DownloadProgress; since: { at: number; bytes: number } | null }
   | { kind: 'failed'; reason: string };
 
+/** A batch of 8 keyframes takes seconds to fetch and embed; a claim outlives that by far. */
+const DEFAULT_CLAIM_MS = 120_000;
+
 /**
  * The semantic model slot: downloads the configured CLIP-class model on request (model-download.ts), loads it on
- * first use, embeds keyframes (embed-backlog.ts) and query text. Until the model is complete in the cache, search
- * goes on without it: "semantic search: off (model not downloaded)".
+ * first use, embeds keyframes (embed-backlog.ts, in job-running processes only) and query text. Until the model is
+ * complete in the cache, search goes on without it: "semantic search: off (model not downloaded)". On a shared
+ * database, every `semantic.pollMs` it looks there: for a download asked for on another process (model-requests.ts),
+ * and, once the model is here, for keyframes left to embed (indexed by another worker, or given up by a dead one).
  */
 export class SemanticSlot {
   readonly cache: ModelCache;
@@ -38,22 +59,53 @@ export class SemanticSlot {
   private embedder: Promise<Embedder> | null = null;
   private loadError: string | null = null;
   private download: { abort: AbortController; done: Promise<void> } | null = null;
+  private readonly requests: ModelRequests;
+  private poll: NodeJS.Timeout | null = null;
+  private polling = false;
+  private stopped = false;
 
   constructor(private readonly options: SemanticSlotOptions) {
     this.cache = new ModelCache(options.dataDir);
     this.store = new EmbeddingStore(options.sql);
-    this.backlog = new EmbedBacklog(this.store, options.blobs, options.log);
+    this.requests = new ModelRequests(options.sql);
+    const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const claims = new EmbedClaims(options.sql, owner, options.claimMs ?? DEFAULT_CLAIM_MS);
+    this.backlog = new EmbedBacklog(this.store, claims, options.blobs, options.log);
   }
 
   get config(): SemanticConfig {
     return this.options.config;
   }
 
-  /** Reads the cache; goes on with a download a previous run left unfinished, or with the keyframes left to embed. */
+  /**
+   * Reads the cache; goes on with a download a previous run left unfinished or another process asked for, or with the
+   * keyframes left to embed; then, on a shared database, looks again every `pollMs`.
+   */
   async start(): Promise<void> {
     this.marker = await this.cache.complete(this.config);
     if (this.marker) void this.embedPending();
-    else if (await this.cache.requested(this.config)) this.beginDownload();
+    else if ((await this.cache.requested(this.config)) || (await this.requests.requested(this.config)))
+      this.beginDownload();
+    if (!this.options.sharedDatabase) return;
+    this.poll = setInterval(() => void this.look(), this.config.pollMs);
+    this.poll.unref();
+  }
+
+  /** One look at the shared database (start's doc). A download that failed waits to be asked for again. */
+  private async look(): Promise<void> {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    try {
+      if (this.marker) await this.embedPending();
+      else if (this.phase.kind === 'idle' && !this.download) {
+        const asked = await this.requests.requested(this.config);
+        if (asked && !this.stopped) this.beginDownload();
+      }
+    } catch (err) {
+      this.options.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'semantic slot check failed');
+    } finally {
+      this.polling = false;
+    }
   }
 
   async state(): Promise<SemanticState> {
@@ -100,6 +152,7 @@ export class SemanticSlot {
     const done = (async () => {
       try {
         await this.cache.markRequested(this.config);
+        await this.requests.mark(this.config);
         this.marker = await downloadModel(
           this.config,
           this.cache,
@@ -128,9 +181,12 @@ export class SemanticSlot {
     this.download = { abort, done };
   }
 
-  /** Embeds the keyframes without a vector (a video just indexed, or ones indexed before the model came). */
+  /**
+   * Embeds the keyframes without a vector (a video just indexed, or ones indexed before the model came), in a process
+   * that runs jobs; an API replica leaves them to the workers.
+   */
   embedPending(): Promise<void> {
-    if (!this.marker || this.loadError) return Promise.resolve();
+    if (!this.options.embedsKeyframes || !this.marker || this.loadError) return Promise.resolve();
     return this.backlog
       .drain(this.config.model, () => this.loaded())
       .catch((err: unknown) => {
@@ -150,6 +206,8 @@ export class SemanticSlot {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
     await this.backlog.stop();
     if (this.download) {
       this.download.abort.abort();
