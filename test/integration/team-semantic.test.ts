@@ -153,4 +153,38 @@ describe.skipIf(skipPostgresTests)('team server: the semantic model on 1 API rep
     await embeddedAll(keyframes);
     expectOnceByWorkers(await embedCounts(keyframes), keyframes);
   }, 240_000);
+
+  it("a worker's claims that lapse (it died holding them) are taken over by another worker", async () => {
+    const keyframes = await segments();
+    const before = await embedCounts(keyframes);
+    const idRow = z.object({ segment_id: z.number() });
+    // A worker that died mid-batch: its claims on the red clip's keyframes, which have no vector yet.
+    const claimed = await cluster.rows(
+      idRow,
+      `INSERT INTO segment_embed_claims (model, segment_id, claimed_by, claim_until)
+       SELECT ?, s.id, 'dead-worker', ? FROM segments s JOIN videos v ON v.id = s.video_id WHERE v.video_no = ?
+       RETURNING segment_id`,
+      REPO,
+      Date.now() + 4_000,
+      videos.red,
+    );
+    const ids = claimed.map((r) => r.segment_id);
+    const placeholders = ids.map(() => '?').join(',');
+    await cluster.rows(
+      idRow,
+      `DELETE FROM segment_embeddings WHERE segment_id IN (${placeholders}) RETURNING segment_id`,
+      ...ids,
+    );
+    // Live claims: the workers look every 200 ms and leave these keyframes alone.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const waiting = (await api.get<SemanticState>('/semantic')).json.data!;
+    expect(waiting.state === 'ready' && waiting.pendingSegments).toBe(ids.length);
+    // Once the claims lapse a live worker takes them over, embeds those keyframes once, and gives the claims back.
+    await embeddedAll(keyframes);
+    const after = await embedCounts(keyframes + ids.length);
+    const workers = (counts: Record<string, number>) => cluster.workers.reduce((n, p) => n + counts[p.name]!, 0);
+    expect(workers(after) - workers(before)).toBe(ids.length);
+    expect(after['api-1']).toBe(0);
+    expect(await cluster.rows(countRow, 'SELECT COUNT(*) AS n FROM segment_embed_claims')).toEqual([{ n: 0 }]);
+  });
 });
