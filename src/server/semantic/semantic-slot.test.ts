@@ -70,12 +70,16 @@ describe.each(SERVICE_SQL_ENGINES)('semantic slot on %s', (engine) => {
     semanticConfigSchema.parse({ host: hub.url, model: REPO, similarityFloor: 0, similarityCeiling: 0.6, ...extra });
 
   /** Polls the slot's state until `done` holds. */
-  async function until(slot: SemanticSlot, done: (s: SemanticState) => boolean): Promise<SemanticState> {
+  async function until(
+    slot: SemanticSlot,
+    done: (s: SemanticState) => boolean,
+    mayFail = false,
+  ): Promise<SemanticState> {
     const end = Date.now() + 30_000;
     for (;;) {
       const state = await slot.state();
       if (done(state)) return state;
-      if (state.state === 'failed' || Date.now() > end) throw new Error(`slot: ${JSON.stringify(state)}`);
+      if ((state.state === 'failed' && !mayFail) || Date.now() > end) throw new Error(`slot: ${JSON.stringify(state)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -147,6 +151,39 @@ describe.each(SERVICE_SQL_ENGINES)('semantic slot on %s', (engine) => {
       expect(found.map((h) => h.videoNo)).toEqual([videos.red]);
     } finally {
       await api.stop();
+      await worker.stop();
+    }
+  });
+  it('on a shared database: a download that failed is tried again when asked for again, not at every look', async () => {
+    const blobs = new LocalBlobStore(join(dir, 'blobs'));
+    await blobs.check();
+    const config = configOf({ pollMs: 50 });
+    const worker = new SemanticSlot({
+      dataDir: join(dir, 'worker'),
+      config,
+      sql: t.sql,
+      blobs,
+      log: pino({ level: 'silent' }),
+      embedsKeyframes: true,
+      sharedDatabase: true,
+    });
+    const requests = new ModelRequests(t.sql);
+    hub.faults = { wrongChecksum: 'onnx/text_model_quantized.onnx' };
+    try {
+      await worker.start();
+      await requests.mark(config);
+      const failed = await until(worker, (s) => s.state === 'failed', true);
+      expect(failed.state === 'failed' && failed.reason).toMatch(/does not match the checksum/);
+      // The host is fixed; looks come and go, and the download stays failed (no request every look).
+      hub.faults = {};
+      const asked = hub.requests.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await worker.state()).state).toBe('failed');
+      expect(hub.requests.length).toBe(asked);
+      // Asked for again (POST /semantic/download on any replica): this process tries again and succeeds.
+      await requests.mark(config);
+      await until(worker, (s) => s.state === 'ready', true);
+    } finally {
       await worker.stop();
     }
   });

@@ -60,8 +60,10 @@ export class SemanticSlot {
   private loadError: string | null = null;
   private download: { abort: AbortController; done: Promise<void> } | null = null;
   private readonly requests: ModelRequests;
+  /** The stamp of the latest ask (model-requests.ts) this process's download answered: a newer one is tried again. */
+  private answered: number | null = null;
   private poll: NodeJS.Timeout | null = null;
-  private polling = false;
+  private looking: Promise<void> | null = null;
   private stopped = false;
 
   constructor(private readonly options: SemanticSlotOptions) {
@@ -84,27 +86,35 @@ export class SemanticSlot {
   async start(): Promise<void> {
     this.marker = await this.cache.complete(this.config);
     if (this.marker) void this.embedPending();
-    else if ((await this.cache.requested(this.config)) || (await this.requests.requested(this.config)))
-      this.beginDownload();
+    else {
+      this.answered = await this.requests.requestedAt(this.config);
+      if (this.answered !== null || (await this.cache.requested(this.config))) this.beginDownload();
+    }
     if (!this.options.sharedDatabase) return;
-    this.poll = setInterval(() => void this.look(), this.config.pollMs);
+    this.poll = setInterval(() => {
+      this.looking ??= this.look().finally(() => {
+        this.looking = null;
+      });
+    }, this.config.pollMs);
     this.poll.unref();
   }
 
-  /** One look at the shared database (start's doc). A download that failed waits to be asked for again. */
+  /**
+   * One look at the shared database (start's doc). A download that failed is tried again only when asked for again
+   * (a newer stamp), not at every look.
+   */
   private async look(): Promise<void> {
-    if (this.polling || this.stopped) return;
-    this.polling = true;
     try {
-      if (this.marker) await this.embedPending();
-      else if (this.phase.kind === 'idle' && !this.download) {
-        const asked = await this.requests.requested(this.config);
-        if (asked && !this.stopped) this.beginDownload();
+      if (this.marker) return await this.embedPending();
+      if (this.download || this.stopped) return;
+      const asked = await this.requests.requestedAt(this.config);
+      if (asked === null || this.stopped) return;
+      if (this.phase.kind === 'idle' || (this.phase.kind === 'failed' && asked !== this.answered)) {
+        this.answered = asked;
+        this.beginDownload();
       }
     } catch (err) {
       this.options.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'semantic slot check failed');
-    } finally {
-      this.polling = false;
     }
   }
 
@@ -132,8 +142,12 @@ export class SemanticSlot {
     return { state: 'off', model, reason: 'model not downloaded' };
   }
 
-  /** Starts the download unless it runs or the model is here (a failed load is retried), and answers the state. */
-  startDownload(): Promise<SemanticState> {
+  /**
+   * Starts the download unless it runs or the model is here (a failed load is retried), and answers the state. The ask
+   * is recorded in the database, where every other process of a team server finds it.
+   */
+  async startDownload(): Promise<SemanticState> {
+    this.answered = await this.requests.mark(this.config);
     this.beginDownload();
     return this.state();
   }
@@ -152,7 +166,6 @@ export class SemanticSlot {
     const done = (async () => {
       try {
         await this.cache.markRequested(this.config);
-        await this.requests.mark(this.config);
         this.marker = await downloadModel(
           this.config,
           this.cache,
@@ -208,7 +221,9 @@ export class SemanticSlot {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.poll) clearInterval(this.poll);
+    // The backlog first: it ends its pass at the current batch, which a look may be waiting for.
     await this.backlog.stop();
+    await this.looking;
     if (this.download) {
       this.download.abort.abort();
       await this.download.done;
