@@ -87,7 +87,8 @@ export class SemanticSlot {
     this.marker = await this.cache.complete(this.config);
     if (this.marker) void this.embedPending();
     else {
-      this.answered = await this.requests.requestedAt(this.config);
+      // The embedded service keeps to its cache's marker: a model folder deleted to free the disk stays deleted.
+      if (this.options.sharedDatabase) this.answered = await this.requests.requestedAt(this.config);
       if (this.answered !== null || (await this.cache.requested(this.config))) this.beginDownload();
     }
     if (!this.options.sharedDatabase) return;
