@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { skipLocked } from '../datalake/row-claims';
 import { parsedRows } from '../storage/rows';
 import type { Sql } from '../storage/sql';
 
@@ -52,9 +53,17 @@ export class EmbedClaims {
     );
   }
 
-  /** Deletes claims lapsed for a lease or more: left by dead processes on keyframes no one took over (deleted ones). */
+  /**
+   * Deletes claims lapsed for a lease or more: left by dead processes on keyframes no one took over (deleted ones).
+   * Rows a claim is taking over at the moment are skipped (on PostgreSQL), so the two never wait for each other.
+   */
   async sweep(): Promise<number> {
-    const res = await this.sql.run('DELETE FROM segment_embed_claims WHERE claim_until < ?', Date.now() - this.leaseMs);
+    const res = await this.sql.run(
+      `DELETE FROM segment_embed_claims WHERE (model, segment_id) IN (
+         SELECT model, segment_id FROM segment_embed_claims WHERE claim_until < ?${skipLocked(this.sql)}
+       )`,
+      Date.now() - this.leaseMs,
+    );
     return res.changes;
   }
 }
