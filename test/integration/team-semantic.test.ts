@@ -169,6 +169,7 @@ describe.skipIf(skipPostgresTests)('team server: the semantic model on 1 API rep
       videos.red,
     );
     const ids = claimed.map((r) => r.segment_id);
+    expect(ids.length).toBeGreaterThan(0);
     const placeholders = ids.map(() => '?').join(',');
     await cluster.rows(
       idRow,
