@@ -25,7 +25,7 @@ export interface ServiceSearch {
  */
 export function openServiceSearch(
   database: ServiceDatabase,
-  options: { dataDir: string; config: ServiceConfig; blobs: BlobStore; log: Logger },
+  options: { dataDir: string; config: ServiceConfig; blobs: BlobStore; log: Logger; embedsKeyframes: boolean },
 ): ServiceSearch {
   const semantic = new SemanticSlot({
     dataDir: options.dataDir,
@@ -33,6 +33,8 @@ export function openServiceSearch(
     sql: database.sql,
     blobs: options.blobs,
     log: options.log.child({ module: 'semantic' }),
+    embedsKeyframes: options.embedsKeyframes,
+    sharedDatabase: database.engine === 'postgres',
   });
   if (database.engine === 'postgres') {
     const thesaurus = new Thesaurus();

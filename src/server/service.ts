@@ -82,7 +82,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   const { sql } = database;
   const { limits } = options.config;
-  const search = openServiceSearch(database, { dataDir: options.dataDir, config: options.config, blobs, log });
+  const search = openServiceSearch(database, {
+    dataDir: options.dataDir,
+    config: options.config,
+    blobs,
+    log,
+    // The keyframe backlog is job work: an API replica keeps its CPU for requests and embeds query text only.
+    embedsKeyframes: role !== 'api',
+  });
   const shared = database.engine === 'postgres';
   const ctx: ServiceContext = {
     sql,

@@ -101,6 +101,8 @@ export async function startTeamCluster(opts: {
   workers: number;
   config?: Record<string, unknown>;
   credits?: number;
+  /** More environment for every process (e.g. REELSYNC_LOG). */
+  env?: Record<string, string>;
 }): Promise<TeamCluster> {
   const { dir, cleanup: removeDir } = await tempDir('reelsync-team-');
   /** Every process started, for stop(). */
@@ -124,7 +126,7 @@ export async function startTeamCluster(opts: {
       configFile,
       JSON.stringify({ ...opts.config, database: { url: databaseUrl }, storage: { s3: s3.config } }),
     );
-    const env = s3.env;
+    const env = { ...s3.env, ...opts.env };
     const keyFor = (account: string, credits?: number): string =>
       cliSync([
         ...['key', 'create', '--config', configFile, '--account', account, '--interface', 'library'],

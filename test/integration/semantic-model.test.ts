@@ -24,8 +24,8 @@ async function flatClip(file: string, colour: string): Promise<string> {
   return file;
 }
 
-const semanticConfig = (host: string) => ({
-  semantic: { host, model: REPO, similarityFloor: 0, similarityCeiling: 0.6 },
+const semanticConfig = (host: string, pollMs?: number) => ({
+  semantic: { host, model: REPO, similarityFloor: 0, similarityCeiling: 0.6, ...(pollMs ? { pollMs } : {}) },
 });
 
 async function stateOf(api: ApiClient): Promise<SemanticState> {
@@ -167,61 +167,70 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   });
 });
 
-// The model slot's download and cache live in the data folder whatever the backends: these two run on 'local' only.
-describe('a model whose checksum does not match', () => {
-  it('is refused and deleted', async () => {
-    const lying = await startModelHub(REPO, files);
-    lying.faults = { wrongChecksum: TEXT };
-    const other = await startService({ config: semanticConfig(lying.url) });
-    try {
-      const client = apiClient(other.baseUrl, other.key);
-      await client.post('/semantic/download', {});
-      const seen = await waitForState(client, (s) => s.state === 'failed');
-      const failed = seen[seen.length - 1]!;
-      expect(failed.state === 'failed' && failed.reason).toMatch(/does not match the checksum/);
-      const dir = join(other.dataDir, 'models', ...REPO.split('/'), 'onnx');
-      expect(await stat(join(dir, 'text_model_quantized.onnx')).catch(() => null)).toBeNull();
-      expect(await stat(join(dir, 'text_model_quantized.onnx.part')).catch(() => null)).toBeNull();
-      expect(await searchAs(client, 'red')).toEqual([]);
-    } finally {
-      await other.stop();
-      await lying.close();
-    }
+// The model's files live in each process's data folder whatever the backends. On 'team' the download asked for is
+// also in the shared database, which the service reads at start and looks at every pollMs: a failed download must
+// stay failed (not be tried again at every look), and a killed one must go on from its part files.
+const POLL_MS = 100;
+describe.each(BLOB_BACKENDS)('on %s', (backend) => {
+  describe('a model whose checksum does not match', () => {
+    it('is refused and deleted', async () => {
+      const lying = await startModelHub(REPO, files);
+      lying.faults = { wrongChecksum: TEXT };
+      const other = await startService({ backend, config: semanticConfig(lying.url, POLL_MS) });
+      try {
+        const client = apiClient(other.baseUrl, other.key);
+        await client.post('/semantic/download', {});
+        const seen = await waitForState(client, (s) => s.state === 'failed');
+        const failed = seen[seen.length - 1]!;
+        expect(failed.state === 'failed' && failed.reason).toMatch(/does not match the checksum/);
+        const asked = lying.requests.length;
+        await new Promise((r) => setTimeout(r, 5 * POLL_MS));
+        expect((await stateOf(client)).state).toBe('failed');
+        expect(lying.requests.length).toBe(asked);
+        const dir = join(other.dataDir, 'models', ...REPO.split('/'), 'onnx');
+        expect(await stat(join(dir, 'text_model_quantized.onnx')).catch(() => null)).toBeNull();
+        expect(await stat(join(dir, 'text_model_quantized.onnx.part')).catch(() => null)).toBeNull();
+        expect(await searchAs(client, 'red')).toEqual([]);
+      } finally {
+        await other.stop();
+        await lying.close();
+      }
+    });
   });
-});
 
-describe('a download the service was killed in', () => {
-  it('goes on from its part files when the service starts again', async () => {
-    const stallingHub = await startModelHub(REPO, files);
-    stallingHub.faults = { stall: { file: VISION, afterBytes: 100 } };
-    const other = await startService({ config: semanticConfig(stallingHub.url) });
-    try {
-      const client = apiClient(other.baseUrl, other.key);
-      await client.post('/semantic/download', {});
-      // Killed while the vision model (the last file) has 100 bytes on disk and waits for more.
-      const total = [...files.values()].reduce((n, d) => n + d.length, 0);
-      const stalled = total - files.get(VISION)!.length + 100;
-      await waitForState(client, (s) => s.state === 'downloading' && s.receivedBytes === stalled, 120_000);
-      await new Promise((r) => setTimeout(r, 200));
-      await other.kill();
-      const before = stallingHub.requests.length;
-      stallingHub.faults = {};
-      await other.restart();
-      const seen = await waitForState(client, (s) => s.state === 'ready');
-      expect(seen[seen.length - 1]?.state).toBe('ready');
-      const after = stallingHub.requests.slice(before).filter((r) => r.method === 'GET');
-      // Files done before the kill are not fetched again; the cut one resumes from its part file (its resolve
-      // address, then the CDN it redirects to, both asked for the rest only).
-      expect(after.map((r) => r.path.replace(/^\/cdn\/.*/, '/cdn'))).toEqual([
-        `/${REPO}/resolve/main/${VISION}`,
-        '/cdn',
-      ]);
-      const [resolveRange, cdnRange] = after.map((r) => r.range);
-      expect(resolveRange).toBe('bytes=100-');
-      expect(cdnRange).toBe(resolveRange);
-    } finally {
-      await other.stop();
-      await stallingHub.close();
-    }
-  }, 180_000);
+  describe('a download the service was killed in', () => {
+    it('goes on from its part files when the service starts again', async () => {
+      const stallingHub = await startModelHub(REPO, files);
+      stallingHub.faults = { stall: { file: VISION, afterBytes: 100 } };
+      const other = await startService({ backend, config: semanticConfig(stallingHub.url, POLL_MS) });
+      try {
+        const client = apiClient(other.baseUrl, other.key);
+        await client.post('/semantic/download', {});
+        // Killed while the vision model (the last file) has 100 bytes on disk and waits for more.
+        const total = [...files.values()].reduce((n, d) => n + d.length, 0);
+        const stalled = total - files.get(VISION)!.length + 100;
+        await waitForState(client, (s) => s.state === 'downloading' && s.receivedBytes === stalled, 120_000);
+        await new Promise((r) => setTimeout(r, 200));
+        await other.kill();
+        const before = stallingHub.requests.length;
+        stallingHub.faults = {};
+        await other.restart();
+        const seen = await waitForState(client, (s) => s.state === 'ready');
+        expect(seen[seen.length - 1]?.state).toBe('ready');
+        const after = stallingHub.requests.slice(before).filter((r) => r.method === 'GET');
+        // Files done before the kill are not fetched again; the cut one resumes from its part file (its resolve
+        // address, then the CDN it redirects to, both asked for the rest only).
+        expect(after.map((r) => r.path.replace(/^\/cdn\/.*/, '/cdn'))).toEqual([
+          `/${REPO}/resolve/main/${VISION}`,
+          '/cdn',
+        ]);
+        const [resolveRange, cdnRange] = after.map((r) => r.range);
+        expect(resolveRange).toBe('bytes=100-');
+        expect(cdnRange).toBe(resolveRange);
+      } finally {
+        await other.stop();
+        await stallingHub.close();
+      }
+    }, 180_000);
+  });
 });

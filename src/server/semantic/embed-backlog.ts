@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
 import type { BlobStore, LocalBlobFile } from '../storage/blob-store';
 import type { Embedder } from './clip-embedder';
-import type { EmbeddingStore } from './embedding-store';
+import type { EmbedClaims } from './embed-claims';
+import type { EmbeddingStore, PendingKeyframe } from './embedding-store';
 
 const BATCH = 8;
 
 /**
  * Embeds every keyframe that has no vector from the model yet: those of a video just indexed, and those of videos
  * indexed before the model was there (the backfill). The work list is the table itself, so nothing is lost across a
- * restart. One pass at a time; asking during a pass runs another once it ends, and the promise covers both.
+ * restart. Each batch is claimed first (embed-claims.ts), so processes sharing a database embed each keyframe once.
+ * One pass at a time; asking during a pass runs another once it ends, and the promise covers both.
  */
 export class EmbedBacklog {
   private running: Promise<void> | null = null;
@@ -17,6 +19,7 @@ export class EmbedBacklog {
 
   constructor(
     private readonly store: EmbeddingStore,
+    private readonly claims: EmbedClaims,
     private readonly blobs: BlobStore,
     private readonly log: Logger,
   ) {}
@@ -47,37 +50,57 @@ export class EmbedBacklog {
   }
 
   private async pass(model: string, embedder: Embedder): Promise<void> {
+    await this.claims.sweep();
     let after = 0;
     let embedded = 0;
     while (!this.stopped) {
-      const batch = await this.store.pending(model, after, BATCH);
-      if (batch.length === 0) break;
-      after = batch[batch.length - 1]!.segmentId;
-      // Local files for the model: the stored keyframes on disk, streamed copies in tmp/ from S3.
-      const files: LocalBlobFile[] = [];
-      const found: { segmentId: number; path: string }[] = [];
-      for (const k of batch) {
-        const file = await this.blobs.localFile(k.bucket, k.keyframeBlob).catch(() => null);
-        if (!file) continue;
-        files.push(file);
-        found.push({ segmentId: k.segmentId, path: file.path });
-      }
-      try {
-        const vectors = await embedder.embedImages(found.map((k) => k.path));
-        await this.store.put(
+      const candidates = await this.store.pending(model, after, BATCH);
+      if (candidates.length === 0) break;
+      after = candidates[candidates.length - 1]!.segmentId;
+      // Another process may claim some of them first: it embeds those, this one goes on after them.
+      const claimed = new Set(
+        await this.claims.claim(
           model,
-          found.map((k, i) => ({ segmentId: k.segmentId, vector: vectors[i]! })),
-        );
-        embedded += found.length;
-      } catch (err) {
-        this.log.warn(
-          { err: err instanceof Error ? err.message : String(err), segments: found.map((k) => k.segmentId) },
-          'keyframes could not be embedded; left for the next pass',
-        );
+          candidates.map((k) => k.segmentId),
+        ),
+      );
+      const batch = candidates.filter((k) => claimed.has(k.segmentId));
+      if (batch.length === 0) continue;
+      try {
+        embedded += await this.embedBatch(model, embedder, batch);
       } finally {
-        await Promise.all(files.map((f) => f.release()));
+        await this.claims.release(model, [...claimed]);
       }
     }
     if (embedded) this.log.info({ model, embedded }, 'keyframes embedded');
+  }
+
+  /** Embeds and stores one claimed batch; answers how many keyframes it embedded (0 when the batch failed). */
+  private async embedBatch(model: string, embedder: Embedder, batch: PendingKeyframe[]): Promise<number> {
+    // Local files for the model: the stored keyframes on disk, streamed copies in tmp/ from S3.
+    const files: LocalBlobFile[] = [];
+    const found: { segmentId: number; path: string }[] = [];
+    for (const k of batch) {
+      const file = await this.blobs.localFile(k.bucket, k.keyframeBlob).catch(() => null);
+      if (!file) continue;
+      files.push(file);
+      found.push({ segmentId: k.segmentId, path: file.path });
+    }
+    try {
+      const vectors = await embedder.embedImages(found.map((k) => k.path));
+      await this.store.put(
+        model,
+        found.map((k, i) => ({ segmentId: k.segmentId, vector: vectors[i]! })),
+      );
+      return found.length;
+    } catch (err) {
+      this.log.warn(
+        { err: err instanceof Error ? err.message : String(err), segments: found.map((k) => k.segmentId) },
+        'keyframes could not be embedded; left for the next pass',
+      );
+      return 0;
+    } finally {
+      await Promise.all(files.map((f) => f.release()));
+    }
   }
 }

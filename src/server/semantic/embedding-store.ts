@@ -38,13 +38,21 @@ export class EmbeddingStore {
     );
   }
 
-  /** The next `limit` pending keyframes after segment `afterId`, in id order. */
+  /**
+   * The next `limit` pending keyframes after segment `afterId`, in id order, but those another process holds a live
+   * claim on (embed-claims.ts): candidates to claim, not yet claimed.
+   */
   async pending(model: string, afterId: number, limit: number): Promise<PendingKeyframe[]> {
     const rows = await this.sql.all(
       `SELECT s.id, v.bucket, s.keyframe_blob FROM segments s JOIN videos v ON v.id = s.video_id
-       WHERE s.id > ? AND ${PENDING_WHERE} ORDER BY s.id LIMIT ?`,
+       WHERE s.id > ? AND ${PENDING_WHERE}
+         AND NOT EXISTS (SELECT 1 FROM segment_embed_claims c
+                         WHERE c.model = ? AND c.segment_id = s.id AND c.claim_until >= ?)
+       ORDER BY s.id LIMIT ?`,
       afterId,
       model,
+      model,
+      Date.now(),
       limit,
     );
     return parsedRows(pendingRow, rows).map((r) => ({

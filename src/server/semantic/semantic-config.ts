@@ -18,6 +18,7 @@ const defaults = {
   similarityFloor: 0.2,
   similarityCeiling: 0.3,
   threads: 1,
+  pollMs: 30_000,
 };
 
 /**
@@ -49,6 +50,11 @@ export const semanticConfigSchema = z
     similarityCeiling: z.number().min(-1).max(1).default(defaults.similarityCeiling),
     /** onnxruntime threads per inference: the indexer and search share the machine. */
     threads: z.number().int().min(1).max(16).default(defaults.threads),
+    /**
+     * How often a process looks at the database for a download asked for elsewhere and for keyframes left to embed
+     * (the pending query scans the segments without a vector: not too often on a large library).
+     */
+    pollMs: z.number().int().min(50).max(3_600_000).default(defaults.pollMs),
   })
   .strict()
   .refine((c) => c.similarityCeiling > c.similarityFloor, {

@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { SemanticState } from '../../shared/semantic-state';
 import type { BlobStore } from '../storage/blob-store';
 import type { Sql } from '../storage/sql';
 import { loadClipEmbedder, type Embedder } from './clip-embedder';
 import { EmbedBacklog } from './embed-backlog';
+import { EmbedClaims } from './embed-claims';
 import { EmbeddingStore } from './embedding-store';
 import { ModelCache, type CompleteMarker } from './model-cache';
 import { downloadModel, type DownloadProgress } from './model-download';
+import { ModelRequests } from './model-requests';
 import type { SemanticConfig } from './semantic-config';
 
 export interface SemanticSlotOptions {
@@ -15,6 +19,18 @@ export interface SemanticSlotOptions {
   sql: Sql;
   blobs: BlobStore;
   log: Logger;
+  /**
+   * Whether this process embeds the keyframes waiting for the model (a process that runs jobs: role all or worker).
+   * An API replica loads the model only to embed query text.
+   */
+  embedsKeyframes: boolean;
+  /**
+   * Other processes share the database (PostgreSQL): look at it every `semantic.pollMs`. The embedded service is its
+   * database's only process and learns everything in-process.
+   */
+  sharedDatabase: boolean;
+  /** How long a claim on a batch of keyframes lasts before another process may take it over (default 2 min). */
+  claimMs?: number;
   /** Loads the model from the cache; the real one (transformers.js) unless a test narrows it. */
   load?: (modelsRoot: string, config: SemanticConfig) => Promise<Embedder>;
 }
@@ -24,10 +40,15 @@ type Phase =
   | { kind: 'downloading'; progress: DownloadProgress; since: { at: number; bytes: number } | null }
   | { kind: 'failed'; reason: string };
 
+/** A batch of 8 keyframes takes seconds to fetch and embed; a claim outlives that by far. */
+const DEFAULT_CLAIM_MS = 120_000;
+
 /**
  * The semantic model slot: downloads the configured CLIP-class model on request (model-download.ts), loads it on
- * first use, embeds keyframes (embed-backlog.ts) and query text. Until the model is complete in the cache, search
- * goes on without it: "semantic search: off (model not downloaded)".
+ * first use, embeds keyframes (embed-backlog.ts, in job-running processes only) and query text. Until the model is
+ * complete in the cache, search goes on without it: "semantic search: off (model not downloaded)". On a shared
+ * database, every `semantic.pollMs` it looks there: for a download asked for on another process (model-requests.ts),
+ * and, once the model is here, for keyframes left to embed (indexed by another worker, or given up by a dead one).
  */
 export class SemanticSlot {
   readonly cache: ModelCache;
@@ -38,22 +59,64 @@ export class SemanticSlot {
   private embedder: Promise<Embedder> | null = null;
   private loadError: string | null = null;
   private download: { abort: AbortController; done: Promise<void> } | null = null;
+  private readonly requests: ModelRequests;
+  /** The stamp of the latest ask (model-requests.ts) this process's download answered: a newer one is tried again. */
+  private answered: number | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  private looking: Promise<void> | null = null;
+  private stopped = false;
 
   constructor(private readonly options: SemanticSlotOptions) {
     this.cache = new ModelCache(options.dataDir);
     this.store = new EmbeddingStore(options.sql);
-    this.backlog = new EmbedBacklog(this.store, options.blobs, options.log);
+    this.requests = new ModelRequests(options.sql);
+    const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const claims = new EmbedClaims(options.sql, owner, options.claimMs ?? DEFAULT_CLAIM_MS);
+    this.backlog = new EmbedBacklog(this.store, claims, options.blobs, options.log);
   }
 
   get config(): SemanticConfig {
     return this.options.config;
   }
 
-  /** Reads the cache; goes on with a download a previous run left unfinished, or with the keyframes left to embed. */
+  /**
+   * Reads the cache; goes on with a download a previous run left unfinished or another process asked for, or with the
+   * keyframes left to embed; then, on a shared database, looks again every `pollMs`.
+   */
   async start(): Promise<void> {
     this.marker = await this.cache.complete(this.config);
     if (this.marker) void this.embedPending();
-    else if (await this.cache.requested(this.config)) this.beginDownload();
+    else {
+      // The embedded service keeps to its cache's marker: a model folder deleted to free the disk stays deleted.
+      if (this.options.sharedDatabase) this.answered = await this.requests.requestedAt(this.config);
+      if (this.answered !== null || (await this.cache.requested(this.config))) this.beginDownload();
+    }
+    if (!this.options.sharedDatabase) return;
+    this.poll = setInterval(() => {
+      this.looking ??= this.look().finally(() => {
+        this.looking = null;
+      });
+    }, this.config.pollMs);
+    this.poll.unref();
+  }
+
+  /**
+   * One look at the shared database (start's doc). A download that failed is tried again only when asked for again
+   * (a newer stamp), not at every look.
+   */
+  private async look(): Promise<void> {
+    try {
+      if (this.marker) return await this.embedPending();
+      if (this.download || this.stopped) return;
+      const asked = await this.requests.requestedAt(this.config);
+      if (asked === null || this.stopped) return;
+      if (this.phase.kind === 'idle' || (this.phase.kind === 'failed' && asked !== this.answered)) {
+        this.answered = asked;
+        this.beginDownload();
+      }
+    } catch (err) {
+      this.options.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'semantic slot check failed');
+    }
   }
 
   async state(): Promise<SemanticState> {
@@ -80,8 +143,12 @@ export class SemanticSlot {
     return { state: 'off', model, reason: 'model not downloaded' };
   }
 
-  /** Starts the download unless it runs or the model is here (a failed load is retried), and answers the state. */
-  startDownload(): Promise<SemanticState> {
+  /**
+   * Starts the download unless it runs or the model is here (a failed load is retried), and answers the state. The ask
+   * is recorded in the database, where every other process of a team server finds it.
+   */
+  async startDownload(): Promise<SemanticState> {
+    this.answered = await this.requests.mark(this.config);
     this.beginDownload();
     return this.state();
   }
@@ -128,9 +195,12 @@ export class SemanticSlot {
     this.download = { abort, done };
   }
 
-  /** Embeds the keyframes without a vector (a video just indexed, or ones indexed before the model came). */
+  /**
+   * Embeds the keyframes without a vector (a video just indexed, or ones indexed before the model came), in a process
+   * that runs jobs; an API replica leaves them to the workers.
+   */
   embedPending(): Promise<void> {
-    if (!this.marker || this.loadError) return Promise.resolve();
+    if (!this.options.embedsKeyframes || !this.marker || this.loadError) return Promise.resolve();
     return this.backlog
       .drain(this.config.model, () => this.loaded())
       .catch((err: unknown) => {
@@ -150,7 +220,11 @@ export class SemanticSlot {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    // The backlog first: it ends its pass at the current batch, which a look may be waiting for.
     await this.backlog.stop();
+    await this.looking;
     if (this.download) {
       this.download.abort.abort();
       await this.download.done;

@@ -12,6 +12,7 @@ import { m010DatalakeClaims } from './010-datalake-claims';
 import { m011EmbeddingVersions } from './011-embedding-versions';
 import { m012FacesByVideo } from './012-faces-by-video';
 import { m013UploadSessionClaims } from './013-upload-session-claims';
+import { m014EmbedClaims } from './014-embed-claims';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const serviceMigrations: readonly Migration[] = [
   m011EmbeddingVersions,
   m012FacesByVideo,
   m013UploadSessionClaims,
+  m014EmbedClaims,
 ];
