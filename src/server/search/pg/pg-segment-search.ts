@@ -8,7 +8,8 @@ import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
 import type { Sql, SqlParam } from '../../storage/sql';
 import { fuseSemantic } from '../../semantic/semantic-rank';
 import type { Where } from '../../storage/where';
-import { bm25, parseTsvector, type Bm25Phrase, type Bm25Stats, type Column } from './bm25';
+import { bm25, parseTsvector, type Bm25Phrase, type Column } from './bm25';
+import { accountTotals, PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
 
@@ -18,6 +19,7 @@ import { porterStem } from './porter';
  * caller's segments only, the same calibrated score and `matched`. One addition: a query word no segment of the
  * account contains also stands for its nearest indexed word by trigram similarity (pg-fuzzy.ts).
  *
+ * Each phrase's rows in the account (its idf) come from the counts migration pg 9 keeps (pg-phrase-hits.ts).
  * Candidates come from the GIN index (account_id, document): the rows matching the query's phrases, newest first,
  * at most MAX_RANKED_ROWS of them; rows matched only by words in half the account's segments or more (bm25 says
  * nothing of them) only when the others are too few, from the newest 4 x wanted, as ranked-match.ts does.
@@ -60,7 +62,6 @@ const TSV_COLUMNS: Record<Column, string> = {
   names: 'names_tsv',
 };
 
-const statsRow = z.object({ n: z.number(), total: z.number() });
 const countRow = z.object({ n: z.number() });
 const candidateRow = z.object({
   id: z.number(),
@@ -102,14 +103,9 @@ export async function searchSegmentsPg(
   const only: Column | undefined = field === 'all' ? undefined : field === 'caption' ? 'caption' : 'transcript';
   const weight = field === 'all' ? '' : field === 'caption' ? ':A' : ':B';
   const accountId = filter.accountId;
-  const stats = statsRow.parse(
-    await sql.get(
-      'SELECT COUNT(*) AS n, CAST(COALESCE(SUM(tokens), 0) AS BIGINT) AS total FROM segment_search WHERE account_id = ?',
-      accountId,
-    ),
-  );
-  if (stats.n === 0 || ftsPhrases(parsed).length === 0) return [];
-  const account: Bm25Stats = { rows: stats.n, tokens: stats.total };
+  if (ftsPhrases(parsed).length === 0) return [];
+  const account = await accountTotals(sql, accountId);
+  if (account.rows === 0) return [];
   const tsquery = (words: string[], restrict: string): string =>
     words.map((w) => `'${porterStem(w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${restrict}`).join(' <-> ');
   /** Phrases as a condition on segment_search f: any of them inside one column, as FTS5 matches (never across two). */
@@ -132,20 +128,24 @@ export async function searchSegmentsPg(
       ),
     ).n;
 
+  const hitsOf = new PhraseHits(sql, accountId, field, (words) => count(matchOf([{ words }])));
+
   // A word no segment contains stands also for its nearest indexed word (while the phrase budget lasts).
   const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
+  const terms = parsed.terms.filter((term) => indexable([term]));
+  await hitsOf.load(terms.map((term) => [term]));
   const missing: string[] = [];
-  for (const term of parsed.terms)
-    if (missing.length < room && indexable([term]) && (await count(matchOf([{ words: [term] }]))) === 0)
-      missing.push(term);
+  for (const term of terms) if (missing.length < room && hitsOf.of([term]) === 0) missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
 
+  // PostgreSQL indexes no word this long (nor reads one in a tsquery): no segment can contain it.
+  const phrases = ftsPhrases(query)
+    .map((fts) => fts.slice(1, -1).split(' ').filter(Boolean))
+    .filter(indexable);
+  await hitsOf.load(phrases);
   const live: Phrase[] = [];
-  for (const fts of ftsPhrases(query)) {
-    const words = fts.slice(1, -1).split(' ').filter(Boolean);
-    // PostgreSQL indexes no word this long (nor reads one in a tsquery): no segment can contain it.
-    if (!indexable(words)) continue;
-    const hits = await count(matchOf([{ words }]));
+  for (const words of phrases) {
+    const hits = hitsOf.of(words);
     if (hits === 0) continue;
     const lexemes = words.map(porterStem);
     live.push({ words, lexemes, hits, floored: ftsIdf(account.rows, hits) === FLOOR_IDF });

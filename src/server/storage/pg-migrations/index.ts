@@ -6,6 +6,7 @@ import { pg005DatalakeClaims } from './005-datalake-claims';
 import { pg006EmbeddingVersions } from './006-embedding-versions';
 import { pg007FacesByVideo } from './007-faces-by-video';
 import { pg008UploadSessionClaims } from './008-upload-session-claims';
+import { pg009SegmentSearchCounts } from './009-segment-search-counts';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -18,4 +19,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg006EmbeddingVersions,
   pg007FacesByVideo,
   pg008UploadSessionClaims,
+  pg009SegmentSearchCounts,
 ];
