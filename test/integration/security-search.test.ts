@@ -103,8 +103,7 @@ describe.each(BLOB_BACKENDS)('search isolation and cost (issue 14 items 4 and 8)
     console.log(
       `attack from an account with 200 segments: median ${median(times).toFixed(1)} ms (GET /folders meanwhile: ${median(baseline).toFixed(1)} ms)`,
     );
-    // Open bug on PostgreSQL: ~180 ms here (one count per query word over the GIN index beside the victim's rows).
-    if (backend === 'local') expect(median(times)).toBeLessThan(Math.max(100, 3 * median(baseline)));
+    expect(median(times)).toBeLessThan(Math.max(100, 3 * median(baseline)));
   });
 
   it('keeps GET /get_metadata fast while slow searches run (search is off the event loop)', async () => {
