@@ -153,9 +153,10 @@ export async function searchSegmentsPg(
   if (live.length === 0) return [];
 
   const where = filterOf(filter);
+  const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
-    (await candidates(sql, accountId, match, where, window))
+    (await candidates(sql, accountId, match, where, window, lexemes))
       .map((c) => ({ id: c.id, rank: bm25(c, live, account, only) }))
       .sort((a, b) => a.rank - b.rank || a.id - b.id)
       .slice(0, wanted);
@@ -180,21 +181,30 @@ function indexable(words: string[]): boolean {
   return words.every((w) => Buffer.byteLength(w) < MAX_WORD_BYTES);
 }
 
-/** The newest `window` rows of the account matching a tsquery that the filters keep, with what bm25 reads. */
+/**
+ * The newest `window` rows of the account matching a tsquery that the filters keep, with what bm25 reads: the row's
+ * words and, per column, the positions of the query's lexemes only (setweight marks them, ts_filter keeps them), so a
+ * row's other words are neither sent nor parsed.
+ */
 async function candidates(
   sql: Sql,
   accountId: number,
   match: Match,
   where: Where,
   window: number,
+  lexemes: readonly string[],
 ): Promise<{ id: number; tokens: number; columns: ReturnType<typeof parseTsvector>[] }[]> {
+  const kept = `{${lexemes.map((l) => `"${l.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  const columns = Object.values(TSV_COLUMNS)
+    .map((c, i) => `CAST(ts_filter(setweight(f.${c}, 'A', CAST(? AS TEXT[])), '{a}') AS TEXT) AS c${i}`)
+    .join(', ');
   const rows = z.array(candidateRow).parse(
     await sql.all(
-      `SELECT f.segment_id AS id, f.tokens, CAST(f.caption_tsv AS TEXT) AS c0, CAST(f.transcript_tsv AS TEXT) AS c1,
-         CAST(f.ocr_tsv AS TEXT) AS c2, CAST(f.labels_tsv AS TEXT) AS c3, CAST(f.names_tsv AS TEXT) AS c4
+      `SELECT f.segment_id AS id, f.tokens, ${columns}
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
        WHERE f.account_id = ? AND ${match.sql} AND ${where.sql}
        ORDER BY f.segment_id DESC LIMIT ?`,
+      ...Object.values(TSV_COLUMNS).map(() => kept),
       accountId,
       ...match.args,
       ...where.args,
