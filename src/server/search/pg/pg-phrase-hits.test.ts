@@ -147,15 +147,16 @@ describe.skipIf(skipPostgresTests)('segment search counts on PostgreSQL (migrati
       )
       .map((r) => r.id);
     const words = ['zebra', 'apple', 'mango', 'kiwi', 'lemon', 'yak'];
-    // Six transactions, each indexing ten segments one statement at a time, their words in opposite orders.
+    // Six transactions, each indexing ten segments one statement (one word) at a time, half of them in the opposite
+    // order: counted row by row, the first would wait for the second's "zebra" while it waits for the first's "apple".
     await Promise.all(
       Array.from({ length: 6 }, (_, t) =>
         sql.transaction(async (tx) => {
           for (let k = 0; k < 10; k++) {
             const order = t % 2 ? [...words].reverse() : words;
             await indexSegmentPg(tx, three.accountId, segmentIds[t * 10 + k]!, {
-              caption: order.slice(k % 3).join(' '),
-              transcript: order[k % 6]!,
+              caption: order[k % 6]!,
+              transcript: order[(k + 1) % 6]!,
               ocrText: '',
               labels: '',
               names: '',
