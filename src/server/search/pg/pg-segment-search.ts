@@ -111,6 +111,10 @@ export async function searchSegmentsPg(
   /** Phrases as a condition on segment_search f: any of them inside one column, as FTS5 matches (never across two). */
   const matchOf = (phrases: { words: string[] }[]): Match => {
     const inDocument = phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ');
+    // A single word is in the document (with the searched column's weight) only where it is in a column: no phrase can
+    // run from one column into the next, so the columns need no look.
+    if (phrases.every((p) => p.words.length === 1))
+      return { sql: `(f.document @@ CAST(? AS tsquery))`, args: [inDocument] };
     const inColumn = phrases.map((p) => `(${tsquery(p.words, '')})`).join(' | ');
     const columns = only ? [TSV_COLUMNS[only]] : Object.values(TSV_COLUMNS);
     return {
