@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config';
 import type { SemanticPart } from './context';
-import { PgSegmentSearch } from './search/pg/pg-segment-search';
+import { PgSearchPool } from './search/pg/pg-search-pool';
 import { SearchPool, type SegmentSearch } from './search/search-pool';
-import { Thesaurus } from './search/thesaurus';
 import { withSemantic } from './semantic/semantic-search';
 import { SemanticSlot } from './semantic/semantic-slot';
 import type { BlobStore } from './storage/blob-store';
@@ -20,8 +19,8 @@ export interface ServiceSearch {
 
 /**
  * SQLite: FTS5 ranked by worker threads on their own read-only connections (SearchPool), fused with the semantic
- * slot. PostgreSQL: full text on `segment_search` (search/pg/) on the search pool's own connections, fused with the
- * same slot (its vectors in PostgreSQL).
+ * slot. PostgreSQL: full text on `segment_search` (search/pg/) ranked by worker threads on their own connections
+ * (PgSearchPool), fused with the same slot (its vectors in PostgreSQL).
  */
 export function openServiceSearch(
   database: ServiceDatabase,
@@ -36,21 +35,12 @@ export function openServiceSearch(
     embedsKeyframes: options.embedsKeyframes,
     sharedDatabase: database.engine === 'postgres',
   });
-  if (database.engine === 'postgres') {
-    const thesaurus = new Thesaurus();
-    thesaurus.expand('entity'); // reads WordNet's noun index now rather than during the first search
-    return {
-      search: withSemantic(new PgSegmentSearch(database.searchSql, thesaurus), semantic),
-      semantic,
-      start: () => semantic.start(),
-      close: () => semantic.stop(),
-    };
-  }
-  const pool = new SearchPool({
-    dbFile: serviceDbFile(options.dataDir),
-    workers: options.config.search.workers,
-    log: options.log.child({ module: 'search' }),
-  });
+  const workers = options.config.search.workers;
+  const log = options.log.child({ module: 'search' });
+  const pool =
+    database.engine === 'postgres'
+      ? new PgSearchPool({ url: database.url, workers, log })
+      : new SearchPool({ dbFile: serviceDbFile(options.dataDir), workers, log });
   return {
     search: withSemantic(pool, semantic),
     semantic,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../common/sqlite';
-import { indexSegmentPg } from '../search/pg/pg-segment-index';
+import { indexSegmentsPg } from '../search/pg/pg-segment-index';
 import type { Sql } from '../storage/sql';
 import { segmentPartitionName } from '../storage/migrations/005-search-partitions';
 
@@ -29,7 +29,7 @@ function indexedAccounts(db: Db): number[] {
 
 /**
  * The team server's search table (segment_search) from what the library's FTS5 tables hold: the same text per column
- * for every indexed segment, written by the same indexSegmentPg the indexer uses on PostgreSQL. Rows are upserted, so a
+ * for every indexed segment, written by the same writer the indexer uses on PostgreSQL (indexSegmentsPg). Rows are upserted, so a
  * re-run rewrites them to the same result. Returns the number of segments indexed.
  */
 export async function rebuildSearchIndex(db: Db, target: Sql): Promise<number> {
@@ -42,17 +42,15 @@ export async function rebuildSearchIndex(db: Db, target: Sql): Promise<number> {
     for (let after = 0; ;) {
       const rows = z.array(Indexed).parse(read.all(after, BATCH));
       if (rows.length === 0) break;
-      await target.transaction(async (tx) => {
-        for (const r of rows) {
-          await indexSegmentPg(tx, account, r.segment_id, {
-            caption: r.caption,
-            transcript: r.transcript,
-            ocrText: r.ocr_text,
-            labels: r.labels,
-            names: r.names,
-          });
-        }
-      });
+      // One statement per batch: segment_search's counting trigger (pg migration 10) then runs once for the batch.
+      await indexSegmentsPg(
+        target,
+        account,
+        rows.map((r) => ({
+          segmentId: r.segment_id,
+          text: { caption: r.caption, transcript: r.transcript, ocrText: r.ocr_text, labels: r.labels, names: r.names },
+        })),
+      );
       indexed += rows.length;
       after = rows[rows.length - 1]?.segment_id ?? after;
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectPoolAnswers } from '../../../test/helpers/search-pool-answers';
 import { openServiceDb, serviceDbFile, type Db } from '../storage/db';
 import { parseQuery } from './query-text';
 import { SearchPool } from './search-pool';
@@ -54,31 +55,11 @@ describe('SearchPool', () => {
   });
 
   it('answers exactly what searchSegments answers on the same database, from its workers', async () => {
-    const pool = new SearchPool({ dbFile: serviceDbFile(dir), workers: 2, log });
-    try {
-      const request = { text: 'dog harbor', field: 'all' as const, filter: { accountId: 1 }, limit: 30 };
-      const got = await Promise.all([
-        pool.search(request),
-        pool.search(request),
-        pool.search({ ...request, filter: { accountId: 2 } }),
-      ]);
-      const expected = searchSegments(
-        new SearchCache(db),
-        parseQuery(request.text, new Thesaurus()),
-        'all',
-        { accountId: 1 },
-        30,
-      );
-      expect(expected.length).toBe(30);
-      const plain = (hits: typeof expected) => hits.map((h) => ({ ...h, captionVector: null }));
-      expect(plain(got[0])).toEqual(plain(expected));
-      expect(plain(got[1])).toEqual(plain(expected));
-      expect(got[2]).toEqual([]);
-    } finally {
-      await pool.close();
-    }
-    await expect(pool.search({ text: 'x', field: 'all', filter: { accountId: 1 }, limit: 1 })).rejects.toThrow(
-      /closed/,
+    const request = { text: 'dog harbor', field: 'all' as const, filter: { accountId: 1 }, limit: 30 };
+    await expectPoolAnswers(new SearchPool({ dbFile: serviceDbFile(dir), workers: 2, log }), request, 2, () =>
+      Promise.resolve(
+        searchSegments(new SearchCache(db), parseQuery(request.text, new Thesaurus()), 'all', { accountId: 1 }, 30),
+      ),
     );
   });
 

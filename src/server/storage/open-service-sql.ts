@@ -6,7 +6,7 @@ import { SqliteSql } from './sqlite-sql';
 /** The service database the config names: PostgreSQL at `database.url`, else SQLite in the data folder. */
 export type ServiceDatabase =
   | { engine: 'sqlite'; sql: Sql; db: Db; where: string; close(): Promise<void> }
-  | { engine: 'postgres'; sql: Sql; searchSql: Sql; where: string; close(): Promise<void> };
+  | { engine: 'postgres'; sql: Sql; url: string; where: string; close(): Promise<void> };
 
 /**
  * Opens (and migrates) the service database. PostgreSQL is loaded only when configured: its driver is no part of the
@@ -20,21 +20,8 @@ export async function openServiceDatabase(
   if (url !== undefined) {
     const { openPgSql } = await import('./open-pg-sql');
     const sql = await openPgSql(url);
-    // Searches get connections of their own (as SQLite's search workers have): requests never queue behind them.
-    const searchSql = await openPgSql(url, { max: config.search.workers }).catch(async (err: unknown) => {
-      await sql.close();
-      throw err;
-    });
-    return {
-      engine: 'postgres',
-      sql,
-      searchSql,
-      where: `PostgreSQL at ${sql.where}`,
-      close: async () => {
-        await searchSql.close();
-        await sql.close();
-      },
-    };
+    // Searches get connections of their own, one per search worker (PgSearchPool): requests never queue behind them.
+    return { engine: 'postgres', sql, url, where: `PostgreSQL at ${sql.where}`, close: () => sql.close() };
   }
   if (dataDir === undefined)
     throw new ConfigError('--data is required unless the config sets database.url (or REELSYNC_DATABASE_URL)');

@@ -8,7 +8,8 @@ import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
 import type { Sql, SqlParam } from '../../storage/sql';
 import { fuseSemantic } from '../../semantic/semantic-rank';
 import type { Where } from '../../storage/where';
-import { bm25, parseTsvector, type Bm25Phrase, type Bm25Stats, type Column } from './bm25';
+import { bm25, parseTsvector, type Bm25Phrase, type Column } from './bm25';
+import { accountTotals, PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
 
@@ -18,6 +19,7 @@ import { porterStem } from './porter';
  * caller's segments only, the same calibrated score and `matched`. One addition: a query word no segment of the
  * account contains also stands for its nearest indexed word by trigram similarity (pg-fuzzy.ts).
  *
+ * Each phrase's rows in the account (its idf) come from the counts migration pg 9 keeps (pg-phrase-hits.ts).
  * Candidates come from the GIN index (account_id, document): the rows matching the query's phrases, newest first,
  * at most MAX_RANKED_ROWS of them; rows matched only by words in half the account's segments or more (bm25 says
  * nothing of them) only when the others are too few, from the newest 4 x wanted, as ranked-match.ts does.
@@ -60,7 +62,6 @@ const TSV_COLUMNS: Record<Column, string> = {
   names: 'names_tsv',
 };
 
-const statsRow = z.object({ n: z.number(), total: z.number() });
 const countRow = z.object({ n: z.number() });
 const candidateRow = z.object({
   id: z.number(),
@@ -102,19 +103,18 @@ export async function searchSegmentsPg(
   const only: Column | undefined = field === 'all' ? undefined : field === 'caption' ? 'caption' : 'transcript';
   const weight = field === 'all' ? '' : field === 'caption' ? ':A' : ':B';
   const accountId = filter.accountId;
-  const stats = statsRow.parse(
-    await sql.get(
-      'SELECT COUNT(*) AS n, CAST(COALESCE(SUM(tokens), 0) AS BIGINT) AS total FROM segment_search WHERE account_id = ?',
-      accountId,
-    ),
-  );
-  if (stats.n === 0 || ftsPhrases(parsed).length === 0) return [];
-  const account: Bm25Stats = { rows: stats.n, tokens: stats.total };
+  if (ftsPhrases(parsed).length === 0) return [];
+  const account = await accountTotals(sql, accountId);
+  if (account.rows === 0) return [];
   const tsquery = (words: string[], restrict: string): string =>
     words.map((w) => `'${porterStem(w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${restrict}`).join(' <-> ');
   /** Phrases as a condition on segment_search f: any of them inside one column, as FTS5 matches (never across two). */
   const matchOf = (phrases: { words: string[] }[]): Match => {
     const inDocument = phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ');
+    // A single word is in the document (with the searched column's weight) only where it is in a column: no phrase can
+    // run from one column into the next, so the columns need no look.
+    if (phrases.every((p) => p.words.length === 1))
+      return { sql: `(f.document @@ CAST(? AS tsquery))`, args: [inDocument] };
     const inColumn = phrases.map((p) => `(${tsquery(p.words, '')})`).join(' | ');
     const columns = only ? [TSV_COLUMNS[only]] : Object.values(TSV_COLUMNS);
     return {
@@ -132,20 +132,24 @@ export async function searchSegmentsPg(
       ),
     ).n;
 
+  const hitsOf = new PhraseHits(sql, accountId, field, (words) => count(matchOf([{ words }])));
+
   // A word no segment contains stands also for its nearest indexed word (while the phrase budget lasts).
   const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
+  const terms = parsed.terms.filter((term) => indexable([term]));
+  await hitsOf.load(terms.map((term) => [term]));
   const missing: string[] = [];
-  for (const term of parsed.terms)
-    if (missing.length < room && indexable([term]) && (await count(matchOf([{ words: [term] }]))) === 0)
-      missing.push(term);
+  for (const term of terms) if (missing.length < room && hitsOf.of([term]) === 0) missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
 
+  // PostgreSQL indexes no word this long (nor reads one in a tsquery): no segment can contain it.
+  const phrases = ftsPhrases(query)
+    .map((fts) => fts.slice(1, -1).split(' ').filter(Boolean))
+    .filter(indexable);
+  await hitsOf.load(phrases);
   const live: Phrase[] = [];
-  for (const fts of ftsPhrases(query)) {
-    const words = fts.slice(1, -1).split(' ').filter(Boolean);
-    // PostgreSQL indexes no word this long (nor reads one in a tsquery): no segment can contain it.
-    if (!indexable(words)) continue;
-    const hits = await count(matchOf([{ words }]));
+  for (const words of phrases) {
+    const hits = hitsOf.of(words);
     if (hits === 0) continue;
     const lexemes = words.map(porterStem);
     live.push({ words, lexemes, hits, floored: ftsIdf(account.rows, hits) === FLOOR_IDF });
@@ -153,9 +157,10 @@ export async function searchSegmentsPg(
   if (live.length === 0) return [];
 
   const where = filterOf(filter);
+  const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
-    (await candidates(sql, accountId, match, where, window))
+    (await candidates(sql, accountId, match, where, window, lexemes))
       .map((c) => ({ id: c.id, rank: bm25(c, live, account, only) }))
       .sort((a, b) => a.rank - b.rank || a.id - b.id)
       .slice(0, wanted);
@@ -180,21 +185,30 @@ function indexable(words: string[]): boolean {
   return words.every((w) => Buffer.byteLength(w) < MAX_WORD_BYTES);
 }
 
-/** The newest `window` rows of the account matching a tsquery that the filters keep, with what bm25 reads. */
+/**
+ * The newest `window` rows of the account matching a tsquery that the filters keep, with what bm25 reads: the row's
+ * words and, per column, the positions of the query's lexemes only (setweight marks them, ts_filter keeps them), so a
+ * row's other words are neither sent nor parsed.
+ */
 async function candidates(
   sql: Sql,
   accountId: number,
   match: Match,
   where: Where,
   window: number,
+  lexemes: readonly string[],
 ): Promise<{ id: number; tokens: number; columns: ReturnType<typeof parseTsvector>[] }[]> {
+  const kept = `{${lexemes.map((l) => `"${l.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  const columns = Object.values(TSV_COLUMNS)
+    .map((c, i) => `CAST(ts_filter(setweight(f.${c}, 'A', CAST(? AS TEXT[])), '{a}') AS TEXT) AS c${i}`)
+    .join(', ');
   const rows = z.array(candidateRow).parse(
     await sql.all(
-      `SELECT f.segment_id AS id, f.tokens, CAST(f.caption_tsv AS TEXT) AS c0, CAST(f.transcript_tsv AS TEXT) AS c1,
-         CAST(f.ocr_tsv AS TEXT) AS c2, CAST(f.labels_tsv AS TEXT) AS c3, CAST(f.names_tsv AS TEXT) AS c4
+      `SELECT f.segment_id AS id, f.tokens, ${columns}
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
        WHERE f.account_id = ? AND ${match.sql} AND ${where.sql}
        ORDER BY f.segment_id DESC LIMIT ?`,
+      ...Object.values(TSV_COLUMNS).map(() => kept),
       accountId,
       ...match.args,
       ...where.args,

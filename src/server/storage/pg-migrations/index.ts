@@ -7,6 +7,7 @@ import { pg006EmbeddingVersions } from './006-embedding-versions';
 import { pg007FacesByVideo } from './007-faces-by-video';
 import { pg008UploadSessionClaims } from './008-upload-session-claims';
 import { pg009EmbedClaims } from './009-embed-claims';
+import { pg010SegmentSearchCounts } from './010-segment-search-counts';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -20,4 +21,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg007FacesByVideo,
   pg008UploadSessionClaims,
   pg009EmbedClaims,
+  pg010SegmentSearchCounts,
 ];

@@ -38,7 +38,7 @@ describe.skipIf(skipPostgresTests)('PostgreSQL schema migrations', () => {
     const [a, b] = [new PgSql(url), new PgSql(url)];
     try {
       const [byA, byB] = await Promise.all([migratePg(a, pgMigrations), migratePg(b, pgMigrations)]);
-      expect([...byA, ...byB].sort()).toEqual(pgMigrations.map((m) => m.version));
+      expect([...byA, ...byB].sort((x, y) => x - y)).toEqual(pgMigrations.map((m) => m.version));
       expect(await versions(a)).toEqual(pgMigrations.map((m) => m.version));
     } finally {
       await a.close();

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { ATTACK, attackerText, HEAVY, rng, victimText, WORDS } from '../test/helpers/search-attack';
+import { seedSegmentsSql, seedSegmentsSqlite } from '../test/helpers/search-seed';
+import { postgresBinDir, startPostgres } from '../test/helpers/postgres';
+import { tempDir } from '../test/helpers/temp';
+import { searchSegmentsPg } from '../src/server/search/pg/pg-segment-search';
+import { parseQuery } from '../src/server/search/query-text';
+import { SearchCache } from '../src/server/search/search-cache';
+import { searchSegments, type SegmentFilter } from '../src/server/search/search-segments';
+import { Thesaurus } from '../src/server/search/thesaurus';
+import { openServiceDb } from '../src/server/storage/db';
+import { openPgSql } from '../src/server/storage/open-pg-sql';
+import type { Sql } from '../src/server/storage/sql';
+import { SqliteSql } from '../src/server/storage/sqlite-sql';
+import type { Benchmark, Figure } from './harness';
+
+const VICTIM_SEGMENTS = 100_000;
+const ATTACKER_SEGMENTS = 200;
+const SHORT_QUERIES = 60;
+
+interface Case {
+  what: string;
+  account: 'victim' | 'attacker';
+  queries: string[];
+  repeats: number;
+}
+
+/** Engine-side keyword search, top 100, in this process: what a search worker runs for one request. */
+type Search = (text: string, filter: SegmentFilter) => Promise<number>;
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function timeCase(search: Search, accountId: number, c: Case): Promise<number> {
+  const times: number[] = [];
+  for (const q of c.queries.slice(0, 3)) await search(q, { accountId }); // warm caches and the WordNet index
+  for (let r = 0; r < c.repeats; r++)
+    for (const q of c.queries) {
+      const start = performance.now();
+      await search(q, { accountId });
+      times.push(performance.now() - start);
+    }
+  return median(times);
+}
+
+const accountRow = z.object({ id: z.coerce.number() });
+
+async function addAccounts(sql: Sql): Promise<void> {
+  for (const name of ['test', 'attacker'])
+    await sql.run("INSERT INTO accounts (name, webhook_secret, created_at) VALUES (?, 'x', ?)", name, Date.now());
+}
+
+async function accountIds(sql: Sql): Promise<{ victim: number; attacker: number }> {
+  const id = async (name: string): Promise<number> =>
+    accountRow.parse(await sql.get('SELECT id FROM accounts WHERE name = ?', name)).id;
+  return { victim: await id('test'), attacker: await id('attacker') };
+}
+
+/**
+ * The search-cost audit's library (security-search.test.ts: 100,000 segments of two-letter words beside an account of
+ * 200) on SQLite and on PostgreSQL in the same run, the same queries on both engines' keyword search: the PostgreSQL
+ * engine's median as a ratio of SQLite's.
+ */
+const bench: Benchmark = {
+  name: 'search-pg',
+  description: `keyword search on PostgreSQL vs SQLite (the baseline), ${VICTIM_SEGMENTS.toLocaleString('en')} + ${ATTACKER_SEGMENTS} segments, in process, top 100`,
+  async run() {
+    if (!postgresBinDir) throw new Error('search-pg needs PostgreSQL 15 (apt-get install postgresql-15, or PG_BIN)');
+    const rand = rng(11);
+    const word = (): string => WORDS[Math.floor(rand() * WORDS.length)]!;
+    const cases: Case[] = [
+      {
+        what: 'the 993-character attack from the 200-segment account',
+        account: 'attacker',
+        queries: [ATTACK],
+        repeats: 15,
+      },
+      { what: 'the victim: 32 words, each in ~2% of its rows', account: 'victim', queries: [HEAVY], repeats: 7 },
+      { what: 'the victim: the 993-character query', account: 'victim', queries: [ATTACK], repeats: 3 },
+      {
+        what: `the victim: ${SHORT_QUERIES} queries of 1-3 words`,
+        account: 'victim',
+        queries: Array.from({ length: SHORT_QUERIES }, (_, i) => Array.from({ length: 1 + (i % 3) }, word).join(' ')),
+        repeats: 1,
+      },
+    ];
+    const thesaurus = new Thesaurus();
+
+    const dir = await tempDir('reelsync-bench-search-pg-');
+    const server = await startPostgres();
+    const db = openServiceDb(dir.dir);
+    try {
+      const lite = new SqliteSql(db);
+      await addAccounts(lite);
+      seedSegmentsSqlite(dir.dir, 'test', VICTIM_SEGMENTS, victimText());
+      seedSegmentsSqlite(dir.dir, 'attacker', ATTACKER_SEGMENTS, attackerText);
+      const pg = await openPgSql(await server.createDatabase());
+      try {
+        await addAccounts(pg);
+        const built = performance.now();
+        await seedSegmentsSql(pg, 'test', VICTIM_SEGMENTS, victimText());
+        await seedSegmentsSql(pg, 'attacker', ATTACKER_SEGMENTS, attackerText);
+        const seedSeconds = (performance.now() - built) / 1000;
+        const cache = new SearchCache(db);
+        const sqlite: Search = (text, filter) =>
+          Promise.resolve(searchSegments(cache, parseQuery(text, thesaurus), 'all', filter, 100).length);
+        const postgres: Search = async (text, filter) =>
+          (await searchSegmentsPg(pg, parseQuery(text, thesaurus), 'all', filter, 100)).length;
+        const [liteIds, pgIds] = [await accountIds(lite), await accountIds(pg)];
+        const lines: string[] = [];
+        for (const c of cases) {
+          const baseline = await timeCase(sqlite, liteIds[c.account], c);
+          const ours = await timeCase(postgres, pgIds[c.account], c);
+          lines.push(
+            `${c.what}: PostgreSQL ${ours.toFixed(1)} ms, SQLite ${baseline.toFixed(1)} ms (median); ratio ${(baseline / ours).toFixed(2)}x`,
+          );
+        }
+        const result: Figure = {
+          what: `keyword search, PostgreSQL vs SQLite, same library and queries (PostgreSQL seeded in ${seedSeconds.toFixed(0)} s)`,
+          lines,
+        };
+        return [result];
+      } finally {
+        await pg.close();
+      }
+    } finally {
+      db.close();
+      await server.stop();
+      await dir.cleanup();
+    }
+  },
+};
+
+export default bench;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { Sql } from '../../storage/sql';
+import type { SearchField } from '../search-segments';
+import type { Bm25Stats } from './bm25';
+import { porterStem } from './porter';
+
+/** segment_search_terms' count of a search's field: rows holding the word in any column, or in the one searched. */
+const TERM_COUNTS: Record<SearchField, string> = { all: 'in_any', caption: 'in_caption', transcript: 'in_transcript' };
+
+const totalsRow = z.object({ segments: z.number(), tokens: z.number() });
+const termRow = z.object({ lexeme: z.string(), n: z.number() });
+
+/** The account's indexed segments and their words together (migration pg 9 keeps them), as bm25 reads them. */
+export async function accountTotals(sql: Sql, accountId: number): Promise<Bm25Stats> {
+  const found = await sql.get('SELECT segments, tokens FROM segment_search_totals WHERE account_id = ?', accountId);
+  if (found === undefined) return { rows: 0, tokens: 0 };
+  const { segments, tokens } = totalsRow.parse(found);
+  return { rows: segments, tokens };
+}
+
+/**
+ * How many of an account's segments each phrase is found in (inside one column; for a caption or transcript search,
+ * inside that column), as FTS5 counts a phrase's rows for its idf. A single word is read from segment_search_terms
+ * (migration pg 9: exact, one index lookup for all of a query's words however many rows hold them); a phrase of
+ * several words is counted by `countPhrase` (through the GIN index) unless one of its words is in no row. Load phrases first, then read them with `of`.
+ */
+export class PhraseHits {
+  private readonly known = new Map<string, number>();
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly accountId: number,
+    private readonly field: SearchField,
+    private readonly countPhrase: (words: string[]) => Promise<number>,
+  ) {}
+
+  async load(phrases: readonly string[][]): Promise<void> {
+    const fresh = phrases.filter((words) => !this.known.has(key(words)));
+    const words = [...new Set(fresh.flat())].filter((word) => !this.known.has(word));
+    if (words.length) {
+      const count = TERM_COUNTS[this.field];
+      const byLexeme = new Map(
+        z
+          .array(termRow)
+          .parse(
+            await this.sql.all(
+              `SELECT lexeme, ${count} AS n FROM segment_search_terms
+               WHERE account_id = ? AND lexeme IN (${words.map(() => '?').join(', ')})`,
+              this.accountId,
+              ...words.map(porterStem),
+            ),
+          )
+          .map((r) => [r.lexeme, r.n]),
+      );
+      for (const word of words) this.known.set(word, byLexeme.get(porterStem(word)) ?? 0);
+    }
+    // A phrase is in no more rows than its rarest word: one with a word in no row needs no count.
+    for (const phrase of fresh)
+      if (!this.known.has(key(phrase)))
+        this.known.set(key(phrase), phrase.some((w) => this.of([w]) === 0) ? 0 : await this.countPhrase(phrase));
+  }
+
+  /** A loaded phrase's rows. */
+  of(words: readonly string[]): number {
+    const hits = this.known.get(key(words));
+    if (hits === undefined) throw new Error(`phrase hits: "${key(words)}" was not loaded`);
+    return hits;
+  }
+}
+
+function key(words: readonly string[]): string {
+  return words.join(' ');
+}
