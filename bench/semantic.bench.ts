@@ -6,8 +6,10 @@ import { openServiceDb } from '../src/server/storage/db';
 import { openPgSql } from '../src/server/storage/open-pg-sql';
 import type { Sql, SqlParam } from '../src/server/storage/sql';
 import { SqliteSql } from '../src/server/storage/sqlite-sql';
+import { LocalBlobStore } from '../src/server/storage/local-blob-store';
 import { postgresBinDir, startPostgres } from '../test/helpers/postgres';
 import type { BenchResult, Benchmark } from './harness';
+import { measureEmptyLooks } from './embed-look';
 
 /** Segments of the account per engine: PostgreSQL sends every vector over a socket, so its baseline is slower. */
 const SEGMENTS = { sqlite: 100_000, postgres: 20_000 } as const;
@@ -113,6 +115,8 @@ async function measure(sql: Sql, engine: string, segments: number): Promise<Benc
   }
   ours.sort((a, b) => a - b);
   base.sort((a, b) => a - b);
+  // The keyframes are never read: nothing is pending.
+  const looks = await measureEmptyLooks(sql, new LocalBlobStore(join(tmpdir(), 'reelsync-bench-no-blobs')), MODEL);
   const p = (xs: number[], n: number): string => `${percentile(xs, n).toFixed(1)} ms`;
   const count = segments.toLocaleString('en');
   return {
@@ -122,6 +126,7 @@ async function measure(sql: Sql, engine: string, segments: number): Promise<Benc
       `baseline: ${engine} reads the same rows' vectors, nothing else: p50 ${p(base, 50)}  p95 ${p(base, 95)}`,
       `ratio at p50 (baseline / ours): ${(percentile(base, 50) / percentile(ours, 50)).toFixed(2)}x`,
       `first query of the account (reads its vectors into the cache): ${p(first, 50)}`,
+      `a worker's look for keyframes to embed, none pending: past the mark ${looks.pastMarkMs.toFixed(1)} ms vs from the first segment ${looks.fullMs.toFixed(1)} ms (${(looks.fullMs / looks.pastMarkMs).toFixed(0)}x)`,
     ],
   };
 }

@@ -5,6 +5,12 @@ import type { EmbedClaims } from './embed-claims';
 import type { EmbeddingStore, PendingKeyframe } from './embedding-store';
 
 const BATCH = 8;
+/**
+ * Every this many passes one starts from the first segment; the others start past the segments a clean pass already
+ * went through. What only a full pass finds: a segment another process claimed and dropped (it died), a video back in
+ * PARSE with its old segments, a segment a later-committing transaction numbered below the mark.
+ */
+export const FULL_PASS_EVERY = 10;
 
 /**
  * Embeds every keyframe that has no vector from the model yet: those of a video just indexed, and those of videos
@@ -16,6 +22,9 @@ export class EmbedBacklog {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** Segments up to this id had no keyframe left to embed when the last clean pass began. */
+  private mark = 0;
+  private passes = 0;
 
   constructor(
     private readonly store: EmbeddingStore,
@@ -49,10 +58,18 @@ export class EmbedBacklog {
     await this.running?.catch(() => undefined);
   }
 
+  /**
+   * One walk over the pending keyframes. On a shared database each worker looks every `semantic.pollMs`: with nothing
+   * pending, a walk from the first segment reads every segment; past the mark it reads none.
+   */
   private async pass(model: string, embedder: Embedder): Promise<void> {
     await this.claims.sweep();
-    let after = 0;
+    const full = this.passes++ % FULL_PASS_EVERY === 0;
+    const top = await this.store.lastSegmentId();
+    let after = full ? 0 : this.mark;
     let embedded = 0;
+    // Clean: every keyframe pending up to `top` was embedded here (none failed, none was another process's).
+    let clean = true;
     while (!this.stopped) {
       const candidates = await this.store.pending(model, after, BATCH);
       if (candidates.length === 0) break;
@@ -65,13 +82,18 @@ export class EmbedBacklog {
         ),
       );
       const batch = candidates.filter((k) => claimed.has(k.segmentId));
+      if (batch.length < candidates.length) clean = false;
       if (batch.length === 0) continue;
       try {
-        embedded += await this.embedBatch(model, embedder, batch);
+        const done = await this.embedBatch(model, embedder, batch);
+        if (done < batch.length) clean = false;
+        embedded += done;
       } finally {
         await this.claims.release(model, [...claimed]);
       }
     }
+    if (clean && !this.stopped) this.mark = Math.max(this.mark, top);
+    else this.passes = 0; // the next pass starts from the first segment
     if (embedded) this.log.info({ model, embedded }, 'keyframes embedded');
   }
 

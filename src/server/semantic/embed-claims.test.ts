@@ -8,8 +8,9 @@ import { newAccount } from '../../../test/helpers/library-rows';
 import { SERVICE_SQL_ENGINES, useSharedDatabase } from '../../../test/helpers/service-sql';
 import { tempDir } from '../../../test/helpers/temp';
 import { LocalBlobStore } from '../storage/local-blob-store';
+import type { Sql } from '../storage/sql';
 import type { Embedder } from './clip-embedder';
-import { EmbedBacklog } from './embed-backlog';
+import { EmbedBacklog, FULL_PASS_EVERY } from './embed-backlog';
 import { EmbedClaims } from './embed-claims';
 import { EmbeddingStore } from './embedding-store';
 
@@ -50,20 +51,30 @@ describe.each(SERVICE_SQL_ENGINES)('keyframe embedding claims on %s', (engine) =
     await cleanup();
   });
 
+  let frames = 0;
+  /** An indexed video of `segments` segments whose keyframes are in `blobs`; its segment ids. */
+  async function videoWithKeyframes(
+    sql: Sql,
+    blobs: LocalBlobStore,
+    accountId: number,
+    segments: number,
+  ): Promise<number[]> {
+    const video = await indexedVideo(sql, accountId, segments);
+    for (let i = 0; i < video.segmentIds.length; i++) {
+      const file = join(dir, `frame-${frames++}.jpg`);
+      await writeFile(file, 'jpeg');
+      await blobs.adopt(`reelsync-${accountId}`, `keyframes/${video.videoNo}/${i}.jpg`, file);
+    }
+    return video.segmentIds;
+  }
+
   it('two processes draining one backlog at once embed every keyframe exactly once between them', async () => {
     const setup = await database().connect();
     const blobs = new LocalBlobStore(join(dir, 'blobs'));
     await blobs.check();
     const accountId = await newAccount(setup);
     let keyframes = 0;
-    for (let v = 0; v < 5; v++) {
-      const video = await indexedVideo(setup, accountId, 8);
-      for (let i = 0; i < video.segmentIds.length; i++) {
-        const file = join(dir, `frame-${keyframes++}.jpg`);
-        await writeFile(file, 'jpeg');
-        await blobs.adopt(`reelsync-${accountId}`, `keyframes/${video.videoNo}/${i}.jpg`, file);
-      }
-    }
+    for (let v = 0; v < 5; v++) keyframes += (await videoWithKeyframes(setup, blobs, accountId, 8)).length;
     const seen = { a: [] as string[], b: [] as string[] };
     const backlogOf = async (name: 'a' | 'b') => {
       const sql = await database().connect();
@@ -118,5 +129,28 @@ describe.each(SERVICE_SQL_ENGINES)('keyframe embedding claims on %s', (engine) =
     await sleep(700);
     expect(await alive.sweep()).toBe(3);
     expect(await sql.get('SELECT COUNT(*) AS n FROM segment_embed_claims')).toEqual({ n: 0 });
+  });
+  it('passes after a clean one start past it; every tenth, and the one after a failure, starts from the first', async () => {
+    const sql = await database().connect();
+    const blobs = new LocalBlobStore(join(dir, 'blobs'));
+    await blobs.check();
+    const accountId = await newAccount(sql);
+    const first = await videoWithKeyframes(sql, blobs, accountId, 4);
+    const seen: string[] = [];
+    const backlog = new EmbedBacklog(new EmbeddingStore(sql), new EmbedClaims(sql, 'only', 60_000), blobs, log);
+    const drain = () => backlog.drain(MODEL, () => Promise.resolve(recordingEmbedder(seen)));
+    await drain(); // pass 1, from the first segment
+    expect(seen.length).toBe(4);
+    // A keyframe below the mark loses its vector (as one another process claimed and dropped would have none).
+    await sql.run('DELETE FROM segment_embeddings WHERE segment_id = ?', first[1]!);
+    const later = await videoWithKeyframes(sql, blobs, accountId, 2);
+    await drain(); // pass 2, past the mark: the new video's keyframes only
+    expect(seen.length).toBe(6);
+    for (let pass = 3; pass <= FULL_PASS_EVERY; pass++) await drain();
+    expect(seen.length).toBe(6);
+    await drain(); // pass 11: from the first segment again
+    expect(seen.length).toBe(7);
+    expect(await new EmbeddingStore(sql).pendingCount(MODEL)).toBe(0);
+    expect(later.every((id) => id > first[3]!)).toBe(true);
   });
 });

@@ -38,6 +38,11 @@ export class EmbeddingStore {
     );
   }
 
+  /** The highest segment id so far (0 for none). */
+  async lastSegmentId(): Promise<number> {
+    return idRow.parse(await this.sql.get('SELECT COALESCE(MAX(id), 0) AS id FROM segments')).id;
+  }
+
   /**
    * The next `limit` pending keyframes after segment `afterId`, in id order, but those another process holds a live
    * claim on (embed-claims.ts): candidates to claim, not yet claimed.
