@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyframeIsBlank, isBlankPicture } from './blank-frame';
+import { blankKeyframes, isBlankPicture } from './blank-frame';
 import { decodeRgb, extractFrameAt, extractFramesWithRgb, imageSize, type FrameShot } from './frames';
 import type { CutFrame } from './scene-cuts';
 import type { PlannedSegment } from './segment-plan';
@@ -75,10 +75,11 @@ export async function materializeFrames(
     }),
     signal,
   );
+  const blank = await blankKeyframes(paths, size, signal);
   const frames: SegmentFrame[] = [];
   for (const [i, segment] of plan.entries()) {
     const keyframePath = paths[i] ?? first;
-    const replaced = await keepOrReplaceBlank(keyframePath, i, size, laterFrame, signal);
+    const replaced = blank.has(keyframePath) ? await replaceBlank(keyframePath, i, laterFrame) : null;
     let rgb: Promise<Uint8Array> | null = replaced ? Promise.resolve(replaced) : null;
     frames.push({
       index: segment.index,
@@ -104,14 +105,7 @@ export async function materializeFrames(
  * nothing: the segment's middle frame takes its place when it is not blank too. Returns the new keyframe's pixels, or
  * null when the keyframe stays.
  */
-async function keepOrReplaceBlank(
-  keyframePath: string,
-  i: number,
-  size: { width: number; height: number },
-  laterFrame: LaterFrames,
-  signal?: AbortSignal,
-): Promise<Uint8Array | null> {
-  if (!(await keyframeIsBlank(keyframePath, size, signal))) return null;
+async function replaceBlank(keyframePath: string, i: number, laterFrame: LaterFrames): Promise<Uint8Array | null> {
   const later = await laterFrame.get(i);
   if (!later) return null;
   const pixels = await later.rgb();
