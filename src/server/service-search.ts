@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config';
 import type { SemanticPart } from './context';
-import { PgSearchPool } from './search/pg/pg-search-pool';
-import { SearchPool, type SegmentSearch } from './search/search-pool';
+import { pgSearchWorker } from './search/pg/pg-search-pool';
+import { SearchPool, sqliteSearchWorker, type SegmentSearch } from './search/search-pool';
 import { withSemantic } from './semantic/semantic-search';
 import { SemanticSlot } from './semantic/semantic-slot';
 import type { BlobStore } from './storage/blob-store';
@@ -20,7 +20,7 @@ export interface ServiceSearch {
 /**
  * SQLite: FTS5 ranked by worker threads on their own read-only connections (SearchPool), fused with the semantic
  * slot. PostgreSQL: full text on `segment_search` (search/pg/) ranked by worker threads on their own connections
- * (PgSearchPool), fused with the same slot (its vectors in PostgreSQL).
+ * (SearchPool with pgSearchWorker), fused with the same slot (its vectors in PostgreSQL).
  */
 export function openServiceSearch(
   database: ServiceDatabase,
@@ -37,10 +37,9 @@ export function openServiceSearch(
   });
   const workers = options.config.search.workers;
   const log = options.log.child({ module: 'search' });
-  const pool =
-    database.engine === 'postgres'
-      ? new PgSearchPool({ url: database.url, workers, log })
-      : new SearchPool({ dbFile: serviceDbFile(options.dataDir), workers, log });
+  const worker =
+    database.engine === 'postgres' ? pgSearchWorker(database.url) : sqliteSearchWorker(serviceDbFile(options.dataDir));
+  const pool = new SearchPool({ worker, workers, log });
   return {
     search: withSemantic(pool, semantic),
     semantic,

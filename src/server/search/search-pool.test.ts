@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPoolAnswers } from '../../../test/helpers/search-pool-answers';
 import { openServiceDb, serviceDbFile, type Db } from '../storage/db';
 import { parseQuery } from './query-text';
-import { SearchPool } from './search-pool';
+import { SearchPool, sqliteSearchWorker } from './search-pool';
 import { searchSegments } from './search-segments';
 import { SearchCache } from './search-cache';
 import { indexSegment } from './segment-index';
@@ -56,10 +56,14 @@ describe('SearchPool', () => {
 
   it('answers exactly what searchSegments answers on the same database, from its workers', async () => {
     const request = { text: 'dog harbor', field: 'all' as const, filter: { accountId: 1 }, limit: 30 };
-    await expectPoolAnswers(new SearchPool({ dbFile: serviceDbFile(dir), workers: 2, log }), request, 2, () =>
-      Promise.resolve(
-        searchSegments(new SearchCache(db), parseQuery(request.text, new Thesaurus()), 'all', { accountId: 1 }, 30),
-      ),
+    await expectPoolAnswers(
+      new SearchPool({ worker: sqliteSearchWorker(serviceDbFile(dir)), workers: 2, log }),
+      request,
+      2,
+      () =>
+        Promise.resolve(
+          searchSegments(new SearchCache(db), parseQuery(request.text, new Thesaurus()), 'all', { accountId: 1 }, 30),
+        ),
     );
   });
 
@@ -69,7 +73,11 @@ describe('SearchPool', () => {
       entry,
       "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
     );
-    const pool = new SearchPool({ dbFile: serviceDbFile(dir), workers: 1, log, entry: pathToFileURL(entry) });
+    const pool = new SearchPool({
+      worker: sqliteSearchWorker(serviceDbFile(dir), pathToFileURL(entry)),
+      workers: 1,
+      log,
+    });
     try {
       const request = { text: 'cat', field: 'all' as const, filter: { accountId: 1 }, limit: 5 };
       await expect(pool.search(request)).rejects.toThrow(/exited with code 3/);

@@ -9,28 +9,43 @@ export interface SegmentSearch {
   search(request: SearchRequest): Promise<SegmentHit[]>;
 }
 
-export interface SearchPoolOptions {
-  /** The service database file; each worker opens it read-only. */
-  dbFile: string;
-  workers: number;
-  log: Logger;
-  /** The worker module. Default: search-worker.ts beside this file. */
-  entry?: URL;
+/** A search worker module and the data it starts with (search-protocol.ts or pg/pg-search-pool.ts parses it). */
+export interface SearchWorker {
+  entry: URL;
+  data: unknown;
 }
 
-/** The worker module: the TypeScript sibling from the sources, the built entry from out/. */
-const defaultEntry = (): URL =>
-  workerEntry(import.meta.url, { sibling: './search-worker.ts' }, { outPath: 'service/search-worker.js' });
+export interface SearchPoolOptions {
+  worker: SearchWorker;
+  workers: number;
+  log: Logger;
+}
 
-/** Segment searches on worker threads, each with its own read-only SQLite connection (search-worker.ts). */
+/**
+ * SQLite's search worker (search-worker.ts): each opens the service database file read-only. `entry` replaces the
+ * module (tests).
+ */
+export function sqliteSearchWorker(dbFile: string, entry?: URL): SearchWorker {
+  const data: SearchWorkerData = { dbFile };
+  return {
+    entry:
+      entry ?? workerEntry(import.meta.url, { sibling: './search-worker.ts' }, { outPath: 'service/search-worker.js' }),
+    data,
+  };
+}
+
+/**
+ * Segment searches on worker threads, each with a connection of its own: parsing the query, ranking and scoring are
+ * CPU work that would otherwise hold the HTTP thread. SQLite's workers (sqliteSearchWorker) or PostgreSQL's
+ * (pgSearchWorker).
+ */
 export class SearchPool extends WorkerPool<SearchRequest, SegmentHit[]> implements SegmentSearch {
   constructor(options: SearchPoolOptions) {
-    const workerData: SearchWorkerData = { dbFile: options.dbFile };
     super({
       name: 'search',
-      entry: options.entry ?? defaultEntry(),
+      entry: options.worker.entry,
       workers: options.workers,
-      workerData,
+      workerData: options.worker.data,
       result: z.array(hitSchema),
       log: options.log,
     });

@@ -6,12 +6,13 @@ import { seedLibrary, type Seeded } from '../../../../test/helpers/search-engine
 import { openPgSql } from '../../storage/open-pg-sql';
 import type { PgSql } from '../../storage/pg-sql';
 import { Thesaurus } from '../thesaurus';
-import { PgSearchPool } from './pg-search-pool';
+import { SearchPool } from '../search-pool';
+import { pgSearchWorker } from './pg-search-pool';
 import { PgSegmentSearch } from './pg-segment-search';
 
 const log = pino({ level: 'silent' });
 
-describe.skipIf(skipPostgresTests)('PgSearchPool', () => {
+describe.skipIf(skipPostgresTests)('SearchPool on PostgreSQL', () => {
   let server: TestPostgres;
   let url: string;
   let sql: PgSql;
@@ -39,8 +40,11 @@ describe.skipIf(skipPostgresTests)('PgSearchPool', () => {
 
   it('answers exactly what PgSegmentSearch answers in this thread, from its workers', async () => {
     const request = { text: 'dog harbor', field: 'all' as const, filter: { accountId: seeded.accountId }, limit: 30 };
-    await expectPoolAnswers(new PgSearchPool({ url, workers: 2, log }), request, seeded.accountId + 1, () =>
-      new PgSegmentSearch(sql, new Thesaurus()).search(request),
+    await expectPoolAnswers(
+      new SearchPool({ worker: pgSearchWorker(url), workers: 2, log }),
+      request,
+      seeded.accountId + 1,
+      () => new PgSegmentSearch(sql, new Thesaurus()).search(request),
     );
   });
 });
