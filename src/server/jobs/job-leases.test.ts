@@ -24,6 +24,14 @@ function recordingLog(): { log: pino.Logger; messages: string[] } {
 }
 const SHARED: Partial<JobQueueOptions> = { leaseMs: 400, renewMs: 50, pollMs: 20, exclusive: false };
 
+/** A handler that runs until its job is aborted (a stop), then fails; `onStart` is told when it begins. */
+function untilAborted(onStart: () => void): JobHandler {
+  return (_job, signal) => {
+    onStart();
+    return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
+  };
+}
+
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -246,10 +254,10 @@ describe.each(SERVICE_SQL_ENGINES)('job leases on %s', (engine) => {
   it('stopping gives a running job back uncounted, at once, to the next worker', async () => {
     const a = await queue('A', { leaseMs: 60_000 });
     let started = false;
-    work(a, (_job, signal) => {
-      started = true;
-      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
-    });
+    work(
+      a,
+      untilAborted(() => (started = true)),
+    );
     const id = await a.enqueue('work', 'handed-over', {}, 1);
     await a.start();
     await until('A started', () => started);
@@ -284,10 +292,10 @@ describe.each(SERVICE_SQL_ENGINES)('job leases on %s', (engine) => {
     };
     const q = new ServiceJobQueue(held, quiet, { ...SHARED, workerId: 'A', leaseMs: 60_000 });
     let started = false;
-    work(q, (_job, signal) => {
-      started = true;
-      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
-    });
+    work(
+      q,
+      untilAborted(() => (started = true)),
+    );
     const id = await q.enqueue('work', 'claimed-late', {}, 1);
     await q.start();
     await claimInFlight;
