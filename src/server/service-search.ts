@@ -24,7 +24,15 @@ export interface ServiceSearch {
  */
 export function openServiceSearch(
   database: ServiceDatabase,
-  options: { dataDir: string; config: ServiceConfig; blobs: BlobStore; log: Logger; embedsKeyframes: boolean },
+  options: {
+    dataDir: string;
+    config: ServiceConfig;
+    blobs: BlobStore;
+    log: Logger;
+    embedsKeyframes: boolean;
+    /** A worker process answers no searches: its search threads are never started. */
+    answersSearches: boolean;
+  },
 ): ServiceSearch {
   const semantic = new SemanticSlot({
     dataDir: options.dataDir,
@@ -44,7 +52,7 @@ export function openServiceSearch(
     search: withSemantic(pool, semantic),
     semantic,
     start: async () => {
-      pool.start();
+      if (options.answersSearches) pool.start();
       await semantic.start();
     },
     close: async () => {

@@ -89,6 +89,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     log,
     // The keyframe backlog is job work: an API replica keeps its CPU for requests and embeds query text only.
     embedsKeyframes: role !== 'api',
+    answersSearches: role !== 'worker',
   });
   const shared = database.engine === 'postgres';
   const ctx: ServiceContext = {

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgSql } from '../../src/server/storage/pg-sql';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
 import { datalakeClient } from '../helpers/datalake';
 import { SERVICE_CLI, spawnServe } from '../helpers/service';
@@ -51,14 +52,17 @@ describe.skipIf(skipPostgresTests)('service roles on PostgreSQL', () => {
   let pg: TestPostgres;
   let url: string;
   let configFile: string;
+  let admin: PgSql;
   const children: ChildProcess[] = [];
   beforeAll(async () => {
     pg = await startPostgres();
     url = await pg.createDatabase();
     configFile = join(dir, 'team.json');
     await writeFile(configFile, JSON.stringify({ database: { url } }));
+    admin = new PgSql(url, { max: 1 });
   }, 60_000);
   afterAll(async () => {
+    await admin?.close();
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await pg?.stop();
   });
@@ -79,14 +83,9 @@ describe.skipIf(skipPostgresTests)('service roles on PostgreSQL', () => {
     expect(cli(['webhook-secret', '--config', configFile, '--account', 'nobody']).status).toBe(1);
   });
 
-  it('an api replica answers with the balance a CLI set; a worker prints "worker ready" and stops on SIGTERM', async () => {
+  it('a worker prints "worker ready", opens no search connections and stops on SIGTERM; an api replica answers the balance a CLI set', async () => {
     const key = cli(['key', 'create', '--config', configFile, '--account', 'api', '--interface', 'datalake']).stdout;
     expect(cli(['credits', 'set', '--config', configFile, '--account', 'api', '--usd', '2.5']).status).toBe(0);
-    const api = await spawnServe(join(dir, 'api-data'), 0, configFile, undefined, {}, ['--role', 'api']);
-    children.push(api.child);
-    const balance = await datalakeClient(api.origin, key.trim()).get<{ balance_micro_usd: number }>('/usage/balance');
-    expect(balance.json.balance_micro_usd).toBe(2_500_000);
-
     const worker = spawn(
       process.execPath,
       [SERVICE_CLI, 'serve', '--data', join(dir, 'worker-data'), '--config', configFile, '--role', 'worker'],
@@ -102,6 +101,21 @@ describe.skipIf(skipPostgresTests)('service roles on PostgreSQL', () => {
       worker.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
     expect(out).toBe('worker ready\n');
+
+    const api = await spawnServe(join(dir, 'api-data'), 0, configFile, undefined, {}, ['--role', 'api']);
+    children.push(api.child);
+    const balance = await datalakeClient(api.origin, key.trim()).get<{ balance_micro_usd: number }>('/usage/balance');
+    expect(balance.json.balance_micro_usd).toBe(2_500_000);
+
+    // The api replica's search threads hold their connections from the start; a worker answers no searches and opens
+    // none (it started first, so its threads, had it any, would have connected before the replica's).
+    const searchConnections = (pid: number | undefined) =>
+      admin.get(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ?',
+        `reelsync search ${pid ?? -1}`,
+      ) as Promise<{ n: number }>;
+    await expect.poll(async () => (await searchConnections(api.child.pid)).n, { timeout: 15_000 }).toBe(2);
+    expect((await searchConnections(worker.pid)).n).toBe(0);
     worker.kill('SIGTERM');
     expect(await new Promise((r) => worker.once('exit', (code) => r(code)))).toBe(0);
     api.child.kill('SIGTERM');

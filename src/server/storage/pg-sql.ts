@@ -28,6 +28,13 @@ export interface PgSqlOptions {
   max?: number;
   /** Give up waiting for a connection (a new one, or a free one of the pool) after this long (default 10 s). */
   connectionTimeoutMillis?: number;
+  /**
+   * What pg_stat_activity shows for these connections (default "reelsync PID", this process's id, so an operator
+   * tells the replicas apart); PGAPPNAME, and over it an application_name in the URL, win.
+   */
+  applicationName?: string;
+  /** Close a connection idle this long (default 10 s; 0 keeps it open). */
+  idleTimeoutMillis?: number;
 }
 
 /**
@@ -52,6 +59,8 @@ export class PgSql implements Sql {
       connectionString: url,
       max: options.max ?? 10,
       connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+      application_name: options.applicationName ?? process.env.PGAPPNAME ?? `reelsync ${process.pid}`,
+      idleTimeoutMillis: options.idleTimeoutMillis ?? 10_000,
       types: { getTypeParser },
     });
     // An idle connection the server drops emits here; the pool discards it and the next query opens a new one.

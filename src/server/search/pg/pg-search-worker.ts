@@ -13,9 +13,12 @@ import { PgSegmentSearch } from './pg-segment-search';
  */
 
 const { url } = pgSearchWorkerDataSchema.parse(workerData);
-const sql = new PgSql(url, { max: 1 });
+// Its one connection stays open, so no search waits for a login.
+const sql = new PgSql(url, { max: 1, idleTimeoutMillis: 0, applicationName: `reelsync search ${process.pid}` });
 const thesaurus = new Thesaurus();
-// Reads WordNet's noun index now, while the thread is idle, rather than during its first search.
+// Connects and reads WordNet's noun index now, while the thread is idle, rather than during its first search. A
+// server that cannot be reached yet fails only this; the first search connects again and says why.
+void sql.get('SELECT 1').catch(() => undefined);
 thesaurus.expand('entity');
 const engine = new PgSegmentSearch(sql, thesaurus);
 
