@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
+import { MODELS_BUCKET } from '../../src/server/semantic/shared-model-store';
 import type { SemanticState } from '../../src/shared/semantic-state';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startModelHub, type ModelHub } from '../helpers/model-hub';
@@ -37,6 +38,17 @@ function embeddedBy(process: TeamProcess): number {
     if (parsed.success) n += parsed.data.embedded;
   }
   return n;
+}
+
+const downloadedLine = z.object({ msg: z.literal('semantic model downloaded'), from: z.string() });
+
+/** Where a process says it got the model from: "host" or "team store" (null when it has not got it). */
+function downloadedFrom(process: TeamProcess): string | null {
+  for (const line of process.stderr().split('\n')) {
+    const parsed = downloadedLine.safeParse(safeJson(line));
+    if (parsed.success) return parsed.data.from;
+  }
+  return null;
 }
 
 function safeJson(text: string): unknown {
@@ -126,9 +138,18 @@ describe.skipIf(skipPostgresTests)('team server: the semantic model on 1 API rep
     expect((await api.post<SemanticState>('/semantic/download', {})).json.data?.state).toBe('downloading');
     await embeddedAll(keyframes);
     expectOnceByWorkers(await embedCounts(keyframes), keyframes);
-    // Each process fetched the model into its own cache: the workers learned of the request from the database.
-    for (const p of [...cluster.apis, ...cluster.workers])
-      expect(p.stderr(), p.name).toContain('semantic model downloaded');
+    // Each process has the model in its own cache (the workers learned of the request from the database), but the
+    // host served it once: one process fetched it, the others copied it from the team's S3.
+    const processes = [...cluster.apis, ...cluster.workers];
+    await expect.poll(() => processes.every((p) => downloadedFrom(p) !== null), { timeout: 10_000 }).toBe(true);
+    const from = processes.map((p) => downloadedFrom(p));
+    expect(from.sort(), JSON.stringify(from)).toEqual(['host', 'team store', 'team store']);
+    const gets = hub.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+    expect(gets.length).toBeGreaterThanOrEqual(tinyClipFiles().size);
+    expect(new Set(gets).size, gets.join('\n')).toBe(gets.length);
+    expect(await cluster.s3.keys(`${MODELS_BUCKET}/${REPO}/`)).toContain(
+      `${MODELS_BUCKET}/${REPO}/main/q8/manifest.json`,
+    );
     expect(await cluster.rows(countRow, 'SELECT COUNT(*) AS n FROM segment_embed_claims')).toEqual([{ n: 0 }]);
   }, 120_000);
 

@@ -72,7 +72,8 @@ const completeMarkerSchema = z.object({
 });
 export type CompleteMarker = z.infer<typeof completeMarkerSchema>;
 
-function safeJson(text: string): unknown {
+/** The JSON value of a text, or null when it is not JSON (a marker or manifest cut short). */
+export function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

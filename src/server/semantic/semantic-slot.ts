@@ -12,6 +12,8 @@ import { ModelCache, type CompleteMarker } from './model-cache';
 import { downloadModel, type DownloadProgress } from './model-download';
 import { ModelRequests } from './model-requests';
 import type { SemanticConfig } from './semantic-config';
+import { SharedModelStore } from './shared-model-store';
+import { TeamModelFetch, type TeamFetchOutcome } from './team-model-fetch';
 
 export interface SemanticSlotOptions {
   dataDir: string;
@@ -31,6 +33,8 @@ export interface SemanticSlotOptions {
   sharedDatabase: boolean;
   /** How long a claim on a batch of keyframes lasts before another process may take it over (default 2 min). */
   claimMs?: number;
+  /** How long the lease on fetching the model from its host outlives its holder's last renewal (default 30 s). */
+  fetchLeaseMs?: number;
   /** Loads the model from the cache; the real one (transformers.js) unless a test narrows it. */
   load?: (modelsRoot: string, config: SemanticConfig) => Promise<Embedder>;
 }
@@ -38,6 +42,8 @@ export interface SemanticSlotOptions {
 type Phase =
   | { kind: 'idle' }
   | { kind: 'downloading'; progress: DownloadProgress; since: { at: number; bytes: number } | null }
+  /** Another process of the team fetches the model from its host; this one copies it from the team store after. */
+  | { kind: 'waiting' }
   | { kind: 'failed'; reason: string };
 
 /** A batch of 8 keyframes takes seconds to fetch and embed; a claim outlives that by far. */
@@ -60,6 +66,8 @@ export class SemanticSlot {
   private loadError: string | null = null;
   private download: { abort: AbortController; done: Promise<void> } | null = null;
   private readonly requests: ModelRequests;
+  /** On a shared database: the model is fetched from its host once per team (team-model-fetch.ts). */
+  private readonly teamFetch: TeamModelFetch | null;
   /** The stamp of the latest ask (model-requests.ts) this process's download answered: a newer one is tried again. */
   private answered: number | null = null;
   private poll: NodeJS.Timeout | null = null;
@@ -73,6 +81,9 @@ export class SemanticSlot {
     const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const claims = new EmbedClaims(options.sql, owner, options.claimMs ?? DEFAULT_CLAIM_MS);
     this.backlog = new EmbedBacklog(this.store, claims, options.blobs, options.log);
+    this.teamFetch = options.sharedDatabase
+      ? new TeamModelFetch(this.requests, new SharedModelStore(options.blobs), owner, options.log, options.fetchLeaseMs)
+      : null;
   }
 
   get config(): SemanticConfig {
@@ -110,7 +121,8 @@ export class SemanticSlot {
       if (this.download || this.stopped) return;
       const asked = await this.requests.requestedAt(this.config);
       if (asked === null || this.stopped) return;
-      if (this.phase.kind === 'idle' || (this.phase.kind === 'failed' && asked !== this.answered)) {
+      const again = this.phase.kind === 'failed' && asked !== this.answered;
+      if (this.phase.kind === 'idle' || this.phase.kind === 'waiting' || again) {
         this.answered = asked;
         this.beginDownload();
       }
@@ -140,6 +152,14 @@ export class SemanticSlot {
       };
     }
     if (this.phase.kind === 'failed') return { state: 'failed', model, reason: this.phase.reason };
+    if (this.phase.kind === 'waiting') {
+      // The bytes the process fetching it reported with its lease.
+      const lease = await this.requests.fetchLease(this.config);
+      const receivedBytes = lease?.fetchedBytes ?? 0;
+      const totalBytes = lease?.totalBytes ?? null;
+      const percent = totalBytes ? Math.min(100, (100 * receivedBytes) / totalBytes) : null;
+      return { state: 'downloading', model, receivedBytes, totalBytes, percent, bytesPerSecond: null, file: '' };
+    }
     return { state: 'off', model, reason: 'model not downloaded' };
   }
 
@@ -161,28 +181,34 @@ export class SemanticSlot {
     }
     if (this.download || this.marker) return;
     const abort = new AbortController();
-    this.phase = { kind: 'downloading', progress: { file: '', receivedBytes: 0, totalBytes: null }, since: null };
     const log = this.options.log.child({ model: this.config.model, host: this.config.host });
-    log.info('semantic model download started');
+    // A process waiting for another's fetch looks again every pollMs: it says so once.
+    if (this.phase.kind !== 'waiting') {
+      this.phase = { kind: 'downloading', progress: { file: '', receivedBytes: 0, totalBytes: null }, since: null };
+      log.info('semantic model download started');
+    }
+    const onProgress = (progress: DownloadProgress): void => {
+      // The first report counts the bytes resumed from disk: the rate starts after it.
+      const since = this.phase.kind === 'downloading' ? this.phase.since : null;
+      this.phase = { kind: 'downloading', progress, since: since ?? { at: Date.now(), bytes: progress.receivedBytes } };
+    };
     const done = (async () => {
       try {
         await this.cache.markRequested(this.config);
-        this.marker = await downloadModel(
-          this.config,
-          this.cache,
-          (progress) => {
-            // The first report counts the bytes resumed from disk: the rate starts after it.
-            const since = this.phase.kind === 'downloading' ? this.phase.since : null;
-            this.phase = {
-              kind: 'downloading',
-              progress,
-              since: since ?? { at: Date.now(), bytes: progress.receivedBytes },
+        const fetched: TeamFetchOutcome = this.teamFetch
+          ? await this.teamFetch.acquire(this.config, this.cache, onProgress, abort.signal)
+          : {
+              kind: 'ready',
+              marker: await downloadModel(this.config, this.cache, onProgress, abort.signal),
+              from: 'host',
             };
-          },
-          abort.signal,
-        );
+        if (fetched.kind === 'waiting') {
+          this.phase = { kind: 'waiting' };
+          return;
+        }
+        this.marker = fetched.marker;
         this.phase = { kind: 'idle' };
-        log.info({ bytes: this.marker.sizeBytes }, 'semantic model downloaded');
+        log.info({ bytes: this.marker.sizeBytes, from: fetched.from }, 'semantic model downloaded');
         void this.embedPending();
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);

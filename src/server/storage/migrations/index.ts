@@ -13,6 +13,7 @@ import { m011EmbeddingVersions } from './011-embedding-versions';
 import { m012FacesByVideo } from './012-faces-by-video';
 import { m013UploadSessionClaims } from './013-upload-session-claims';
 import { m014EmbedClaims } from './014-embed-claims';
+import { m015ModelFetchLeases } from './015-model-fetch-leases';
 
 /** Service database migrations, in order. Append only. */
 export const serviceMigrations: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const serviceMigrations: readonly Migration[] = [
   m012FacesByVideo,
   m013UploadSessionClaims,
   m014EmbedClaims,
+  m015ModelFetchLeases,
 ];

@@ -8,6 +8,7 @@ import { pg007FacesByVideo } from './007-faces-by-video';
 import { pg008UploadSessionClaims } from './008-upload-session-claims';
 import { pg009EmbedClaims } from './009-embed-claims';
 import { pg010SegmentSearchCounts } from './010-segment-search-counts';
+import { pg011ModelFetchLeases } from './011-model-fetch-leases';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -22,4 +23,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg008UploadSessionClaims,
   pg009EmbedClaims,
   pg010SegmentSearchCounts,
+  pg011ModelFetchLeases,
 ];
