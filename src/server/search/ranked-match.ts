@@ -22,7 +22,7 @@ import type { RowFrequencies } from './phrase-frequencies';
  */
 
 /** FTS5's bm25 constants k1 and b: one phrase adds less than idf x (k1 + 1) to a row's score. */
-const K1 = 1.2;
+export const K1 = 1.2;
 const B = 0.75;
 
 /** FTS5's idf for a phrase found in half the rows or more. */
@@ -68,10 +68,14 @@ export function ftsIdf(rows: number, hits: number): number {
   return idf <= 0 ? FLOOR_IDF : idf;
 }
 
-export interface Phrase {
-  fts: string;
+/** A phrase's rows (bm25's n) and its idf, what the splits read. */
+export interface PhraseCounts {
   hits: number;
   idf: number;
+}
+
+export interface Phrase extends PhraseCounts {
+  fts: string;
 }
 
 /**
@@ -223,7 +227,10 @@ export function sharesCountable(rare: Phrase[], common: Phrase[]): boolean {
  * The most common phrases whose bm25 shares together likely stay under what the rarer phrases' best rows score, when
  * that spares enough scoring; undefined when no split is worth trying. A wrong guess costs time, never results.
  */
-export function splitCommon(phrases: Phrase[], wanted: number): { rare: Phrase[]; common: Phrase[] } | undefined {
+export function splitCommon<P extends PhraseCounts>(
+  phrases: P[],
+  wanted: number,
+): { rare: P[]; common: P[] } | undefined {
   const byHits = [...phrases].sort((x, y) => y.hits - x.hits);
   let cut: number | undefined;
   let commonIdf = 0;
@@ -242,7 +249,10 @@ export function splitCommon(phrases: Phrase[], wanted: number): { rare: Phrase[]
  * Phrases in more rows than one ranking scores, apart from the others, so that the others' rows are still ranked
  * exactly and only the rows the many-row phrases alone match are ranked in a window. Undefined unless both exist.
  */
-function splitMany(phrases: Phrase[], maxRanked: number): { rare: Phrase[]; common: Phrase[] } | undefined {
+export function splitMany<P extends PhraseCounts>(
+  phrases: P[],
+  maxRanked: number,
+): { rare: P[]; common: P[] } | undefined {
   const common = phrases.filter((p) => p.hits > maxRanked);
   const rare = phrases.filter((p) => p.hits <= maxRanked);
   return common.length && rare.length && sumHits(phrases) > maxRanked ? { rare, common } : undefined;
@@ -259,6 +269,6 @@ function orOf(phrases: Phrase[]): string {
   return phrases.map((p) => p.fts).join(' OR ');
 }
 
-function sumHits(phrases: Phrase[]): number {
+function sumHits(phrases: PhraseCounts[]): number {
   return phrases.reduce((s, p) => s + p.hits, 0);
 }

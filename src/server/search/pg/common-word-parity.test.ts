@@ -21,12 +21,17 @@ import { searchSegmentsPg } from './pg-segment-search';
 
 const SEGMENTS = 10_000;
 
-/** "common" in 45% of the segments, "middle" in 20%, "rare" in 3%; a word of its own in each. */
+/**
+ * "common" in 45% of the segments, "boat" in 42%, "middle" in 20%, "rare" in 3%, "harbour" in one of the oldest; a
+ * word of its own in each.
+ */
 function textOf(i: number): SeedText {
   const words = [`own${i}`];
   if (i % 20 < 9) words.push('common');
+  if (i % 50 < 21) words.push('boat');
   if (i % 5 === 0) words.push('middle');
   if (i % 33 === 0) words.push('rare');
+  if (i === 7) words.push('harbour');
   return { caption: words.join(' '), transcript: i % 2 ? 'common ground' : 'open field' };
 }
 
@@ -68,6 +73,10 @@ describe.skipIf(skipPostgresTests)('words in more than 4,000 segments score alik
     ['common', 'caption'],
     ['middle own7', 'caption'],
     ['common ground', 'transcript'],
+    // "boat" is in more rows than one ranking reads (4,000) yet under half of them: the one harbour segment, among the
+    // oldest, comes first on both engines (PostgreSQL ranked only the newest 4,000 boat-or-harbour rows before).
+    ['boat harbour', 'all'],
+    ['harbour boat middle', 'all'],
   ])('%s (%s)', async (text, field) => {
     const lite = searchSegments(new SearchCache(db), parseQuery(text), field, { accountId: ids.sqlite }, 50);
     const post = await searchSegmentsPg(pg, parseQuery(text), field, { accountId: ids.postgres }, 50);
@@ -75,5 +84,6 @@ describe.skipIf(skipPostgresTests)('words in more than 4,000 segments score alik
     expect(post.map((h) => [h.segmentId, h.matched])).toEqual(lite.map((h) => [h.segmentId, h.matched]));
     post.forEach((h, i) => expect(Math.abs(h.score - lite[i]!.score)).toBeLessThanOrEqual(0.0001));
     expect(lite.length).toBeGreaterThan(0);
+    if (text.includes('harbour')) expect(post[0]?.matched).toContain('harbour');
   });
 });

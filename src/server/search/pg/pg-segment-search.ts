@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { filterOf, MAX_RANKED_ROWS, type SearchField, type SegmentFilter, type SegmentHit } from '../search-segments';
 import { ftsPhrases, parseQuery, QUERY_CAPS, type Expander, type ParsedQuery } from '../query-text';
-import { FLOOR_IDF, ftsIdf, type RankedRow } from '../ranked-match';
+import { FLOOR_IDF, ftsIdf, K1, splitCommon, splitMany, type RankedRow } from '../ranked-match';
 import type { SearchRequest } from '../search-protocol';
 import type { SegmentSearch } from '../search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
@@ -20,9 +20,10 @@ import { porterStem } from './porter';
  * account contains also stands for its nearest indexed word by trigram similarity (pg-fuzzy.ts).
  *
  * Each phrase's rows in the account (its idf) come from the counts migration pg 9 keeps (pg-phrase-hits.ts).
- * Candidates come from the GIN index (account_id, document): the rows matching the query's phrases, newest first,
- * at most MAX_RANKED_ROWS of them; rows matched only by words in half the account's segments or more (bm25 says
- * nothing of them) only when the others are too few, from the newest 4 x wanted, as ranked-match.ts does.
+ * Candidates come from the GIN index (account_id, document), newest first, at most MAX_RANKED_ROWS per ranking, split
+ * by phrase as ranked-match.ts splits them (rankLevel): the rarer phrases' rows are ranked exactly even when the
+ * common ones match more rows than one ranking reads; rows matched only by words in half the account's segments or
+ * more (bm25 says nothing of them) come only when the others are too few, from the newest 4 x wanted.
  */
 export class PgSegmentSearch implements SegmentSearch {
   constructor(
@@ -45,7 +46,7 @@ export class PgSegmentSearch implements SegmentSearch {
 interface Phrase extends Bm25Phrase {
   /** The phrase's words as the query has them (before stemming). */
   words: string[];
-  floored: boolean;
+  idf: number;
 }
 
 /** A condition on segment_search (alias f) and its arguments. */
@@ -152,7 +153,7 @@ export async function searchSegmentsPg(
     const hits = hitsOf.of(words);
     if (hits === 0) continue;
     const lexemes = words.map(porterStem);
-    live.push({ words, lexemes, hits, floored: ftsIdf(account.rows, hits) === FLOOR_IDF });
+    live.push({ words, lexemes, hits, idf: ftsIdf(account.rows, hits) });
   }
   if (live.length === 0) return [];
 
@@ -164,18 +165,49 @@ export async function searchSegmentsPg(
       .map((c) => ({ id: c.id, rank: bm25(c, live, account, only) }))
       .sort((a, b) => a.rank - b.rank || a.id - b.id)
       .slice(0, wanted);
-  const scored = live.filter((p) => !p.floored);
-  const floored = live.filter((p) => p.floored);
-  let found = scored.length ? await rank(matchOf(scored), MAX_RANKED_ROWS) : [];
-  const bound = 2.2 * floored.reduce((s, p) => s + ftsIdf(account.rows, p.hits), 0) * (1 + 1e-9);
-  if (floored.length && (found.length < wanted || -found[wanted - 1]!.rank <= bound)) {
-    const [common, rare] = [matchOf(floored), matchOf(scored)];
-    const rest = scored.length
-      ? { sql: `${common.sql} AND NOT ${rare.sql}`, args: [...common.args, ...rare.args] }
-      : common;
-    found = merge(found, await rank(rest, 4 * wanted), wanted);
-  }
+  const found = await rankLevel({ matchOf, rank, wanted }, live, []);
   return scoreRankedRows(await readRows(sql, found), query, field, filter, limit);
+}
+
+interface Ranking {
+  matchOf(phrases: Phrase[]): Match;
+  /** The best rows by bm25 over every live phrase among the newest `window` rows matching. */
+  rank(match: Match, window: number): Promise<RankedRow[]>;
+  wanted: number;
+}
+
+/**
+ * The best rows matching any of `phrases` and none of `without`: ranked-match.ts's rankLevel on PostgreSQL, so a
+ * ranking over more than MAX_RANKED_ROWS rows windows only the rows its many-row phrases alone match, as on SQLite.
+ * The rarer phrases' (E) rows are ranked exactly, with every phrase's share (rank scores all of them); E AND C is
+ * ranked apart only when E's rows are more than one ranking reads; the rows of the common phrases (C) alone come
+ * one level down, and only when they could reach the best: they score under C's bound.
+ */
+async function rankLevel(r: Ranking, phrases: Phrase[], without: Phrase[]): Promise<RankedRow[]> {
+  const excluded = without.length ? r.matchOf(without) : null;
+  const match = (m: Match): Match =>
+    excluded ? { sql: `${m.sql} AND NOT ${excluded.sql}`, args: [...m.args, ...excluded.args] } : m;
+  const floored = phrases.filter((p) => p.idf === FLOOR_IDF);
+  const scored = phrases.filter((p) => p.idf !== FLOOR_IDF);
+  if (scored.length === 0) return r.rank(match(r.matchOf(phrases)), 4 * r.wanted);
+  const split = splitCommon(scored, r.wanted) ?? splitMany(scored, MAX_RANKED_ROWS);
+  const rare = split?.rare ?? scored;
+  const common = [...(split?.common ?? []), ...floored];
+  if (common.length === 0) return r.rank(match(r.matchOf(phrases)), MAX_RANKED_ROWS);
+  // Rows of C alone score under this bound (the margin covers floating point).
+  const bound = (K1 + 1) * common.reduce((s, p) => s + p.idf, 0) * (1 + 1e-9);
+  const [e, c] = [r.matchOf(rare), r.matchOf(common)];
+  let found = await r.rank(match(e), MAX_RANKED_ROWS);
+  if (sumHits(rare) > MAX_RANKED_ROWS) {
+    const both = { sql: `${e.sql} AND ${c.sql}`, args: [...e.args, ...c.args] };
+    found = merge(found, await r.rank(match(both), MAX_RANKED_ROWS), r.wanted);
+  }
+  if (found.length === r.wanted && -found[r.wanted - 1]!.rank > bound) return found;
+  return merge(found, await rankLevel(r, common, [...without, ...rare]), r.wanted);
+}
+
+function sumHits(phrases: Phrase[]): number {
+  return phrases.reduce((s, p) => s + p.hits, 0);
 }
 
 /** PostgreSQL's longest lexeme is 2047 bytes: to_tsvector leaves longer words out of every tsvector. */
