@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
@@ -111,6 +111,19 @@ describe.each(SERVICE_SQL_ENGINES)('the model fetched once per team on %s', (eng
     expect(await blobs.size(MODELS_BUCKET, `${REPO}/${config.revision}/${config.dtype}/manifest.json`)).toBeGreaterThan(
       0,
     );
+  });
+
+  it('keeps the model it fetched when the team store refuses it, and the next process fetches its own', async () => {
+    // The models bucket's place in the store is taken by a file: every write there fails.
+    await mkdir(join(dir, 'shared-blobs'));
+    await writeFile(join(dir, 'shared-blobs', MODELS_BUCKET), 'not a folder');
+    const first = await process('api-1');
+    const outcome = await first.acquire();
+    expect(outcome.kind === 'ready' && outcome.from).toBe('host');
+    expect(await first.cache.complete(config)).not.toBeNull();
+    expect(await first.requests.fetchLease(config)).toBeNull();
+    const next = await (await process('worker-1')).acquire();
+    expect(next.kind === 'ready' && next.from).toBe('host');
   });
 
   it("fetches from the host when the team store's copy fails its check", async () => {

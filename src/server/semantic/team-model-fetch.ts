@@ -59,7 +59,15 @@ export class TeamModelFetch {
         },
         signal,
       );
-      await this.store.publish(config, cache, marker);
+      // The model is in this process's cache either way: a store that refuses it costs the others a fetch of their own.
+      await this.store
+        .publish(config, cache, marker)
+        .catch((err: unknown) =>
+          this.log.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            'the semantic model could not be published in the team store: the other processes fetch it from the host',
+          ),
+        );
       return { kind: 'ready', marker, from: 'host' };
     } finally {
       clearInterval(renewal);
