@@ -65,6 +65,25 @@ export interface Operation {
   updated_at: string;
 }
 
+/** A resumable upload session as POST /videos?upload=resumable, its upload_url and PUT answer it. */
+export interface ResumableSession {
+  video_id: string;
+  upload_url: string;
+  chunk_size: number;
+  offset: number;
+  size: number;
+  complete?: boolean;
+  error?: { code: string; message: string };
+}
+
+/** PUTs `bytes` at `start` of a `total`-byte resumable upload (`url`: its upload_url, or /uploads/<id>). */
+export function putChunk(dl: DatalakeClient, url: string, bytes: Buffer, start: number, total: number) {
+  return dl.call<ResumableSession>('PUT', url, bytes, {
+    'content-type': 'application/octet-stream',
+    'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`,
+  });
+}
+
 /** Polls an operation until done (or until `until` holds), failing after the timeout. */
 export async function waitForOperation(
   dl: DatalakeClient,

@@ -11,24 +11,18 @@ import { z } from 'zod';
 import { DRAWN_TEXT, fixturePath, type FixtureName } from '../fixtures/media';
 import {
   datalakeClient,
+  putChunk,
   startMediaServer,
   waitForOperation,
-  type DatalakeClient,
   type MediaServer,
   type Operation,
+  type ResumableSession as Session,
 } from '../helpers/datalake';
 import { envWith, migrateArgs, query, runMigrate, stopKeepingData } from '../helpers/migrate-cli';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server';
 import { spawnServe, startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
-
-interface Session {
-  video_id: string;
-  offset: number;
-  size: number;
-  complete: boolean;
-}
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -61,11 +55,6 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
     f.append('file', await openAsBlob(fixturePath(fixture), { type }), fixturePath(fixture).split('/').pop());
     return f;
   };
-  const putChunk = (dl: DatalakeClient, id: string, bytes: Buffer, start: number, total: number) =>
-    dl.call<Session>('PUT', `/uploads/${id}`, bytes, {
-      'content-type': 'application/octet-stream',
-      'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`,
-    });
 
   beforeAll(async () => {
     [service, postgres, s3, media] = await Promise.all([
@@ -118,7 +107,7 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
         filename: fixturePath(fixture).split('/').pop(),
       });
       expect(opened.status).toBe(201);
-      expect((await putChunk(dl, opened.json.video_id, file, 0, file.length)).json.complete).toBe(true);
+      expect((await putChunk(dl, `/uploads/${opened.json.video_id}`, file, 0, file.length)).json.complete).toBe(true);
       const finalized = await dl.post<Operation>(`/videos/${opened.json.video_id}:finalize`);
       expect(finalized.status).toBe(202);
       waiting.set(finalized.json.operation, fixture);
@@ -131,7 +120,9 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
       filename: 'phone.mp4',
     });
     const sent = Math.floor(file.length / 2);
-    expect((await putChunk(dl, opened.json.video_id, file.subarray(0, sent), 0, file.length)).json.offset).toBe(sent);
+    expect(
+      (await putChunk(dl, `/uploads/${opened.json.video_id}`, file.subarray(0, sent), 0, file.length)).json.offset,
+    ).toBe(sent);
     session = { id: opened.json.video_id, sent, file };
 
     for (const op of waiting.keys()) {
@@ -224,7 +215,7 @@ describe.skipIf(skipPostgresTests)('migrate-to: uploads waiting for their ingest
     const dl = datalakeClient(team.origin, key);
     const resumed = await dl.get<Session>(`/uploads/${session.id}`);
     expect(resumed.json).toMatchObject({ offset: 0, complete: false });
-    const whole = await putChunk(dl, session.id, session.file, 0, session.file.length);
+    const whole = await putChunk(dl, `/uploads/${session.id}`, session.file, 0, session.file.length);
     expect(whole.json).toMatchObject({ offset: session.file.length, complete: true });
     const finalized = await dl.post<Operation>(`/videos/${session.id}:finalize`);
     expect(finalized.status).toBe(202);

@@ -5,19 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadedVideo } from '../../src/shared/api-types';
 import { fixturePath } from '../fixtures/media';
 import { apiClient } from '../helpers/api';
-import { datalakeClient, waitForOperation, type DatalakeClient, type Operation } from '../helpers/datalake';
+import {
+  datalakeClient,
+  putChunk,
+  waitForOperation,
+  type DatalakeClient,
+  type Operation,
+  type ResumableSession as Session,
+} from '../helpers/datalake';
 import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
 
 // Short idle time and a small cap so the test sees both; the indexer is paused: nothing here needs an index.
 const IDLE_MS = 4000; // longer than the 300-request attack takes on a loaded machine
 const CAP = 5;
 const GB3 = 3 * 1024 ** 3;
-interface Session {
-  video_id: string;
-  upload_url: string;
-  offset: number;
-  error?: { code: string; message: string };
-}
 
 describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   let service: TestService;
@@ -113,10 +114,7 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
       });
       expect(created.status).toBe(201);
       const part = join(uploadDir(), `${created.json.video_id}.bin`);
-      const put = await dl.call<Session>('PUT', created.json.upload_url, Buffer.alloc(1024, 7), {
-        'content-type': 'application/octet-stream',
-        'content-range': 'bytes 0-1023/4096',
-      });
+      const put = await putChunk(dl, created.json.upload_url, Buffer.alloc(1024, 7), 0, 4096);
       expect(put.json.offset).toBe(1024);
       expect((await stat(part)).size).toBe(1024);
       await expect.poll(() => exists(part), { timeout: IDLE_MS * 6, interval: 100 }).toBe(false);
@@ -176,10 +174,7 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
         [0, half],
         [half, file.length],
       ] as const) {
-        const res = await dl.call<Session>('PUT', created.json.upload_url, file.subarray(start, end), {
-          'content-type': 'application/octet-stream',
-          'content-range': `bytes ${start}-${end - 1}/${file.length}`,
-        });
+        const res = await putChunk(dl, created.json.upload_url, file.subarray(start, end), start, file.length);
         expect(res.json.offset).toBe(end);
       }
       const before = await balance();
