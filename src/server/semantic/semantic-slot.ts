@@ -113,7 +113,7 @@ export class SemanticSlot {
 
   /**
    * One look at the shared database (start's doc). A download that failed is tried again only when asked for again
-   * (a newer stamp), not at every look.
+   * (a newer stamp) or once another process published the model in the team store, not at every look.
    */
   private async look(): Promise<void> {
     try {
@@ -121,7 +121,9 @@ export class SemanticSlot {
       if (this.download || this.stopped) return;
       const asked = await this.requests.requestedAt(this.config);
       if (asked === null || this.stopped) return;
-      const again = this.phase.kind === 'failed' && asked !== this.answered;
+      // A process whose fetch failed (no way out to the host, say) takes the model once another published it.
+      const failed = this.phase.kind === 'failed';
+      const again = failed && (asked !== this.answered || (await this.teamFetch?.published(this.config)) === true);
       if (this.phase.kind === 'idle' || this.phase.kind === 'waiting' || again) {
         this.answered = asked;
         this.beginDownload();

@@ -12,6 +12,7 @@ import type { Sql } from '../storage/sql';
 import { ModelCache } from './model-cache';
 import { ModelRequests } from './model-requests';
 import { semanticConfigSchema, type SemanticConfig } from './semantic-config';
+import { SemanticSlot } from './semantic-slot';
 import { MODELS_BUCKET, SharedModelStore } from './shared-model-store';
 import { TeamModelFetch } from './team-model-fetch';
 
@@ -144,5 +145,39 @@ describe.each(SERVICE_SQL_ENGINES)('the model fetched once per team on %s', (eng
     expect(
       Buffer.compare(await readFile(other.cache.filePath(config, name)), Buffer.from(tinyClipFiles().get(name)!)),
     ).toBe(0);
+  });
+
+  it('a process whose own fetch failed takes the model once another published it', async () => {
+    // This process reaches a host without the model (a 404: no retry), the other the real one.
+    const nowhere = await startModelHub('tests/elsewhere', new Map());
+    const slots: SemanticSlot[] = [];
+    const slot = async (name: string, host: string) => {
+      const s = new SemanticSlot({
+        dataDir: join(dir, name),
+        config: semanticConfigSchema.parse({ host, model: REPO, pollMs: 100 }),
+        sql: await database().connect(),
+        blobs,
+        log,
+        embedsKeyframes: false,
+        sharedDatabase: true,
+      });
+      slots.push(s);
+      await s.start();
+      return s;
+    };
+    try {
+      const cutOff = await slot('api-1', nowhere.url);
+      await cutOff.startDownload();
+      await expect.poll(async () => (await cutOff.state()).state, { timeout: 10_000 }).toBe('failed');
+      // The other process learns of the ask at its start and fetches the model from the host.
+      const online = await slot('worker-1', hub.url);
+      await expect.poll(async () => (await online.state()).state, { timeout: 10_000 }).toBe('ready');
+      await expect.poll(async () => (await cutOff.state()).state, { timeout: 10_000 }).toBe('ready');
+      expect(nowhere.requests.filter((r) => r.method === 'GET').length).toBe(0);
+      expect((await cutOff.cache.complete(config))?.host).toBe(hub.url);
+    } finally {
+      for (const s of slots) await s.stop();
+      await nowhere.close();
+    }
   });
 });

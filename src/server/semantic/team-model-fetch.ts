@@ -29,6 +29,11 @@ export class TeamModelFetch {
     private readonly leaseMs = DEFAULT_LEASE_MS,
   ) {}
 
+  /** Whether another process published the model in the team store (a process whose own fetch failed takes it then). */
+  async published(config: SemanticConfig): Promise<boolean> {
+    return (await this.store.manifest(config)) !== null;
+  }
+
   async acquire(
     config: SemanticConfig,
     cache: ModelCache,
