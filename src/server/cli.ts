@@ -174,7 +174,7 @@ program
       s3ForcePathStyle: boolean;
     }) => {
       // Loaded here only: the PostgreSQL driver and the copy are no part of the embedded service's start.
-      const { migrateTo } = await import('./migrate/migrate-to');
+      const { migrateTo, rowDifferenceHint } = await import('./migrate/migrate-to');
       const differences = await migrateTo({
         dataDir: resolve(opts.data),
         databaseUrl: opts.database,
@@ -188,6 +188,8 @@ program
       });
       if (differences.length > 0) {
         process.stderr.write(`reelsync-service: verification failed:\n${differences.map((d) => `  ${d}\n`).join('')}`);
+        const hint = rowDifferenceHint(differences);
+        if (hint) process.stderr.write(`${hint}\n`);
         process.exit(1);
       }
       // The S3 client's keep-alive sockets would hold the process open a while.

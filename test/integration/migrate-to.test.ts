@@ -113,6 +113,7 @@ describe.skipIf(skipPostgresTests)('migrate-to: an embedded library onto Postgre
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toMatch(/verification failed:\n {2}table videos: same 1 rows but their checksums differ/);
     expect(tampered.stderr).not.toMatch(/table (?!videos)/);
+    expect(tampered.stderr).toContain('rows copied by an earlier run are never updated: if the library changed since');
 
     // An original of the right size but other bytes is skipped by the copy (sizes match) and caught by its SHA-256.
     const originalKey = `${video?.bucket}/${video?.blob}`;

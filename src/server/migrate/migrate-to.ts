@@ -109,6 +109,19 @@ export async function migrateTo(options: MigrateOptions): Promise<Differences> {
   }
 }
 
+/**
+ * What to do about differences in rows: rows already copied are never updated, so a library changed after an earlier
+ * run differs from its copy until the copy starts over. Null when no table differs.
+ */
+export function rowDifferenceHint(differences: Differences): string | null {
+  if (!differences.some((d) => d.startsWith('table ') || d.startsWith('search index'))) return null;
+  return (
+    'rows copied by an earlier run are never updated: if the library changed since, empty the team database ' +
+    '(a new database, or in psql: DROP SCHEMA public CASCADE; CREATE SCHEMA public;) and run migrate-to again; ' +
+    'blobs already in the bucket at their size are not sent again'
+  );
+}
+
 function dropUndefined(s3: MigrateOptions['s3']): Partial<S3Settings> {
   return Object.fromEntries(Object.entries(s3).filter(([, v]) => v !== undefined));
 }
