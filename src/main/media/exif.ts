@@ -1,4 +1,4 @@
-import type { UploadMeta } from '../store/sync-store';
+import type { UploadMeta } from '../store/sync-rows';
 import type { CaptureMetadata } from '../../common/media/exif';
 
 export { MetadataReader, captureMetadataFrom, formatCaptureTime, type CaptureMetadata } from '../../common/media/exif';

@@ -4,7 +4,8 @@ import { tempDir } from '../../../test/helpers/temp';
 import { fileStatus } from '../sync/views';
 import { openDatabase, type Db } from './database';
 import { clientMigrations } from './migrations';
-import { contentRowSchema, fileRowSchema, SyncStore } from './sync-store';
+import { SyncStore } from './sync-store';
+import { contentRowSchema, fileRowSchema } from './sync-rows';
 
 let dir: string;
 let cleanup: () => Promise<void>;

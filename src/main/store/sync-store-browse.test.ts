@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTempClientDb } from '../../../test/helpers/temp-db';
-import { SyncStore, type FileMedia } from './sync-store';
+import { SyncStore } from './sync-store';
+import { type FileMedia } from './sync-rows';
 
 const temp = useTempClientDb();
 let store: SyncStore;

@@ -1,5 +1,6 @@
 import type { JobsStore } from '../jobs/jobs-store';
-import type { SyncStore, WatchFolderRow } from '../store/sync-store';
+import type { SyncStore } from '../store/sync-store';
+import type { WatchFolderRow } from '../store/sync-rows';
 import type { ScanEntry } from './scanner';
 import { extensionProblem } from './validator';
 

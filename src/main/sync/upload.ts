@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { unreachable } from '../../shared/errors';
 import { LibraryApiError } from '../api/errors';
 import type { JobRow } from '../jobs/jobs-store';
-import type { FileRow } from '../store/sync-store';
+import type { FileRow } from '../store/sync-rows';
 import { hashTag, type SyncDeps } from './context';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import type { UploadResult } from '../../shared/contract/sync';

@@ -1,7 +1,7 @@
 import type { FileStatus, FileView, WatchFolderView } from '../../shared/contract/sync';
 import { unreachable } from '../../shared/errors';
 import { plainReason } from '../../shared/plain-reasons';
-import type { ContentRow, FileRow, WatchFolderRow } from '../store/sync-store';
+import type { ContentRow, FileRow, WatchFolderRow } from '../store/sync-rows';
 
 /** The status the UI shows for a file: its own state, or its content's once it is linked to one. */
 export function fileStatus(file: FileRow, content: ContentRow | undefined): FileStatus {

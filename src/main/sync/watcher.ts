@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { describeError } from '../../shared/errors';
 import type { Logger } from '../log';
-import type { WatchFolderRow } from '../store/sync-store';
+import type { WatchFolderRow } from '../store/sync-rows';
 import { makeIgnore } from './ignore';
 
 /** statfs magic numbers of network and FUSE file systems, where change events do not arrive reliably. */
