@@ -1,11 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
 import { contentHash, statedChecksum, type StatedChecksum } from './file-checksum';
+import { hashingMeter } from '../../common/hashing-meter';
 
 /** One file of a model on an http(s) host: its size and the checksum the host states for it. */
 export interface RemoteFile {
@@ -119,16 +119,9 @@ export async function downloadFile(
       await response.body.dump();
       throw new ModelDownloadError(`the model host answered HTTP ${response.statusCode} for ${file.name}`, true);
     }
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        onBytes(chunk.length);
-        done(null, chunk);
-      },
-    });
     await pipeline(
       response.body,
-      counter,
+      hashingMeter(hash, onBytes),
       createWriteStream(partPath, { flags: have > 0 ? 'a' : 'w', mode: PRIVATE_FILE }),
       { signal },
     );

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
@@ -11,6 +11,7 @@ import { ModelDownloadError } from './hub-download';
 import { safeJson, type CompleteMarker, type ModelCache } from './model-cache';
 import type { DownloadProgress } from './model-download';
 import type { SemanticConfig } from './semantic-config';
+import { hashingMeter } from '../../common/hashing-meter';
 
 /** The team's models, beside the accounts' buckets (reelsync-<number>) in the same blob store. */
 export const MODELS_BUCKET = 'reelsync-models';
@@ -94,13 +95,9 @@ export class SharedModelStore {
         await mkdir(dirname(part), { recursive: true, mode: PRIVATE_DIR });
         const hash = createHash('sha256');
         let bytes = 0;
-        const count = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            hash.update(chunk);
-            bytes += chunk.length;
-            onProgress({ file: file.name, receivedBytes: receivedBytes + bytes, totalBytes });
-            done(null, chunk);
-          },
+        const count = hashingMeter(hash, (n) => {
+          bytes += n;
+          onProgress({ file: file.name, receivedBytes: receivedBytes + bytes, totalBytes });
         });
         try {
           await pipeline(

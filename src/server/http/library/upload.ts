@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENVELOPE_CODES, UPLOAD_LIMITS } from '../../../shared/api-types';
@@ -13,6 +12,7 @@ import { DrainingFileSink } from '../draining-file-sink';
 import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { parseUploadFields, uploadRequestOf } from './form-fields';
+import { hashingMeter } from '../../../common/hashing-meter';
 
 /** POST /upload: multipart `file` and form fields; the file is received to tmp, then handed to the ingest. */
 export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest: LibraryIngest): void {
@@ -71,13 +71,7 @@ async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: Fa
   const tmpPath = join(ctx.tmpDir, `upload-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}${ext}`);
   const hash = createHash('sha256');
   let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
+  const meter = hashingMeter(hash, (n) => (size += n));
   try {
     await pipeline(part.file, meter, new DrainingFileSink(tmpPath, DRAIN_CAP), { signal: abortOnClose(request) });
   } catch (err) {
