@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
+import { safeJson } from '../../src/server/semantic/model-cache';
 import { MODELS_BUCKET } from '../../src/server/semantic/shared-model-store';
 import type { SemanticState } from '../../src/shared/semantic-state';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
@@ -49,14 +50,6 @@ function downloadedFrom(process: TeamProcess): string | null {
     if (parsed.success) return parsed.data.from;
   }
   return null;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 // PostgreSQL's binaries missing: skipped, with the reason printed by test/helpers/postgres.ts (never under CI).

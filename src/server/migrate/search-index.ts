@@ -29,8 +29,8 @@ function indexedAccounts(db: Db): number[] {
 
 /**
  * The team server's search table (segment_search) from what the library's FTS5 tables hold: the same text per column
- * for every indexed segment, written by the same writer the indexer uses on PostgreSQL (indexSegmentsPg). Rows are upserted, so a
- * re-run rewrites them to the same result. Returns the number of segments indexed.
+ * for every indexed segment, written by the same writer the indexer uses on PostgreSQL (indexSegmentsPg). Rows are
+ * upserted, so a re-run rewrites them to the same result. Returns the number of segments indexed.
  */
 export async function rebuildSearchIndex(db: Db, target: Sql): Promise<number> {
   let indexed = 0;

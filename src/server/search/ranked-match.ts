@@ -259,7 +259,7 @@ export function splitMany<P extends PhraseCounts>(
 }
 
 /** The best `wanted` of two ranked lists, a row in both counted once with its better (fuller) score. */
-function merge<T extends RankedRow>(x: T[], y: T[], wanted: number): T[] {
+export function merge<T extends RankedRow>(x: T[], y: T[], wanted: number): T[] {
   const byId = new Map<number, T>(x.map((r) => [r.id, r]));
   for (const r of y) if ((byId.get(r.id)?.rank ?? Infinity) > r.rank) byId.set(r.id, r);
   return [...byId.values()].sort((p, q) => p.rank - q.rank || p.id - q.id).slice(0, wanted);
@@ -269,6 +269,6 @@ function orOf(phrases: Phrase[]): string {
   return phrases.map((p) => p.fts).join(' OR ');
 }
 
-function sumHits(phrases: PhraseCounts[]): number {
+export function sumHits(phrases: PhraseCounts[]): number {
   return phrases.reduce((s, p) => s + p.hits, 0);
 }

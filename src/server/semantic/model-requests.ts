@@ -36,9 +36,7 @@ export class ModelRequests {
        ON CONFLICT (model, revision, dtype) DO UPDATE
          SET requested_at = ${larger}(excluded.requested_at, semantic_model_requests.requested_at + 1)
        RETURNING requested_at`,
-      config.model,
-      config.revision,
-      config.dtype,
+      ...this.key(config),
       Date.now(),
     );
     return stampRow.parse(row).requested_at;
@@ -48,9 +46,7 @@ export class ModelRequests {
   async requestedAt(config: SemanticConfig): Promise<number | null> {
     const row = await this.sql.get(
       'SELECT requested_at FROM semantic_model_requests WHERE model = ? AND revision = ? AND dtype = ?',
-      config.model,
-      config.revision,
-      config.dtype,
+      ...this.key(config),
     );
     return row === undefined ? null : stampRow.parse(row).requested_at;
   }

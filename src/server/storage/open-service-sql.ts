@@ -20,7 +20,8 @@ export async function openServiceDatabase(
   if (url !== undefined) {
     const { openPgSql } = await import('./open-pg-sql');
     const sql = await openPgSql(url);
-    // Searches get connections of their own, one per search worker (SearchPool with pgSearchWorker): requests never queue behind them.
+    // Searches get connections of their own, one per search worker (SearchPool with pgSearchWorker): requests never
+    // queue behind them.
     return { engine: 'postgres', sql, url, where: `PostgreSQL at ${sql.where}`, close: () => sql.close() };
   }
   if (dataDir === undefined)

@@ -10,7 +10,7 @@ const TERM_COUNTS: Record<SearchField, string> = { all: 'in_any', caption: 'in_c
 const totalsRow = z.object({ segments: z.number(), tokens: z.number() });
 const termRow = z.object({ lexeme: z.string(), n: z.number() });
 
-/** The account's indexed segments and their words together (migration pg 9 keeps them), as bm25 reads them. */
+/** The account's indexed segments and their words together (migration pg 10 keeps them), as bm25 reads them. */
 export async function accountTotals(sql: Sql, accountId: number): Promise<Bm25Stats> {
   const found = await sql.get('SELECT segments, tokens FROM segment_search_totals WHERE account_id = ?', accountId);
   if (found === undefined) return { rows: 0, tokens: 0 };
@@ -21,8 +21,9 @@ export async function accountTotals(sql: Sql, accountId: number): Promise<Bm25St
 /**
  * How many of an account's segments each phrase is found in (inside one column; for a caption or transcript search,
  * inside that column), as FTS5 counts a phrase's rows for its idf. A single word is read from segment_search_terms
- * (migration pg 9: exact, one index lookup for all of a query's words however many rows hold them); a phrase of
- * several words is counted by `countPhrase` (through the GIN index) unless one of its words is in no row. Load phrases first, then read them with `of`.
+ * (migration pg 10: exact, one index lookup for all of a query's words however many rows hold them); a phrase of
+ * several words is counted by `countPhrase` (through the GIN index) unless one of its words is in no row. Load
+ * phrases first, then read them with `of`.
  */
 export class PhraseHits {
   private readonly known = new Map<string, number>();

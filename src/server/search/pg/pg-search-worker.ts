@@ -8,8 +8,8 @@ import { PgSegmentSearch } from './pg-segment-search';
 
 /**
  * A PostgreSQL search worker thread: parses the query (WordNet lookups read files), ranks and reads the rows on its own
- * connection, so a search never holds the HTTP thread. Started by SearchPool with pgSearchWorker (pg-search-pool.ts); never imported by
- * anything else.
+ * connection, so a search never holds the HTTP thread. Started by SearchPool with pgSearchWorker (pg-search-pool.ts);
+ * never imported by anything else.
  */
 
 const { url } = pgSearchWorkerDataSchema.parse(workerData);

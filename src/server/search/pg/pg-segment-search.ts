@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { filterOf, MAX_RANKED_ROWS, type SearchField, type SegmentFilter, type SegmentHit } from '../search-segments';
 import { ftsPhrases, parseQuery, QUERY_CAPS, type Expander, type ParsedQuery } from '../query-text';
-import { FLOOR_IDF, ftsIdf, K1, splitCommon, splitMany, type RankedRow } from '../ranked-match';
+import { FLOOR_IDF, ftsIdf, K1, merge, splitCommon, splitMany, sumHits, type RankedRow } from '../ranked-match';
 import type { SearchRequest } from '../search-protocol';
 import type { SegmentSearch } from '../search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
@@ -19,7 +19,7 @@ import { porterStem } from './porter';
  * caller's segments only, the same calibrated score and `matched`. One addition: a query word no segment of the
  * account contains also stands for its nearest indexed word by trigram similarity (pg-fuzzy.ts).
  *
- * Each phrase's rows in the account (its idf) come from the counts migration pg 9 keeps (pg-phrase-hits.ts).
+ * Each phrase's rows in the account (its idf) come from the counts migration pg 10 keeps (pg-phrase-hits.ts).
  * Candidates come from the GIN index (account_id, document), newest first, at most MAX_RANKED_ROWS per ranking, split
  * by phrase as ranked-match.ts splits them (rankLevel): the rarer phrases' rows are ranked exactly even when the
  * common ones match more rows than one ranking reads; rows matched only by words in half the account's segments or
@@ -206,10 +206,6 @@ async function rankLevel(r: Ranking, phrases: Phrase[], without: Phrase[]): Prom
   return merge(found, await rankLevel(r, common, [...without, ...rare]), r.wanted);
 }
 
-function sumHits(phrases: Phrase[]): number {
-  return phrases.reduce((s, p) => s + p.hits, 0);
-}
-
 /** PostgreSQL's longest lexeme is 2047 bytes: to_tsvector leaves longer words out of every tsvector. */
 const MAX_WORD_BYTES = 2047;
 
@@ -248,13 +244,6 @@ async function candidates(
     ),
   );
   return rows.map((r) => ({ id: r.id, tokens: r.tokens, columns: [r.c0, r.c1, r.c2, r.c3, r.c4].map(parseTsvector) }));
-}
-
-/** The best `wanted` of two ranked lists, a row in both counted once with its better score (ranked-match.ts). */
-function merge(x: RankedRow[], y: RankedRow[], wanted: number): RankedRow[] {
-  const byId = new Map<number, RankedRow>(x.map((r) => [r.id, r]));
-  for (const r of y) if ((byId.get(r.id)?.rank ?? Infinity) > r.rank) byId.set(r.id, r);
-  return [...byId.values()].sort((p, q) => p.rank - q.rank || p.id - q.id).slice(0, wanted);
 }
 
 /** The segments and their videos for ranked ids, in the same order. */
