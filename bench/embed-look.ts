@@ -5,6 +5,7 @@ import { EmbeddingStore } from '../src/server/semantic/embedding-store';
 import type { Embedder } from '../src/server/semantic/clip-embedder';
 import type { BlobStore } from '../src/server/storage/blob-store';
 import type { Sql } from '../src/server/storage/sql';
+import { median } from '../test/helpers/stats';
 
 const LOOKS = 9;
 
@@ -41,6 +42,5 @@ export async function measureEmptyLooks(
     full.push(await time(() => drain(backlog())));
     pastMark.push(await time(() => drain(kept)));
   }
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   return { fullMs: median(full), pastMarkMs: median(pastMark) };
 }

@@ -138,7 +138,8 @@ const bench: Benchmark = {
   name: 'scale',
   description:
     'team backend (PostgreSQL + s3rver, `serve --role api|worker` processes): indexing throughput with 1 vs 2 ' +
-    'workers on the same clips, and the largest upload the service takes (just under 3 GiB) through an API replica into S3 vs `curl` PUT of the same file to ' +
+    'workers on the same clips, and the largest upload the service takes (just under 3 GiB) through an API replica ' +
+    'into S3 vs `curl` PUT of the same file to ' +
     'the same server, with the replica RSS idle vs during',
   async run() {
     const cluster = await startTeamCluster({

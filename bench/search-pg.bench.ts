@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ATTACK, attackerText, HEAVY, rng, victimText, WORDS } from '../test/helpers/search-attack';
+import { ATTACK, attackerText, HEAVY, victimText, WORDS } from '../test/helpers/search-attack';
+import { rng } from '../test/helpers/seeded-random';
+import { median } from '../test/helpers/stats';
 import { seedSegmentsSql, seedSegmentsSqlite } from '../test/helpers/search-seed';
 import { postgresBinDir, startPostgres } from '../test/helpers/postgres';
 import { tempDir } from '../test/helpers/temp';
@@ -27,11 +29,6 @@ interface Case {
 
 /** Engine-side keyword search, top 100, in this process: what a search worker runs for one request. */
 type Search = (text: string, filter: SegmentFilter) => Promise<number>;
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
 
 async function timeCase(search: Search, accountId: number, c: Case): Promise<number> {
   const times: number[] = [];

@@ -11,6 +11,8 @@ import { Thesaurus } from '../src/server/search/thesaurus';
 import { openServiceDb, type Db } from '../src/server/storage/db';
 import { segmentPartitionDdl } from '../src/server/storage/migrations/005-search-partitions';
 import type { Benchmark } from './harness';
+import { percentile } from '../test/helpers/stats';
+import { rng } from '../test/helpers/seeded-random';
 
 const SIZES = [100_000, 1_000_000];
 const PER_VIDEO = 10;
@@ -54,15 +56,6 @@ function zipf(n: number, rand: () => number): () => number {
     }
     return lo;
   };
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 /**

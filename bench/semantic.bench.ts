@@ -10,6 +10,8 @@ import { LocalBlobStore } from '../src/server/storage/local-blob-store';
 import { postgresBinDir, startPostgres } from '../test/helpers/postgres';
 import type { BenchResult, Benchmark } from './harness';
 import { measureEmptyLooks } from './embed-look';
+import { percentile } from '../test/helpers/stats';
+import { rng } from '../test/helpers/seeded-random';
 
 /** Segments of the account per engine: PostgreSQL sends every vector over a socket, so its baseline is slower. */
 const SEGMENTS = { sqlite: 100_000, postgres: 20_000 } as const;
@@ -20,11 +22,6 @@ const QUERIES = 30;
 const MODEL = 'bench/clip';
 /** Rows per INSERT while filling. */
 const BATCH = 200;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 function unitVector(rand: () => number): Float32Array {
   const v = Float32Array.from({ length: DIM }, () => rand() - 0.5);
@@ -74,10 +71,6 @@ async function fill(sql: Sql, segments: number, rand: () => number): Promise<voi
     const vectors = Array.from({ length: segments }, (_, s) => [s + 1, MODEL, Buffer.from(unitVector(rand).buffer)]);
     await insertRows(tx, 'segment_embeddings', ['segment_id', 'model', 'vector'], vectors);
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 /** Our fusion per query against the engine merely reading the same rows' vectors, alternating, on one database. */

@@ -1,3 +1,4 @@
+import { rng } from './seeded-random';
 import type { SeedText } from './search-seed';
 
 /**
@@ -17,11 +18,6 @@ export const ATTACK = Array.from({ length: 495 }, (_, i) => WORDS[(i * 7) % WORD
 
 /** The victim's own heavy search: 32 words, each in a few percent of its rows. */
 export const HEAVY = Array.from({ length: 32 }, (_, i) => WORDS[(i * 13) % WORDS.length]).join(' ');
-
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 /** The victim's segments: 6 random words of caption, 10 of transcript (call with i = 0, 1, 2 ... in order). */
 export function victimText(): (i: number) => SeedText {

@@ -4,6 +4,7 @@ import { apiClient, type ApiClient } from '../helpers/api';
 import { ATTACK, attackerText, HEAVY, victimText } from '../helpers/search-attack';
 import { seedSegments } from '../helpers/search-seed';
 import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { median } from '../helpers/stats';
 
 const BIG = 100_000;
 
@@ -11,11 +12,6 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
   const start = performance.now();
   const value = await fn();
   return { ms: performance.now() - start, value };
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 describe.each(BLOB_BACKENDS)('search isolation and cost (issue 14 items 4 and 8) on %s', (backend) => {

@@ -13,14 +13,10 @@ import {
   type RankedSource,
 } from './ranked-match';
 import { PhraseFrequencies, varints } from './phrase-frequencies';
+import { rng } from '../../../test/helpers/seeded-random';
 
 const BM25 = 'bm25(segments_fts_1, 3.0, 2.0, 3.0, 2.5, 1.0)';
 const ROWS = 12_000;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 /** Words by share of rows: one in most rows (bm25 floors its idf), common ones, and a long tail. */
 function corpus(db: Db): void {
