@@ -136,7 +136,11 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await shot('17-library-remove');
     await confirm.getByTestId('remove-confirm').click();
     await confirm.waitFor({ state: 'detached' });
-    await expect.poll(() => row('phone.mp4').getAttribute('data-status')).toBe('skipped');
+    // The service is asked once the Undo time is over (issue 28 item 1).
+    await ui.page.getByTestId('undo-remove').waitFor();
+    await expect
+      .poll(() => row('phone.mp4').getAttribute('data-status'), { timeout: 20_000, interval: 500 })
+      .toBe('skipped');
     expect(await row('phone.mp4').textContent()).toContain('Removed from the library');
     const gone = await ui.running.app.registry.invoke('library:video', { videoNo });
     expect(gone.ok ? 'found' : gone.error.code).toBe('not_found');

@@ -16,6 +16,8 @@ export const watchFolderRowSchema = z.object({
   ignore: jsonStrings,
   polling: z.enum(POLLING_MODES),
   created_at: z.number().int(),
+  /** When the editor stopped watching it (its files stay in the library); null while watched. */
+  stopped_at: z.number().int().nullable(),
 });
 export type WatchFolderRow = z.output<typeof watchFolderRowSchema>;
 

@@ -89,7 +89,7 @@ export class SyncStore {
       .prepare(
         `INSERT INTO watch_folders (path, folder_id, folder_name, tags, ignore, polling, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(path) DO UPDATE SET folder_id = excluded.folder_id, folder_name = excluded.folder_name, tags = excluded.tags,
-           ignore = excluded.ignore, polling = excluded.polling
+           ignore = excluded.ignore, polling = excluded.polling, stopped_at = NULL
          RETURNING *`,
       )
       .get(
@@ -108,8 +108,18 @@ export class SyncStore {
     this.db.prepare('UPDATE watch_folders SET folder_id = ? WHERE id = ?').run(folderId, id);
   }
 
-  removeWatchFolder(id: number): boolean {
-    return this.db.prepare('DELETE FROM watch_folders WHERE id = ?').run(id).changes > 0;
+  /** Stops watching: the row and its files stay (nothing leaves the library). False when not watched. */
+  stopWatchFolder(id: number, now = Date.now()): boolean {
+    return (
+      this.db.prepare('UPDATE watch_folders SET stopped_at = ? WHERE id = ? AND stopped_at IS NULL').run(now, id)
+        .changes > 0
+    );
+  }
+
+  /** Watches a stopped folder again; undefined when there is no such folder. */
+  resumeWatchFolder(id: number): WatchFolderRow | undefined {
+    const row = this.db.prepare('UPDATE watch_folders SET stopped_at = NULL WHERE id = ? RETURNING *').get(id);
+    return row ? watchFolderRowSchema.parse(row) : undefined;
   }
 
   watchFolders(): WatchFolderRow[] {

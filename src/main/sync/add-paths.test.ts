@@ -27,6 +27,7 @@ function fakeWatcher(existing: string[] = []): Watcher & { added: string[]; scan
     tags: [],
     ignore: [],
     polling: 'auto',
+    stoppedAt: null,
   }));
   const w = {
     added: [] as string[],
@@ -41,6 +42,7 @@ function fakeWatcher(existing: string[] = []): Watcher & { added: string[]; scan
         tags: [],
         ignore: [],
         polling: 'auto',
+        stoppedAt: null,
       };
       folders.push(f);
       w.added.push(input.path);

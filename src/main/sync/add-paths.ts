@@ -59,7 +59,7 @@ export async function addPaths(
       results.push({ path, kind: null, outcome: 'rejected', detail: `cannot read it: ${info}`, watchId: null });
       continue;
     }
-    const covering = watcher.folders().find((f) => inside(path, f.path));
+    const covering = watcher.folders().find((f) => f.stoppedAt === null && inside(path, f.path));
     if (info.isDirectory()) {
       if (covering) {
         rescan.add(covering.id);

@@ -144,10 +144,24 @@ export class SyncEngine {
     return watchFolderView(row);
   }
 
-  async removeFolder(id: number): Promise<boolean> {
+  /**
+   * Stops noticing changes in a watch folder. Nothing else changes: its files stay in the library and play from this
+   * computer, their uploads and indexing finish; `resumeFolder` (the editor's Undo or "Watch again") picks up from here.
+   */
+  async stopFolder(id: number): Promise<boolean> {
     await this.watchers.get(id)?.stop();
     this.watchers.delete(id);
-    return this.store.removeWatchFolder(id);
+    const stopped = this.store.stopWatchFolder(id);
+    if (stopped) this.log.info({ watchId: id }, 'stopped watching a folder; its files stay in the library');
+    return stopped;
+  }
+
+  /** Watches a stopped folder again (the caller scans it: changes made meanwhile are picked up then). */
+  resumeFolder(id: number): WatchFolderView {
+    const row = this.store.resumeWatchFolder(id);
+    if (!row) throw new AppError('not_found', `No watched folder ${id}.`);
+    this.log.info({ watchId: id }, 'watching a folder again');
+    return watchFolderView(row);
   }
 
   folders(): WatchFolderView[] {
@@ -160,7 +174,8 @@ export class SyncEngine {
     const scan = Number(this.settings.get(SCAN_KEY) ?? '0') + 1;
     this.settings.set(SCAN_KEY, String(scan));
     const report: ScanReport = { folders: 0, files: 0, deleted: 0, errors: 0, new: 0, changed: 0, unchanged: 0, ms: 0 };
-    for (const folder of this.store.watchFolders().filter((f) => !ids || ids.includes(f.id))) {
+    const watched = this.store.watchFolders().filter((f) => f.stopped_at === null);
+    for (const folder of watched.filter((f) => !ids || ids.includes(f.id))) {
       report.folders++;
       const summary = await scanTree(folder.path, {
         ignore: makeIgnore(folder.path, folder.ignore),
@@ -188,7 +203,7 @@ export class SyncEngine {
   /** Starts live watching of every watch folder (after a scan, which covers what is already there). */
   async watch(): Promise<void> {
     for (const folder of this.store.watchFolders()) {
-      if (this.watchers.has(folder.id)) continue;
+      if (this.watchers.has(folder.id) || folder.stopped_at !== null) continue;
       const w = new FolderWatcher(
         folder,
         {

@@ -52,7 +52,13 @@ export function syncHandlers(d: SyncHandlerDeps) {
       scanSoon(engine, [folder.id], 'a new folder');
       return folder;
     },
-    'folders:remove': async ({ id }) => ({ removed: await d.engine().removeFolder(id) }),
+    'folders:stop': async ({ id }) => ({ stopped: await d.engine().stopFolder(id) }),
+    'folders:resume': ({ id }) => {
+      const engine = d.engine();
+      const folder = engine.resumeFolder(id);
+      scanSoon(engine, [folder.id], 'a folder watched again');
+      return folder;
+    },
     'folders:choose': async () => {
       const chooser = d.chooser();
       if (!chooser)

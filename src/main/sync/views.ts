@@ -61,5 +61,6 @@ export function watchFolderView(row: WatchFolderRow): WatchFolderView {
     tags: row.tags,
     ignore: row.ignore,
     polling: row.polling,
+    stoppedAt: row.stopped_at,
   };
 }

@@ -53,6 +53,8 @@ export const watchFolderViewSchema = z.object({
   tags: z.array(z.string()),
   ignore: z.array(z.string()),
   polling: z.enum(['auto', 'on', 'off']),
+  /** When watching stopped (the files stay in the library); null while watched. */
+  stoppedAt: z.number().int().nullable(),
 });
 export type WatchFolderView = z.infer<typeof watchFolderViewSchema>;
 
@@ -171,10 +173,13 @@ export const syncChannels = {
   },
   /** The native folder picker (desktop app): the chosen folder, or null when cancelled; `bad_request` in web mode. */
   'folders:choose': { req: z.object({}).strict(), res: z.object({ path: z.string().nullable() }) },
-  'folders:remove': {
+  /** Stops watching a folder; its files stay in the library and keep playing from this computer. */
+  'folders:stop': {
     req: z.object({ id: z.number().int().positive() }).strict(),
-    res: z.object({ removed: z.boolean() }),
+    res: z.object({ stopped: z.boolean() }),
   },
+  /** Watches a stopped folder again (Undo, "Watch again") and scans it for what changed meanwhile. */
+  'folders:resume': { req: z.object({ id: z.number().int().positive() }).strict(), res: watchFolderViewSchema },
   'folders:list': { req: z.object({}).strict(), res: z.object({ folders: z.array(watchFolderViewSchema) }) },
 } as const;
 

@@ -17,12 +17,23 @@ export function Toaster({ children }: { children: ReactNode }): React.JSX.Elemen
           <Toast.Root
             key={t.id}
             className={`toast tone-${t.tone ?? 'info'}`}
+            duration={t.durationMs}
             onOpenChange={(open) => {
               if (!open) setItems((xs) => xs.filter((x) => x.id !== t.id));
             }}
           >
             <Toast.Title className="toast-title">{t.title}</Toast.Title>
             {t.body && <Toast.Description className="toast-body">{t.body}</Toast.Description>}
+            {t.action && (
+              <Toast.Action
+                className="button toast-action"
+                altText={t.action.altText}
+                data-testid={t.action.testId}
+                onClick={t.action.run}
+              >
+                {t.action.label}
+              </Toast.Action>
+            )}
             <Toast.Close className="icon-button toast-close" aria-label="Dismiss">
               ×
             </Toast.Close>

@@ -1,38 +1,23 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FolderOpen, FolderPlus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { Req } from '../../../shared/contract';
 import { ClipsFolderField } from '../components/ClipsFolderField';
 import { DestinationRoots } from '../components/DestinationRoots';
 import { THEMES, type Theme } from '../../../shared/contract/settings';
-import { AddPathsDialog } from '../components/AddPathsDialog';
 import { ServiceStatusLine } from '../components/ServiceBanner';
 import { SemanticModelCard } from '../components/SemanticModelCard';
-import { EmptyState, ErrorState, LoadingState } from '../components/States';
-import { Tip } from '../components/Tip';
-import { useFolders, useLibraryFolders, useSettings } from '../hooks/queries';
+import { ErrorState, LoadingState } from '../components/States';
+import { WatchedFolders } from '../components/WatchedFolders';
+import { useSettings } from '../hooks/queries';
 import { call, transportKind } from '../transport';
 
 const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
-const NO_DROP: string[] = [];
-const WATCH_MODE: Record<'auto' | 'on' | 'off', string> = {
-  auto: 'watched for changes',
-  on: 'checked for changes every few seconds (network drive)',
-  off: 'watched through system events only',
-};
 
 /** Endpoint and key, watched folders, appearance, concurrency, launch at login, window close, remote delete policy. */
 export function SettingsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const settings = useSettings();
-  const libraryFolders = useLibraryFolders();
-  const libraryFolderName = (id: number | null): string | undefined =>
-    id === null
-      ? undefined
-      : (libraryFolders.data?.folders.find((x) => x.folderId === id)?.name ?? `library folder ${id}`);
-  const folders = useFolders();
-  const [adding, setAdding] = useState(false);
   const [url, setUrl] = useState('');
   const [key, setKey] = useState('');
   const save = useMutation({
@@ -42,10 +27,6 @@ export function SettingsPage(): React.JSX.Element {
       qc.setQueryData(['settings'], view);
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => call('folders:remove', { id }),
-    onSettled: () => qc.invalidateQueries({ queryKey: ['sync'] }),
-  });
   const s = settings.data;
   return (
     <section className="page">
@@ -53,54 +34,7 @@ export function SettingsPage(): React.JSX.Element {
         <h1>Settings</h1>
       </header>
       <h2 className="section-title">Watched folders</h2>
-      {folders.isError && <ErrorState title="Folders are not available" error={folders.error} />}
-      {folders.isLoading && <LoadingState label="Reading folders…" />}
-      {folders.data && folders.data.folders.length === 0 && (
-        <EmptyState icon={FolderOpen} title="No folders yet">
-          <p>Add a folder with footage, or a single video, and Reelsync uploads what it finds and keeps watching it.</p>
-        </EmptyState>
-      )}
-      {folders.data && folders.data.folders.length > 0 && (
-        <ul className="folder-list" data-testid="folder-list">
-          {folders.data.folders.map((f) => (
-            <li key={f.id} className="folder-item">
-              <FolderOpen size={16} aria-hidden="true" />
-              <div className="file-main">
-                <div className="mono">{f.path}</div>
-                <div className="muted">
-                  Files into {f.folderName ?? libraryFolderName(f.folderId) ?? 'the library’s default folder'} ·{' '}
-                  {WATCH_MODE[f.polling]}
-                  {f.tags.length ? ` · tags ${f.tags.join(', ')}` : ''}
-                  {f.ignore.length ? ` · ignores ${f.ignore.join(', ')}` : ''}
-                </div>
-              </div>
-              <Tip text="Stop watching (library copies stay)">
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Stop watching ${f.path}`}
-                  onClick={() => remove.mutate(f.id)}
-                >
-                  <Trash2 size={14} />
-                </button>
-              </Tip>
-            </li>
-          ))}
-        </ul>
-      )}
-      {!folders.isError && (
-        <div className="row">
-          <button
-            type="button"
-            className="button primary"
-            onClick={() => setAdding(true)}
-            data-testid="settings-add-footage"
-          >
-            <FolderPlus size={14} aria-hidden="true" /> Add folder or file…
-          </button>
-          <AddPathsDialog open={adding} onOpenChange={setAdding} dropped={NO_DROP} />
-        </div>
-      )}
+      <WatchedFolders />
 
       <h2 className="section-title">Output folders</h2>
       <DestinationRoots />
