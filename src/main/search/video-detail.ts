@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { VideoDetail } from '../../shared/contract/library';
 import { AppError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
@@ -11,9 +12,11 @@ export async function videoDetail(
 ): Promise<VideoDetail> {
   const m = await client.getMetadata(videoNo);
   if (!m) throw new AppError('not_found', `the library has no video ${videoNo}`);
+  const localPath = originals.pathOf(m.videoNo);
   return {
     videoNo: m.videoNo,
-    name: m.original_name || m.video_name,
+    // The file's name now (it may have been renamed since the upload), else the name it was uploaded under.
+    name: localPath ? basename(localPath) : m.original_name || m.video_name,
     status: m.status,
     progress: m.progress,
     failReason: m.fail_reason,
@@ -25,7 +28,7 @@ export async function videoDetail(
     cameraModel: m.camera_model,
     datetimeTaken: m.datetime_taken,
     tags: m.tags.filter((t) => !t.startsWith('sha256:')),
-    localPath: originals.pathOf(m.videoNo),
+    localPath,
     original: { bucket: m.video_bucket, blob: m.video_blob, bytes: Math.round(m.size) },
   };
 }

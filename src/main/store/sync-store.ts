@@ -187,6 +187,26 @@ export class SyncStore {
     return row ? fileRowSchema.parse(row) : undefined;
   }
 
+  /**
+   * Rows left `deleted` whose content a live file now holds: the file was renamed or moved (within the watched folders),
+   * or one of two copies went. The row that holds it is the file; these would be ghosts of old names. Returns their ids.
+   */
+  dropMovedGhosts(hash: string): number[] {
+    return (
+      this.db
+        .prepare(
+          `DELETE FROM files WHERE hash = ? AND state = 'deleted'
+             AND EXISTS (SELECT 1 FROM files l WHERE l.hash = ? AND l.state = 'linked') RETURNING id`,
+        )
+        .all(hash, hash) as { id: number }[]
+    ).map((r) => r.id);
+  }
+
+  /** Forgets one file row (a deleted file whose content never reached the library). */
+  deleteFile(id: number): boolean {
+    return this.db.prepare('DELETE FROM files WHERE id = ?').run(id).changes > 0;
+  }
+
   file(id: number): FileRow | undefined {
     const row = this.db.prepare('SELECT * FROM files WHERE id = ?').get(id);
     return row ? fileRowSchema.parse(row) : undefined;

@@ -10,7 +10,7 @@ import type { Db } from '../store/database';
 import { JobsStore } from '../jobs/jobs-store';
 import { SettingsStore } from '../store/settings-store';
 import { SyncStore, type FilesQuery } from '../store/sync-store';
-import { type PollingMode } from '../store/sync-rows';
+import { type FileRow, type PollingMode } from '../store/sync-rows';
 import { UploadHistoryStore } from '../store/upload-history-store';
 import { backfillMedia } from './media-backfill';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
@@ -193,7 +193,7 @@ export class SyncEngine {
       report.errors += summary.errors;
       const gone = this.store.markUnseenDeleted(folder.id, scan);
       report.deleted += gone.length;
-      gone.forEach((f) => this.emitFile(f.id));
+      gone.forEach((f) => this.emitGone(f));
     }
     report.ms = Date.now() - started;
     this.log.info(report, 'scan done');
@@ -213,7 +213,7 @@ export class SyncEngine {
           },
           onGone: (_f, path) => {
             const row = this.store.markDeleted(path);
-            if (row) this.emitFile(row.id);
+            if (row) this.emitGone(row);
           },
         },
         this.o.logger,
@@ -244,7 +244,8 @@ export class SyncEngine {
   view(id: number): FileView | undefined {
     const f = this.store.file(id);
     if (!f) return undefined;
-    const content = f.hash && f.state === 'linked' ? this.store.content(f.hash) : undefined;
+    // A deleted file keeps its content's video: it still opens from the library and can be removed from it.
+    const content = f.hash && (f.state === 'linked' || f.state === 'deleted') ? this.store.content(f.hash) : undefined;
     const first = content ? this.store.filesWithHash(content.hash)[0]?.id : undefined;
     return fileView(f, content, first);
   }
@@ -340,6 +341,13 @@ export class SyncEngine {
     const f = this.store.file(id);
     if (!f) throw new AppError('not_found', `no file ${id}`);
     return f;
+  }
+
+  /** A file gone from disk: a ghost dropped at once when its content lives on under another name (a rename). */
+  private emitGone(row: FileRow): void {
+    const dropped = row.hash ? this.store.dropMovedGhosts(row.hash) : [];
+    if (!dropped.includes(row.id)) return this.emitFile(row.id);
+    this.o.events.emit('sync:file-changed', { id: row.id, path: row.path, status: 'deleted', reason: null });
   }
 
   private emitFile(id: number): void {

@@ -82,6 +82,8 @@ export function examineHandler(deps: SyncDeps): JobHandler {
         store.setFileHash(id, hash, info.size, info.mtimeMs);
         store.setFileMedia(id, media);
         store.setFileState(id, 'linked', null);
+        // A rename or move: the old name's row (left `deleted`) is this file, not a second one.
+        store.dropMovedGhosts(hash);
         if (previous && previous !== hash) store.supersede(previous, hash);
         if (isNew) deps.jobs.enqueue('upload', hash, 0);
         return isNew;

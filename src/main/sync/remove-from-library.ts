@@ -22,12 +22,19 @@ const REMOVABLE_STATES: readonly string[] = ['indexed', 'index_failed'];
 export async function removeFromLibrary(
   o: { db: Db; client: LibraryClient | undefined; logger: Logger },
   fileId: number,
-): Promise<{ videoNo: string; untracked: number }> {
+): Promise<{ videoNo: string | null; untracked: number }> {
   const store = new SyncStore(o.db);
   const file = store.file(fileId);
   if (!file) throw new AppError('not_found', `No file ${fileId}.`);
-  const content = file.hash && file.state === 'linked' ? store.content(file.hash) : undefined;
+  const holds = file.state === 'linked' || file.state === 'deleted';
+  const content = file.hash && holds ? store.content(file.hash) : undefined;
   const videoNo = content?.video_no;
+  if (file.state === 'deleted' && !videoNo) {
+    // Gone from disk and never in the library: only its row is left to forget.
+    store.deleteFile(file.id);
+    o.logger.info({ fileId, path: file.path }, 'forgot a deleted file that was never in the library');
+    return { videoNo: null, untracked: 0 };
+  }
   if (!content || !videoNo) throw new AppError('conflict', 'This file is not in the library.');
   if (!REMOVABLE_STATES.includes(content.state))
     throw new AppError('conflict', 'The video is still being uploaded or indexed; remove it once that ends.');
@@ -60,6 +67,8 @@ export async function removeFromLibrary(
       store.setFileState(f.id, 'skipped', REMOVED_REASON);
       untracked++;
     }
+    // Rows of names gone from disk that held it go with the video: nothing is left to play or remove.
+    o.db.prepare("DELETE FROM files WHERE hash = ? AND state = 'deleted'").run(content.hash);
     jobs.cancelOpen('upload', content.hash);
     jobs.cancelOpen('poll', content.hash);
     o.db.prepare('DELETE FROM contents WHERE hash = ?').run(content.hash);

@@ -39,7 +39,7 @@ export function fileView(file: FileRow, content: ContentRow | undefined, firstFi
     paused: file.paused,
     size: file.size,
     hash: file.hash,
-    videoNo: file.state === 'linked' ? (content?.video_no ?? null) : null,
+    videoNo: file.state === 'linked' || file.state === 'deleted' ? (content?.video_no ?? null) : null,
     duplicateOf,
     indexProgress: content?.progress ?? 0,
     duration: file.duration,

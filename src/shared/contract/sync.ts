@@ -139,7 +139,8 @@ export const syncChannels = {
    */
   'sync:remove': {
     req: z.object({ fileId: z.number().int().positive() }).strict(),
-    res: z.object({ videoNo: z.string(), untracked: z.number().int() }),
+    /** videoNo null: a file gone from disk that was never in the library, forgotten. */
+    res: z.object({ videoNo: z.string().nullable(), untracked: z.number().int() }),
   },
   'sync:cancel': {
     req: z.object({ fileId: z.number().int().positive() }).strict(),

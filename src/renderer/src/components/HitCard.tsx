@@ -21,7 +21,8 @@ export function HitCard({
   selected: boolean;
   actions: HitActions;
 }): React.JSX.Element {
-  const name = hit.videoName ?? (hit.localPath ? fileName(hit.localPath) : hit.videoNo);
+  // The local file's name now (renamed since upload or not), else the library's.
+  const name = hit.localPath ? fileName(hit.localPath) : (hit.videoName ?? hit.videoNo);
   return (
     <ContextMenu.Root onOpenChange={(open) => open && actions.onSelect()}>
       <ContextMenu.Trigger asChild>

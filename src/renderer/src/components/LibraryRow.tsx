@@ -27,6 +27,8 @@ export function saveClipBlocker(file: FileView): string | null {
 
 /** Why this file's video cannot be removed from the library now, or null. */
 export function removeBlocker(file: FileView): string | null {
+  // A file gone from disk can always go: with its library video, or alone when it never reached the library.
+  if (file.status === 'deleted') return null;
   if (!canOpen(file)) return 'This file is not in the library.';
   if (file.status !== 'indexed' && file.status !== 'index_failed') return 'Wait until indexing ends.';
   return null;
@@ -52,9 +54,12 @@ function BlockableItem({
   return blocker === null ? item : <Tip text={blocker}>{item}</Tip>;
 }
 
-/** Whether the player can open this file: it needs the library's video (the player reads its details from it). */
+/**
+ * Whether the player can open this file: it needs the library's video (the player reads its details from it). A file
+ * deleted from disk whose video is in the library still opens, from the library.
+ */
 export function canOpen(file: FileView): boolean {
-  return file.videoNo !== null && file.status !== 'deleted';
+  return file.videoNo !== null;
 }
 
 /**

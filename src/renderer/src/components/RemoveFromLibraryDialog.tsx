@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FileView } from '../../../shared/contract/sync';
 import { useToast } from '../hooks/useToast';
 import { fileName } from '../lib/format';
@@ -54,6 +54,31 @@ export function RemoveFromLibraryDialog({
       },
     });
   };
+  const forget = useMutation({
+    mutationFn: (id: number) => call('sync:remove', { fileId: id }),
+    onSettled: () => void qc.invalidateQueries({ queryKey: ['sync'] }),
+    onError: (err) => toast({ title: 'The row stays', body: err.message, tone: 'bad' }),
+  });
+  if (file && file.status === 'deleted' && file.videoNo === null) {
+    return (
+      <ConfirmDialog
+        open
+        onOpenChange={(o) => !o && onClose()}
+        testId="remove-dialog"
+        title={<>Forget “{fileName(file.path)}”?</>}
+        cancelLabel="Keep"
+        confirmLabel="Forget it"
+        tone="primary"
+        confirmTestId="remove-confirm"
+        onConfirm={() => {
+          forget.mutate(file.id);
+          onClose();
+        }}
+      >
+        <p>It is gone from disk and never reached the library, so only this row is left. Nothing else changes.</p>
+      </ConfirmDialog>
+    );
+  }
   return (
     <ConfirmDialog
       open={file !== null}

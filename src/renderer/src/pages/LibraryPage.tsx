@@ -44,7 +44,8 @@ function wholeFileHit(file: FileView): SearchHit {
     score: 1,
     text: null,
     keyframe: null,
-    localPath: file.path,
+    // A file deleted from disk plays from nowhere local: the player says so and offers the library's copy.
+    localPath: file.status === 'deleted' ? null : file.path,
   };
 }
 const NONE: string[] = [];
