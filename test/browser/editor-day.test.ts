@@ -132,6 +132,16 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
       return ((h * 60 + m) * 60 + s) * 25 + f;
     };
     await expect.poll(() => playerTime()).toBe('00:00:01:00');
+    // Only our controls: no second timeline, play button and clock from the browser (issue 28 item 3).
+    expect(await video().getAttribute('controls')).toBeNull();
+    await ui.page.getByTestId('player-play').waitFor();
+    // The first step after a stop mid-frame moves one frame from the frame on screen, not two.
+    await stopAt(1.03);
+    await expect.poll(() => playerTime()).toBe('00:00:01:00');
+    await ui.page.keyboard.press('ArrowRight');
+    await expect.poll(() => playerTime()).toBe('00:00:01:01');
+    await ui.page.keyboard.press('ArrowLeft');
+    await expect.poll(() => playerTime()).toBe('00:00:01:00');
     const before = frameOf(await playerTime());
     await ui.page.keyboard.press('ArrowRight');
     await expect.poll(async () => frameOf(await playerTime())).toBe(before + 1);
@@ -164,11 +174,35 @@ describe.skipIf(skipBrowserTests)("an editor's first day in headless web mode (C
     await expect.poll(() => shuttle.textContent()).toBe('◀ 1×');
     await expect.poll(() => video().evaluate((v: VideoLike) => v.currentTime), { timeout: 5_000 }).toBeLessThan(2.8);
     expect(await video().evaluate((v: VideoLike) => v.paused)).toBe(true);
+    // The timecode and the playhead follow reverse play (they froze before: a paused video sends no timeupdate).
+    await expect.poll(async () => frameOf(await playerTime()), { timeout: 5_000 }).toBeLessThan(3 * 25 - 10);
+    const reversing = await ui.page.getByTestId('timeline').getAttribute('aria-valuetext');
+    expect(frameOf(reversing ?? '')).toBeLessThan(3 * 25 - 10);
     await ui.page.keyboard.press('k');
     await expect.poll(() => shuttle.textContent()).toBe('Stopped');
     const stoppedAt = await video().evaluate((v: VideoLike) => v.currentTime);
     await ui.page.waitForTimeout(300);
     expect(await video().evaluate((v: VideoLike) => v.currentTime)).toBe(stoppedAt);
+    // K stops; it never starts playing (it did, as a toggle).
+    await ui.page.keyboard.press('k');
+    await ui.page.waitForTimeout(300);
+    expect(await shuttle.textContent()).toBe('Stopped');
+    expect(await video().evaluate((v: VideoLike) => v.paused)).toBe(true);
+    // K held: a tap of L steps one frame; L held plays at a quarter speed until it is let go.
+    await stopAt(2);
+    await expect.poll(() => playerTime()).toBe('00:00:02:00');
+    await ui.page.keyboard.down('k');
+    await ui.page.keyboard.press('l');
+    await expect.poll(() => playerTime()).toBe('00:00:02:01');
+    await ui.page.keyboard.press('j');
+    await expect.poll(() => playerTime()).toBe('00:00:02:00');
+    await ui.page.keyboard.down('l');
+    await ui.page.keyboard.down('l');
+    await expect.poll(() => shuttle.textContent()).toBe('▶ ¼×');
+    expect(await video().evaluate((v: VideoLike) => v.playbackRate)).toBe(0.25);
+    await ui.page.keyboard.up('l');
+    await expect.poll(() => shuttle.textContent()).toBe('Stopped');
+    await ui.page.keyboard.up('k');
 
     // M mutes and unmutes, and the choice survives a reload.
     const remembered = () =>

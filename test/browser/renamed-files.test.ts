@@ -34,6 +34,10 @@ describe.skipIf(skipBrowserTests)('renamed and deleted files (Chromium, web mode
     await ui.page.keyboard.press('Enter');
     await ui.page.getByTestId('player-video').waitFor();
     expect(await ui.page.locator('.player-title').textContent()).toBe('harbour-title.mp4');
+    // Opened from the Library: the whole file, back to the Library, no "Hit 1 of 1" nor a match of the whole file.
+    expect(await ui.page.getByTestId('player-back').textContent()).toContain('Library');
+    expect(await ui.page.getByTestId('hit-position').count()).toBe(0);
+    expect(await ui.page.getByTestId('player-match').count()).toBe(0);
     await screenshotBothThemes(ui.page, join(screenshotsDir, '28-renamed-player'));
     await ui.page.getByTestId('nav-library').click();
 

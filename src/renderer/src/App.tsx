@@ -27,6 +27,7 @@ function Shell(): React.JSX.Element {
     hits: SearchHit[];
     index: number;
     found: { query: string; searchType: string | null };
+    from: 'library' | 'search';
   } | null>(null);
   const [focusSearch, setFocusSearch] = useState(0);
   const select = (id: PageId): void => {
@@ -50,6 +51,7 @@ function Shell(): React.JSX.Element {
             hits={player.hits}
             index={player.index}
             found={player.found}
+            from={player.from}
             onIndex={(index) => {
               setPlayer({ ...player, index });
               setSearch({ ...search, selected: index });
@@ -61,7 +63,9 @@ function Shell(): React.JSX.Element {
             {page === 'library' && (
               <LibraryPage
                 onOpenSettings={() => select('settings')}
-                onOpen={(hit) => setPlayer({ hits: [hit], index: 0, found: { query: '', searchType: null } })}
+                onOpen={(hit) =>
+                  setPlayer({ hits: [hit], index: 0, found: { query: '', searchType: null }, from: 'library' })
+                }
               />
             )}
             {page === 'search' && (
@@ -69,7 +73,7 @@ function Shell(): React.JSX.Element {
                 state={search}
                 setState={setSearch}
                 focusSearch={focusSearch}
-                onOpen={(hits, index, found) => setPlayer({ hits, index, found })}
+                onOpen={(hits, index, found) => setPlayer({ hits, index, found, from: 'search' })}
               />
             )}
             {page === 'clips' && <ClipsPage />}

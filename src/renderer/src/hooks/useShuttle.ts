@@ -1,15 +1,17 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { unreachable } from '../../../shared/errors';
 
-/** Where the transport is: stopped, or playing forward or backward at a speed (1, 2, 4, 8). */
+/** Where the transport is: stopped, or playing forward or backward at a speed (1/4 with K held, 1, 2, 4, 8). */
 export type Shuttle = { dir: 'stopped' } | { dir: 'forward' | 'reverse'; speed: number };
 
 const MAX_SPEED = 8;
+/** K held with J or L held: slow motion, as in Avid, Premiere and Resolve. */
+export const SLOW_SPEED = 0.25;
 const REVERSE_TICK_MS = 40;
 
 export interface Transport {
   shuttle: Shuttle;
-  /** Space and K-as-toggle: play at 1x, or stop. */
+  /** Space: play at 1x, or stop. */
   toggle: () => void;
   /** K: stop, whatever the direction. */
   stop: () => void;
@@ -17,19 +19,34 @@ export interface Transport {
   forward: () => void;
   /** J: slower forward down to 1x, then reverse, then faster reverse each press. */
   reverse: () => void;
-  /** Arrows and , / .: stop and move by `frames` frames. */
+  /** K held with J or L held: slow motion that way. */
+  slow: (dir: 'forward' | 'reverse') => void;
+  /** Arrows, , / . and K with a tap of J or L: stop and move by `frames` frames from the frame on screen. */
   step: (frames: number) => void;
+}
+
+/** The frame on screen at `time`: the one whose span holds it (a hair of slack for times stored as frame edges). */
+export function frameIndexAt(time: number, frame: number): number {
+  return Math.floor(time / frame + 1e-6);
 }
 
 /**
  * NLE transport keys over a <video>. Chromium plays only forward (a negative playbackRate throws), so reverse is the
- * video paused and stepped back on a timer at the shuttle speed.
+ * video paused and moved back by wall-clock time at the shuttle speed, a seek at a time (a new seek only once the last
+ * one landed, so frames show instead of a queue of cancelled seeks); `onTime` hears every position reverse passes,
+ * since a paused video sends no timeupdate.
  */
-export function useShuttle(video: RefObject<HTMLVideoElement | null>, frame: number): Transport {
+export function useShuttle(
+  video: RefObject<HTMLVideoElement | null>,
+  frame: number,
+  onTime: (t: number) => void,
+): Transport {
   const [shuttle, setShuttle] = useState<Shuttle>({ dir: 'stopped' });
   const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
   const current = useRef(shuttle);
   current.current = shuttle;
+  const heard = useRef(onTime);
+  heard.current = onTime;
 
   const endReverse = (): void => {
     clearInterval(timer.current);
@@ -52,14 +69,18 @@ export function useShuttle(video: RefObject<HTMLVideoElement | null>, frame: num
           v.playbackRate = next.speed;
           void v.play().catch(() => setShuttle({ dir: 'stopped' }));
           return;
-        case 'reverse':
+        case 'reverse': {
           v.pause();
+          const from = v.currentTime;
+          const started = performance.now();
           timer.current = setInterval(() => {
-            const back = v.currentTime - (REVERSE_TICK_MS / 1000) * next.speed;
-            v.currentTime = Math.max(0, back);
-            if (back <= 0) apply({ dir: 'stopped' });
+            const at = Math.max(0, from - ((performance.now() - started) / 1000) * next.speed);
+            heard.current(at);
+            if (!v.seeking) v.currentTime = at;
+            if (at <= 0) apply({ dir: 'stopped' });
           }, REVERSE_TICK_MS);
           return;
+        }
         default:
           throw unreachable(next);
       }
@@ -67,7 +88,7 @@ export function useShuttle(video: RefObject<HTMLVideoElement | null>, frame: num
     [video],
   );
 
-  // Native controls and the end of the file change the state too: follow them.
+  // The end of the file and the browser's own pauses change the state too: follow them.
   useEffect(() => {
     const v = video.current;
     if (!v) return undefined;
@@ -95,25 +116,28 @@ export function useShuttle(video: RefObject<HTMLVideoElement | null>, frame: num
     stop: () => apply({ dir: 'stopped' }),
     forward: () =>
       apply(
-        s.dir === 'forward'
+        s.dir === 'forward' && s.speed >= 1
           ? { dir: 'forward', speed: Math.min(MAX_SPEED, s.speed * 2) }
           : { dir: 'forward', speed: 1 },
       ),
     reverse: () => {
       if (s.dir === 'forward' && s.speed > 1) apply({ dir: 'forward', speed: s.speed / 2 });
-      else if (s.dir === 'reverse') apply({ dir: 'reverse', speed: Math.min(MAX_SPEED, s.speed * 2) });
+      else if (s.dir === 'reverse' && s.speed >= 1) apply({ dir: 'reverse', speed: Math.min(MAX_SPEED, s.speed * 2) });
       else apply({ dir: 'reverse', speed: 1 });
+    },
+    slow: (dir) => {
+      if (s.dir !== dir || s.speed !== SLOW_SPEED) apply({ dir, speed: SLOW_SPEED });
     },
     step: (frames: number) => {
       apply({ dir: 'stopped' });
       const v = video.current;
       if (!v) return;
-      // Land inside the target frame, not on its edge, so rounding never shows the previous one.
-      const index = Math.round(v.currentTime / frame) + frames;
-      v.currentTime = Math.max(
-        0,
-        Math.min(Number.isFinite(v.duration) ? v.duration : Infinity, index * frame + frame / 4),
-      );
+      // From the frame on screen (a stop can land mid-frame), to inside the target frame, never on its edge.
+      const index = frameIndexAt(v.currentTime, frame) + frames;
+      const end = Number.isFinite(v.duration) ? v.duration : Infinity;
+      const at = Math.max(0, Math.min(end, index * frame + frame / 4));
+      v.currentTime = at;
+      heard.current(at);
     },
   };
 }

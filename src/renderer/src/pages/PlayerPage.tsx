@@ -1,5 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, ChevronLeft, ChevronRight, FileWarning, Scissors, Volume2, VolumeX } from 'lucide-react';
+import {
+  ArrowLeft,
+  ChevronLeft,
+  ChevronRight,
+  FileWarning,
+  Pause,
+  Play,
+  Scissors,
+  Volume2,
+  VolumeX,
+} from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { SearchHit } from '../../../shared/contract/library';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
@@ -22,23 +32,28 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 function shuttleLabel(s: Shuttle): string {
-  return s.dir === 'stopped' ? 'Stopped' : `${s.dir === 'forward' ? '▶' : '◀'} ${s.speed}×`;
+  return s.dir === 'stopped' ? 'Stopped' : `${s.dir === 'forward' ? '▶' : '◀'} ${s.speed === 0.25 ? '¼' : s.speed}×`;
 }
 
 /**
- * Plays the local original at the matched time, marks every hit of this video on the timeline and steps between them.
- * Keys as in an NLE: Space/K play-pause, J/L shuttle, arrows and , / . a frame, M mute, I/O in and out, S save.
+ * Plays the local original at the matched time, marks every hit of this video on the timeline and steps between them;
+ * opened from the Library it plays the whole file, with no hits. Keys as in an NLE: Space plays and stops, K stops,
+ * J/L shuttle (with K held: a tap steps a frame, holding plays at ¼), arrows and , / . a frame, M mute, I/O in and
+ * out, S save. Only our own controls show: the browser's would sit on top of the timeline with a second clock.
  */
 export function PlayerPage({
   hits,
   index,
   found,
+  from,
   onIndex,
   onBack,
 }: {
   hits: SearchHit[];
   index: number;
   found: { query: string; searchType: string | null };
+  /** Where the player was opened: the Library plays a whole file, Search a hit among the results. */
+  from: 'library' | 'search';
   onIndex: (i: number) => void;
   onBack: () => void;
 }): React.JSX.Element {
@@ -61,7 +76,9 @@ export function PlayerPage({
   const localPath = detail.data?.localPath ?? hit?.localPath ?? null;
   const fps = detail.data?.fps ?? null;
   const frame = 1 / (fps && fps > 0 ? fps : 25);
-  const transport = useShuttle(video, frame);
+  const transport = useShuttle(video, frame, setTime);
+  /** K held down: J and L then step a frame (a tap) or play at ¼ (held), as in an NLE. */
+  const kHeld = useRef(false);
   const [muted, setMuted] = useState(rememberedMuted);
   /** Set while the browser's autoplay policy, not the editor, mutes the video: that is not remembered. */
   const policyMuted = useRef(false);
@@ -101,12 +118,15 @@ export function PlayerPage({
           return act(transport.toggle);
         case 'k':
         case 'K':
-          return act(transport.shuttle.dir === 'stopped' ? transport.toggle : transport.stop);
+          kHeld.current = true;
+          return act(transport.stop);
         case 'j':
         case 'J':
+          if (kHeld.current) return act(() => (e.repeat ? transport.slow('reverse') : transport.step(-1)));
           return act(transport.reverse);
         case 'l':
         case 'L':
+          if (kHeld.current) return act(() => (e.repeat ? transport.slow('forward') : transport.step(1)));
           return act(transport.forward);
         case 'ArrowLeft':
         case ',':
@@ -138,8 +158,23 @@ export function PlayerPage({
           return undefined;
       }
     };
+    const onKeyUp = (e: KeyboardEvent): void => {
+      const key = e.key.toLowerCase();
+      if (key === 'k') kHeld.current = false;
+      // Letting go of J or L while K is held ends the slow motion.
+      else if ((key === 'j' || key === 'l') && kHeld.current && transport.shuttle.dir !== 'stopped') transport.stop();
+    };
+    const onBlur = (): void => {
+      kHeld.current = false;
+    };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keyup', onKeyUp);
+    window.addEventListener('blur', onBlur);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('keyup', onKeyUp);
+      window.removeEventListener('blur', onBlur);
+    };
   });
 
   if (!hit) return <EmptyState icon={FileWarning} title="Nothing to play" />;
@@ -151,36 +186,40 @@ export function PlayerPage({
   return (
     <section className="page page-fill player-page" data-testid="player">
       <header className="page-header row">
-        <button type="button" className="button" onClick={onBack}>
-          <ArrowLeft size={14} aria-hidden="true" /> Results
+        <button type="button" className="button" onClick={onBack} data-testid="player-back">
+          <ArrowLeft size={14} aria-hidden="true" /> {from === 'library' ? 'Library' : 'Results'}
         </button>
         <h1 className="player-title">{detail.data?.name ?? hit.videoName ?? hit.videoNo}</h1>
         <span className="spacer" />
-        <Tip text="Previous hit in this video (P)">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Previous hit"
-            disabled={pos <= 0}
-            onClick={() => onIndex(sameVideo[pos - 1]?.i ?? index)}
-          >
-            <ChevronLeft size={16} />
-          </button>
-        </Tip>
-        <span className="muted" data-testid="hit-position">
-          Hit {pos + 1} of {sameVideo.length}
-        </span>
-        <Tip text="Next hit in this video (N)">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Next hit"
-            disabled={pos >= sameVideo.length - 1}
-            onClick={() => onIndex(sameVideo[pos + 1]?.i ?? index)}
-          >
-            <ChevronRight size={16} />
-          </button>
-        </Tip>
+        {from === 'search' && (
+          <>
+            <Tip text="Previous hit in this video (P)">
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Previous hit"
+                disabled={pos <= 0}
+                onClick={() => onIndex(sameVideo[pos - 1]?.i ?? index)}
+              >
+                <ChevronLeft size={16} />
+              </button>
+            </Tip>
+            <span className="muted" data-testid="hit-position">
+              Hit {pos + 1} of {sameVideo.length} in this video · result {index + 1} of {hits.length}
+            </span>
+            <Tip text="Next hit in this video (N)">
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Next hit"
+                disabled={pos >= sameVideo.length - 1}
+                onClick={() => onIndex(sameVideo[pos + 1]?.i ?? index)}
+              >
+                <ChevronRight size={16} />
+              </button>
+            </Tip>
+          </>
+        )}
       </header>
       {detail.isLoading && <LoadingState label="Loading the video…" />}
       {detail.isError && !localPath && <ErrorState title="Could not load this video" error={detail.error} />}
@@ -202,7 +241,6 @@ export function PlayerPage({
               ref={video}
               className="player-video"
               src={localMediaUrl(localPath)}
-              controls
               muted={muted}
               data-testid="player-video"
               onLoadedMetadata={(e) => {
@@ -231,11 +269,24 @@ export function PlayerPage({
             time={time}
             frame={frame}
             label={tc(time)}
-            ranges={sameVideo.map((x) => ({ start: x.h.start, end: x.h.end, current: x.i === index }))}
+            ranges={
+              from === 'search'
+                ? sameVideo.map((x) => ({ start: x.h.start, end: x.h.end, current: x.i === index }))
+                : []
+            }
             marks={marks}
             onSeek={seek}
           />
           <div className="player-facts row">
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={transport.shuttle.dir === 'stopped' ? 'Play (Space)' : 'Stop (K)'}
+              onClick={transport.shuttle.dir === 'stopped' ? transport.toggle : transport.stop}
+              data-testid="player-play"
+            >
+              {transport.shuttle.dir === 'stopped' ? <Play size={15} /> : <Pause size={15} />}
+            </button>
             <span
               data-testid="player-time"
               className="mono"
@@ -256,9 +307,11 @@ export function PlayerPage({
             >
               {muted ? <VolumeX size={15} /> : <Volume2 size={15} />}
             </button>
-            <span className="muted">
-              Match {tc(hit.start)} – {tc(hit.end)}
-            </span>
+            {from === 'search' && (
+              <span className="muted" data-testid="player-match">
+                Match {tc(hit.start)} – {tc(hit.end)}
+              </span>
+            )}
             {hit.text && <span className="hit-text">“{hit.text}”</span>}
             <span className="spacer" />
             <span className="mono muted" data-testid="in-out">
@@ -266,7 +319,7 @@ export function PlayerPage({
             </span>
             <span
               className="muted kbd-hint"
-              title="Space or K play and pause · J and L shuttle back and forward (press again for faster) · ← → or , . one frame · M mute · I and O in and out · S save a clip · N and P next and previous hit"
+              title="Space plays and stops · K stops · J and L shuttle back and forward (press again for faster) · K held with a tap of J or L: one frame, holding: ¼ speed · ← → or , . one frame · M mute · I and O in and out · S save a clip · N and P next and previous hit"
             >
               J K L · ← → frame · I O · S save
             </span>
