@@ -13,6 +13,7 @@ import { useSyncEvents } from './hooks/useSyncEvents';
 import { ClipsPage } from './pages/ClipsPage';
 import { LibraryPage } from './pages/LibraryPage';
 import { PlayerPage } from './pages/PlayerPage';
+import { ShortcutSheet } from './components/ShortcutSheet';
 import { SearchPage, type SearchState } from './pages/SearchPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { UploadsPage } from './pages/UploadsPage';
@@ -84,6 +85,7 @@ function Shell(): React.JSX.Element {
       </main>
       <StatusBar />
       <DropOverlay />
+      <ShortcutSheet />
     </div>
   );
 }

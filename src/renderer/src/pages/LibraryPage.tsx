@@ -2,10 +2,10 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Film, FolderOpen, FolderPlus } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { AddPathsDialog } from '../components/AddPathsDialog';
 import type { SearchHit } from '../../../shared/contract/library';
-import type { FileSort, FileView } from '../../../shared/contract/sync';
+import type { FileView } from '../../../shared/contract/sync';
 import { Choice } from '../components/Choice';
 import { LibraryHeader } from '../components/LibraryHeader';
 import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
@@ -18,6 +18,7 @@ import { usePagedFiles, type FileStateFilter } from '../hooks/usePagedFiles';
 import { useUploadProgress } from '../hooks/useSyncEvents';
 import { useToast } from '../hooks/useToast';
 import { fileName } from '../lib/format';
+import { libraryReturn, rememberedOrder, rememberOrder, type LibraryOrder } from '../lib/library-prefs';
 import { codecLabel } from '../lib/media-facts';
 import { call } from '../transport';
 
@@ -62,7 +63,11 @@ export function LibraryPage({
   const [saving, setSaving] = useState<ClipTarget | null>(null);
   const [removing, setRemoving] = useState<FileView | null>(null);
   const [filter, setFilter] = useState('all');
-  const [order, setOrder] = useState<{ sort: FileSort; desc: boolean }>({ sort: 'added', desc: false });
+  const [order, setOrderState] = useState<LibraryOrder>(rememberedOrder);
+  const setOrder = (next: LibraryOrder): void => {
+    setOrderState(next);
+    rememberOrder(next);
+  };
   const [codec, setCodec] = useState(ANY_CODEC);
   const codecs = useQuery({ queryKey: ['sync', 'codecs'], queryFn: () => call('sync:codecs', {}), retry: false });
   const [camera, setCamera] = useState(ANY_CAMERA);
@@ -90,7 +95,11 @@ export function LibraryPage({
   const fileActions = useFileActions();
   const actions: LibraryRowActions = {
     ...fileActions,
-    open: (file) => onOpen(wholeFileHit(file)),
+    open: (file) => {
+      libraryReturn.path = file.path;
+      libraryReturn.offset = scroller.current?.scrollTop ?? 0;
+      onOpen(wholeFileHit(file));
+    },
     saveClip: (file) =>
       setSaving({ hit: wholeFileHit(file), start: 0, end: file.duration ?? 0, query: '', searchType: null }),
     remove: setRemoving,
@@ -105,6 +114,7 @@ export function LibraryPage({
     count: files.total,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
+    initialOffset: libraryReturn.offset,
     overscan: 12,
     onChange: (v) => {
       const items = v.getVirtualItems();
@@ -112,6 +122,35 @@ export function LibraryPage({
       const end = items[items.length - 1]?.index ?? 0;
       if (start !== visible.start || end !== visible.end) setVisible({ start, end });
     },
+  });
+
+  const focusRow = (index: number, triesLeft = 10): void => {
+    const row = scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"] [data-testid="file-row"]`);
+    if (row) row.focus();
+    else if (triesLeft > 0) requestAnimationFrame(() => focusRow(index, triesLeft - 1));
+  };
+  // Up and Down (Home, End, Page Up/Down) move between rows as in any list; Enter and the menu act on the focused one.
+  const onRowKey = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const row = e.target instanceof HTMLElement && e.target.dataset.testid === 'file-row' ? e.target : null;
+    const at = Number(row?.parentElement?.dataset.index);
+    if (!row || !Number.isInteger(at) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
+    const to =
+      e.key === 'Home' ? 0 : e.key === 'End' ? files.total - 1 : e.key in step ? at + (step[e.key] ?? 0) : null;
+    if (to === null) return;
+    e.preventDefault();
+    const next = Math.max(0, Math.min(files.total - 1, to));
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+    focusRow(next);
+  };
+  // Back from the player: the row it was opened from gets the focus again.
+  useEffect(() => {
+    if (!libraryReturn.path) return;
+    const rows = scroller.current?.querySelectorAll<HTMLElement>('[data-testid="file-row"]') ?? [];
+    const back = [...rows].find((r) => r.dataset.path === libraryReturn.path);
+    if (!back) return;
+    back.focus({ preventScroll: true });
+    libraryReturn.path = null;
   });
 
   if (status.isError) {
@@ -210,7 +249,7 @@ export function LibraryPage({
               Add the folders where your footage lands. Reelsync uploads every video in them and keeps watching for new
               ones.
             </p>
-            <button type="button" className="button primary" onClick={onOpenSettings}>
+            <button type="button" className="button primary" onClick={() => setAdding(true)}>
               Add a folder
             </button>
           </EmptyState>
@@ -230,6 +269,7 @@ export function LibraryPage({
           data-testid="file-list"
           role="table"
           aria-label="Library files"
+          onKeyDown={onRowKey}
         >
           <LibraryHeader sort={order.sort} desc={order.desc} onSort={(sort, desc) => setOrder({ sort, desc })} />
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -239,6 +279,7 @@ export function LibraryPage({
                 <div
                   key={item.key}
                   className="virtual-row"
+                  data-index={item.index}
                   style={{ height: item.size, transform: `translateY(${item.start}px)` }}
                 >
                   {file ? (

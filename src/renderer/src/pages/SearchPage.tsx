@@ -117,6 +117,14 @@ export function SearchPage({
           placeholder="Search footage: words on screen, what is said, what is seen…"
           value={text}
           onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            // Down leaves the field for the results, as the empty state promises.
+            if (e.key !== 'ArrowDown' || hits.length === 0) return;
+            e.preventDefault();
+            const card = selectedCard();
+            card?.focus();
+            card?.scrollIntoView({ block: 'nearest' });
+          }}
           ref={input}
         />
         <Tabs.Root
@@ -165,8 +173,9 @@ export function SearchPage({
       {req === null && !lastResults && (
         <EmptyState icon={SearchIcon} title="Find any moment" testId="search-empty">
           <p>
-            Search words that appear on screen, are spoken, or describe what is seen. Arrow keys move through results,
-            Enter opens the player, Space previews, S saves a clip.
+            Search words that appear on screen, are spoken, or describe what is seen. Enter searches, Down moves to the
+            results, arrow keys move through them, Enter opens the player, Space previews, S saves a clip. Press ? for
+            every shortcut.
           </p>
         </EmptyState>
       )}
@@ -214,6 +223,12 @@ export function SearchPage({
             aria-describedby={undefined}
             data-testid="preview-dialog"
             onCloseAutoFocus={returnFocusTo(selectedCard)}
+            onKeyDown={(e) => {
+              // Space opened the preview and closes it again (Quick Look), wherever focus sits inside it.
+              if (e.key !== ' ' || e.defaultPrevented) return;
+              e.preventDefault();
+              setPreview(null);
+            }}
           >
             <Dialog.Title className="dialog-title">
               {preview?.videoName ?? preview?.videoNo} · {timecode(preview?.start ?? 0)} – {timecode(preview?.end ?? 0)}

@@ -1,0 +1,102 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect, useState } from 'react';
+import { DialogCloseButton } from './DialogCloseButton';
+import './shortcut-sheet.css';
+
+/** Every key the app answers, by where it works: what `?` shows. */
+export const SHORTCUTS: { area: string; keys: [string, string][] }[] = [
+  {
+    area: 'Anywhere',
+    keys: [
+      ['/  or  Ctrl+K', 'Search'],
+      ['?', 'This list'],
+    ],
+  },
+  {
+    area: 'Library',
+    keys: [
+      ['↑ ↓  Home End  Page Up/Down', 'Move between files'],
+      ['Enter', 'Play the file'],
+      ['Right-click  or  Shift+F10', 'Actions: play, show in folder, copy path, save clip, remove'],
+    ],
+  },
+  {
+    area: 'Search',
+    keys: [
+      ['Enter (in the field)', 'Search'],
+      ['↓ (in the field)', 'Go to the results'],
+      ['← → ↑ ↓', 'Move between results'],
+      ['Enter', 'Open in the player'],
+      ['Space', 'Preview; Space again closes it'],
+      ['S', 'Save a clip'],
+    ],
+  },
+  {
+    area: 'Player',
+    keys: [
+      ['Space', 'Play or stop'],
+      ['K', 'Stop'],
+      ['J  /  L', 'Play backward / forward; again for faster'],
+      ['K held + tap J / L', 'One frame back / forward'],
+      ['K held + hold J / L', 'Play at ¼ speed'],
+      ['← →  or  , .', 'One frame'],
+      ['I  /  O', 'Mark in / out'],
+      ['S', 'Save a clip'],
+      ['M', 'Mute'],
+      ['N  /  P', 'Next / previous hit in this video'],
+      ['Esc', 'Back'],
+    ],
+  },
+];
+
+function typingIn(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    (target instanceof HTMLElement && target.isContentEditable)
+  );
+}
+
+/** `?` (outside text fields and other dialogs) opens the list of shortcuts; Escape or `?` closes it. */
+export function ShortcutSheet(): React.JSX.Element {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+      if (!open && document.querySelector('[role="dialog"]')) return;
+      e.preventDefault();
+      setOpen((o) => !o);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog shortcut-sheet" aria-describedby={undefined} data-testid="shortcut-sheet">
+          <Dialog.Title className="dialog-title">Keyboard shortcuts</Dialog.Title>
+          <div className="shortcut-areas">
+            {SHORTCUTS.map((a) => (
+              <section key={a.area}>
+                <h3 className="section-title">{a.area}</h3>
+                <dl className="shortcut-list">
+                  {a.keys.map(([keys, what]) => (
+                    <div key={keys} className="shortcut-row">
+                      <dt>
+                        <kbd>{keys}</kbd>
+                      </dt>
+                      <dd>{what}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            ))}
+          </div>
+          <DialogCloseButton />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
