@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import { DialogCloseButton } from './DialogCloseButton';
 import './shortcut-sheet.css';
+import { typingIn } from '../lib/typing-in';
 
 /** Every key the app answers, by where it works: what `?` shows. */
 export const SHORTCUTS: { area: string; keys: [string, string][] }[] = [
@@ -48,15 +49,6 @@ export const SHORTCUTS: { area: string; keys: [string, string][] }[] = [
     ],
   },
 ];
-
-function typingIn(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLInputElement ||
-    target instanceof HTMLTextAreaElement ||
-    target instanceof HTMLSelectElement ||
-    (target instanceof HTMLElement && target.isContentEditable)
-  );
-}
 
 /** `?` (outside text fields and other dialogs) opens the list of shortcuts; Escape or `?` closes it. */
 export function ShortcutSheet(): React.JSX.Element {

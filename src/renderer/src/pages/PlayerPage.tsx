@@ -20,16 +20,7 @@ import { useShuttle, type Shuttle } from '../hooks/useShuttle';
 import { smpte } from '../lib/format';
 import { rememberedMuted, rememberMuted } from '../lib/player-prefs';
 import { call, localMediaUrl } from '../transport';
-
-/** Keys a text field keeps for itself. */
-function typingIn(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLInputElement ||
-    target instanceof HTMLTextAreaElement ||
-    target instanceof HTMLSelectElement ||
-    (target instanceof HTMLElement && target.isContentEditable)
-  );
-}
+import { typingIn } from '../lib/typing-in';
 
 function shuttleLabel(s: Shuttle): string {
   return s.dir === 'stopped' ? 'Stopped' : `${s.dir === 'forward' ? '▶' : '◀'} ${s.speed === 0.25 ? '¼' : s.speed}×`;
