@@ -108,16 +108,7 @@ export class ReelsyncApp {
       : this.options.connect
         ? await this.connection.connect(this.settings(), { kind: 'settings' })
         : undefined;
-    if (library) await this.startSync(this.db, library);
-    this.libraryFeature = new LibraryFeature({
-      db: this.db,
-      dataDir: this.options.dataDir,
-      events: this.events,
-      logger: this.log,
-      service: library,
-      chooser: () => this.chooser,
-    });
-    await this.libraryFeature.start();
+    await this.startLibraryParts(this.db, library);
     this.startRemoteDelete(this.db);
     this.events.emit('app:status', { state: 'ready', at: Date.now() });
     this.log.info({ dataDir: this.options.dataDir, mode: this.options.mode }, 'started');
@@ -127,6 +118,38 @@ export class ReelsyncApp {
     this.events.emit('app:status', { state: 'stopping', at: Date.now() });
     this.remoteDelete?.stop();
     this.remoteDelete = undefined;
+    await this.stopLibraryParts();
+    this.db?.close();
+    this.db = undefined;
+  }
+
+  /**
+   * Settings ▸ Library in use, applied at once: what talks to the library (sync engine, clips and downloads, the
+   * embedded service) stops and starts again on the library the settings now name. Rows keep the work meanwhile.
+   */
+  async switchLibrary(): Promise<void> {
+    const db = this.database;
+    await this.stopLibraryParts();
+    const library = await this.connection.connect(this.settings(), { kind: 'settings' });
+    await this.startLibraryParts(db, library);
+    void this.remoteDelete?.deleter.reconcile();
+    this.log.info({ connected: library !== undefined }, 'switched the library in use');
+  }
+
+  private async startLibraryParts(db: Db, library: { baseUrl: string; key: string } | undefined): Promise<void> {
+    if (library) await this.startSync(db, library);
+    this.libraryFeature = new LibraryFeature({
+      db,
+      dataDir: this.options.dataDir,
+      events: this.events,
+      logger: this.log,
+      service: library,
+      chooser: () => this.chooser,
+    });
+    await this.libraryFeature.start();
+  }
+
+  private async stopLibraryParts(): Promise<void> {
     const sync = this.sync;
     this.sync = undefined;
     if (sync) {
@@ -137,8 +160,6 @@ export class ReelsyncApp {
     await this.libraryFeature?.stop();
     this.libraryFeature = undefined;
     await this.connection.disconnect();
-    this.db?.close();
-    this.db = undefined;
   }
 
   private async startSync(db: Db, library: { baseUrl: string; key: string }): Promise<void> {
@@ -202,6 +223,8 @@ export class ReelsyncApp {
         connection: this.connection,
         events: this.events,
         remoteDeleteChanged: () => void this.remoteDelete?.deleter.reconcile(),
+        switchLibrary: () => this.switchLibrary(),
+        logger: this.log,
       }),
       serviceHandlers({ state: () => this.connection.state(), restart: () => this.connection.restart() }),
       libraryHandlers(() => this.library, desktop),

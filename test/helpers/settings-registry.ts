@@ -18,6 +18,9 @@ export function settingsRegistry(db: Db, dataDir: string, events: EventBus): Han
       connection: new ServiceConnection({ dataDir, events, logger }),
       events,
       remoteDeleteChanged: () => undefined,
+      // No library runs here to switch: what the settings say is only saved.
+      switchLibrary: () => Promise.resolve(),
+      logger,
     }),
   );
   return registry;

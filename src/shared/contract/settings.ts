@@ -63,6 +63,24 @@ export const settingsChannels = {
       .strict(),
     res: settingsViewSchema,
   },
+  /**
+   * Switches the library in use now: a cloud address and key are tried with a real call first (refused in plain words,
+   * nothing changed); the embedded service is started. Saved only once it works.
+   */
+  'settings:use-library': {
+    req: z.discriminatedUnion('mode', [
+      z.object({ mode: z.literal('embedded') }).strict(),
+      z
+        .object({
+          mode: z.literal('cloud'),
+          url: z.string().trim().min(1).max(2000),
+          /** Omitted: the stored key. */
+          key: z.string().max(500).optional(),
+        })
+        .strict(),
+    ]),
+    res: settingsViewSchema,
+  },
 } as const;
 
 export const settingsEvents = {

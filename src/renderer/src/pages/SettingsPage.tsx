@@ -1,6 +1,5 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { Req } from '../../../shared/contract';
 import { ClipsFolderField } from '../components/ClipsFolderField';
 import { DestinationRoots } from '../components/DestinationRoots';
@@ -8,6 +7,7 @@ import { THEMES, type Theme } from '../../../shared/contract/settings';
 import { ServiceStatusLine } from '../components/ServiceBanner';
 import { SemanticModelCard } from '../components/SemanticModelCard';
 import { ErrorState, LoadingState } from '../components/States';
+import { LibraryInUse } from '../components/LibraryInUse';
 import { WatchedFolders } from '../components/WatchedFolders';
 import { useSettings } from '../hooks/queries';
 import { call, transportKind } from '../transport';
@@ -18,14 +18,9 @@ const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light:
 export function SettingsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const settings = useSettings();
-  const [url, setUrl] = useState('');
-  const [key, setKey] = useState('');
   const save = useMutation({
     mutationFn: (req: Req<'settings:set'>) => call('settings:set', req),
-    onSuccess: (view) => {
-      setKey('');
-      qc.setQueryData(['settings'], view);
-    },
+    onSuccess: (view) => qc.setQueryData(['settings'], view),
   });
   const s = settings.data;
   return (
@@ -50,6 +45,13 @@ export function SettingsPage(): React.JSX.Element {
       {settings.isError && <ErrorState title="Settings are not available" error={settings.error} />}
       {s && (
         <div className="settings-grid">
+          {s.restartRequired && (
+            <div className="callout" role="status" data-testid="restart-note">
+              {s.connection.givenAtStart
+                ? 'This app was started with a server given on the command line: the choice below applies when it starts without one.'
+                : 'A new number of uploads at once applies the next time Reelsync starts.'}
+            </div>
+          )}
           <div className="field">
             <span className="field-label">Connection</span>
             <span data-testid="connection-detail">
@@ -63,58 +65,7 @@ export function SettingsPage(): React.JSX.Element {
             </span>
           </div>
           <ServiceStatusLine />
-          <div className="field">
-            <span className="field-label" data-testid="endpoint-label">
-              {s.connection.givenAtStart ? 'Library when started without a server' : 'Library in use'}
-            </span>
-            <div className="row">
-              <label className="row tight">
-                <input
-                  type="radio"
-                  name="endpoint"
-                  checked={s.endpoint.mode === 'embedded'}
-                  onChange={() => save.mutate({ endpoint: { mode: 'embedded' } })}
-                />{' '}
-                Embedded (this computer)
-              </label>
-              <label className="row tight">
-                <input
-                  type="radio"
-                  name="endpoint"
-                  checked={s.endpoint.mode === 'cloud'}
-                  onChange={() => url && save.mutate({ endpoint: { mode: 'cloud', url } })}
-                />{' '}
-                Cloud
-              </label>
-            </div>
-          </div>
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              save.mutate({ endpoint: { mode: 'cloud', url: url.trim() }, ...(key ? { cloudKey: key } : {}) });
-            }}
-          >
-            <input
-              className="input wide"
-              placeholder={s.endpoint.mode === 'cloud' ? s.endpoint.url : 'https://library.example.com/serve/api/v1'}
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              aria-label="Cloud URL"
-            />
-            <input
-              className="input"
-              type="password"
-              autoComplete="off"
-              placeholder={s.cloudKeySet ? 'Key stored · type to replace' : 'API key'}
-              value={key}
-              onChange={(e) => setKey(e.target.value)}
-              aria-label="Cloud API key"
-            />
-            <button type="submit" className="button" disabled={!url.trim()}>
-              Use cloud
-            </button>
-          </form>
+          <LibraryInUse s={s} />
           <label className="field">
             <span className="field-label">Uploads at once</span>
             <input
@@ -217,11 +168,6 @@ export function SettingsPage(): React.JSX.Element {
               of balance, Reelsync pauses the uploads and tells you here and in the status bar.
             </span>
           </div>
-          {s.restartRequired && (
-            <div className="callout" role="status">
-              A new library address or number of uploads at once applies the next time Reelsync starts.
-            </div>
-          )}
           {save.isError && (
             <p className="error-text" role="alert">
               {save.error.message}
