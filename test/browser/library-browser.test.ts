@@ -47,10 +47,33 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     expect(await row('title.mp4').textContent()).toContain('1280×720');
     expect(await row('hevc.mov').getByTestId('fact-codec').textContent()).toBe('HEVC');
 
-    // The poster is the file's own picture, decoded from the local original.
-    const decoded = (name: string): Promise<number> => videoWidth(row(name).getByTestId('poster'));
-    await expect.poll(() => decoded('bars.mkv'), { timeout: 15_000 }).toBe(640);
-    await expect.poll(() => decoded('title.mp4'), { timeout: 15_000 }).toBe(1280);
+    // The poster is the file's own picture: a small sprite image made from the local original (issue 28 item 6).
+    const decoded = (name: string): Promise<number> =>
+      row(name)
+        .getByTestId('poster')
+        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+    await expect.poll(() => decoded('bars.mkv'), { timeout: 15_000 }).toBe(8 * 192);
+    await expect.poll(() => decoded('title.mp4'), { timeout: 15_000 }).toBe(8 * 192);
+    // Hovering scrubs through its frames; leaving shows the poster frame again.
+    const frame = () => row('title.mp4').getByTestId('poster').getAttribute('data-frame');
+    const box = await row('title.mp4').locator('.poster-thumb').boundingBox();
+    if (!box) throw new Error('no poster box');
+    // The box shows exactly the poster frame of the sprite (frame 2 of 8), not a slice across two frames.
+    const sprite = await row('title.mp4').getByTestId('poster').boundingBox();
+    expect(sprite?.width).toBeCloseTo(box.width * 8, 0);
+    expect((sprite?.x ?? 0) - box.x).toBeCloseTo(-2 * box.width, 0);
+    await ui.page.mouse.move(box.x + box.width * 0.95, box.y + box.height / 2);
+    await expect.poll(frame).toBe('7');
+    await ui.page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await expect.poll(frame).toBe('0');
+    await ui.page.mouse.move(box.x + box.width + 400, box.y + box.height / 2);
+    await expect.poll(frame).toBe('2');
+    // Sorting asks for no media: the rows' pictures are cached images, not <video> elements loading originals.
+    const mediaRequests: string[] = [];
+    const count = (r: { url(): string }): void => {
+      if (r.url().includes('/api/media/')) mediaRequests.push(r.url());
+    };
+    ui.page.on('request', count);
 
     await ui.page.getByTestId('sort-duration').click();
     await expect.poll(async () => (await names()).slice(2)).toEqual(['phone.mp4', 'title.mp4']);
@@ -58,6 +81,8 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await ui.page.getByTestId('sort-duration').click();
     await expect.poll(async () => (await names()).slice(0, 2)).toEqual(['title.mp4', 'phone.mp4']);
     expect(await ui.page.getByTestId('sort-duration').getAttribute('aria-sort')).toBe('descending');
+    ui.page.off('request', count);
+    expect(mediaRequests.filter((u) => u.includes('/api/media/file'))).toEqual([]);
     await shot('17-library-browser');
 
     await ui.page.getByRole('combobox', { name: 'Codec' }).click();

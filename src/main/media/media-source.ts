@@ -1,4 +1,8 @@
-import { join } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { mediaTypeOf } from '../../shared/media-types';
+import { insideRoots } from './media-files';
+import { PosterSprites, type PosterAnswer } from './poster-sprites';
 import { isKeyframeAddress, type Keyframe } from './keyframes';
 
 /** What the media routes serve from (the shell's custom protocol, the web mode's /api/media). */
@@ -10,6 +14,8 @@ export interface MediaSource {
   rootsFor(path: string): string[];
   /** A keyframe thumbnail by its storage address. */
   keyframe(bucket: string, blob: string): Promise<Keyframe>;
+  /** A local file's thumbnail sprite (poster-sprites.ts), only for files `rootsFor` allows. */
+  poster(path: string): Promise<PosterAnswer>;
 }
 
 /** The keyframe cache on disk (the library feature's ThumbnailCache), as the media routes use it. */
@@ -45,7 +51,8 @@ export interface MediaSourceDeps {
  * and exports to; keyframes from the disk cache.
  */
 export function mediaSource(d: MediaSourceDeps): MediaSource {
-  return {
+  const posters = new PosterSprites(join(d.dataDir, 'cache', 'posters'));
+  const source: MediaSource = {
     rootsFor: (path) => {
       const destinations = d.destinations();
       const chosen = destinations ? [...destinations.configuredRoots(), destinations.clipsDir()] : [];
@@ -61,5 +68,15 @@ export function mediaSource(d: MediaSourceDeps): MediaSource {
         ? { ok: true, bytes: t.bytes, contentType: t.contentType }
         : { ok: false, status: t.status, message: t.message };
     },
+    async poster(path) {
+      if (!path || !isAbsolute(path) || path.includes('\0') || !mediaTypeOf(path))
+        return { ok: false, status: 400, message: 'an absolute path to a video is required' };
+      const real = await realpath(path).catch(() => null);
+      if (!real) return { ok: false, status: 404, message: 'no such file' };
+      if (!(await insideRoots(real, source.rootsFor(path))))
+        return { ok: false, status: 403, message: 'outside the library folders' };
+      return posters.get(real);
+    },
   };
+  return source;
 }

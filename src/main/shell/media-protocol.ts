@@ -23,5 +23,10 @@ export async function handleMediaRequest(media: MediaSource, request: Request): 
     if (!frame.ok) return new Response(frame.message, { status: frame.status });
     return new Response(new Uint8Array(frame.bytes), { status: 200, headers: { 'content-type': frame.contentType } });
   }
+  if (url.host === 'poster') {
+    const poster = await media.poster(url.searchParams.get('path') ?? '');
+    if (!poster.ok) return new Response(poster.message, { status: poster.status });
+    return new Response(new Uint8Array(poster.bytes), { status: 200, headers: { 'content-type': 'image/jpeg' } });
+  }
   return new Response('unknown media route', { status: 404 });
 }

@@ -5,7 +5,8 @@ import { serveLocalMedia } from '../media/media-files';
 /**
  * Media for the web mode (the mirror of the shell's custom protocol), already token-checked by the caller:
  * GET /api/media/file?path=ABS   a local original or library copy, with Range, only inside the allowed folders;
- * GET /api/media/keyframe?bucket=B&blob=keyframes/...   a keyframe thumbnail from the library service.
+ * GET /api/media/keyframe?bucket=B&blob=keyframes/...   a keyframe thumbnail from the library service;
+ * GET /api/media/poster?path=ABS   a local file's thumbnail sprite, only inside the allowed folders.
  */
 export async function handleMedia(
   app: ReelsyncApp,
@@ -40,6 +41,20 @@ export async function handleMedia(
       'cache-control': 'private, max-age=3600',
     });
     res.end(method === 'HEAD' ? undefined : frame.bytes);
+    return;
+  }
+  if (url.pathname === '/api/media/poster') {
+    const poster = await app.media.poster(url.searchParams.get('path') ?? '');
+    if (!poster.ok) {
+      res.writeHead(poster.status, { 'content-type': 'text/plain; charset=utf-8' }).end(poster.message);
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'image/jpeg',
+      'content-length': String(poster.bytes.length),
+      'cache-control': 'private, max-age=3600',
+    });
+    res.end(method === 'HEAD' ? undefined : poster.bytes);
     return;
   }
   res.writeHead(404, { 'content-type': 'text/plain' }).end('no such media route');

@@ -43,6 +43,13 @@ export function localMediaUrl(path: string): string {
     : webMediaUrl('file', { path });
 }
 
+/** A local file's thumbnail sprite (SPRITE_FRAMES frames side by side), from the same places as localMediaUrl. */
+export function posterUrl(path: string): string {
+  return transportKind === 'electron'
+    ? `reelsync-media://poster/?path=${encodeURIComponent(path)}`
+    : webMediaUrl('poster', { path });
+}
+
 export function keyframeUrl(bucket: string, blob: string): string {
   return transportKind === 'electron'
     ? `reelsync-media://keyframe/?bucket=${encodeURIComponent(bucket)}&blob=${encodeURIComponent(blob)}`

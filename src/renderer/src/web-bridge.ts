@@ -14,7 +14,7 @@ function sessionToken(): string {
 }
 
 /** Address of a media resource in web mode (the token rides in the query: a <video> cannot send headers). */
-export function webMediaUrl(kind: 'file' | 'keyframe', params: Record<string, string>): string {
+export function webMediaUrl(kind: 'file' | 'keyframe' | 'poster', params: Record<string, string>): string {
   const q = new URLSearchParams({ ...params, token: sessionToken() });
   return `/api/media/${kind}?${q.toString()}`;
 }

@@ -100,11 +100,7 @@ export function LibraryRow({
             if (!(e.target instanceof Element && e.target.closest('button'))) open();
           }}
         >
-          <PosterThumb
-            path={file.path}
-            duration={file.duration}
-            playable={file.status !== 'deleted' && file.codec !== null}
-          />
+          <PosterThumb path={file.path} playable={file.status !== 'deleted' && file.codec !== null} />
           <div className="file-main">
             <div className="file-name" title={file.path}>
               {fileName(file.path)}

@@ -1,21 +1,17 @@
 import { Film } from 'lucide-react';
 import { useState } from 'react';
-import { localMediaUrl } from '../transport';
+import { POSTER_FRAME, SPRITE_FRAMES } from '../../../shared/poster-sprite';
+import { posterUrl } from '../transport';
+import './poster-thumb.css';
 
 /**
- * The file's own picture, decoded by the browser from the local original (only rows on screen exist, so only they
- * load): a frame near the start as the poster, and moving the pointer across it scrubs through the clip.
+ * The file's own picture: one small cached JPEG sprite of SPRITE_FRAMES frames (main makes it once per file version),
+ * showing the frame about a quarter in; moving the pointer across it scrubs through the others. An image, not a
+ * <video>: it shows at once after a sort or a page change and costs no media request per row.
  */
-export function PosterThumb({
-  path,
-  duration,
-  playable,
-}: {
-  path: string;
-  duration: number | null;
-  playable: boolean;
-}): React.JSX.Element {
+export function PosterThumb({ path, playable }: { path: string; playable: boolean }): React.JSX.Element {
   const [failed, setFailed] = useState(false);
+  const [frame, setFrame] = useState(POSTER_FRAME);
   if (!playable || failed) {
     return (
       <div className="poster-thumb poster-none" aria-hidden="true">
@@ -23,31 +19,26 @@ export function PosterThumb({
       </div>
     );
   }
-  const posterAt = duration ? Math.min(1, duration / 4) : 0.5;
   return (
-    <div className="poster-thumb">
-      <video
-        className="poster-video"
-        src={`${localMediaUrl(path)}#t=${posterAt}`}
-        preload="metadata"
-        muted
-        playsInline
-        tabIndex={-1}
-        aria-hidden="true"
+    <div
+      className="poster-thumb"
+      onMouseMove={(e) => {
+        const box = e.currentTarget.getBoundingClientRect();
+        const at = Math.floor(((e.clientX - box.left) / Math.max(1, box.width)) * SPRITE_FRAMES);
+        setFrame(Math.max(0, Math.min(SPRITE_FRAMES - 1, at)));
+      }}
+      onMouseLeave={() => setFrame(POSTER_FRAME)}
+    >
+      <img
+        className="poster-sprite"
+        src={posterUrl(path)}
+        alt=""
+        decoding="async"
+        draggable={false}
         data-testid="poster"
+        data-frame={frame}
+        style={{ transform: `translateX(${(-100 * frame) / SPRITE_FRAMES}%)` }}
         onError={() => setFailed(true)}
-        onMouseMove={(e) => {
-          const v = e.currentTarget;
-          if (!duration || v.readyState < 1) return;
-          const box = v.getBoundingClientRect();
-          v.currentTime = Math.max(
-            0,
-            Math.min(duration - 0.05, ((e.clientX - box.left) / Math.max(1, box.width)) * duration),
-          );
-        }}
-        onMouseLeave={(e) => {
-          if (e.currentTarget.readyState >= 1) e.currentTarget.currentTime = posterAt;
-        }}
       />
     </div>
   );
