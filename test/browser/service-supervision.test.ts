@@ -65,6 +65,8 @@ describe.skipIf(skipBrowserTests)('embedded service supervision in headless web 
     );
     await expect.poll(() => page.getByTestId('connection-detail').textContent()).toContain('Not connected');
     expect(await status.textContent()).toContain('restarting');
+    // No "Balance OK" from a library that cannot be asked (issue 28 item 8).
+    await expect.poll(() => page.getByTestId('balance-state').textContent()).toBe('Balance unknown while offline');
     await shot('40-service-down-banner');
 
     await banner.getByRole('button', { name: 'Restart service' }).click();

@@ -54,11 +54,14 @@ describe('web mode reveal (the OS file manager)', () => {
     await opener(3);
     expect(await osReveal('linux')('/srv/a.mp4')).toEqual({
       done: false,
-      detail: 'xdg-open failed (exit 3): the file is at /srv/a.mp4',
+      detail:
+        'No file manager could be opened here, so the file is not shown. It is at /srv/a.mp4 (xdg-open ended with code 3: no file manager is set up)',
     });
     process.env.PATH = join(dir, 'empty');
     const missing = await osReveal('linux')('/srv/a.mp4');
     expect(missing.done).toBe(false);
-    expect(missing.detail).toMatch(/^xdg-open could not run \(.*ENOENT.*\): the file is at \/srv\/a\.mp4$/);
+    expect(missing.detail).toMatch(
+      /^No file manager could be opened here, so the file is not shown\. It is at \/srv\/a\.mp4 \(xdg-open could not run: .*ENOENT.*\)$/,
+    );
   });
 });

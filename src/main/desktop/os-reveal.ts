@@ -58,7 +58,10 @@ export function osReveal(platform: NodeJS.Platform = process.platform): Reveal {
       }, SETTLE_MS);
       child.once('error', (err) => {
         clearTimeout(timer);
-        resolve({ done: false, detail: `${cmd.command} could not run (${err.message}): the file is at ${file}` });
+        resolve({
+          done: false,
+          detail: `No file manager could be opened here, so the file is not shown. It is at ${file} (${cmd.command} could not run: ${err.message})`,
+        });
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
@@ -67,7 +70,10 @@ export function osReveal(platform: NodeJS.Platform = process.platform): Reveal {
         resolve(
           opened
             ? { done: true, detail: file }
-            : { done: false, detail: `${cmd.command} failed (exit ${code ?? 'signal'}): the file is at ${file}` },
+            : {
+                done: false,
+                detail: `No file manager could be opened here, so the file is not shown. It is at ${file} (${cmd.command} ended with ${code === null ? 'a signal' : `code ${code}`}${code === 3 && cmd.command === 'xdg-open' ? ': no file manager is set up' : ''})`,
+              },
         );
       });
     });

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
-import { HandlerRegistry } from './registry';
+import { z } from 'zod';
+import { formatZodError, HandlerRegistry } from './registry';
 
 const registry = (): HandlerRegistry => new HandlerRegistry(pino({ level: 'silent' }));
 
@@ -68,5 +69,20 @@ describe('HandlerRegistry', () => {
     const r = registry();
     r.handle('sync:retry', () => ({ requeued: 1.5 }));
     expect(await r.invoke('sync:retry', {})).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+});
+
+describe('refusals in words (issue 28 item 8)', () => {
+  it('names a list item by its place and a field by its name, never "paths.0:"', () => {
+    const schema = z.object({
+      paths: z.array(z.string().refine((p) => p.startsWith('/'), { message: 'give the full path' })),
+      uploadConcurrency: z.number().max(8),
+    });
+    const parsed = schema.safeParse({ paths: ['/ok', 'relative/dir'], uploadConcurrency: 12 });
+    if (parsed.success) throw new Error('should be refused');
+    const words = formatZodError(parsed.error);
+    expect(words).toContain('the 2nd path: give the full path');
+    expect(words).toContain('upload concurrency: ');
+    expect(words).not.toMatch(/paths\.\d/);
   });
 });

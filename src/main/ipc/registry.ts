@@ -56,8 +56,28 @@ export class HandlerRegistry {
   }
 }
 
+/**
+ * A refused request in words: "the 2nd path: give the full path…", not "paths.1: …". The field is named by its last
+ * name (singular for an item of a list) and an item by its place; the request as a whole needs no name.
+ */
 export function formatZodError(error: ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
+  return error.issues.map((issue) => `${fieldWords(issue.path)}${issue.message}`).join('; ');
+}
+
+function fieldWords(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '';
+  const last = path[path.length - 1];
+  if (typeof last === 'number') {
+    const list = String(path[path.length - 2] ?? 'item');
+    return `the ${ordinal(last + 1)} ${list.endsWith('s') ? list.slice(0, -1) : list}: `;
+  }
+  return `${String(last)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()}: `;
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }

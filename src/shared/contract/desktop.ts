@@ -10,7 +10,7 @@ const absolutePath = z
   .min(2)
   .max(4096)
   .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), {
-    message: 'an absolute path is required',
+    message: 'give the full path, starting with / (or a drive letter such as D:\\ on Windows)',
   })
   .refine((p) => !p.includes('\0'), { message: 'a path cannot contain NUL' });
 

@@ -24,13 +24,17 @@ export function OutputFolderField({
     onSuccess: (r) => r.chosen && onChange({ kind: 'grant', ...r.chosen }),
   });
   const roots = destinations.data?.roots ?? [];
+  // The default is the clips folder Settings name: Reelsync's own, or the one chosen there (said by its path).
+  const clipsDir = destinations.data?.clipsDir;
+  const builtinClips = roots.some((r) => r.builtin && r.path === clipsDir);
+  const defaultLabel = !clipsDir || builtinClips ? "Reelsync's clips folder" : `Clips folder (${clipsDir})`;
   if (destinations.data?.dialog) {
     return (
       <div className="field full">
         <span className="field-label">Save to</span>
         <div className="row">
           <span className="mono" data-testid="clip-folder">
-            {value.kind === 'default' ? "Reelsync's clips folder" : value.path}
+            {value.kind === 'default' ? defaultLabel : value.path}
           </span>
           <span className="spacer" />
           <button type="button" className="button" onClick={() => choose.mutate()} disabled={choose.isPending}>
@@ -42,8 +46,8 @@ export function OutputFolderField({
     );
   }
   const options = [
-    { value: DEFAULT, label: "Reelsync's clips folder" },
-    ...roots.filter((r) => !r.builtin).map((r) => ({ value: r.path, label: r.path })),
+    { value: DEFAULT, label: defaultLabel },
+    ...roots.filter((r) => !r.builtin && r.path !== clipsDir).map((r) => ({ value: r.path, label: r.path })),
   ];
   return (
     <Choice

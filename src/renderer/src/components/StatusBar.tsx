@@ -15,7 +15,7 @@ export function StatusBar(): React.JSX.Element {
   const progress = useUploadProgress();
   const online = info.isSuccess && !info.isError;
   const s = status.data;
-  const { busy, failed, indexed: done, skipped, total } = queueCounts(s?.byStatus);
+  const { busy, failed, indexed: done, skipped, total, searchable } = queueCounts(s?.byStatus);
   const speed = [...progress.values()].reduce((n, p) => n + p.rate, 0);
   const conn = settings.data?.connection;
   const syncState = !online
@@ -62,7 +62,7 @@ export function StatusBar(): React.JSX.Element {
             label="Queue progress"
             tone={failed > 0 ? 'warn' : 'ok'}
           />
-          {done}/{total} searchable
+          {done}/{searchable} searchable
           {failed > 0 && (
             <span className="error-text" data-testid="status-failed">
               {' '}
@@ -81,6 +81,8 @@ export function StatusBar(): React.JSX.Element {
       >
         {s?.paused?.reason === 'insufficient-balance' ? (
           <span className="error-text">Balance too low: uploads paused</span>
+        ) : !online || libraryOffline || status.isError ? (
+          <span className="muted">Balance unknown while offline</span>
         ) : (
           'Balance OK'
         )}

@@ -10,6 +10,8 @@ export interface QueueCounts {
   skipped: number;
   /** Every file not deleted: the same denominator whatever state the files move through. */
   total: number;
+  /** Files that can become searchable: all but the skipped (the "N/M searchable" denominator). */
+  searchable: number;
 }
 
 const BUSY: readonly FileStatus[] = ['waiting', 'queued', 'uploading', 'indexing'];
@@ -20,5 +22,13 @@ const SKIPPED: readonly FileStatus[] = ['skipped', 'cancelled'];
 export function queueCounts(by: Record<string, number> | undefined): QueueCounts {
   const sum = (keys: readonly FileStatus[]): number => keys.reduce((n, k) => n + (by?.[k] ?? 0), 0);
   const total = Object.entries(by ?? {}).reduce((n, [k, v]) => (k === 'deleted' ? n : n + v), 0);
-  return { busy: sum(BUSY), failed: sum(FAILED), indexed: by?.indexed ?? 0, skipped: sum(SKIPPED), total };
+  const skipped = sum(SKIPPED);
+  return {
+    busy: sum(BUSY),
+    failed: sum(FAILED),
+    indexed: by?.indexed ?? 0,
+    skipped,
+    total,
+    searchable: total - skipped,
+  };
 }
