@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
 import { contentHash, statedChecksum, type StatedChecksum } from './file-checksum';
 import { hashingMeter } from '../../common/hashing-meter';
@@ -31,52 +31,93 @@ const TIMEOUTS = { headersTimeout: 30_000, bodyTimeout: 60_000 };
 type Headers = Record<string, string | string[] | undefined>;
 
 /**
- * Sends a request and follows redirects itself (the Hub sends LFS files to a CDN on another host), keeping the
- * checksum headers of the first answer: the resolve address states the file's sha256, the CDN does not.
+ * How requests leave this machine: straight, or through the proxy HTTPS_PROXY / HTTP_PROXY name, except for the hosts
+ * NO_PROXY lists (read from the environment when the download starts, as curl and the Hub's own clients do).
+ */
+export function modelHostDispatcher(): Dispatcher {
+  return new EnvHttpProxyAgent();
+}
+
+/**
+ * Sends a request and follows redirects itself. With `sameOriginOnly` it stops at a redirect to another origin and
+ * answers that redirect: what a file is (its size and checksum) is taken only from the configured host's answers,
+ * never from a CDN's, whose own ETag is another 64-hex value. Without it (downloading), it follows to the CDN.
  */
 async function follow(
   url: URL,
   method: 'HEAD' | 'GET',
   headers: Record<string, string>,
   signal: AbortSignal,
-): Promise<{ first: Headers; response: Dispatcher.ResponseData }> {
+  dispatcher: Dispatcher,
+  sameOriginOnly = false,
+): Promise<{ hostAnswers: Headers[]; response: Dispatcher.ResponseData; crossed: boolean }> {
   let at = url;
-  let first: Headers | undefined;
+  const hostAnswers: Headers[] = [];
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await request(at, { method, headers, signal, ...TIMEOUTS });
-    first ??= response.headers;
+    const response = await request(at, { method, headers, signal, dispatcher, ...TIMEOUTS });
+    if (at.origin === url.origin) hostAnswers.push(response.headers);
     const location = response.headers.location;
     if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
-      await response.body.dump();
       const next = new URL(location, at);
-      if (next.protocol !== 'https:' && next.protocol !== 'http:')
+      if (next.protocol !== 'https:' && next.protocol !== 'http:') {
+        await response.body.dump();
         throw new ModelDownloadError(`the model host redirected to ${next.protocol}`, false);
+      }
+      if (sameOriginOnly && next.origin !== url.origin) return { hostAnswers, response, crossed: true };
+      await response.body.dump();
       at = next;
       continue;
     }
-    return { first, response };
+    return { hostAnswers, response, crossed: false };
   }
   throw new ModelDownloadError(`more than ${MAX_REDIRECTS} redirects for ${url.href}`, false);
 }
 
-/** Size and stated checksum of a file, from a HEAD request; refuses a file whose checksum the host does not state. */
-export async function probeFile(name: string, url: URL, signal: AbortSignal): Promise<RemoteFile> {
-  const { first, response } = await follow(url, 'HEAD', {}, signal);
+/** The first value of a header across the configured host's answers (earliest first). */
+function firstHeader(answers: Headers[], name: string): string | undefined {
+  for (const h of answers) {
+    const v = h[name];
+    const one = Array.isArray(v) ? v[0] : v;
+    if (one !== undefined) return one;
+  }
+  return undefined;
+}
+
+/** The revision the host resolved a file at (the Hub's `X-Repo-Commit`), to pin every other file to it. */
+export function repoCommit(answers: Headers[]): string | null {
+  const commit = firstHeader(answers, 'x-repo-commit');
+  return commit && /^[0-9a-f]{40}$/i.test(commit) ? commit.toLowerCase() : null;
+}
+
+/**
+ * Size and stated checksum of a file, from a HEAD request to the configured host alone (a redirect to another host, the
+ * Hub's signed CDN address for LFS files, is not followed); refuses a file whose checksum the host does not state.
+ */
+export async function probeFile(
+  name: string,
+  url: URL,
+  signal: AbortSignal,
+  dispatcher: Dispatcher,
+): Promise<RemoteFile & { commit: string | null }> {
+  const { hostAnswers, response, crossed } = await follow(url, 'HEAD', {}, signal, dispatcher, true);
   await response.body.dump();
   if (response.statusCode === 404 || response.statusCode === 401 || response.statusCode === 403)
     throw new ModelDownloadError(`the model host has no ${name} (HTTP ${response.statusCode} for ${url.href})`, false);
-  if (response.statusCode !== 200)
+  if (!crossed && response.statusCode !== 200)
     throw new ModelDownloadError(`the model host answered HTTP ${response.statusCode} for ${name}`, true);
-  const checksum = statedChecksum(first) ?? statedChecksum(response.headers);
+  let checksum = null;
+  for (const answer of hostAnswers) checksum ??= statedChecksum(answer);
   if (!checksum)
     throw new ModelDownloadError(
       `the model host states no checksum for ${name} (no X-Linked-Etag or ETag): refusing to use it`,
       false,
     );
-  const size = Number(first['x-linked-size'] ?? response.headers['content-length']);
-  if (!Number.isSafeInteger(size) || size < 0)
+  const stated =
+    firstHeader(hostAnswers, 'x-linked-size') ?? (crossed ? undefined : response.headers['content-length']);
+  const size = Number(Array.isArray(stated) ? stated[0] : stated);
+  if (stated === undefined || !Number.isSafeInteger(size) || size < 0)
     throw new ModelDownloadError(`the model host states no size for ${name}`, false);
-  return { name, url, size, checksum };
+  return { name, url, size, checksum, commit: repoCommit(hostAnswers) };
 }
 
 /**
@@ -90,6 +131,7 @@ export async function downloadFile(
   finalPath: string,
   onBytes: (bytes: number) => void,
   signal: AbortSignal,
+  dispatcher: Dispatcher,
 ): Promise<void> {
   await mkdir(dirname(partPath), { recursive: true, mode: PRIVATE_DIR });
   let have = (await stat(partPath).catch(() => null))?.size ?? 0;
@@ -103,7 +145,7 @@ export async function downloadFile(
     onBytes(have);
   }
   if (have < file.size) {
-    const { response } = await follow(file.url, 'GET', have > 0 ? { range: `bytes=${have}-` } : {}, signal);
+    const { response } = await follow(file.url, 'GET', have > 0 ? { range: `bytes=${have}-` } : {}, signal, dispatcher);
     if (response.statusCode === 200 && have > 0) {
       // The host ignored the range: start over.
       onBytes(-have);

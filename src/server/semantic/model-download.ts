@@ -3,7 +3,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PRIVATE_DIR } from '../../common/private-files';
 import { modelFiles, resolveUrl } from './hub-files';
-import { downloadFile, ModelDownloadError, probeFile, type RemoteFile } from './hub-download';
+import type { Dispatcher } from 'undici';
+import { downloadFile, modelHostDispatcher, ModelDownloadError, probeFile, type RemoteFile } from './hub-download';
 import type { CompleteMarker, ModelCache } from './model-cache';
 import type { SemanticConfig } from './semantic-config';
 
@@ -51,8 +52,35 @@ async function fetchFromHost(
   onProgress: (p: DownloadProgress) => void,
   signal: AbortSignal,
 ): Promise<{ name: string; size: number }[]> {
+  const dispatcher = modelHostDispatcher();
+  try {
+    return await fetchThrough(dispatcher, config, cache, names, onProgress, signal);
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+async function fetchThrough(
+  dispatcher: Dispatcher,
+  config: SemanticConfig,
+  cache: ModelCache,
+  names: string[],
+  onProgress: (p: DownloadProgress) => void,
+  signal: AbortSignal,
+): Promise<{ name: string; size: number }[]> {
+  // Every file at the commit the host resolved the first one at: a `main` that moves meanwhile cannot mix revisions.
+  let revision = config.revision;
   const remote: RemoteFile[] = [];
-  for (const name of names) remote.push(await withRetries(() => probeFile(name, resolveUrl(config, name), signal)));
+  for (const name of names) {
+    const probed = await withRetries(() =>
+      probeFile(name, resolveUrl({ ...config, revision }, name), signal, dispatcher),
+    );
+    if (remote.length === 0 && probed.commit && probed.commit !== revision) {
+      revision = probed.commit;
+      probed.url = resolveUrl({ ...config, revision }, name);
+    }
+    remote.push(probed);
+  }
   const totalBytes = remote.reduce((n, f) => n + f.size, 0);
   let receivedBytes = 0;
   for (const file of remote) {
@@ -76,6 +104,7 @@ async function fetchFromHost(
           onProgress({ file: file.name, receivedBytes, totalBytes });
         },
         signal,
+        dispatcher,
       );
     }, signal);
   }
