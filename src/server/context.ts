@@ -13,7 +13,7 @@ import type { SemanticSlot } from './semantic/semantic-slot';
 import type { Sql } from './storage/sql';
 
 /** What routes and the indexer ask of the semantic slot. */
-export type SemanticPart = Pick<SemanticSlot, 'state' | 'startDownload' | 'embedPending'>;
+export type SemanticPart = Pick<SemanticSlot, 'state' | 'startDownload' | 'cancelDownload' | 'embedPending'>;
 
 /** Everything a route or worker needs, built once by the service's composition root. */
 export interface ServiceContext {

@@ -8,7 +8,13 @@ import { unreachable } from './errors';
  * library service has no model slot (a cloud service answers GET /semantic 404 and ranks with its own model).
  */
 export const semanticStateSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('off'), model: z.string(), reason: z.string() }),
+  z.object({
+    state: z.literal('off'),
+    model: z.string(),
+    reason: z.string(),
+    /** The model's size as its host states it, once asked (null: not known yet, or the host cannot be reached). */
+    expectedBytes: z.number().int().nonnegative().nullable().optional(),
+  }),
   z.object({
     state: z.literal('downloading'),
     model: z.string(),

@@ -42,10 +42,39 @@ describe.skipIf(skipBrowserTests)('Settings: the semantic model (headless web mo
 
   const state = () => page.getByTestId('semantic-state').textContent();
 
-  it('says semantic search is off, then shows the download progress until it is on', async () => {
+  it('says what the model costs before downloading, and Search offers it beside keyword-only results', async () => {
     await expect.poll(state).toBe('semantic search: off (model not downloaded)');
-    await page.getByTestId('semantic-model').scrollIntoViewIfNeeded();
+    // The size the host states for its files, and the time at 100 Mbit/s, before a byte is downloaded.
+    const total = [...tinyClipFiles().values()].reduce((n, d) => n + d.length, 0);
+    const card = page.getByTestId('semantic-model');
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('at 100 Mbit/s');
+    expect(hub.requests.filter((r) => r.method === 'GET')).toEqual([]);
+    expect(total).toBeGreaterThan(0);
+    await card.scrollIntoViewIfNeeded();
     await screenshotBothThemes(page, join(artifacts, 'settings-semantic-off'));
+
+    // Search says the results match words only, with the model one click away; an empty result says it may find it.
+    await page.getByTestId('nav-search').click();
+    await page.getByLabel('Search the library').fill('a dog on a beach');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('search-no-results').waitFor();
+    const hint = page.getByTestId('semantic-hint');
+    expect(await hint.textContent()).toContain('The semantic model may find it.');
+    expect(await hint.textContent()).toContain('at 100 Mbit/s');
+    await screenshotBothThemes(page, join(artifacts, '30-search-semantic-hint'));
+    await page.getByTestId('nav-settings').click();
+  });
+
+  it('cancels a download under way, and Download starts it again', async () => {
+    hub.faults = { slow: { chunk: 32, delayMs: 40 } };
+    await page.getByTestId('semantic-download').click();
+    await expect.poll(state, { timeout: 20_000 }).toMatch(/^semantic search: downloading/);
+    await page.getByTestId('semantic-cancel').click();
+    await expect.poll(state, { timeout: 20_000 }).toBe('semantic search: off (model not downloaded)');
+    await page.getByTestId('semantic-download').waitFor();
+  });
+
+  it('shows the download progress until it is on', async () => {
     // Slow enough (~6 s for the whole model) for the bar to be seen moving.
     hub.faults = { slow: { chunk: 32, delayMs: 40 } };
     await page.getByRole('button', { name: 'Download model' }).click();

@@ -195,6 +195,10 @@ export class LibraryClient {
     return notOfferedOn404(this.call('POST', '/semantic/download', semanticStateSchema, jsonBody({}, signal)));
   }
 
+  async cancelSemanticDownload(signal?: AbortSignal): Promise<SemanticState> {
+    return notOfferedOn404(this.call('POST', '/semantic/cancel', semanticStateSchema, jsonBody({}, signal)));
+  }
+
   private async call<T extends z.ZodType>(
     method: 'GET' | 'POST',
     path: string,

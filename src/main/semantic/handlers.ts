@@ -7,5 +7,6 @@ export function semanticHandlers(client: () => LibraryClient) {
   return {
     'semantic:state': () => libraryCall(() => client().semanticState()),
     'semantic:download': () => libraryCall(() => client().startSemanticDownload()),
+    'semantic:cancel': () => libraryCall(() => client().cancelSemanticDownload()),
   } satisfies HandlerMap;
 }

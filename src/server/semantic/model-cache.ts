@@ -48,6 +48,11 @@ export class ModelCache {
     await writeFile(this.requestedMarker(config), JSON.stringify({ at: new Date().toISOString() }), { mode: 0o600 });
   }
 
+  /** The editor cancelled: the next start does not resume the download (its part files stay for a later one). */
+  async unmarkRequested(config: SemanticConfig): Promise<void> {
+    await rm(this.requestedMarker(config), { force: true });
+  }
+
   async requested(config: SemanticConfig): Promise<boolean> {
     return (await readFile(this.requestedMarker(config)).catch(() => null)) !== null;
   }

@@ -148,3 +148,27 @@ async function withRetries<T>(attempt: () => Promise<T>, signal?: AbortSignal): 
     }
   }
 }
+
+/**
+ * What the model weighs before anything is downloaded: each file's size as its host states it (HEAD requests, the same
+ * probe the download starts with), or as the folder holds it.
+ */
+export async function expectedModelBytes(config: SemanticConfig, signal: AbortSignal): Promise<number> {
+  const names = modelFiles(config);
+  if (isAbsolute(config.host)) {
+    let total = 0;
+    for (const name of names) {
+      const info = await stat(join(config.host, ...config.model.split('/'), ...name.split('/')));
+      total += info.size;
+    }
+    return total;
+  }
+  const dispatcher = modelHostDispatcher();
+  try {
+    let total = 0;
+    for (const name of names) total += (await probeFile(name, resolveUrl(config, name), signal, dispatcher)).size;
+    return total;
+  } finally {
+    await dispatcher.close();
+  }
+}

@@ -9,4 +9,5 @@ import { success } from '../http/envelope';
 export function registerSemantic(app: FastifyInstance, ctx: ServiceContext): void {
   app.get('/semantic', async () => success(await ctx.semantic.state()));
   app.post('/semantic/download', async () => success(await ctx.semantic.startDownload()));
+  app.post('/semantic/cancel', async () => success(await ctx.semantic.cancelDownload()));
 }

@@ -9,7 +9,8 @@ import { EmbedBacklog } from './embed-backlog';
 import { EmbedClaims } from './embed-claims';
 import { EmbeddingStore } from './embedding-store';
 import { ModelCache, type CompleteMarker } from './model-cache';
-import { downloadModel, type DownloadProgress } from './model-download';
+import { plainDownloadFailure } from './download-words';
+import { downloadModel, expectedModelBytes, type DownloadProgress } from './model-download';
 import { ModelRequests } from './model-requests';
 import type { SemanticConfig } from './semantic-config';
 import { SharedModelStore } from './shared-model-store';
@@ -71,6 +72,9 @@ export class SemanticSlot {
   /** The stamp of the latest ask (model-requests.ts) this process's download answered: a newer one is tried again. */
   private answered: number | null = null;
   private poll: NodeJS.Timeout | null = null;
+  /** The model's size as its host states it, asked once while the slot is off (what the download would cost). */
+  private expected: { bytes: number | null; at: number } | null = null;
+  private sizing: Promise<void> | null = null;
   private looking: Promise<void> | null = null;
   private stopped = false;
 
@@ -162,7 +166,41 @@ export class SemanticSlot {
       const percent = totalBytes ? Math.min(100, (100 * receivedBytes) / totalBytes) : null;
       return { state: 'downloading', model, receivedBytes, totalBytes, percent, bytesPerSecond: null, file: '' };
     }
-    return { state: 'off', model, reason: 'model not downloaded' };
+    this.askSize();
+    return { state: 'off', model, reason: 'model not downloaded', expectedBytes: this.expected?.bytes ?? null };
+  }
+
+  /** Asks the host what the model weighs, in the background, at most every 10 minutes (none when it is unreachable). */
+  private askSize(): void {
+    if (this.sizing || this.stopped || (this.expected && Date.now() - this.expected.at < 600_000)) return;
+    this.sizing = expectedModelBytes(this.config, AbortSignal.timeout(20_000))
+      .then(
+        (bytes) => {
+          this.expected = { bytes, at: Date.now() };
+        },
+        () => {
+          this.expected = { bytes: null, at: Date.now() };
+        },
+      )
+      .finally(() => {
+        this.sizing = null;
+      });
+  }
+
+  /**
+   * Stops a download under way (the editor's Cancel): the slot is off again and the next start does not resume it;
+   * the part files stay, so a later download goes on from them.
+   */
+  async cancelDownload(): Promise<SemanticState> {
+    const running = this.download;
+    if (running) {
+      running.abort.abort();
+      await running.done;
+    }
+    await this.cache.unmarkRequested(this.config);
+    if (this.phase.kind === 'failed' || this.phase.kind === 'waiting') this.phase = { kind: 'idle' };
+    this.options.log.info({ model: this.config.model }, 'semantic model download cancelled');
+    return this.state();
   }
 
   /**
@@ -213,7 +251,7 @@ export class SemanticSlot {
         log.info({ bytes: this.marker.sizeBytes, from: fetched.from }, 'semantic model downloaded');
         void this.embedPending();
       } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
+        const reason = plainDownloadFailure(err, this.config.host);
         this.phase = abort.signal.aborted ? { kind: 'idle' } : { kind: 'failed', reason };
         if (!abort.signal.aborted) log.warn({ err: reason }, 'semantic model download failed');
       } finally {

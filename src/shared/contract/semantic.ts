@@ -5,4 +5,6 @@ import { semanticStateSchema } from '../semantic-state';
 export const semanticChannels = {
   'semantic:state': { req: z.object({}).strict(), res: semanticStateSchema },
   'semantic:download': { req: z.object({}).strict(), res: semanticStateSchema },
+  /** Stops the download under way; what was fetched stays for a later download. */
+  'semantic:cancel': { req: z.object({}).strict(), res: semanticStateSchema },
 } as const;

@@ -1,32 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
 import { semanticStateLine, type SemanticState } from '../../../shared/semantic-state';
 import { unreachable } from '../../../shared/errors';
 import { bytes as formatBytes, eta, rate } from '../lib/format';
-import { call } from '../transport';
+import { modelCost, useSemanticModel } from '../hooks/useSemanticModel';
 import { ProgressBar } from './ProgressBar';
 import { ErrorState } from './States';
 
-/** Polled fast while the model downloads or keyframes are being embedded, slowly otherwise. */
-function pollMs(s: SemanticState | undefined): number {
-  if (s?.state === 'downloading') return 500;
-  if (s?.state === 'ready' && s.pendingSegments > 0) return 2000;
-  return 15_000;
-}
-
-/** Settings: the library service's semantic model (CLIP-class), its state, the Download button and its progress. */
+/** Settings: the library service's semantic model (CLIP-class), what it costs, Download, its progress and Cancel. */
 export function SemanticModelCard(): React.JSX.Element {
-  const qc = useQueryClient();
-  const state = useQuery({
-    queryKey: ['semantic'],
-    queryFn: () => call('semantic:state', {}),
-    refetchInterval: (q) => pollMs(q.state.data),
-    retry: false,
-  });
-  const download = useMutation({
-    mutationFn: () => call('semantic:download', {}),
-    onSuccess: (s) => qc.setQueryData(['semantic'], s),
-  });
+  const { state, download, cancel } = useSemanticModel();
   if (state.isError) return <ErrorState title="Semantic search state is not available" error={state.error} />;
   const s = state.data;
   return (
@@ -44,20 +26,35 @@ export function SemanticModelCard(): React.JSX.Element {
             className="button primary"
             onClick={() => download.mutate()}
             disabled={download.isPending}
+            data-testid="semantic-download"
           >
             {s.state === 'failed' ? 'Try again' : 'Download model'}
           </button>
         )}
+        {s?.state === 'downloading' && (
+          <button
+            type="button"
+            className="button"
+            onClick={() => cancel.mutate()}
+            disabled={cancel.isPending}
+            data-testid="semantic-cancel"
+          >
+            {cancel.isPending ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
       </li>
       {download.isError && <ErrorState title="The download could not start" error={download.error} />}
+      {cancel.isError && <ErrorState title="The download could not be cancelled" error={cancel.error} />}
     </ul>
   );
 }
 
 function detail(s: SemanticState): string {
   switch (s.state) {
-    case 'off':
-      return `Finds what footage looks like ("a dog on a beach") beyond the words it contains. Downloads ${s.model} once into the library's data folder.`;
+    case 'off': {
+      const cost = modelCost(s);
+      return `Finds what footage looks like ("a dog on a beach") beyond the words it contains. Downloads ${s.model} once into the library's data folder${cost ? `: ${cost}` : ''}.`;
+    }
     case 'downloading': {
       const speed =
         s.bytesPerSecond && s.totalBytes
@@ -68,7 +65,7 @@ function detail(s: SemanticState): string {
     case 'ready':
       return `${formatBytes(s.sizeBytes)} · ${s.embeddedSegments} keyframes embedded${s.pendingSegments ? `, ${s.pendingSegments} to go` : ''}`;
     case 'failed':
-      return 'Trying again resumes where the download stopped.';
+      return 'Trying again resumes where the download stopped. Cancel stops a download and keeps what it fetched.';
     case 'not-offered':
       return 'This library service has no model slot of its own: how it understands what footage looks like is its own.';
     default:

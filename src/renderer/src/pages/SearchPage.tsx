@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared/contract/library';
 import { HitCard } from '../components/HitCard';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
+import { SemanticHint } from '../components/SemanticHint';
 import { SearchFilters, type Filters } from '../components/SearchFilters';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useLibraryOffline } from '../hooks/queries';
@@ -187,10 +188,12 @@ export function SearchPage({
             Try another word, another search type, or fewer filters. Files still indexing become searchable when they
             finish.
           </p>
+          <SemanticHint empty />
         </EmptyState>
       )}
       {hits.length > 0 && (
         <>
+          {!lastResults && <SemanticHint empty={false} />}
           <p className="muted results-count" data-testid="results-count">
             {hits.length} {hits.length === 1 ? 'moment' : 'moments'}
             {lastResults ? ` for “${lastResults.query}” (stored)` : ` · ${results.data?.tookMs ?? 0} ms`}
