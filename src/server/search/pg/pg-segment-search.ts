@@ -8,7 +8,7 @@ import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
 import type { Sql, SqlParam } from '../../storage/sql';
 import { fuseSemantic } from '../../semantic/semantic-rank';
 import type { Where } from '../../storage/where';
-import { bm25, parseTsvector, type Bm25Phrase, type Column } from './bm25';
+import { bm25Scorer, parseTsvector, type Bm25Phrase, type Column } from './bm25';
 import { accountTotals, PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -160,9 +160,10 @@ export async function searchSegmentsPg(
   const where = filterOf(filter);
   const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
+  const score = bm25Scorer(live, account, only);
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
     (await candidates(sql, accountId, match, where, window, lexemes))
-      .map((c) => ({ id: c.id, rank: bm25(c, live, account, only) }))
+      .map((c) => ({ id: c.id, rank: score(c) }))
       .sort((a, b) => a.rank - b.rank || a.id - b.id)
       .slice(0, wanted);
   const found = await rankLevel({ matchOf, rank, wanted }, live, []);
