@@ -138,7 +138,9 @@ export async function searchSegmentsPg(
   // A word no segment contains stands also for its nearest indexed word (while the phrase budget lasts).
   const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
   const terms = parsed.terms.filter((term) => indexable([term]));
-  await hitsOf.load(terms.map((term) => [term]));
+  // Every word the phrases hold (expansions too) in the same lookup as the terms: one round trip, not two.
+  const words = ftsPhrases(parsed).flatMap((fts) => fts.slice(1, -1).split(' ').filter(Boolean));
+  await hitsOf.load([...new Set([...terms, ...words.filter((w) => indexable([w]))])].map((word) => [word]));
   const missing: string[] = [];
   for (const term of terms) if (missing.length < room && hitsOf.of([term]) === 0) missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
