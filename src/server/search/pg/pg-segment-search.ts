@@ -8,7 +8,7 @@ import { scoreRankedRows, type RankedSegmentRow } from '../segment-scoring';
 import type { Sql, SqlParam } from '../../storage/sql';
 import { fuseSemantic } from '../../semantic/semantic-rank';
 import type { Where } from '../../storage/where';
-import { bm25, parseTsvector, type Bm25Phrase, type Column } from './bm25';
+import { bm25Scorer, parseTsvector, type Bm25Phrase, type Column } from './bm25';
 import { accountTotals, PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -138,7 +138,9 @@ export async function searchSegmentsPg(
   // A word no segment contains stands also for its nearest indexed word (while the phrase budget lasts).
   const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
   const terms = parsed.terms.filter((term) => indexable([term]));
-  await hitsOf.load(terms.map((term) => [term]));
+  // Every word the phrases hold (expansions too) in the same lookup as the terms: one round trip, not two.
+  const words = ftsPhrases(parsed).flatMap((fts) => fts.slice(1, -1).split(' ').filter(Boolean));
+  await hitsOf.load([...new Set([...terms, ...words.filter((w) => indexable([w]))])].map((word) => [word]));
   const missing: string[] = [];
   for (const term of terms) if (missing.length < room && hitsOf.of([term]) === 0) missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
@@ -160,9 +162,10 @@ export async function searchSegmentsPg(
   const where = filterOf(filter);
   const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
+  const score = bm25Scorer(live, account, only);
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
     (await candidates(sql, accountId, match, where, window, lexemes))
-      .map((c) => ({ id: c.id, rank: bm25(c, live, account, only) }))
+      .map((c) => ({ id: c.id, rank: score(c) }))
       .sort((a, b) => a.rank - b.rank || a.id - b.id)
       .slice(0, wanted);
   const found = await rankLevel({ matchOf, rank, wanted }, live, []);
