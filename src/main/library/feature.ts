@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
 import { LocalOriginals } from '../sync';
+import { OriginalIdentities } from '../media/identities';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import { ClipsStore } from '../store/clips-store';
@@ -54,6 +55,8 @@ export class LibraryFeature {
   readonly destinations: DestinationPolicy;
   readonly downloads: DownloadManager;
   readonly clips: ClipsService;
+  /** Timecode, reel and camera of local originals and clip files (exports, clips cut from originals). */
+  readonly identities: OriginalIdentities;
   readonly thumbnails: ThumbnailCache;
   readonly queue: ClientJobQueue;
   readonly client: LibraryClient | null;
@@ -78,6 +81,8 @@ export class LibraryFeature {
     const downloadStore = new DownloadStore(o.db);
     const cacheStore = new LibraryCacheStore(o.db);
     const clipsStore = new ClipsStore(o.db);
+    const originals = new LocalOriginals(o.db);
+    this.identities = new OriginalIdentities(null, logger);
     this.savedFiles = { clips: clipsStore, downloads: downloadStore };
     this.destinations = new DestinationPolicy({
       dataDir: root,
@@ -102,6 +107,8 @@ export class LibraryFeature {
       wake: () => this.queue.pump(),
       abort: abort('clip'),
       emit: (id, clip) => o.events.emit('clips:changed', { id, clip }),
+      originalOf: (videoNo) => originals.pathOf(videoNo),
+      identityOf: (path) => this.identities.identityOf(path),
     });
     this.thumbnails = new ThumbnailCache({
       dir: this.folders.thumbnails,
