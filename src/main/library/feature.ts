@@ -135,6 +135,7 @@ export class LibraryFeature {
           downloads: this.downloads,
           client: () => this.client,
           originalsDir: this.folders.originals,
+          identityOf: (path) => this.identities.identityOf(path),
           thumbsDir: this.folders.clipThumbnails,
           logger,
           notify: (row) => this.clips.notify(row),

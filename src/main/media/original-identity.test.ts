@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CAMERA_ORIGINALS, cameraOriginalPath, type CameraOriginalName } from '../../../test/fixtures/camera-originals';
 import { makeTimecodeOriginal } from '../../../test/fixtures/timecode-originals';
 import { tempDir } from '../../../test/helpers/temp';
 import { readOriginalIdentity } from './original-identity';
@@ -172,4 +173,29 @@ describe('the identity of a camera original', () => {
       'Scene 4 take 2',
     ]);
   });
+});
+
+describe('the camera-original fixtures', () => {
+  test.each(Object.keys(CAMERA_ORIGINALS) as CameraOriginalName[])(
+    '%s: timecode, reel, clip name, rate',
+    async (name) => {
+      const want = CAMERA_ORIGINALS[name];
+      const path = cameraOriginalPath(name);
+      const id = await readOriginalIdentity(path);
+      expect(id.startTimecode).toBe(want.timecode ?? '00:00:00:00');
+      expect(id.timecodeSource).toBe(
+        want.timecode === null ? 'none' : path.toLowerCase().endsWith('.mxf') ? 'mxf' : 'tmcd',
+      );
+      expect(id.reel).toBe(want.reel);
+      expect(id.clipName).toBe(want.clipName ?? want.file.replace(/\.[^.]+$/, ''));
+      expect([id.rate, id.codec, id.width, id.height, id.hasAudio]).toEqual([
+        want.fps,
+        want.codec,
+        want.width,
+        want.height,
+        want.audio,
+      ]);
+      expect(Math.abs((id.durationSeconds ?? 0) - want.seconds)).toBeLessThan(0.1);
+    },
+  );
 });

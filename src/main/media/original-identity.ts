@@ -29,6 +29,8 @@ export const originalIdentitySchema = z.object({
   durationSeconds: z.number().nonnegative().nullable(),
   /** Whole frames of the picture (duration x rate). */
   durationFrames: z.number().int().nonnegative().nullable(),
+  /** ffprobe's format name ("mov,mp4,m4a,3gp,3g2,mj2", "mxf", "mpegts"). */
+  container: z.string().nullable(),
   codec: z.string().nullable(),
   profile: z.string().nullable(),
   pixFmt: z.string().nullable(),
@@ -95,7 +97,9 @@ function embeddedTimecode(p: OriginalProbe): { text: string; source: 'tmcd' | 'm
   const tmcd = p.streams.find((s) => s.codec_tag_string === 'tmcd' && s.tags?.timecode);
   if (tmcd?.tags?.timecode) return { text: tmcd.tags.timecode, source: 'tmcd' };
   const text =
-    p.streams.find((s) => s.codec_type === 'video' && s.tags?.timecode)?.tags?.timecode ?? p.format?.tags?.timecode;
+    p.streams.find((s) => s.codec_type === 'video' && s.tags?.timecode)?.tags?.timecode ??
+    p.format?.tags?.timecode ??
+    p.format?.tags?.TIMECODE;
   if (!text) return null;
   return { text, source: container.includes('mxf') ? 'mxf' : container.includes('mov') ? 'tmcd' : 'stream' };
 }
@@ -152,6 +156,7 @@ export function identityFrom(path: string, p: OriginalProbe, sidecars: SidecarFa
     createdAt: sony?.createdAt ?? xmp?.createdAt ?? clean(p.format?.tags?.creation_time) ?? null,
     durationSeconds,
     durationFrames: durationSeconds === null ? null : Math.round((durationSeconds * rate.num) / rate.den),
+    container: p.format?.format_name ?? null,
     codec: video?.codec_name ?? null,
     profile: clean(video?.profile),
     pixFmt: video?.pix_fmt ?? null,
