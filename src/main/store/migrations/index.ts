@@ -8,6 +8,7 @@ import { m006UploadHistory } from './006-upload-history';
 import { m007FileMedia } from './007-file-media';
 import { m008ClipMedia } from './008-clip-media';
 import { m009FileStatusCounts } from './009-file-status-counts';
+import { m010Proxies } from './010-proxies';
 
 /** Client database migrations, in order. Append only. */
 export const clientMigrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const clientMigrations: readonly Migration[] = [
   m007FileMedia,
   m008ClipMedia,
   m009FileStatusCounts,
+  m010Proxies,
 ];
