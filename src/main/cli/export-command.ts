@@ -12,6 +12,7 @@ import { libraryMedia, mediaOf, type ExportItem } from '../library/export/export
 import { listRate } from '../library/export/list-rate';
 import { renderItems } from '../library/export/render';
 import { OriginalIdentities } from '../media/identities';
+import { SqliteIdentityStore } from '../media/identity-store';
 import type { Logger } from '../log';
 import type { Db } from '../store/database';
 import { LocalOriginals } from '../sync/local-originals';
@@ -66,7 +67,7 @@ export async function hitItems(
   logger: Logger,
 ): Promise<ExportItem[]> {
   const originals = new LocalOriginals(db);
-  const identities = new OriginalIdentities(null, logger);
+  const identities = new OriginalIdentities(new SqliteIdentityStore(db), logger);
   const paths = originals.pathsOf(hits.map((h) => h.videoNo));
   return Promise.all(
     hits.map(async (h, i): Promise<ExportItem> => {

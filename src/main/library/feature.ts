@@ -5,6 +5,7 @@ import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
 import { LocalOriginals } from '../sync';
 import { OriginalIdentities } from '../media/identities';
+import { SqliteIdentityStore } from '../media/identity-store';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import { ClipsStore } from '../store/clips-store';
@@ -82,7 +83,7 @@ export class LibraryFeature {
     const cacheStore = new LibraryCacheStore(o.db);
     const clipsStore = new ClipsStore(o.db);
     const originals = new LocalOriginals(o.db);
-    this.identities = new OriginalIdentities(null, logger);
+    this.identities = new OriginalIdentities(new SqliteIdentityStore(o.db), logger);
     this.savedFiles = { clips: clipsStore, downloads: downloadStore };
     this.destinations = new DestinationPolicy({
       dataDir: root,

@@ -13,6 +13,7 @@ import { SyncStore, type FilesQuery } from '../store/sync-store';
 import { type PollingMode } from '../store/sync-rows';
 import { UploadHistoryStore } from '../store/upload-history-store';
 import { backfillMedia } from './media-backfill';
+import { backfillIdentities } from '../media/identity-backfill';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
 import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
@@ -137,7 +138,7 @@ export class SyncEngine {
       logger: this.o.logger,
       signal: this.stopping.signal,
       onFile: (id) => this.emitFile(id),
-    });
+    }).then(() => backfillIdentities({ db: this.o.db, logger: this.o.logger, signal: this.stopping.signal }));
   }
 
   async stop(): Promise<void> {

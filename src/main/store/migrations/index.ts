@@ -9,6 +9,7 @@ import { m007FileMedia } from './007-file-media';
 import { m008ClipMedia } from './008-clip-media';
 import { m009FileStatusCounts } from './009-file-status-counts';
 import { m010Proxies } from './010-proxies';
+import { m011OriginalIdentity } from './011-original-identity';
 
 /** Client database migrations, in order. Append only. */
 export const clientMigrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const clientMigrations: readonly Migration[] = [
   m008ClipMedia,
   m009FileStatusCounts,
   m010Proxies,
+  m011OriginalIdentity,
 ];
