@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ffprobePath } from '../../common/media/tools';
 import { identityRate, type OriginalIdentity } from '../media/original-identity';
 import { originalInput } from '../media/original-probe';
-import { timecode } from '../media/timecode';
+import { timecode } from '../../shared/timecode';
 import type { ClipRow } from '../store/clips-store';
 
 const run = promisify(execFile);

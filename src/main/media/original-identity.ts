@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
-import { parseTimecode, rateOfFraction, timecode, type Rate } from './timecode';
+import { parseTimecode, rateOfFraction, timecode, type Rate } from '../../shared/timecode';
 import { probeOriginal, type OriginalProbe } from './original-probe';
 import { sidecarFactsSchema, type SidecarFacts } from './sidecar-facts';
 import { parseSonyXml } from './sony-xml';

@@ -1,7 +1,7 @@
 import type { OriginalIdentity } from '../../media/original-identity';
 import type { ClipRow } from '../../store/clips-store';
 import { clipFileMedia, libraryMedia, mediaOf, type ExportMedia } from './export-item';
-import { framesOf } from '../../media/timecode';
+import { framesOf } from '../../../shared/timecode';
 
 /** Reads (or recalls) the identity of a local media file; null when it cannot be read. */
 export type IdentityOf = (path: string) => Promise<OriginalIdentity | null>;

@@ -1,6 +1,6 @@
 import type { ExportItem } from './export-item';
 import { sourceRange } from './source-range';
-import { framesOf, rateLabel, rateOf, timecode } from '../../media/timecode';
+import { framesOf, rateLabel, rateOf, timecode } from '../../../shared/timecode';
 
 const CSV_COLUMNS = [
   'id',

@@ -1,6 +1,6 @@
 import type { ExportItem } from './export-item';
 import { convertFrames, sourceRange } from './source-range';
-import { oneHour, rateLabel, sameRate, timecode, type Rate } from '../../media/timecode';
+import { oneHour, rateLabel, sameRate, timecode, type Rate } from '../../../shared/timecode';
 
 /** Comment lines of an EDL carry free text: one line, no control characters. */
 export function comment(text: string): string {

@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import type { OriginalIdentity } from '../../media/original-identity';
 import { identityRate } from '../../media/original-identity';
 import type { ClipRow } from '../../store/clips-store';
-import { rateOf, type Rate } from '../../media/timecode';
+import { rateOf, type Rate } from '../../../shared/timecode';
 
 /**
  * The file an export links to: the camera original on this computer (what the edit wants), else the clip file cut

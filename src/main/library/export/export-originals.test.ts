@@ -11,7 +11,7 @@ import { readOriginalIdentity } from '../../media/original-identity';
 import { mediaOf, type ExportItem, type ExportMedia } from './export-item';
 import { listRate } from './list-rate';
 import { renderItems } from './render';
-import { parseTimecode, timecode } from '../../media/timecode';
+import { parseTimecode, timecode } from '../../../shared/timecode';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -6,7 +6,7 @@ import { itemsEdl } from './edl';
 import { clipFileMedia, clipItem, libraryMedia, type ExportItem } from './export-item';
 import { itemsFcpxml } from './fcpxml';
 import { listRate } from './list-rate';
-import { framesOf, oneHour, projectRate, rateOf, timecode, type Rate } from '../../media/timecode';
+import { framesOf, oneHour, projectRate, rateOf, timecode, type Rate } from '../../../shared/timecode';
 
 const run = promisify(execFile);
 

@@ -1,7 +1,7 @@
 import type { ExportItem, ExportMedia } from './export-item';
 import { listSize } from './list-rate';
 import { convertFrames, sourceRange } from './source-range';
-import { frameDuration, rationalTime, type Rate } from '../../media/timecode';
+import { frameDuration, rationalTime, type Rate } from '../../../shared/timecode';
 import { mediaUrl, xml } from './xml-text';
 
 interface Format {

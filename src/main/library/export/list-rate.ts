@@ -1,7 +1,7 @@
 import type { ExportFrameRate } from '../../../shared/contract/clips';
 import { AppError } from '../../../shared/errors';
 import type { ExportItem } from './export-item';
-import { projectRate, rateOf, type Rate } from '../../media/timecode';
+import { projectRate, rateOf, type Rate } from '../../../shared/timecode';
 
 /** The value seen most often (the first seen among equals); null for none. */
 function mostCommon<T>(values: T[], key: (v: T) => string): T | null {

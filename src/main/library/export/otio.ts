@@ -1,6 +1,6 @@
 import type { ExportItem } from './export-item';
 import { sourceRange } from './source-range';
-import { oneHour, type Rate } from '../../media/timecode';
+import { oneHour, type Rate } from '../../../shared/timecode';
 import { mediaUrl } from './xml-text';
 
 const fps = (rate: Rate): number => rate.num / rate.den;

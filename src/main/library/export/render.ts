@@ -4,7 +4,7 @@ import { itemsCsv } from './csv';
 import { itemsEdl } from './edl';
 import type { ExportItem } from './export-item';
 import { itemsFcpxml } from './fcpxml';
-import type { Rate } from '../../media/timecode';
+import type { Rate } from '../../../shared/timecode';
 import { itemsOtio } from './otio';
 import { itemsXmeml } from './xmeml';
 

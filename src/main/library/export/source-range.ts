@@ -1,5 +1,5 @@
 import type { ExportItem } from './export-item';
-import { framesOf, type Rate } from '../../media/timecode';
+import { framesOf, type Rate } from '../../../shared/timecode';
 
 /**
  * An item's range in its media, whole frames of the media's rate counted from the media's first frame: the hit

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { ExportItem, ExportMedia } from './export-item';
 import { listSize } from './list-rate';
 import { convertFrames, sourceRange } from './source-range';
-import { oneHour, timecode, type Rate } from '../../media/timecode';
+import { oneHour, timecode, type Rate } from '../../../shared/timecode';
 import { xml } from './xml-text';
 
 /** xmeml's <rate>: the integer timebase and whether it runs 1000/1001 slow (NTSC). */

@@ -1,4 +1,4 @@
-import type { ExportFrameRate } from '../../shared/contract/clips';
+import type { ExportFrameRate } from './contract/clips';
 
 /** Frame rates as exact rationals: 29.97 is 30000/1001, 23.976 is 24000/1001, integers stay integers. */
 export interface Rate {
@@ -119,4 +119,10 @@ export function parseTimecode(text: string, rate: Rate): number | null {
 /** Whether a timecode's text marks drop frame (";" or "." before the frames, as ffmpeg and cameras write it). */
 export function isDropFrameText(text: string): boolean {
   return /[;.,]\d{2,3}$/.test(text.trim());
+}
+
+/** The timecode `seconds` into media whose first frame is `startFrame` at `rate` ("num/den"); null for a bad rate. */
+export function timecodeAt(startFrame: number, rate: string, drop: boolean, seconds: number): string | null {
+  const r = rateOfFraction(rate, drop);
+  return r ? timecode(startFrame + Math.round((seconds * r.num) / r.den), r) : null;
 }
