@@ -1,29 +1,15 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { INPUT_FORMATS } from '../../common/media/media-input';
+import { mediaInput } from '../../common/media/media-input';
 import { reasonFrom } from '../../common/media/ffprobe';
 import { ffprobePath } from '../../common/media/tools';
 
 const run = promisify(execFile);
 
-/**
- * Containers a camera original may be in: the stored-video ones plus MXF (the `mxf` demuxer opens no other file;
- * MXF that references external essence is refused by the essence being absent) and WAV/W64 for BWF sound.
- */
-export const ORIGINAL_FORMATS = [...INPUT_FORMATS.storedVideo, 'mxf', 'wav', 'w64'] as const;
-
-/** ffmpeg/ffprobe input arguments for a camera original: the file protocol only, its container whitelisted. */
+/** ffmpeg/ffprobe input arguments for a camera original: the file protocol only, its containers whitelisted. */
 export function originalInput(path: string, before: readonly string[] = []): string[] {
-  return [
-    ...before,
-    '-protocol_whitelist',
-    'file',
-    '-format_whitelist',
-    ORIGINAL_FORMATS.join(','),
-    '-i',
-    `file:${path}`,
-  ];
+  return mediaInput('cameraOriginal', path, before);
 }
 
 const tags = z.record(z.string(), z.string()).optional();
