@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureCameraOriginals } from './fixtures/camera-originals';
 import { ensureMedia } from './fixtures/media';
 
 const root = join(import.meta.dirname, '..');
@@ -42,4 +43,5 @@ function ensureBuild(): void {
 export default async function setup(): Promise<void> {
   ensureBuild();
   await ensureMedia();
+  await ensureCameraOriginals();
 }

@@ -5,6 +5,7 @@ import { describeError } from '../shared/errors';
 import { LibraryApiError } from './api/errors';
 import { connect } from './cli/connect';
 import { runClip, runDownload } from './cli/library-commands';
+import { registerExportCommands, withOriginalFiles } from './cli/export-command';
 import { EXIT, resolveGlobalOptions, UsageError, type GlobalOptions } from './cli/options';
 import { runSync } from './cli/sync-command';
 import { runSemanticDownload, runSemanticStatus } from './cli/semantic-command';
@@ -141,7 +142,7 @@ program
       try {
         const results = await conn.client.search({ search_param: query, search_type: o.type, top_k: o.topK });
         if (o.json) {
-          process.stdout.write(`${JSON.stringify(results)}\n`);
+          process.stdout.write(`${JSON.stringify(withOriginalFiles(db, results))}\n`);
           return EXIT.ok;
         }
         if (results.length === 0) process.stdout.write('no results\n');
@@ -203,6 +204,8 @@ program
       );
     },
   );
+
+registerExportCommands(program, withDb, () => createLogger('reelsync-cli'));
 
 program
   .command('download')

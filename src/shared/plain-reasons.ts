@@ -22,6 +22,18 @@ interface Rule {
 /** Most specific first: a message can mention several things ("moov atom not found; Invalid data found ..."). */
 const RULES = [
   {
+    cause: 'camera-raw',
+    match: /camera raw (.+?) cannot be decoded here \(open it in (.+)\)/i,
+    text: (m) =>
+      `This is a ${m[1] ?? ''} camera raw file, which Reelsync cannot read. Export it to ProRes or H.264 with ${m[2] ?? "the camera maker's tool"}, and put the export in a watched folder to make it searchable.`,
+  },
+  {
+    cause: 'proxy-cache-full',
+    match: /proxy cache is full/i,
+    text: () =>
+      'Waiting for room in the proxy cache: it makes this search proxy once earlier ones are uploaded and indexed, or when you raise the cache size in Settings.',
+  },
+  {
     cause: 'cut-short',
     match: /partial file|last second does not decode|Input buffer exhausted/i,
     text: () =>

@@ -13,7 +13,8 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
   const ui = uiSession({
     prepare: async (running) => {
       makeLateTextVideo(join(running.footageDir, 'harbour-late.mp4'), LEAD);
-      await promisify(copyFile)(fixturePath('mpeg4Avi'), join(running.footageDir, 'old-camera.avi'));
+      // Camera raw that ffmpeg cannot decode: rejected with a reason naming RED's tool (an old codec gets a proxy).
+      await promisify(copyFile)(fixturePath('notVideoMp4'), join(running.footageDir, 'A002C001.R3D'));
     },
   });
   const shot = (name: string) => ui.page.screenshot({ path: join(screenshotsDir, `${name}.png`) });
@@ -58,11 +59,11 @@ describe.skipIf(skipBrowserTests)('journeys in headless web mode (Chromium, embe
   it('syncs to searchable and shows the rejected file with its reason', async () => {
     await ui.page.getByTestId('nav-library').click();
     const late = ui.page.locator('[data-testid="file-row"][data-path$="harbour-late.mp4"]');
-    const avi = ui.page.locator('[data-testid="file-row"][data-path$="old-camera.avi"]');
+    const avi = ui.page.locator('[data-testid="file-row"][data-path$="A002C001.R3D"]');
     await expect.poll(() => late.getAttribute('data-status'), { timeout: 90_000, interval: 500 }).toBe('indexed');
     expect(await late.locator('.badge').first().textContent()).toBe('Searchable');
     await expect.poll(() => avi.getAttribute('data-status'), { timeout: 30_000 }).toBe('skipped');
-    expect(await avi.getByTestId('file-reason').textContent()).toMatch(/codec/i);
+    expect(await avi.getByTestId('file-reason').textContent()).toMatch(/RED R3D.*REDCINE-X/);
     expect(await ui.page.getByTestId('count-search').textContent()).toBe('1');
     await shot('04-library-synced');
     await ui.page.getByRole('tab', { name: /Rejected/ }).click();

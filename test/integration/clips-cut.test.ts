@@ -281,16 +281,18 @@ print(json.dumps({'rows': rows, 'version': root.get('version'), 'clips': [dict(c
     expect(row.end_tc).toBe('00:00:03:00');
     expect(parsed.version).toBe('1.9');
     expect(parsed.formats[0]?.frameDuration).toBe('1/25s');
+    // Every format links the original on this computer at its own time (no timecode: from zero) with the handles.
     expect(parsed.clips[0]?.duration).toBe('9/5s');
-    expect(parsed.markers[0]?.start).toBe('2/5s');
-    expect(parsed.assets[0]).toBe(pathToFileURL(clip.path ?? '').href);
+    expect(parsed.clips[0]?.start).toBe('8/5s');
+    expect(parsed.markers[0]?.start).toBe('2s');
+    expect(parsed.assets[0]).toBe(pathToFileURL(original).href);
     const events = edl.content.split('\r\n').filter((l) => /^\d{3} /.test(l));
     expect(events).toHaveLength(1);
     const m =
       /^(\d{3}) {2}(\S+)\s+(AA\/V|V)\s+C\s+(\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d) (\d\d:\d\d:\d\d:\d\d)$/.exec(
         events[0] ?? '',
       );
-    expect(m?.slice(1)).toEqual(['001', 'AX', 'AA/V', '00:00:02:00', '00:00:03:00', '01:00:00:00', '01:00:01:00']);
+    expect(m?.slice(1)).toEqual(['001', 'COUNTER', 'AA/V', '00:00:01:15', '00:00:03:10', '01:00:00:00', '01:00:01:20']);
     expect(edl.content).toContain('* FROM CLIP NAME: counter.mp4');
     expect(edl.content.startsWith('TITLE: ')).toBe(true);
   });

@@ -100,9 +100,10 @@ describe('exports of real cut clips (25 fps and 30 fps, one without sound)', () 
     const ids = [clips.pal.id, clips.ntsc.id, clips.silent.id];
     const { content } = await local.feature.clips.render('edl', ids, '25');
     expect(events(content)).toEqual([
-      ['001', 'AX', 'AA/V', 'C', '00:00:01:00', '00:00:02:00', '01:00:00:00', '01:00:01:00'],
-      ['002', 'AX', 'AA/V', 'C', '00:00:00:13', '00:00:01:18', '01:00:01:00', '01:00:02:05'],
-      ['003', 'AX', 'V', 'C', '00:00:02:00', '00:00:03:00', '01:00:02:05', '01:00:03:05'],
+      // No camera original on this computer: the events link the clip files, reels from their names (8 characters).
+      ['001', 'PAL_1S00', 'AA/V', 'C', '00:00:01:00', '00:00:02:00', '01:00:00:00', '01:00:01:00'],
+      ['002', 'NTSC_0S5', 'AA/V', 'C', '00:00:00:13', '00:00:01:18', '01:00:01:00', '01:00:02:05'],
+      ['003', 'SILENT_2', 'V', 'C', '00:00:02:00', '00:00:03:00', '01:00:02:05', '01:00:03:05'],
     ]);
     expect(content).toContain('* COMMENT: SOURCE 30 FPS, TIMECODES CONVERTED TO 25');
     // Without a project rate the list takes the most common clip rate (two at 30): frames 00-29.

@@ -7,7 +7,7 @@ import { syncSuite } from '../helpers/sync-engine';
 const suite = syncSuite('reelsync-sync-');
 
 describe('sync of the fixture folder against the real service', () => {
-  it('uploads the acceptable files once, skips the others with a stored reason, and sees them indexed', async () => {
+  it('uploads the acceptable files once, proxies the decodable others, skips the rest with a stored reason', async () => {
     const folder = join(suite.dir, 'footage');
     await mkdir(join(folder, 'day2'), { recursive: true });
     await mkdir(join(folder, '.cache'), { recursive: true });
@@ -30,11 +30,8 @@ describe('sync of the fixture folder against the real service', () => {
       expect(byName.get('phone-h264.mp4')?.status).toBe('indexed');
       expect(byName.get('hevc.mov')?.status).toBe('indexed');
       expect(byName.get('vp9.mkv')?.status).toBe('indexed');
-      expect(byName.get('mpeg4-part2.avi')).toMatchObject({
-        status: 'skipped',
-        reason: expect.stringContaining('mpeg4 codec') as unknown,
-        details: expect.stringContaining('codec mpeg4') as unknown,
-      });
+      // The library refuses MPEG-4 part 2; ffmpeg decodes it, so an H.264 proxy goes up in its place.
+      expect(byName.get('mpeg4-part2.avi')?.status).toBe('indexed');
       expect(byName.get('truncated.mp4')).toMatchObject({
         status: 'skipped',
         reason: expect.stringMatching(/incomplete/) as unknown,
@@ -45,9 +42,9 @@ describe('sync of the fixture folder against the real service', () => {
       expect(renamed?.status).toBe('indexed');
       expect(renamed?.videoNo).toBe(byName.get('phone-h264.mp4')?.videoNo);
 
-      // The library holds exactly three videos, each with its hash tag and the phone's capture metadata.
+      // The library holds exactly four videos (one a proxy), each with its hash tag; the phone's capture metadata.
       const listed = await t.client.listVideos({ page: 1, size: 50 });
-      expect(listed.total_count).toBe(3);
+      expect(listed.total_count).toBe(4);
       const phone = listed.videos.find((v) => v.videoNo === byName.get('phone-h264.mp4')?.videoNo);
       expect(phone?.tags).toEqual(
         expect.arrayContaining(['shoot-a', `sha256:${byName.get('phone-h264.mp4')?.hash ?? ''}`]),
@@ -61,7 +58,7 @@ describe('sync of the fixture folder against the real service', () => {
       const again = await t.engine.scan();
       expect(again).toMatchObject({ new: 0, changed: 0, unchanged: 7 });
       await t.engine.waitForIdle();
-      expect((await t.client.listVideos({ page: 1, size: 50 })).total_count).toBe(3);
+      expect((await t.client.listVideos({ page: 1, size: 50 })).total_count).toBe(4);
     } finally {
       await t.stop();
     }

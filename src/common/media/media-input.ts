@@ -17,6 +17,8 @@ export const INPUT_FORMATS = {
    * transport streams, raw MPEG video). None of these demuxers opens another file.
    */
   storedVideo: [...UPLOAD_VIDEO, 'flv', 'asf', 'mpeg', 'mpegts', 'mpegvideo'],
+  /** A camera original the client makes a search proxy of: the stored kinds plus MXF and DV. */
+  cameraOriginal: [...UPLOAD_VIDEO, 'flv', 'asf', 'mpeg', 'mpegts', 'mpegvideo', 'mxf', 'dv'],
   /** Still images: keyframes and posters (JPEG) and query photos (JPEG, PNG, WebP, BMP, TIFF, GIF). */
   image: ['image2', 'jpeg_pipe', 'png_pipe', 'webp_pipe', 'bmp_pipe', 'tiff_pipe', 'gif'],
 } as const satisfies Record<string, readonly string[]>;
@@ -27,6 +29,7 @@ export type InputKind = keyof typeof INPUT_FORMATS;
 export const INPUT_KIND_NAMES: Record<InputKind, string> = {
   uploadVideo: 'mp4/mov, mkv/webm or avi',
   storedVideo: 'mp4/mov, mkv/webm, avi, flv, wmv, mpg or ts',
+  cameraOriginal: 'mp4/mov, mxf, mkv/webm, avi, mts/ts, mpg, dv, flv or wmv',
   image: 'JPEG, PNG, WebP, BMP, TIFF or GIF',
 };
 

@@ -23,7 +23,7 @@ export interface ClipCommandOptions {
 }
 
 /** Library feature in the database's folder, with the service only when one is needed. */
-async function withFeature(
+export async function withFeature(
   db: Db,
   g: GlobalOptions,
   logger: Logger,

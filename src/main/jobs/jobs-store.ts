@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../store/database';
 
-export const JOB_KINDS = ['examine', 'upload', 'poll', 'download', 'clip'] as const;
+export const JOB_KINDS = ['examine', 'upload', 'poll', 'download', 'clip', 'proxy'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATES = ['queued', 'active', 'done', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];

@@ -10,6 +10,8 @@ import type { Logger } from '../log';
 import type { ClipRow, ClipsStore } from '../store/clips-store';
 import type { JobRow } from '../jobs/jobs-store';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
+import type { IdentityOf } from './export/clip-media';
+import { planClipCut } from './cut-plan';
 import { cut, cutRange, still } from './cutter';
 import type { DownloadManager } from './download-manager';
 import { reserveName, sanitizeFileName } from './filenames';
@@ -25,6 +27,8 @@ export interface ClipJobDeps {
   logger: Logger;
   notify: (row: ClipRow) => void;
   maxAttempts?: number;
+  /** Codec, timecode and length of the source (a camera original: ProRes, MXF, MTS...); null when unreadable. */
+  identityOf?: IdentityOf;
 }
 
 type Source = { type: 'ready'; path: string } | { type: 'wait' } | { type: 'fail'; error: string };
@@ -62,17 +66,20 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
           return { type: 'failed', error: source.error };
         }
         set(id, 'cutting');
-        const probe = await ffprobe(source.path, { kind: 'storedVideo', signal });
+        const identity = (await d.identityOf?.(source.path)) ?? null;
+        const duration =
+          identity?.durationSeconds ?? (await ffprobe(source.path, { kind: 'storedVideo', signal })).durationSeconds;
         let range;
         try {
-          range = cutRange(clip.start_s, clip.end_s, clip.handles_s, probe.durationSeconds);
+          range = cutRange(clip.start_s, clip.end_s, clip.handles_s, duration);
         } catch (err) {
           throw new ClipFailure(describeError(err));
         }
         await mkdir(clip.out_dir, { recursive: true });
         const out = clip.path ?? (await reserveName(clip.out_dir, outName(clip, source.path)));
         if (!clip.path) d.store.setOutput(id, out);
-        await cut(source.path, out, range, clip.mode, clip.format, signal);
+        const plan = await planClipCut(clip, source.path, range.from, identity, signal);
+        await cut(source.path, out, range, clip.mode, clip.format, signal, plan);
         const result = await ffprobe(out, { kind: 'storedVideo', signal });
         await mkdir(d.thumbsDir, { recursive: true });
         const thumb = join(d.thumbsDir, `clip-${id}.jpg`);
@@ -88,7 +95,10 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
           hasAudio: result.audio !== null,
           thumbnailPath,
         });
-        log.info({ clipId: id, out, from: range.from, duration: range.duration, mode: clip.mode }, 'clip cut');
+        log.info(
+          { clipId: id, out, from: range.from, duration: range.duration, mode: clip.mode, plan: plan.reason },
+          'clip cut',
+        );
         d.notify(ready);
         return { type: 'finished' };
       } catch (err) {

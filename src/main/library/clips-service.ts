@@ -2,16 +2,16 @@ import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { ffprobe } from '../../common/media/ffprobe';
-import type { ClipView, ExportFrameRate, saveClipSchema } from '../../shared/contract/clips';
-import { AppError, unreachable } from '../../shared/errors';
+import type { ClipView, ExportFormat, ExportFrameRate, saveClipSchema } from '../../shared/contract/clips';
+import { AppError } from '../../shared/errors';
 import type { ClipRow, ClipsStore } from '../store/clips-store';
 import type { JobsStore } from '../jobs/jobs-store';
-import { clipsCsv, clipsEdl } from './export/csv-edl';
-import { clipsFcpxml } from './export/fcpxml';
+import { clipMedia, type IdentityOf } from './export/clip-media';
+import { clipItem } from './export/export-item';
 import { listRate } from './export/list-rate';
+import { renderItems } from './export/render';
 
 export type SaveClip = z.output<typeof saveClipSchema>;
-export type ExportFormat = 'csv' | 'edl' | 'fcpxml';
 
 export interface ClipsServiceDeps {
   store: ClipsStore;
@@ -21,6 +21,9 @@ export interface ClipsServiceDeps {
   wake: () => void;
   abort: (target: string) => void;
   emit: (id: number, clip: ClipView | null) => void;
+  /** The camera original of a library video on this computer (watched file of its content), else null. */
+  originalOf: (videoNo: string) => string | null;
+  identityOf: IdentityOf;
 }
 
 /** The clips library: save (queues a cut), browse, search, edit, delete, export. Everything but save works offline. */
@@ -89,8 +92,9 @@ export class ClipsService {
   }
 
   /**
-   * The marker list of the given clips (all when omitted) at one frame rate (EDL, FCPXML); where it may be written is
-   * the destination policy's call. Clips cut before their sound was recorded are probed first.
+   * The marker list of the given clips (all when omitted) at one frame rate, every event linking to the camera
+   * original at its source timecode when this computer has it; where it may be written is the destination policy's
+   * call. Clips cut before their sound was recorded are probed first.
    */
   async render(
     format: ExportFormat,
@@ -98,21 +102,11 @@ export class ClipsService {
     frameRate: ExportFrameRate = 'auto',
   ): Promise<{ content: string; count: number }> {
     const rows = await Promise.all(this.d.store.byIds(ids).map((r) => this.withMedia(r)));
-    let content: string;
-    switch (format) {
-      case 'csv':
-        content = clipsCsv(rows);
-        break;
-      case 'edl':
-        content = clipsEdl(rows, listRate(rows, frameRate));
-        break;
-      case 'fcpxml':
-        content = clipsFcpxml(rows, listRate(rows, frameRate));
-        break;
-      default:
-        throw unreachable(format);
-    }
-    return { content, count: rows.length };
+    const items = await Promise.all(
+      rows.map(async (r) => clipItem(r, await clipMedia(r, this.d.originalOf(r.video_no), this.d.identityOf))),
+    );
+    const rate = format === 'csv' ? listRate([], 'auto') : listRate(items, frameRate);
+    return { content: renderItems(format, items, rate), count: rows.length };
   }
 
   /** A ready clip whose sound is not known yet (cut before it was recorded) with its file probed; as is otherwise. */

@@ -4,6 +4,8 @@ import { mediaInput } from '../../common/media/media-input';
 import { unreachable } from '../../shared/errors';
 import type { ClipRow } from '../store/clips-store';
 import { ffmpegPath } from '../../common/media/tools';
+import { originalInput } from '../media/original-probe';
+import type { CutPlan, CutVideo } from './cut-plan';
 
 const run = promisify(execFile);
 
@@ -31,19 +33,55 @@ function secs(n: number): string {
   return n.toFixed(6);
 }
 
+/** The plan of a cut made without knowing the source: `accurate` re-encodes in H.264, `copy` copies. */
+export function defaultPlan(mode: CutMode): CutPlan {
+  switch (mode) {
+    case 'accurate':
+      return { video: { type: 'h264' }, audio: 'aac', timecode: null, seek: 'input', reason: 'accurate' };
+    case 'copy':
+      return { video: { type: 'copy' }, audio: 'copy', timecode: null, seek: 'input', reason: 'copy' };
+    default:
+      throw unreachable(mode);
+  }
+}
+
+function videoArgs(v: CutVideo): string[] {
+  switch (v.type) {
+    case 'copy':
+      return ['-c:v', 'copy'];
+    case 'h264':
+      return ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p'];
+    case 'prores':
+      return ['-c:v', 'prores_ks', '-profile:v', String(v.profile), '-pix_fmt', v.pixFmt];
+    case 'dnxhd':
+      return ['-c:v', 'dnxhd', '-profile:v', 'dnxhr_hq', '-pix_fmt', v.pixFmt];
+    default:
+      throw unreachable(v);
+  }
+}
+
 /**
- * ffmpeg arguments for one cut. `accurate` decodes from the keyframe before `from` and re-encodes (h264 + aac, or the
- * same in mov/mkv), so the file starts on the exact frame; `copy` copies the streams untouched: fast, no quality loss,
- * but it can only start on a keyframe at or before `from`.
+ * ffmpeg arguments for one cut, by `plan` (see cut-plan.ts; without one, `accurate` decodes from the keyframe before
+ * `from` and re-encodes in H.264 + AAC so the file starts on the exact frame, `copy` copies the streams: fast and
+ * lossless but starting on a keyframe at or before `from`). The source opens as a camera original may be (MXF, MPEG-TS
+ * and the rest); the clip carries the plan's timecode, the original's at its first frame.
  */
-export function cutArgs(source: string, out: string, range: CutRange, mode: CutMode, format: CutFormat): string[] {
+export function cutArgs(
+  source: string,
+  out: string,
+  range: CutRange,
+  mode: CutMode,
+  format: CutFormat,
+  plan: CutPlan = defaultPlan(mode),
+): string[] {
   const input = [
     '-hide_banner',
     '-loglevel',
     'error',
     '-nostdin',
     '-y',
-    ...mediaInput('storedVideo', source, ['-ss', secs(range.from)]),
+    ...(plan.seek === 'input' ? originalInput(source, ['-ss', secs(range.from)]) : originalInput(source)),
+    ...(plan.seek === 'output' ? ['-ss', secs(range.from)] : []),
     '-t',
     secs(range.duration),
   ];
@@ -54,31 +92,10 @@ export function cutArgs(source: string, out: string, range: CutRange, mode: CutM
       : format === 'mov'
         ? ['-f', 'mov', '-movflags', '+faststart']
         : ['-f', 'mp4', '-movflags', '+faststart'];
-  switch (mode) {
-    case 'accurate':
-      return [
-        ...input,
-        ...maps,
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '18',
-        '-pix_fmt',
-        'yuv420p',
-        '-c:a',
-        'aac',
-        '-b:a',
-        '192k',
-        ...container,
-        out,
-      ];
-    case 'copy':
-      return [...input, ...maps, '-c', 'copy', '-avoid_negative_ts', 'make_zero', ...container, out];
-    default:
-      throw unreachable(mode);
-  }
+  const audio = plan.audio === 'copy' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '192k'];
+  const copying = plan.video.type === 'copy' ? ['-avoid_negative_ts', 'make_zero'] : [];
+  const timecode = plan.timecode ? ['-timecode', plan.timecode] : [];
+  return [...input, ...maps, ...videoArgs(plan.video), ...audio, ...copying, ...timecode, ...container, out];
 }
 
 export async function cut(
@@ -88,9 +105,10 @@ export async function cut(
   mode: CutMode,
   format: CutFormat,
   signal?: AbortSignal,
+  plan?: CutPlan,
 ): Promise<void> {
   try {
-    await run(ffmpegPath(), cutArgs(source, out, range, mode, format), { signal, maxBuffer: 4 * 1024 * 1024 });
+    await run(ffmpegPath(), cutArgs(source, out, range, mode, format, plan), { signal, maxBuffer: 4 * 1024 * 1024 });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();
     throw new Error(`ffmpeg could not cut ${source}${stderr ? `: ${stderr.split('\n').slice(-3).join('; ')}` : ''}`, {

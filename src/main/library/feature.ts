@@ -4,6 +4,8 @@ import { AppError } from '../../shared/errors';
 import { LibraryClient } from '../api/client';
 import { BlobDownloader } from '../api/download';
 import { LocalOriginals } from '../sync';
+import { OriginalIdentities } from '../media/identities';
+import { SqliteIdentityStore } from '../media/identity-store';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import { ClipsStore } from '../store/clips-store';
@@ -54,6 +56,8 @@ export class LibraryFeature {
   readonly destinations: DestinationPolicy;
   readonly downloads: DownloadManager;
   readonly clips: ClipsService;
+  /** Timecode, reel and camera of local originals and clip files (exports, clips cut from originals). */
+  readonly identities: OriginalIdentities;
   readonly thumbnails: ThumbnailCache;
   readonly queue: ClientJobQueue;
   readonly client: LibraryClient | null;
@@ -78,6 +82,8 @@ export class LibraryFeature {
     const downloadStore = new DownloadStore(o.db);
     const cacheStore = new LibraryCacheStore(o.db);
     const clipsStore = new ClipsStore(o.db);
+    const originals = new LocalOriginals(o.db);
+    this.identities = new OriginalIdentities(new SqliteIdentityStore(o.db), logger);
     this.savedFiles = { clips: clipsStore, downloads: downloadStore };
     this.destinations = new DestinationPolicy({
       dataDir: root,
@@ -102,6 +108,8 @@ export class LibraryFeature {
       wake: () => this.queue.pump(),
       abort: abort('clip'),
       emit: (id, clip) => o.events.emit('clips:changed', { id, clip }),
+      originalOf: (videoNo) => originals.pathOf(videoNo),
+      identityOf: (path) => this.identities.identityOf(path),
     });
     this.thumbnails = new ThumbnailCache({
       dir: this.folders.thumbnails,
@@ -128,6 +136,7 @@ export class LibraryFeature {
           downloads: this.downloads,
           client: () => this.client,
           originalsDir: this.folders.originals,
+          identityOf: (path) => this.identities.identityOf(path),
           thumbsDir: this.folders.clipThumbnails,
           logger,
           notify: (row) => this.clips.notify(row),

@@ -3,6 +3,7 @@ import { libraryCall } from '../api/app-errors';
 import { existsSync } from 'node:fs';
 import type { DesktopAccess } from '../desktop/hooks';
 import type { HandlerMap } from '../ipc/registry';
+import { EXPORT_EXTENSIONS } from '../../shared/contract/clips';
 import { clipView } from './clips-service';
 import { downloadView } from './download-manager';
 import type { LibraryFeature } from './feature';
@@ -49,7 +50,12 @@ export function libraryHandlers(lib: () => LibraryFeature, desktop: DesktopAcces
       const { content, count } = await l.clips.render(format, ids, frameRate);
       const written =
         file !== undefined || fileGrant !== undefined
-          ? await l.destinations.writeFile({ path: file, grant: fileGrant }, format, content, onExists)
+          ? await l.destinations.writeFile(
+              { path: file, grant: fileGrant },
+              EXPORT_EXTENSIONS[format],
+              content,
+              onExists,
+            )
           : null;
       return { content, file: written, count };
     },

@@ -57,7 +57,15 @@ export function mediaSource(d: MediaSourceDeps): MediaSource {
       const destinations = d.destinations();
       const chosen = destinations ? [...destinations.configuredRoots(), destinations.clipsDir()] : [];
       const saved = d.savedFile(path) ? [path] : [];
-      return [...d.watchedPaths(), join(d.dataDir, 'clips'), join(d.dataDir, 'downloads'), ...chosen, ...saved];
+      // proxies/: the search proxies of camera originals a browser cannot play (the player plays those instead).
+      return [
+        ...d.watchedPaths(),
+        join(d.dataDir, 'clips'),
+        join(d.dataDir, 'downloads'),
+        join(d.dataDir, 'proxies'),
+        ...chosen,
+        ...saved,
+      ];
     },
     async keyframe(bucket, blob) {
       if (!isKeyframeAddress(bucket, blob)) return { ok: false, status: 400, message: 'not a keyframe address' };

@@ -7,6 +7,8 @@ import { LocalOriginals } from '../sync';
 import { runSearch } from './run-search';
 import { SearchCache } from './search-cache';
 import { videoDetail } from './video-detail';
+import { OriginalIdentities } from '../media/identities';
+import { SqliteIdentityStore } from '../media/identity-store';
 
 export interface SearchHandlerDeps {
   /** The library service's client, or an `offline` AppError saying why there is none. */
@@ -25,7 +27,12 @@ export function searchHandlers(d: SearchHandlerDeps) {
     },
     'search:last-results': () => ({ results: lastResults().last() }),
     'library:video': async ({ videoNo }) =>
-      libraryCall(() => videoDetail(d.client(), new LocalOriginals(d.db()), videoNo)),
+      libraryCall(() =>
+        videoDetail(d.client(), new LocalOriginals(d.db()), videoNo, {
+          db: d.db(),
+          identities: new OriginalIdentities(new SqliteIdentityStore(d.db())),
+        }),
+      ),
     'library:folders': async () => ({
       folders: (await libraryCall(() => d.client().listFolders())).map((f) => ({
         folderId: f.folder_id,

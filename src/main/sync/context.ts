@@ -5,6 +5,7 @@ import type { JobsStore } from '../jobs/jobs-store';
 import type { SyncStore } from '../store/sync-store';
 import type { UploadHistoryStore } from '../store/upload-history-store';
 import type { PauseReason } from '../jobs/client-job-queue';
+import type { ProxyDeps } from '../proxy/proxy-job';
 
 export interface SyncConfig {
   /** A file is taken once its size and mtime have not changed for this long. */
@@ -38,6 +39,15 @@ export interface SyncNotifier {
     rate: number;
     etaSeconds: number | null;
   }): void;
+  proxyProgress(p: {
+    fileId: number;
+    path: string;
+    hash: string;
+    percent: number;
+    speed: number;
+    etaSeconds: number | null;
+    encoder: string;
+  }): void;
 }
 
 /** What the job handlers share: stores, the API client, exiftool, events. */
@@ -50,6 +60,7 @@ export interface SyncDeps {
   logger: Logger;
   notify: SyncNotifier;
   config: SyncConfig;
+  proxies: ProxyDeps;
   pauseQueue(reason: PauseReason): void;
   /** New rows were written: let the queue look. */
   wake(): void;

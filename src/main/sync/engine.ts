@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { FileView, SyncStatus, WatchFolderView } from '../../shared/contract/sync';
 import { AppError, describeError } from '../../shared/errors';
@@ -13,6 +13,7 @@ import { SyncStore, type FilesQuery } from '../store/sync-store';
 import { type FileRow, type PollingMode } from '../store/sync-rows';
 import { UploadHistoryStore } from '../store/upload-history-store';
 import { backfillMedia } from './media-backfill';
+import { backfillIdentities } from '../media/identity-backfill';
 import { DEFAULT_SYNC_CONFIG, type SyncConfig, type SyncDeps } from './context';
 import { retryAllFailed, syncStatusOf } from './control';
 import { examineHandler } from './examine';
@@ -22,6 +23,11 @@ import { ClientJobQueue } from '../jobs/client-job-queue';
 import { FileRecorder, type RecordCounts } from './recorder';
 import { scanTree } from './scanner';
 import { uploadHandler } from './upload';
+import { detectedEncoder, type EncoderSpec } from '../proxy/encoders';
+import { ProxyCache } from '../proxy/proxy-cache';
+import { proxyHandler } from '../proxy/proxy-job';
+import { ProxySettings } from '../proxy/proxy-settings';
+import { ProxyStore } from '../proxy/proxy-store';
 import { extensionProblem } from './validator';
 import { fileView, watchFolderView } from './views';
 import { FolderWatcher } from './watcher';
@@ -35,7 +41,14 @@ export interface SyncEngineOptions {
   config?: Partial<SyncConfig>;
   queueTickMs?: number;
   backoff?: { baseMs: number; maxMs: number };
+  /** The proxy cache folder; `proxies` beside the client database by default (the data folder). */
+  proxyDir?: string;
+  /** The proxy encoder; detected at run time (hardware when one works, else libx264) by default. */
+  proxyEncoder?: () => Promise<EncoderSpec>;
 }
+
+/** Jobs that work on a content (target: its hash): paused, resumed and cancelled with the file. */
+const CONTENT_JOBS = ['proxy', 'upload'] as const;
 
 export interface AddFolderInput {
   path: string;
@@ -77,6 +90,9 @@ export class SyncEngine {
     this.jobs = new JobsStore(o.db);
     this.history = new UploadHistoryStore(o.db);
     this.settings = new SettingsStore(o.db);
+    const proxyStore = new ProxyStore(o.db);
+    const proxySettings = new ProxySettings(o.db);
+    const proxyDir = o.proxyDir ?? join(dirname(o.db.name), 'proxies');
     const deps: SyncDeps = {
       store: this.store,
       jobs: this.jobs,
@@ -89,6 +105,15 @@ export class SyncEngine {
         fileChanged: (id) => this.emitFile(id),
         contentChanged: (hash) => this.store.filesWithHash(hash).forEach((f) => this.emitFile(f.id)),
         progress: (p) => o.events.emit('sync:progress', p),
+        proxyProgress: (p) => o.events.emit('sync:proxy-progress', p),
+      },
+      proxies: {
+        store: proxyStore,
+        settings: proxySettings,
+        cache: new ProxyCache(proxyDir, proxyStore, proxySettings, o.logger.child({ module: 'proxy-cache' })),
+        encoder: o.proxyEncoder ?? detectedEncoder,
+        // One at a time: an encode takes every core it is given.
+        concurrency: 1,
       },
       pauseQueue: (reason) => this.queue.pause(reason),
       wake: () => this.queue.pump(),
@@ -96,7 +121,7 @@ export class SyncEngine {
     this.queue = new ClientJobQueue({
       jobs: this.jobs,
       settings: this.settings,
-      handlers: [examineHandler(deps), uploadHandler(deps), pollHandler(deps)],
+      handlers: [examineHandler(deps), proxyHandler(deps), uploadHandler(deps), pollHandler(deps)],
       logger: o.logger,
       tickMs: o.queueTickMs,
       backoff: o.backoff,
@@ -113,7 +138,7 @@ export class SyncEngine {
       logger: this.o.logger,
       signal: this.stopping.signal,
       onFile: (id) => this.emitFile(id),
-    });
+    }).then(() => backfillIdentities({ db: this.o.db, logger: this.o.logger, signal: this.stopping.signal }));
   }
 
   async stop(): Promise<void> {
@@ -260,10 +285,11 @@ export class SyncEngine {
     this.store.setFilePaused(fileId, true);
     this.jobs.setPaused('examine', String(fileId), true);
     this.queue.abortTarget('examine', String(fileId), 'pause');
-    if (f.hash) {
-      this.jobs.setPaused('upload', f.hash, true);
-      this.queue.abortTarget('upload', f.hash, 'pause');
-    }
+    if (f.hash)
+      for (const kind of CONTENT_JOBS) {
+        this.jobs.setPaused(kind, f.hash, true);
+        this.queue.abortTarget(kind, f.hash, 'pause');
+      }
     this.emitFile(fileId);
     return true;
   }
@@ -276,7 +302,7 @@ export class SyncEngine {
     const f = this.requireFile(fileId);
     this.store.setFilePaused(fileId, false);
     this.jobs.setPaused('examine', String(fileId), false);
-    if (f.hash) this.jobs.setPaused('upload', f.hash, false);
+    if (f.hash) for (const kind of CONTENT_JOBS) this.jobs.setPaused(kind, f.hash, false);
     this.emitFile(fileId);
     this.queue.pump();
     return true;
@@ -296,6 +322,7 @@ export class SyncEngine {
       } else if (f.hash) {
         const content = this.store.content(f.hash);
         const rows = [
+          ...this.jobs.retryFailed({ kind: 'proxy', target: f.hash }),
           ...this.jobs.retryFailed({ kind: 'upload', target: f.hash }),
           ...this.jobs.retryFailed({ kind: 'poll', target: f.hash }),
         ];
@@ -324,8 +351,10 @@ export class SyncEngine {
     if (f.hash) {
       const content = this.store.content(f.hash);
       if (content && !content.video_no) {
-        this.jobs.cancelOpen('upload', f.hash);
-        this.queue.abortTarget('upload', f.hash, 'cancel');
+        for (const kind of CONTENT_JOBS) {
+          this.jobs.cancelOpen(kind, f.hash);
+          this.queue.abortTarget(kind, f.hash, 'cancel');
+        }
         this.store.setContentState(f.hash, 'cancelled', 'cancelled by the user');
       }
     }

@@ -4,12 +4,12 @@ import type { JobRow } from '../jobs/jobs-store';
 import type { SyncDeps } from './context';
 import { sha256File } from './hasher';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
-import { validateVideo } from './validator';
+import { decideVideo } from './validator';
 
 /**
- * `examine` jobs (target: file id): wait until the file is stable, validate it, hash it (unless size and mtime are
- * those already hashed), read its capture metadata, then link it to its content row, creating the content and its
- * upload job when the content is new.
+ * `examine` jobs (target: file id): wait until the file is stable, decide (upload, proxy or skip), hash it (unless
+ * size and mtime are those already hashed), read its capture metadata, then link it to its content row, creating the
+ * content and its upload job (or its proxy job, for a camera original the library refuses) when the content is new.
  */
 export function examineHandler(deps: SyncDeps): JobHandler {
   const log = deps.logger.child({ module: 'examine' });
@@ -42,10 +42,10 @@ export function examineHandler(deps: SyncDeps): JobHandler {
       const stableFor = Math.max(now - file.observed_at, file.mtime_ms <= now ? now - file.mtime_ms : 0);
       if (stableFor < deps.config.stableMs) return { type: 'wait', delayMs: deps.config.stableMs - stableFor };
 
-      const validation = await validateVideo(file.path, { signal });
-      if (!validation.ok) {
-        store.setFileState(id, 'skipped', validation.reason);
-        log.info({ fileId: id, path: file.path, reason: validation.reason }, 'skipped');
+      const verdict = await decideVideo(file.path, { signal });
+      if (verdict.action === 'skip') {
+        store.setFileState(id, 'skipped', verdict.reason);
+        log.info({ fileId: id, path: file.path, reason: verdict.reason }, 'skipped');
         deps.notify.fileChanged(id);
         return { type: 'finished' };
       }
@@ -61,12 +61,13 @@ export function examineHandler(deps: SyncDeps): JobHandler {
       }
       const previous = file.hash;
       const meta = toUploadMeta(await deps.metadata.read(file.path));
+      const video = verdict.action === 'upload' ? verdict.video : verdict.original;
       const media = {
-        duration: validation.duration,
-        width: validation.width,
-        height: validation.height,
-        fps: validation.fps,
-        codec: validation.codec,
+        duration: video.duration,
+        width: video.width,
+        height: video.height,
+        fps: video.fps,
+        codec: video.codec,
         camera: meta.camera_model ?? null,
         takenAt: meta.datetime_taken ?? null,
       };
@@ -85,11 +86,18 @@ export function examineHandler(deps: SyncDeps): JobHandler {
         // A rename or move: the old name's row (left `deleted`) is this file, not a second one.
         store.dropMovedGhosts(hash);
         if (previous && previous !== hash) store.supersede(previous, hash);
-        if (isNew) deps.jobs.enqueue('upload', hash, 0);
+        // The content row stays keyed by the original's hash: a proxy uploads in its place, tagged with that hash.
+        if (isNew) deps.jobs.enqueue(verdict.action === 'proxy' ? 'proxy' : 'upload', hash, 0);
         return isNew;
       });
       log.info(
-        { fileId: id, hash, newContent: created, superseded: previous && previous !== hash ? previous : undefined },
+        {
+          fileId: id,
+          hash,
+          newContent: created,
+          proxy: verdict.action === 'proxy' ? verdict.why : undefined,
+          superseded: previous && previous !== hash ? previous : undefined,
+        },
         'examined',
       );
       deps.notify.fileChanged(id);

@@ -33,11 +33,13 @@ export function pollHandler(deps: SyncDeps): JobHandler {
           store.setContentProgress(hash, 100);
           store.setContentState(hash, 'indexed');
           log.info({ hash, videoNo: content.video_no }, 'indexed');
+          await deps.proxies.cache.indexed(hash);
           deps.notify.contentChanged(hash);
           return { type: 'finished' };
         case 'FAIL':
           store.setContentState(hash, 'index_failed', meta.fail_reason ?? 'indexing failed');
           log.warn({ hash, videoNo: content.video_no, reason: meta.fail_reason }, 'indexing failed');
+          await deps.proxies.cache.indexed(hash);
           deps.notify.contentChanged(hash);
           return { type: 'finished' };
         case 'UNPARSE': {

@@ -58,6 +58,7 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           if (existing) {
             jlog.info({ videoNo: existing.videoNo }, 'found the video already in the library');
             store.setContentVideo(hash, existing.videoNo, true);
+            if (deps.proxies.store.get(hash)) deps.proxies.store.uploaded(hash, existing.videoNo);
             finished('found', { videoNo: existing.videoNo });
             deps.jobs.enqueue('poll', hash, 0);
             deps.notify.contentChanged(hash);
@@ -65,6 +66,13 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           }
         }
         const source = await pickSource(store.filesWithHash(hash));
+        const proxy = deps.proxies.store.get(hash);
+        if (proxy && proxy.state !== 'ready') {
+          // The library refuses the original: its proxy must be made (again) before anything is sent.
+          deps.jobs.enqueue('proxy', hash, 0);
+          deps.wake();
+          return { type: 'finished' };
+        }
         if (!source) {
           store.setContentState(hash, 'failed', 'no local file with this content is left to upload');
           finished('failed', { error: 'no local file with this content is left to upload' });
@@ -77,8 +85,9 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
         deps.notify.contentChanged(hash);
         const tags = [...content.tags.slice(0, 18), hashTag(hash)];
         const video = await deps.client.upload(
-          source.path,
-          source.size,
+          // A proxy goes up from the cache under the original's stem, in its place (the original's hash tag).
+          proxy?.path ?? source.path,
+          proxy?.size ?? source.size,
           {
             folder_id: folderId ?? undefined,
             tags,
@@ -89,20 +98,21 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
           },
           {
             signal,
-            sha256: hash,
+            sha256: proxy?.proxy_sha256 ?? hash,
             onProgress: (p) => {
               sent = p.bytes;
               deps.notify.progress({ fileId: source.id, path: source.path, hash, ...p });
             },
           },
         );
-        sent = source.size;
+        sent = proxy?.size ?? source.size;
         store.transaction(() => {
           finished('uploaded', { videoNo: video.videoNo });
           store.setContentVideo(hash, video.videoNo, false);
+          if (proxy) deps.proxies.store.uploaded(hash, video.videoNo);
           deps.jobs.enqueue('poll', hash, Date.now() + deps.config.pollMinMs);
         });
-        jlog.info({ videoNo: video.videoNo, path: source.path }, 'uploaded');
+        jlog.info({ videoNo: video.videoNo, path: source.path, proxy: proxy !== undefined }, 'uploaded');
         deps.notify.contentChanged(hash);
         deps.wake();
         return { type: 'finished' };
@@ -123,7 +133,7 @@ export function uploadHandler(deps: SyncDeps): JobHandler {
 }
 
 /** The first linked file whose size and mtime are still those that were hashed. */
-async function pickSource(files: FileRow[]): Promise<FileRow | undefined> {
+export async function pickSource(files: FileRow[]): Promise<FileRow | undefined> {
   for (const f of files) {
     try {
       const info = await stat(f.path);

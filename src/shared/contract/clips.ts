@@ -4,7 +4,16 @@ import { grantId, ON_EXISTS, oneDestination, storageAddress } from './destinatio
 export const CLIP_MODES = ['accurate', 'copy'] as const;
 export const CLIP_FORMATS = ['mp4', 'mov', 'mkv'] as const;
 export const CLIP_STATES = ['queued', 'downloading', 'cutting', 'ready', 'failed'] as const;
-export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml'] as const;
+export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml', 'xmeml', 'otio'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The file extension of each export format (Premiere's xmeml is an .xml file). */
+export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {
+  csv: 'csv',
+  edl: 'edl',
+  fcpxml: 'fcpxml',
+  xmeml: 'xml',
+  otio: 'otio',
+};
 /** A marker list's frame rate (EDL timecodes, FCPXML sequence): 'auto' takes the most common rate of the clips. */
 export const EXPORT_FRAME_RATES = [
   'auto',
@@ -139,7 +148,8 @@ export const clipsChannels = {
   /** The clip's still (taken from the cut file, kept on local disk) as a data URL: works offline. */
   'clips:thumbnail': { req: clipId, res: z.object({ dataUrl: z.string().nullable() }) },
   /**
-   * A marker list of the given clips (all when omitted): CSV, CMX3600 EDL or FCPXML. Written when a destination is given:
+   * A marker list of the given clips (all when omitted): CSV, CMX3600 EDL, FCPXML, Premiere XML (xmeml) or
+   * OpenTimelineIO, every event pointing at the camera original at its source timecode when this computer has it. Written when a destination is given:
    * `file` inside an allowed root (named *.<format>), or `fileGrant` from the save dialog. An existing file answers
    * `file_exists` unless onExists says `rename` (a new name) or `replace` (only with a grant). `bad_request` when
    * the list's frame rate cannot be known (no project rate given and no clip with a known rate).

@@ -49,6 +49,29 @@ export const searchRequestSchema = z
   .strict();
 export type SearchRequestView = z.input<typeof searchRequestSchema>;
 
+/** The camera original's identity as the player shows its source timecode. */
+export const sourceIdentitySchema = z.object({
+  startFrame: z.number().int().nonnegative(),
+  /** Exact rate "num/den". */
+  rate: z.string(),
+  dropFrame: z.boolean(),
+  startTimecode: z.string(),
+  reel: z.string().nullable(),
+  clipName: z.string(),
+  codec: z.string().nullable(),
+});
+export type SourceIdentity = z.infer<typeof sourceIdentitySchema>;
+
+/**
+ * What the player plays: the original, its search proxy or a downloaded library copy (for what a browser cannot
+ * decode: ProRes, DNxHD, MXF, MTS); `unplayable` when only an original the browser cannot decode is here; `none`.
+ */
+export const playbackSchema = z.object({
+  kind: z.enum(['original', 'proxy', 'library', 'unplayable', 'none']),
+  path: z.string().nullable(),
+});
+export type Playback = z.infer<typeof playbackSchema>;
+
 export const videoDetailSchema = z.object({
   videoNo: z.string(),
   name: z.string(),
@@ -67,6 +90,9 @@ export const videoDetailSchema = z.object({
   localPath: z.string().nullable(),
   /** Where the library keeps the original (what a clip without a local original downloads), and its size. */
   original: z.object({ bucket: z.string(), blob: z.string(), bytes: z.number().int().nullable() }).nullable(),
+  /** The local original's timecode, reel and clip name; null when no original is here or it cannot be read. */
+  source: sourceIdentitySchema.nullable(),
+  playback: playbackSchema,
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
 

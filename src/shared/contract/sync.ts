@@ -195,6 +195,17 @@ export const syncEvents = {
     rate: z.number(),
     etaSeconds: z.number().nullable(),
   }),
+  /** A search proxy being made of a camera original the library refuses. */
+  'sync:proxy-progress': z.object({
+    fileId: z.number().int(),
+    path: z.string(),
+    hash: z.string(),
+    percent: z.number(),
+    /** Seconds of the original encoded per second ("x real time"). */
+    speed: z.number(),
+    etaSeconds: z.number().nullable(),
+    encoder: z.string(),
+  }),
   'sync:file-changed': z.object({
     id: z.number().int(),
     path: z.string(),

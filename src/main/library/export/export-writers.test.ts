@@ -2,10 +2,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import type { ClipRow } from '../../store/clips-store';
-import { clipsEdl } from './csv-edl';
-import { clipsFcpxml } from './fcpxml';
+import { itemsEdl } from './edl';
+import { clipFileMedia, clipItem, libraryMedia, type ExportItem } from './export-item';
+import { itemsFcpxml } from './fcpxml';
 import { listRate } from './list-rate';
-import { framesOf, oneHour, projectRate, rateOf, timecode } from './timecode';
+import { framesOf, oneHour, projectRate, rateOf, timecode, type Rate } from '../../../shared/timecode';
 
 const run = promisify(execFile);
 
@@ -51,6 +52,17 @@ function clip(over: Partial<ClipRow>): ClipRow {
   };
 }
 
+/** Saved clips whose files carry no timecode: each event at the video's own time (what clipMedia does). */
+function asItems(clips: ClipRow[]): ExportItem[] {
+  return clips.map((c) => {
+    if (!c.path) return clipItem(c, libraryMedia(c.video_name, c.video_no, c.fps));
+    const media = clipFileMedia({ ...c, path: c.path });
+    return clipItem(c, { ...media, startFrame: framesOf(media.offsetSeconds, media.rate) });
+  });
+}
+const clipsEdl = (clips: ClipRow[], rate: Rate): string => itemsEdl(asItems(clips), rate);
+const clipsFcpxml = (clips: ClipRow[], rate: Rate): string => itemsFcpxml(asItems(clips), rate);
+
 const events = (edl: string): string[][] =>
   edl
     .split('\r\n')
@@ -88,15 +100,16 @@ describe('CMX3600 timecode math', () => {
 
 describe('EDL: one frame rate per list', () => {
   test('a mixed-rate list is written at the most common rate; other clips are converted and say so', () => {
+    nextId = 1; // reels come from the clip files' names: clip-1.mp4 is CLIP1
     const a = clip({ fps: 25, start_s: 1, end_s: 2 });
     const b = clip({ fps: 29.97, start_s: 2.4, end_s: 3.2 });
     const c = clip({ fps: 25, start_s: 0, end_s: 0.5 });
-    const edl = clipsEdl([a, b, c], listRate([a, b, c], 'auto'));
+    const edl = clipsEdl([a, b, c], listRate(asItems([a, b, c]), 'auto'));
     expect(edl).toContain('FCM: NON-DROP FRAME');
     expect(events(edl)).toEqual([
-      ['001', 'AX', 'AA/V', 'C', '00:00:01:00', '00:00:02:00', '01:00:00:00', '01:00:01:00'],
-      ['002', 'AX', 'AA/V', 'C', '00:00:02:10', '00:00:03:05', '01:00:01:00', '01:00:01:20'],
-      ['003', 'AX', 'AA/V', 'C', '00:00:00:00', '00:00:00:13', '01:00:01:20', '01:00:02:08'],
+      ['001', 'CLIP1', 'AA/V', 'C', '00:00:01:00', '00:00:02:00', '01:00:00:00', '01:00:01:00'],
+      ['002', 'CLIP2', 'AA/V', 'C', '00:00:02:10', '00:00:03:05', '01:00:01:00', '01:00:01:20'],
+      ['003', 'CLIP3', 'AA/V', 'C', '00:00:00:00', '00:00:00:13', '01:00:01:20', '01:00:02:08'],
     ]);
     expect(edl).toContain('* COMMENT: SOURCE 29.97 FPS, TIMECODES CONVERTED TO 25');
     for (const tc of events(edl).flatMap((e) => e.slice(4))) expect(Number(tc.slice(-2))).toBeLessThan(25);
@@ -104,7 +117,7 @@ describe('EDL: one frame rate per list', () => {
 
   test('the project rate wins over the clips; 29.97 DF writes drop-frame timecodes from 01:00:00;00', () => {
     const a = clip({ fps: 10, start_s: 60, end_s: 61 });
-    const edl = clipsEdl([a], listRate([a], '29.97-df'));
+    const edl = clipsEdl([a], listRate(asItems([a]), '29.97-df'));
     expect(edl).toContain('FCM: DROP FRAME');
     expect(events(edl)[0]?.slice(4)).toEqual(['00:00:59;28', '00:01:01;00', '01:00:00;00', '01:00:01;00']); // 60 s is 1798.2 frames at 29.97
     expect(edl).toContain('SOURCE 10 FPS, TIMECODES CONVERTED TO 29.97 DF');
@@ -122,8 +135,8 @@ describe('EDL: one frame rate per list', () => {
       clip({ fps: null, state: 'queued', path: null }),
       clip({ fps: null, state: 'cutting', path: null }),
     ];
-    expect(() => listRate(pending, 'auto')).toThrow(/no clip has been cut yet.*Choose the project frame rate/);
-    expect(listRate(pending, '24').num).toBe(24);
+    expect(() => listRate(asItems(pending), 'auto')).toThrow(/no clip has been cut yet.*Choose the project frame rate/);
+    expect(listRate(asItems(pending), '24').num).toBe(24);
   });
 });
 
@@ -158,24 +171,25 @@ describe('FCPXML', () => {
     const a = clip({ fps: 30, width: 1280, height: 720, has_audio: true, duration_s: 2 });
     const b = clip({ fps: 25, width: 1920, height: 1080, has_audio: false, duration_s: 1.2 });
     const c = clip({ fps: 25, width: 1920, height: 1080, has_audio: true, duration_s: 0.5 });
-    const x = await parseFcpxml(clipsFcpxml([a, b, c], listRate([a, b, c], 'auto')));
+    const x = await parseFcpxml(clipsFcpxml([a, b, c], listRate(asItems([a, b, c]), 'auto')));
     expect(x.version).toBe('1.9');
     expect(x.formats[x.sequence.format ?? '']).toMatchObject({ frameDuration: '1/25s', width: '1920', height: '1080' });
     expect(x.sequence.tcFormat).toBe('NDF');
     expect(x.assets.map((s) => s.hasAudio ?? null)).toEqual(['1', null, '1']);
     expect(x.formats[x.assets[0]?.format ?? '']).toMatchObject({ frameDuration: '1/30s', width: '1280' });
+    // Each event is the hit (1 s, no handles) clamped to its file, as in the EDL: never the whole file, never longer.
     expect(x.clips.map((s) => [s.offset, s.duration])).toEqual([
-      ['0s', '2s'],
-      ['2s', '6/5s'],
-      ['16/5s', '13/25s'],
+      ['0s', '1s'],
+      ['1s', '1s'],
+      ['2s', '13/25s'],
     ]);
-    expect(x.sequence.duration).toBe('93/25s');
+    expect(x.sequence.duration).toBe('63/25s');
   });
 
   test('a 29.97 DF project: 1001/30000s frames, DF timecode, offsets on its frame grid', async () => {
     const a = clip({ fps: 25, duration_s: 1 });
     const b = clip({ fps: 25, duration_s: 1 });
-    const x = await parseFcpxml(clipsFcpxml([a, b], listRate([a, b], '29.97-df')));
+    const x = await parseFcpxml(clipsFcpxml([a, b], listRate(asItems([a, b]), '29.97-df')));
     expect(x.formats[x.sequence.format ?? '']?.frameDuration).toBe('1001/30000s');
     expect(x.sequence.tcFormat).toBe('DF');
     expect(x.clips.map((s) => s.offset)).toEqual(['0s', '1001/1000s']);

@@ -1,32 +1,27 @@
-import { pathToFileURL } from 'node:url';
-import { basename } from 'node:path';
-import type { ClipRow } from '../../store/clips-store';
+import type { ExportItem, ExportMedia } from './export-item';
 import { listSize } from './list-rate';
-import { frameDuration, framesOf, rateOf, rationalTime, type Rate } from './timecode';
+import { convertFrames, sourceRange } from './source-range';
+import { frameDuration, rationalTime, type Rate } from '../../../shared/timecode';
+import { mediaUrl, xml } from './xml-text';
 
-function xml(text: string): string {
-  return text
-    .replace(/[^\t\n\r\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+interface Format {
+  id: string;
+  rate: Rate;
 }
 
 /**
- * FCPXML 1.9: one asset per clip file (ready clips only), laid end to end in one project whose sequence has the
- * project's format (`rate` and the most common clip size). Each asset keeps its own format and says hasAudio only
- * when its file has sound; each asset-clip carries a marker at the hit's start (the clip file begins `handles`
- * earlier) named after the query, a keyword with the tags and a note. Spine offsets and durations are whole frames
- * of the sequence's rate, asset and marker times whole frames of the clip's own.
+ * FCPXML 1.9: one asset per original (or clip file), its `src` the file's URL, its `start` the original's start
+ * timecode and its duration the whole media; one asset-clip per item laid end to end in a project whose sequence has
+ * the project's format. An asset-clip's `start` is the event's source in (start timecode + range, handles included)
+ * and its length the same event every other format writes, so it never runs past its asset. A marker marks the hit;
+ * a keyword carries the tags. Asset times are whole frames of the asset's own rate, spine times of the sequence's.
  */
-export function clipsFcpxml(clips: ClipRow[], rate: Rate, title = 'Reelsync clips'): string {
-  const ready = clips.filter((c): c is ClipRow & { path: string } => c.state === 'ready' && c.path !== null);
-  const formats = new Map<string, { id: string; rate: Rate }>();
+export function itemsFcpxml(items: ExportItem[], rate: Rate, title = 'Reelsync clips'): string {
+  const formats = new Map<string, Format>();
+  const assets = new Map<string, { id: string; media: ExportMedia; frames: number }>();
   const resources: string[] = [];
   let nextId = 1;
-  const formatFor = (r: Rate, width: number, height: number): { id: string; rate: Rate } => {
+  const formatFor = (r: Rate, width: number, height: number): Format => {
     const key = `${r.num}/${r.den}/${width}x${height}`;
     let f = formats.get(key);
     if (!f) {
@@ -38,45 +33,55 @@ export function clipsFcpxml(clips: ClipRow[], rate: Rate, title = 'Reelsync clip
     }
     return f;
   };
-  const size = listSize(ready);
+  const size = listSize(items.map((i) => ({ width: i.media.width, height: i.media.height })));
   const seqFormat = formatFor(rate, size.width, size.height);
-  const formatOf = (c: ClipRow): { id: string; rate: Rate } =>
-    formatFor(rateOf(c.fps), c.width ?? size.width, c.height ?? size.height);
-  const spine: string[] = [];
-  let seqOffset = 0;
-  for (const c of ready) {
-    const f = formatOf(c);
-    const assetId = `r${nextId++}`;
-    const seconds = c.duration_s ?? c.end_s - c.start_s;
-    const frames = Math.max(1, framesOf(seconds, f.rate));
-    const duration = rationalTime(frames, f.rate);
-    const seqFrames = Math.max(1, framesOf(seconds, rate));
-    const seqDuration = rationalTime(seqFrames, rate);
-    const name = xml(basename(c.path));
+  const ranges = items.map((item) => sourceRange(item));
+  // Assets first (an asset's duration covers every event that uses it when its length is unknown).
+  items.forEach((item, i) => {
+    const key = item.media.path ?? `name:${item.media.name}`;
+    const frames = ranges[i]?.mediaFrames ?? ranges[i]?.out ?? 1;
+    const seen = assets.get(key);
+    if (seen) seen.frames = Math.max(seen.frames, frames);
+    else assets.set(key, { id: '', media: item.media, frames });
+  });
+  for (const asset of assets.values()) {
+    const m = asset.media;
+    const f = formatFor(m.rate, m.width ?? size.width, m.height ?? size.height);
+    asset.id = `r${nextId++}`;
     resources.push(
-      `    <asset id="${assetId}" name="${name}" start="0s" duration="${duration}" hasVideo="1"${c.has_audio ? ' hasAudio="1"' : ''} format="${f.id}">`,
-      `      <media-rep kind="original-media" src="${xml(pathToFileURL(c.path).href)}"/>`,
+      `    <asset id="${asset.id}" name="${xml(m.name)}" start="${rationalTime(m.startFrame, m.rate)}" duration="${rationalTime(asset.frames, m.rate)}" hasVideo="1"${m.hasAudio ? ' hasAudio="1"' : ''} format="${f.id}">`,
+      `      <media-rep kind="original-media" src="${xml(mediaUrl(m))}"/>`,
       '    </asset>',
     );
-    const offset = rationalTime(seqOffset, rate);
-    const from = Math.max(0, c.start_s - c.handles_s);
-    const markerAt = rationalTime(Math.min(frames - 1, framesOf(c.start_s - from, f.rate)), f.rate);
-    const label = c.query
-      ? `${c.query} (${c.video_name || c.video_no} ${c.start_s.toFixed(2)}-${c.end_s.toFixed(2)}s)`
-      : `${c.video_name || c.video_no} ${c.start_s.toFixed(2)}-${c.end_s.toFixed(2)}s`;
-    spine.push(
-      `          <asset-clip ref="${assetId}" offset="${offset}" name="${name}" start="0s" duration="${seqDuration}" format="${f.id}">`,
-    );
-    if (c.notes) spine.push(`            <note>${xml(c.notes)}</note>`);
-    spine.push(
-      `            <marker start="${markerAt}" duration="${frameDuration(f.rate)}" value="${xml(label)}"${c.text ? ` note="${xml(c.text.slice(0, 500))}"` : ''}/>`,
-    );
-    if (c.tags.length)
-      spine.push(`            <keyword start="0s" duration="${seqDuration}" value="${xml(c.tags.join(', '))}"/>`);
-    spine.push('          </asset-clip>');
-    seqOffset += seqFrames;
   }
-  const total = rationalTime(seqOffset, rate);
+  const spine: string[] = [];
+  let seqOffset = 0;
+  items.forEach((item, i) => {
+    const r = ranges[i];
+    const asset = assets.get(item.media.path ?? `name:${item.media.name}`);
+    if (!r || !asset) return;
+    const m = item.media;
+    const f = formatFor(m.rate, m.width ?? size.width, m.height ?? size.height);
+    const frames = r.out - r.in;
+    const seqFrames = Math.max(1, convertFrames(frames, m.rate, rate));
+    const seqDuration = rationalTime(seqFrames, rate);
+    const label = item.query
+      ? `${item.query} (${item.videoName || item.videoNo} ${item.start.toFixed(2)}-${item.end.toFixed(2)}s)`
+      : `${item.videoName || item.videoNo} ${item.start.toFixed(2)}-${item.end.toFixed(2)}s`;
+    spine.push(
+      `            <asset-clip ref="${asset.id}" offset="${rationalTime(seqOffset, rate)}" name="${xml(item.label)}" start="${rationalTime(r.tcIn, m.rate)}" duration="${seqDuration}" format="${f.id}" tcFormat="${m.rate.drop ? 'DF' : 'NDF'}">`,
+    );
+    if (item.notes) spine.push(`              <note>${xml(item.notes)}</note>`);
+    spine.push(
+      `              <marker start="${rationalTime(m.startFrame + r.hitIn, m.rate)}" duration="${frameDuration(m.rate)}" value="${xml(label)}"${item.text ? ` note="${xml(item.text.slice(0, 500))}"` : ''}/>`,
+    );
+    if (item.tags.length)
+      spine.push(
+        `              <keyword start="${rationalTime(r.tcIn, m.rate)}" duration="${rationalTime(frames, m.rate)}" value="${xml(item.tags.join(', '))}"/>`,
+      );
+    spine.push('            </asset-clip>');
+    seqOffset += seqFrames;
+  });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE fcpxml>',
@@ -87,9 +92,9 @@ export function clipsFcpxml(clips: ClipRow[], rate: Rate, title = 'Reelsync clip
     '  <library>',
     `    <event name="${xml(title)}">`,
     `      <project name="${xml(title)}">`,
-    `        <sequence format="${seqFormat.id}" duration="${total}" tcStart="0s" tcFormat="${rate.drop ? 'DF' : 'NDF'}">`,
+    `        <sequence format="${seqFormat.id}" duration="${rationalTime(seqOffset, rate)}" tcStart="0s" tcFormat="${rate.drop ? 'DF' : 'NDF'}">`,
     '          <spine>',
-    ...spine.map((l) => l.replace(/^ {10}/, '            ')),
+    ...spine,
     '          </spine>',
     '        </sequence>',
     '      </project>',

@@ -1,7 +1,7 @@
 import type { ExportFrameRate } from '../../../shared/contract/clips';
 import { AppError } from '../../../shared/errors';
-import type { ClipRow } from '../../store/clips-store';
-import { projectRate, rateOf, type Rate } from './timecode';
+import type { ExportItem } from './export-item';
+import { projectRate, rateOf, type Rate } from '../../../shared/timecode';
 
 /** The value seen most often (the first seen among equals); null for none. */
 function mostCommon<T>(values: T[], key: (v: T) => string): T | null {
@@ -22,11 +22,11 @@ function mostCommon<T>(values: T[], key: (v: T) => string): T | null {
  * whose clips have no known rate (none cut yet) and no project rate is refused: any rate would be a guess, and a
  * timeline at another rate misreads every timecode.
  */
-export function listRate(clips: ClipRow[], setting: ExportFrameRate): Rate {
+export function listRate(items: ExportItem[], setting: ExportFrameRate): Rate {
   if (setting !== 'auto') return projectRate(setting);
   // An empty list has no timecode to misread: its header only.
-  if (clips.length === 0) return rateOf(25);
-  const known = clips.flatMap((c) => (c.fps !== null && Number.isFinite(c.fps) && c.fps > 0 ? [rateOf(c.fps)] : []));
+  if (items.length === 0) return rateOf(25);
+  const known = items.flatMap((i) => (i.media.rateKnown ? [i.media.rate] : []));
   const rate = mostCommon(known, (r) => `${r.num}/${r.den}`);
   if (!rate) {
     throw new AppError(
@@ -37,8 +37,8 @@ export function listRate(clips: ClipRow[], setting: ExportFrameRate): Rate {
   return rate;
 }
 
-/** The picture size of a list: the most common size of its clips, else 1920x1080. */
-export function listSize(clips: ClipRow[]): { width: number; height: number } {
-  const sizes = clips.flatMap((c) => (c.width && c.height ? [{ width: c.width, height: c.height }] : []));
+/** The picture size of a list: the most common size of its media, else 1920x1080. */
+export function listSize(media: { width: number | null; height: number | null }[]): { width: number; height: number } {
+  const sizes = media.flatMap((c) => (c.width && c.height ? [{ width: c.width, height: c.height }] : []));
   return mostCommon(sizes, (s) => `${s.width}x${s.height}`) ?? { width: 1920, height: 1080 };
 }

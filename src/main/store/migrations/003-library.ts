@@ -1,4 +1,5 @@
 import type { Migration } from '../../../shared/sqlite-migrate';
+import { rebuildJobsTable } from './jobs-table';
 
 /**
  * Library features: downloads, clips, the keyframe thumbnail cache and the last search results.
@@ -13,24 +14,7 @@ export const m003Library: Migration = {
   version: 3,
   name: 'library',
   up: `
-    CREATE TABLE jobs_new (
-      id INTEGER PRIMARY KEY,
-      kind TEXT NOT NULL CHECK (kind IN ('examine', 'upload', 'poll', 'download', 'clip')),
-      target TEXT NOT NULL,
-      state TEXT NOT NULL CHECK (state IN ('queued', 'active', 'done', 'failed', 'cancelled')),
-      paused INTEGER NOT NULL DEFAULT 0,
-      attempts INTEGER NOT NULL DEFAULT 0,
-      retry_after INTEGER NOT NULL DEFAULT 0,
-      last_error TEXT,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
-    ) STRICT;
-    INSERT INTO jobs_new (id, kind, target, state, paused, attempts, retry_after, last_error, created_at, updated_at)
-      SELECT id, kind, target, state, paused, attempts, retry_after, last_error, created_at, updated_at FROM jobs;
-    DROP TABLE jobs;
-    ALTER TABLE jobs_new RENAME TO jobs;
-    CREATE UNIQUE INDEX jobs_open ON jobs(kind, target) WHERE state IN ('queued', 'active');
-    CREATE INDEX jobs_runnable ON jobs(state, kind, retry_after);
+    ${rebuildJobsTable(['examine', 'upload', 'poll', 'download', 'clip'])}
 
     CREATE TABLE downloads (
       id INTEGER PRIMARY KEY,

@@ -8,7 +8,9 @@ import { m006UploadHistory } from './006-upload-history';
 import { m007FileMedia } from './007-file-media';
 import { m008ClipMedia } from './008-clip-media';
 import { m009FileStatusCounts } from './009-file-status-counts';
-import { m010StoppedWatchFolders } from './010-stopped-watch-folders';
+import { m010Proxies } from './010-proxies';
+import { m011OriginalIdentity } from './011-original-identity';
+import { m012StoppedWatchFolders } from './012-stopped-watch-folders';
 
 /** Client database migrations, in order. Append only. */
 export const clientMigrations: readonly Migration[] = [
@@ -21,5 +23,7 @@ export const clientMigrations: readonly Migration[] = [
   m007FileMedia,
   m008ClipMedia,
   m009FileStatusCounts,
-  m010StoppedWatchFolders,
+  m010Proxies,
+  m011OriginalIdentity,
+  m012StoppedWatchFolders,
 ];

@@ -2,23 +2,36 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import { EXPORT_FORMATS, EXPORT_FRAME_RATES, type ExportFrameRate } from '../../../shared/contract/clips';
+import {
+  EXPORT_EXTENSIONS,
+  EXPORT_FORMATS,
+  EXPORT_FRAME_RATES,
+  type ExportFrameRate,
+} from '../../../shared/contract/clips';
 import { useDestinations } from '../hooks/queries';
 import { call, ContractError } from '../transport';
 import { ConfirmDialog } from './ConfirmDialog';
 
 type Format = (typeof EXPORT_FORMATS)[number];
 
-const LABEL: Record<Format, string> = { csv: 'CSV', edl: 'EDL (CMX3600)', fcpxml: 'FCPXML' };
+const LABEL: Record<Format, string> = {
+  csv: 'CSV',
+  edl: 'EDL (CMX3600)',
+  fcpxml: 'FCPXML',
+  xmeml: 'Premiere XML',
+  otio: 'OpenTimelineIO',
+};
 const HINT: Record<Format, string> = {
-  csv: 'A spreadsheet of every clip: file, source, in and out, query, tags, notes.',
-  edl: 'Imports as a sequence in Premiere, Resolve and Avid.',
-  fcpxml: 'Imports into Final Cut Pro and Resolve with the clips and their ranges.',
+  csv: 'A spreadsheet of every clip: file, camera original, source timecode in and out, query, tags, notes.',
+  edl: 'Imports as a sequence in Premiere, Resolve and Avid, linked to the camera originals by reel and timecode.',
+  fcpxml: 'Imports into Final Cut Pro and Resolve with the camera originals at their source timecode.',
+  xmeml: 'Final Cut Pro 7 XML: imports into Premiere Pro and Resolve, linked to the camera originals.',
+  otio: 'Imports into Resolve, Avid (through OpenTimelineIO adapters) and Python pipelines.',
 };
 
 function defaultFile(exportsRoot: string, format: Format): string {
   const sep = exportsRoot.includes('\\') && !exportsRoot.includes('/') ? '\\' : '/';
-  return `${exportsRoot}${sep}reelsync-clips.${format}`;
+  return `${exportsRoot}${sep}reelsync-clips.${EXPORT_EXTENSIONS[format]}`;
 }
 
 type OnExists = 'refuse' | 'rename' | 'replace';
@@ -60,7 +73,8 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
     onSuccess: () => setChosen(null),
   });
   const choose = useMutation({
-    mutationFn: () => call('destinations:choose', { purpose: 'export', suggestedName: `reelsync-clips.${format}` }),
+    mutationFn: () =>
+      call('destinations:choose', { purpose: 'export', suggestedName: `reelsync-clips.${EXPORT_EXTENSIONS[format]}` }),
     onSuccess: (r) => {
       if (r.chosen) setChosen(r.chosen);
       run.reset();

@@ -13,6 +13,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import type { SearchHit } from '../../../shared/contract/library';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
+import { SourceTimecode } from '../components/SourceTimecode';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Timeline } from '../components/Timeline';
 import { Tip } from '../components/Tip';
@@ -64,7 +65,9 @@ export function PlayerPage({
     .filter(({ h }) => h.videoNo === hit?.videoNo)
     .sort((a, b) => a.h.start - b.h.start);
   const pos = sameVideo.findIndex((x) => x.i === index);
-  const localPath = detail.data?.localPath ?? hit?.localPath ?? null;
+  const playback = detail.data?.playback ?? null;
+  // What plays: the original, or its proxy or library copy when a browser cannot decode it (ProRes, MXF, MTS).
+  const localPath = playback ? playback.path : (hit?.localPath ?? null);
   const fps = detail.data?.fps ?? null;
   const frame = 1 / (fps && fps > 0 ? fps : 25);
   const transport = useShuttle(video, frame, setTime);
@@ -215,10 +218,19 @@ export function PlayerPage({
       {detail.isLoading && <LoadingState label="Loading the video…" />}
       {detail.isError && !localPath && <ErrorState title="Could not load this video" error={detail.error} />}
       {detail.isSuccess && !localPath && (
-        <EmptyState icon={FileWarning} title="The original is not on this computer" testId="player-no-local">
+        <EmptyState
+          icon={FileWarning}
+          title={
+            playback?.kind === 'unplayable'
+              ? 'This camera format does not play here'
+              : 'The original is not on this computer'
+          }
+          testId="player-no-local"
+        >
           <p>
-            This video is in the library, but no watched folder holds its original any more. Save the moment as a clip
-            to download it: the cost shows before anything is downloaded.
+            {playback?.kind === 'unplayable'
+              ? `The original (${detail.data.source?.codec ?? 'its codec'}) does not play in a browser and its search proxy has left the cache. Save the moment as a clip: it is cut from the original.`
+              : 'This video is in the library, but no watched folder holds its original any more. Save the moment as a clip to download it: the cost shows before anything is downloaded.'}
           </p>
           <button type="button" className="button primary" onClick={openSave}>
             <Scissors size={14} aria-hidden="true" /> Save clip…
@@ -285,6 +297,7 @@ export function PlayerPage({
             >
               {tc(time)}
             </span>
+            <SourceTimecode source={detail.data?.source ?? null} playback={playback} time={time} />
             <span className="mono muted" data-testid="player-shuttle">
               {shuttleLabel(transport.shuttle)}
             </span>

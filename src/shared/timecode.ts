@@ -1,4 +1,4 @@
-import type { ExportFrameRate } from '../../../shared/contract/clips';
+import type { ExportFrameRate } from './contract/clips';
 
 /** Frame rates as exact rationals: 29.97 is 30000/1001, 23.976 is 24000/1001, integers stay integers. */
 export interface Rate {
@@ -89,4 +89,40 @@ export function frameDuration(rate: Rate): string {
 
 function gcd(a: number, b: number): number {
   return b === 0 ? Math.abs(a) : gcd(b, a % b);
+}
+
+/** An exact rate from ffprobe's "30000/1001" (or a decimal "29.97"), with drop frame as the timecode said. */
+export function rateOfFraction(text: string, drop = false): Rate | null {
+  const [n, d = '1'] = text.split('/');
+  const num = Number(n);
+  const den = Number(d);
+  if (!Number.isFinite(num) || !Number.isFinite(den) || num <= 0 || den <= 0) return null;
+  const rate = rateOf(num / den);
+  return { ...rate, drop: drop && rate.den === 1001 && rate.base % 30 === 0 };
+}
+
+/**
+ * "HH:MM:SS:FF" (or ";"/"." before the frames for drop frame) -> whole frames at `rate`, the inverse of `timecode`;
+ * null for text that is no timecode or a frame label the rate cannot have.
+ */
+export function parseTimecode(text: string, rate: Rate): number | null {
+  const m = /^(\d{1,2}):(\d{2}):(\d{2})[:;.,](\d{2,3})$/.exec(text.trim());
+  if (!m) return null;
+  const [hh, mm, ss, ff] = m.slice(1).map(Number) as [number, number, number, number];
+  if (mm > 59 || ss > 59 || ff >= rate.base) return null;
+  const drop = droppedPerMinute(rate);
+  const totalMinutes = hh * 60 + mm;
+  if (drop > 0 && ss === 0 && mm % 10 !== 0 && ff < drop) return null;
+  return (hh * 3600 + mm * 60 + ss) * rate.base + ff - drop * (totalMinutes - Math.floor(totalMinutes / 10));
+}
+
+/** Whether a timecode's text marks drop frame (";" or "." before the frames, as ffmpeg and cameras write it). */
+export function isDropFrameText(text: string): boolean {
+  return /[;.,]\d{2,3}$/.test(text.trim());
+}
+
+/** The timecode `seconds` into media whose first frame is `startFrame` at `rate` ("num/den"); null for a bad rate. */
+export function timecodeAt(startFrame: number, rate: string, drop: boolean, seconds: number): string | null {
+  const r = rateOfFraction(rate, drop);
+  return r ? timecode(startFrame + Math.round((seconds * r.num) / r.den), r) : null;
 }
