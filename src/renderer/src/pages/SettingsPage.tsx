@@ -7,6 +7,7 @@ import { ClipsFolderField } from '../components/ClipsFolderField';
 import { DestinationRoots } from '../components/DestinationRoots';
 import { THEMES, type Theme } from '../../../shared/contract/settings';
 import { AddPathsDialog } from '../components/AddPathsDialog';
+import { ProxySettingsCard } from '../components/ProxySettingsCard';
 import { ServiceStatusLine } from '../components/ServiceBanner';
 import { SemanticModelCard } from '../components/SemanticModelCard';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
@@ -276,6 +277,7 @@ export function SettingsPage(): React.JSX.Element {
               </span>
             </label>
           </div>
+          <ProxySettingsCard proxy={s.proxy} onChange={(proxy) => save.mutate({ proxy })} />
           <div className="field">
             <span className="field-label">Balance</span>
             <span className="muted">
