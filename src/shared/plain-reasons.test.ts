@@ -4,6 +4,7 @@ import { KNOWN_CAUSES, plainReason, type ReasonCause } from './plain-reasons';
 /** One real raw text per known cause, as the validator, ffprobe, Node, the API client or the service write it. */
 const RAW: Record<Exclude<ReasonCause, 'unknown'>, string> = {
   'camera-raw': "camera raw RED R3D cannot be decoded here (open it in REDCINE-X PRO or RED's SDK)",
+  'making-proxy': 'making a search proxy',
   'proxy-cache-full': 'the proxy cache is full: 2.0 GB of 2.0 GB held by proxies waiting for indexing',
   'cut-short': 'partial file: the streams declare 266.3 KB but the file holds 148.3 KB',
   'no-index':

@@ -28,6 +28,12 @@ const RULES = [
       `This is a ${m[1] ?? ''} camera raw file, which Reelsync cannot read. Export it to ProRes or H.264 with ${m[2] ?? "the camera maker's tool"}, and put the export in a watched folder to make it searchable.`,
   },
   {
+    cause: 'making-proxy',
+    match: /^making a search proxy$/i,
+    text: () =>
+      'Making a small H.264 copy (a proxy) of this camera original: the library does not take its format, so the proxy is uploaded in its place.',
+  },
+  {
     cause: 'proxy-cache-full',
     match: /proxy cache is full/i,
     text: () =>

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { EventBus } from '../events';
 import { formatBytes } from '../sync/validator';
 
-/** Live per-file upload bars (bytes, rate, ETA) and a status line, while `sync` watches. */
+/** Live per-file proxy bars (percent, x real time, ETA), upload bars (bytes, rate, ETA) and a status line, while `sync` watches. */
 export function liveProgress(events: EventBus, out: NodeJS.WriteStream = process.stderr): () => void {
   const multi = new cliProgress.MultiBar(
     {
@@ -32,12 +32,41 @@ export function liveProgress(events: EventBus, out: NodeJS.WriteStream = process
     }
     bar.update(p.bytes, payload);
   });
+  // Proxy bars count percent (0-100); speed is x real time. Keyed apart from upload bars: a file has one of each.
+  const proxyBars = new Map<number, cliProgress.SingleBar>();
+  const offProxy = events.on('sync:proxy-progress', (p) => {
+    const payload = {
+      name: `proxy ${basename(p.path)}`.slice(0, 32).padEnd(32),
+      done: `${p.percent.toFixed(0)}%`,
+      size: `${p.encoder}`,
+      rate: `${p.speed.toFixed(1)}x`,
+    };
+    let bar = proxyBars.get(p.fileId);
+    if (!bar) {
+      bar = multi.create(100, p.percent, payload, {
+        format: ' {name} |{bar}| {percentage}% {rate} real time ({size}) ETA {eta_formatted}',
+      });
+      proxyBars.set(p.fileId, bar);
+    }
+    bar.update(p.percent, payload);
+    if (p.percent >= 100) {
+      bar.stop();
+      multi.remove(bar);
+      proxyBars.delete(p.fileId);
+    }
+  });
   const offChanged = events.on('sync:file-changed', (f) => {
     const bar = bars.get(f.id);
     if (bar && f.status !== 'uploading' && f.status !== 'queued') {
       bar.stop();
       multi.remove(bar);
       bars.delete(f.id);
+    }
+    const proxyBar = proxyBars.get(f.id);
+    if (proxyBar && f.status !== 'queued') {
+      proxyBar.stop();
+      multi.remove(proxyBar);
+      proxyBars.delete(f.id);
     }
     if (f.status === 'indexed' || f.status === 'skipped' || f.status === 'failed' || f.status === 'index_failed') {
       multi.log(`${f.status.padEnd(12)} ${f.path}${f.reason ? `: ${f.reason}` : ''}\n`);
@@ -49,6 +78,7 @@ export function liveProgress(events: EventBus, out: NodeJS.WriteStream = process
   });
   return () => {
     offProgress();
+    offProxy();
     offChanged();
     offQueue();
     multi.stop();

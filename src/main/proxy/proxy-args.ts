@@ -1,10 +1,10 @@
 import { mediaInput } from '../../common/media/media-input';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
+import { PROXY_WIDTHS, type ProxyWidth } from '../../shared/contract/settings';
 import type { EncoderSpec } from './encoders';
 import type { OriginalProbe } from './original-probe';
 
-export const PROXY_WIDTHS = [960, 1280, 1920] as const;
-export type ProxyWidth = (typeof PROXY_WIDTHS)[number];
+export { PROXY_WIDTHS, type ProxyWidth };
 export const DEFAULT_PROXY_WIDTH: ProxyWidth = 1280;
 
 /** Quality ceilings for short takes, per width: enough for search (faces, text on screen), not for grading. */

@@ -1,7 +1,9 @@
-import { z } from 'zod';
+import { MIN_PROXY_CACHE_CAP, proxySettingsSchema, type ProxySettingsValues } from '../../shared/contract/settings';
 import { SettingsStore } from '../store/settings-store';
 import type { Db } from '../store/database';
-import { DEFAULT_PROXY_WIDTH, PROXY_WIDTHS, type ProxyWidth } from './proxy-args';
+import { DEFAULT_PROXY_WIDTH } from './proxy-args';
+
+export { MIN_PROXY_CACHE_CAP, type ProxySettingsValues };
 
 const KEYS = {
   width: 'proxy.width',
@@ -10,25 +12,6 @@ const KEYS = {
 } as const;
 
 export const DEFAULT_PROXY_CACHE_CAP = 20 * 1024 ** 3;
-/** Below one proxy of a short take, a cap would only ever make proxies wait. */
-export const MIN_PROXY_CACHE_CAP = 1024 ** 3;
-
-export interface ProxySettingsValues {
-  width: ProxyWidth;
-  cacheCapBytes: number;
-  /** Keep proxies after indexing, for offline playback (else deleted once their upload is indexed). */
-  keep: boolean;
-}
-
-export const proxySettingsSchema = z.object({
-  width: z.union(PROXY_WIDTHS.map((w) => z.literal(w)) as [z.ZodLiteral<960>, z.ZodLiteral<1280>, z.ZodLiteral<1920>]),
-  cacheCapBytes: z
-    .number()
-    .int()
-    .min(MIN_PROXY_CACHE_CAP)
-    .max(2 ** 50),
-  keep: z.boolean(),
-});
 
 /** The proxy settings over the client database's key/value table, each read validated with its default. */
 export class ProxySettings {

@@ -96,3 +96,21 @@ describe('theme setting', () => {
     expect(() => s.setTheme('sepia' as never)).toThrow(/Invalid option/);
   });
 });
+
+describe('proxy settings', () => {
+  it('default to 1280 wide, a 20 GB cache, not kept; go through the contract; refuse other widths and tiny caps', async () => {
+    const s = new AppSettings(db, databaseVault);
+    expect(s.proxy()).toEqual({ width: 1280, cacheCapBytes: 20 * 1024 ** 3, keep: false });
+    const registry = settingsRegistry(db, dir, new EventBus());
+    for (const bad of [{ width: 1000 }, { cacheCapBytes: 1024 }, { keep: 'yes' }])
+      expect(await registry.invoke('settings:set', { proxy: bad })).toMatchObject({
+        ok: false,
+        error: { code: 'bad_request' },
+      });
+    expect(await registry.invoke('settings:set', { proxy: { width: 960, keep: true } })).toMatchObject({
+      ok: true,
+      value: { proxy: { width: 960, cacheCapBytes: 20 * 1024 ** 3, keep: true } },
+    });
+    expect(new AppSettings(db, databaseVault).proxy()).toMatchObject({ width: 960, keep: true });
+  });
+});

@@ -12,6 +12,7 @@ import {
 import { normalizeLibraryBaseUrl, parseLibraryBaseUrl } from '../../shared/library-url';
 import type { Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';
+import { ProxySettings, type ProxySettingsValues } from '../proxy/proxy-settings';
 import type { KeyVault } from './key-vault';
 
 const KEYS = {
@@ -36,12 +37,23 @@ const themeSchema = z.enum(THEMES);
 /** Typed, validated app settings over the client database's key/value table; keys go through the vault. */
 export class AppSettings {
   private readonly store: SettingsStore;
+  private readonly proxySettings: ProxySettings;
 
   constructor(
     db: Db,
     private readonly vault: KeyVault,
   ) {
     this.store = new SettingsStore(db);
+    this.proxySettings = new ProxySettings(db);
+  }
+
+  /** Search proxies: width, cache cap, keep for offline playback (keys `proxy.*`, read by the proxy jobs). */
+  proxy(): ProxySettingsValues {
+    return this.proxySettings.get();
+  }
+
+  setProxy(values: Partial<ProxySettingsValues>): void {
+    this.proxySettings.set(values);
   }
 
   endpoint(): Endpoint {

@@ -35,6 +35,7 @@ export function settingsHandlers(d: SettingsHandlerDeps) {
       if (req.launchAtLogin !== undefined) s.setLaunchAtLogin(req.launchAtLogin);
       if (req.windowClose !== undefined) s.setWindowClose(req.windowClose);
       if (req.theme !== undefined) s.setTheme(req.theme);
+      if (req.proxy !== undefined) s.setProxy(req.proxy);
       if (req.remoteDeletePolicy !== undefined) {
         new DeletePolicy(d.db()).set(req.remoteDeletePolicy);
         d.remoteDeleteChanged();

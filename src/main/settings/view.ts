@@ -42,6 +42,7 @@ export function settingsView(
     windowClose: s.windowClose(),
     remoteDeletePolicy,
     theme: s.theme(),
+    proxy: s.proxy(),
     connection: view,
     restartRequired,
   };

@@ -22,6 +22,24 @@ export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 export const DEFAULT_THEME: Theme = 'system';
 
+/** Search proxy widths in pixels (never upscaled); 1280 by default. */
+export const PROXY_WIDTHS = [960, 1280, 1920] as const;
+export type ProxyWidth = (typeof PROXY_WIDTHS)[number];
+export const MIN_PROXY_CACHE_CAP = 1024 ** 3;
+
+export const proxySettingsSchema = z.object({
+  width: z.union([z.literal(960), z.literal(1280), z.literal(1920)]),
+  /** The proxy cache's size cap in bytes (1 GiB at least). */
+  cacheCapBytes: z
+    .number()
+    .int()
+    .min(MIN_PROXY_CACHE_CAP)
+    .max(2 ** 50),
+  /** Keep proxies after indexing, for offline playback (else deleted once indexed). */
+  keep: z.boolean(),
+});
+export type ProxySettingsValues = z.infer<typeof proxySettingsSchema>;
+
 export const settingsViewSchema = z.object({
   endpoint: endpointSchema,
   /** A cloud key is stored (its value never leaves main). */
@@ -32,6 +50,7 @@ export const settingsViewSchema = z.object({
   /** keep: the library keeps videos whose local file was deleted; delete: they are deleted from the library too. */
   remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES),
   theme: z.enum(THEMES),
+  proxy: proxySettingsSchema,
   /** What this running app is connected to; changes to the endpoint or concurrency apply on the next start. */
   connection: z.object({
     state: z.enum(CONNECTION_STATES),
@@ -59,6 +78,7 @@ export const settingsChannels = {
         windowClose: z.enum(WINDOW_CLOSE_ACTIONS).optional(),
         remoteDeletePolicy: z.enum(REMOTE_DELETE_POLICIES).optional(),
         theme: z.enum(THEMES).optional(),
+        proxy: proxySettingsSchema.partial().strict().optional(),
       })
       .strict(),
     res: settingsViewSchema,

@@ -1,7 +1,7 @@
 import * as ContextMenu from '@radix-ui/react-context-menu';
 import { FolderOpen, Pause, Play, RotateCcw, X } from 'lucide-react';
 import type { FileView } from '../../../shared/contract/sync';
-import type { UploadProgress } from '../hooks/useSyncEvents';
+import type { ProxyProgress, UploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, fileName, folderOf, rate } from '../lib/format';
 import { ProgressBar } from './ProgressBar';
 import { ReasonLine } from './ReasonLine';
@@ -23,14 +23,24 @@ export interface FileActions {
 export function FileStatusCell({
   file,
   progress,
+  proxy,
 }: {
   file: FileView;
   progress: UploadProgress | undefined;
+  proxy?: ProxyProgress | undefined;
 }): React.JSX.Element {
   return (
     <div className="file-status">
       <StatusBadge status={file.status} />
       {file.paused && <span className="badge badge-idle">Paused</span>}
+      {file.status === 'queued' && proxy && (
+        <div className="inline-progress proxy-progress" data-testid="proxy-progress">
+          <ProgressBar value={proxy.percent} label={`Making the proxy of ${fileName(file.path)}`} tone="warn" />
+          <span className="muted">
+            {`Proxy ${Math.round(proxy.percent)}% · ${proxy.speed.toFixed(1)}× real time · ${eta(proxy.etaSeconds)}`}
+          </span>
+        </div>
+      )}
       {file.status === 'uploading' && (
         <div className="inline-progress" data-testid="upload-progress">
           <ProgressBar
@@ -143,10 +153,12 @@ export function RevealItem({ file, actions }: { file: FileView; actions: FileAct
 export function FileRow({
   file,
   progress,
+  proxy,
   actions,
 }: {
   file: FileView;
   progress: UploadProgress | undefined;
+  proxy?: ProxyProgress | undefined;
   actions: FileActions;
 }): React.JSX.Element {
   return (
@@ -162,7 +174,7 @@ export function FileRow({
               {file.duplicateOf ? ' · already in the library' : ''}
             </div>
           </div>
-          <FileStatusCell file={file} progress={progress} />
+          <FileStatusCell file={file} progress={progress} proxy={proxy} />
           <FileActionButtons file={file} actions={actions} />
         </div>
       </ContextMenu.Trigger>

@@ -4,13 +4,14 @@ import type { EventPayload } from '../../../shared/contract';
 import { bridge } from '../transport';
 
 export type UploadProgress = EventPayload<'sync:progress'> & { at: number };
+export type ProxyProgress = EventPayload<'sync:proxy-progress'> & { at: number };
 
-/** Latest upload progress per file id, fed by `sync:progress` events. */
-class ProgressStore {
-  private map = new Map<number, UploadProgress>();
+/** Latest progress per file id, fed by `sync:progress` (uploads) or `sync:proxy-progress` (proxies) events. */
+class ProgressStore<P extends { fileId: number }> {
+  private map = new Map<number, P>();
   private readonly listeners = new Set<() => void>();
 
-  set(p: UploadProgress): void {
+  set(p: P): void {
     this.map = new Map(this.map).set(p.fileId, p);
     this.listeners.forEach((l) => l());
   }
@@ -22,7 +23,7 @@ class ProgressStore {
     this.listeners.forEach((l) => l());
   }
 
-  snapshot = (): Map<number, UploadProgress> => this.map;
+  snapshot = (): Map<number, P> => this.map;
 
   subscribe = (l: () => void): (() => void) => {
     this.listeners.add(l);
@@ -30,10 +31,15 @@ class ProgressStore {
   };
 }
 
-export const progressStore = new ProgressStore();
+export const progressStore = new ProgressStore<UploadProgress>();
+export const proxyProgressStore = new ProgressStore<ProxyProgress>();
 
 export function useUploadProgress(): Map<number, UploadProgress> {
   return useSyncExternalStore(progressStore.subscribe, progressStore.snapshot);
+}
+
+export function useProxyProgress(): Map<number, ProxyProgress> {
+  return useSyncExternalStore(proxyProgressStore.subscribe, proxyProgressStore.snapshot);
 }
 
 /** Main's sync events invalidate the cached queries (coalesced, at most ~4 times a second). */
@@ -51,10 +57,14 @@ export function useSyncEvents(): void {
     const offs = [
       bridge.on('sync:file-changed', (e) => {
         if (e.status !== 'uploading') progressStore.drop(e.id);
+        if (e.status !== 'queued') proxyProgressStore.drop(e.id);
         refresh();
       }),
       bridge.on('sync:queue', refresh),
       bridge.on('sync:progress', (p) => progressStore.set({ ...p, at: Date.now() })),
+      bridge.on('sync:proxy-progress', (p) =>
+        p.percent >= 100 ? proxyProgressStore.drop(p.fileId) : proxyProgressStore.set({ ...p, at: Date.now() }),
+      ),
       bridge.on('settings:changed', () => void qc.invalidateQueries({ queryKey: ['settings'] })),
     ];
     return () => {

@@ -4,6 +4,7 @@ import type { Req } from '../../../shared/contract';
 import { ClipsFolderField } from '../components/ClipsFolderField';
 import { DestinationRoots } from '../components/DestinationRoots';
 import { THEMES, type Theme } from '../../../shared/contract/settings';
+import { ProxySettingsCard } from '../components/ProxySettingsCard';
 import { ServiceStatusLine } from '../components/ServiceBanner';
 import { SemanticModelCard } from '../components/SemanticModelCard';
 import { ErrorState, LoadingState } from '../components/States';
@@ -161,6 +162,7 @@ export function SettingsPage(): React.JSX.Element {
               </span>
             </label>
           </div>
+          <ProxySettingsCard proxy={s.proxy} onChange={(proxy) => save.mutate({ proxy })} />
           <div className="field">
             <span className="field-label">Balance</span>
             <span className="muted">

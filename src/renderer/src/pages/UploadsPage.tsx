@@ -7,7 +7,7 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { UploadHistory } from '../components/UploadHistory';
 import { useSyncStatus } from '../hooks/queries';
 import { useFileActions } from '../hooks/useFileActions';
-import { useUploadProgress } from '../hooks/useSyncEvents';
+import { useProxyProgress, useUploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, rate } from '../lib/format';
 import { call } from '../transport';
 
@@ -37,6 +37,7 @@ export function UploadsPage(): React.JSX.Element {
   const qc = useQueryClient();
   const status = useSyncStatus();
   const progress = useUploadProgress();
+  const proxies = useProxyProgress();
   const actions = useFileActions();
   const files = useQuery({
     queryKey: ['sync', 'files', 'queue'],
@@ -123,7 +124,7 @@ export function UploadsPage(): React.JSX.Element {
       {files.isSuccess && files.data.length > 0 && (
         <div className="plain-list" data-testid="upload-list">
           {files.data.map((f) => (
-            <FileRow key={f.id} file={f} progress={progress.get(f.id)} actions={actions} />
+            <FileRow key={f.id} file={f} progress={progress.get(f.id)} proxy={proxies.get(f.id)} actions={actions} />
           ))}
         </div>
       )}
