@@ -78,7 +78,7 @@ const ENGINES = ['tesseract.js', 'PP-OCRv4'] as const;
 const bench: Benchmark = {
   name: 'scene-text',
   description:
-    'words read right and wrong by tesseract.js (as shipped) and PP-OCRv4 on drawn slates, lower thirds and signs over real photographs, and words invented on real photographs without text; time per 1280x720 frame, warm',
+    'words read right and wrong by tesseract.js (as shipped) and PP-OCRv4 on drawn slates, lower thirds and signs over real photographs, and words invented on real photographs without text; time per 640x360 keyframe, warm',
   async run() {
     const frames = [...TEXT_FRAMES, ...NO_TEXT_FRAMES];
     const files = await Promise.all(frames.map(sceneTextFrame));

@@ -1,7 +1,5 @@
 import type { TensorTarget } from './warp';
 
-/** Rows of the line looked at: its middle, so the edges of a neighbouring line or of a panel do not count as ink. */
-const BAND = [0.2, 0.8] as const;
 /** A pixel is ink when it differs from the line's background (its median) by this much (tensor values span 2). */
 const INK = 0.5;
 /** A column is empty when no more than this many of its band's pixels are ink (anti-aliasing, JPEG ringing). */
@@ -32,8 +30,10 @@ function edgeMedian(line: TensorTarget, contentWidth: number): number {
  */
 const MIN_GAP_RATIO = 0.25;
 const GAP_OVER_LETTER_GAP = 2;
+/** A row of the text has ink in at least this share of its columns. */
+const MIN_ROW_INK = 0.02;
 /** Narrower runs are the insides of letters or noise, not the gaps between letters. */
-const MIN_LETTER_GAP_RATIO = 0.1;
+const MIN_LETTER_GAP_RATIO = 0.04;
 
 /**
  * The columns where a straightened line shows a word space, between columns with ink; returns each gap's centre in
@@ -43,21 +43,32 @@ const MIN_LETTER_GAP_RATIO = 0.1;
 export function wordGaps(line: TensorTarget, contentWidth: number): number[] {
   const { data, offset, width, height } = line;
   const plane = width * height;
-  const top = Math.floor(height * BAND[0]);
-  const bottom = Math.ceil(height * BAND[1]);
-  const grey = new Float32Array((bottom - top) * contentWidth);
-  for (let y = top; y < bottom; y++) {
+  const background = edgeMedian(line, contentWidth);
+  const ink = new Uint8Array(height * contentWidth);
+  const rowInk = new Array<number>(height).fill(0);
+  for (let y = 0; y < height; y++) {
     for (let x = 0; x < contentWidth; x++) {
       const at = offset + y * width + x;
-      grey[(y - top) * contentWidth + x] = (data[at]! + data[at + plane]! + data[at + 2 * plane]!) / 3;
+      const grey = (data[at]! + data[at + plane]! + data[at + 2 * plane]!) / 3;
+      if (Math.abs(grey - background) > INK) {
+        ink[y * contentWidth + x] = 1;
+        rowInk[y]!++;
+      }
     }
   }
-  const background = edgeMedian(line, contentWidth);
+  // The rows of this line's text: those with ink, reached from the middle without crossing an empty row. A band
+  // through the middle would see a T as its stem alone, with gaps either side; the box's margins may hold the edge
+  // of a neighbouring line.
+  const inked = (y: number): boolean => rowInk[y]! > contentWidth * MIN_ROW_INK;
+  let top = height >> 1;
+  let bottom = top;
+  while (top > 0 && inked(top - 1)) top--;
+  while (bottom < height - 1 && inked(bottom + 1)) bottom++;
   const empty: boolean[] = [];
   for (let x = 0; x < contentWidth; x++) {
-    let ink = 0;
-    for (let y = 0; y < bottom - top; y++) if (Math.abs(grey[y * contentWidth + x]! - background) > INK) ink++;
-    empty.push(ink <= MAX_INK_PIXELS);
+    let count = 0;
+    for (let y = top; y <= bottom; y++) count += ink[y * contentWidth + x]!;
+    empty.push(count <= MAX_INK_PIXELS);
   }
   const runs: { centre: number; width: number }[] = [];
   let run = -1;
