@@ -109,6 +109,14 @@ describe('wordGaps', () => {
     expect(wordGaps({ data: line(130, strokes), offset: 0, width: 130, height: HEIGHT }, 130)).toEqual([]);
   });
 
+  it('finds the space over a ground that changes along the line (bars behind a translucent box)', () => {
+    const data = line(130, TWO_WORDS);
+    // Columns 60-80 (the space) show a lighter bar through the box, top to bottom.
+    for (let y = 0; y < HEIGHT; y++)
+      for (let x = 60; x < 80; x++) for (let c = 0; c < 3; c++) data[c * 130 * HEIGHT + y * 130 + x] = -0.1;
+    expect(wordGaps({ data, offset: 0, width: 130, height: HEIGHT }, 120)).toEqual([70]);
+  });
+
   it('reads dark text on a light ground the same way', () => {
     const inverted = line(130, TWO_WORDS).map((v) => -v);
     expect(wordGaps({ data: inverted, offset: 0, width: 130, height: HEIGHT }, 120)).toEqual([70]);

@@ -1,6 +1,6 @@
 import type { TensorTarget } from './warp';
 
-/** A pixel is ink when it differs from the line's background (its median) by this much (tensor values span 2). */
+/** A pixel is ink when it differs from the background of its column by this much (tensor values span 2). */
 const INK = 0.5;
 /** A column is empty when no more than this many of its band's pixels are ink (anti-aliasing, JPEG ringing). */
 const MAX_INK_PIXELS = 1;
@@ -8,19 +8,31 @@ const MAX_INK_PIXELS = 1;
 /** Rows at the top and bottom of a line are the margin the detector's box was grown by: background. */
 const EDGE_ROWS = 3;
 
-/** The line's background: the median grey of its top and bottom rows. */
-function edgeMedian(line: TensorTarget, contentWidth: number): number {
+/** Columns either side whose margins count towards a column's background. */
+const BACKGROUND_REACH = 2;
+
+/**
+ * The background behind each column: the median grey of the top and bottom rows of it and its neighbours. Per column,
+ * because what shows through a title's translucent box, or a gradient, changes along the line.
+ */
+function columnBackgrounds(line: TensorTarget, contentWidth: number): Float32Array {
   const { data, offset, width, height } = line;
   const plane = width * height;
-  const values: number[] = [];
-  for (const y of [...Array(EDGE_ROWS).keys(), ...Array.from({ length: EDGE_ROWS }, (_, i) => height - 1 - i)]) {
-    for (let x = 0; x < contentWidth; x++) {
+  const rows = [...Array(EDGE_ROWS).keys(), ...Array.from({ length: EDGE_ROWS }, (_, i) => height - 1 - i)];
+  const edge = rows.map((y) =>
+    Float32Array.from({ length: contentWidth }, (_, x) => {
       const at = offset + y * width + x;
-      values.push((data[at]! + data[at + plane]! + data[at + 2 * plane]!) / 3);
+      return (data[at]! + data[at + plane]! + data[at + 2 * plane]!) / 3;
+    }),
+  );
+  return Float32Array.from({ length: contentWidth }, (_, x) => {
+    const values: number[] = [];
+    for (let n = Math.max(0, x - BACKGROUND_REACH); n <= Math.min(contentWidth - 1, x + BACKGROUND_REACH); n++) {
+      for (const row of edge) values.push(row[n]!);
     }
-  }
-  values.sort((a, b) => a - b);
-  return values[values.length >> 1] ?? 0;
+    values.sort((a, b) => a - b);
+    return values[values.length >> 1] ?? 0;
+  });
 }
 
 /**
@@ -43,14 +55,14 @@ const MIN_LETTER_GAP_RATIO = 0.04;
 export function wordGaps(line: TensorTarget, contentWidth: number): number[] {
   const { data, offset, width, height } = line;
   const plane = width * height;
-  const background = edgeMedian(line, contentWidth);
+  const background = columnBackgrounds(line, contentWidth);
   const ink = new Uint8Array(height * contentWidth);
   const rowInk = new Array<number>(height).fill(0);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < contentWidth; x++) {
       const at = offset + y * width + x;
       const grey = (data[at]! + data[at + plane]! + data[at + 2 * plane]!) / 3;
-      if (Math.abs(grey - background) > INK) {
+      if (Math.abs(grey - background[x]!) > INK) {
         ink[y * contentWidth + x] = 1;
         rowInk[y]!++;
       }
