@@ -77,6 +77,8 @@ export const EVAL_CASES: EvalCase[] = [
   { query: 'interview', expect: { media: 'titled', start: 27, end: 42 }, kind: 'ocr' },
   { query: 'night market', expect: { media: 'titled', start: 42, end: 52 }, kind: 'ocr' },
   { query: 'the end', expect: { media: 'titled', start: 52, end: 60 }, kind: 'ocr' },
+  // Text in a real photograph, not drawn on it: the sponsor's name on the footballer's shirt.
+  { query: 'unicef', expect: still('stills', 'messi5.jpg'), kind: 'ocr' },
 
   // skimage's photographs: an astronaut, a motorcycle, a cup of coffee.
   { query: 'motorcycle', expect: { media: 'photos', start: 3, end: 6 }, kind: 'objects' },

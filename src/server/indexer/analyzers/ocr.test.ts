@@ -4,41 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp';
 import { analyzeVideo } from '../analyze-video';
 import { runTool } from '../process';
-import { confidentWords, mergeReads, OcrAnalyzer, picturesDiffer } from './ocr';
+import { mergeReads, OcrAnalyzer, picturesDiffer } from './ocr';
 
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
-
-function page(lines: [string, number][][]): unknown {
-  return {
-    blocks: [
-      {
-        paragraphs: [
-          { lines: lines.map((words) => ({ words: words.map(([text, confidence]) => ({ text, confidence })) })) },
-        ],
-      },
-    ],
-  };
-}
-
-describe('confidentWords', () => {
-  it('keeps words read with confidence, in reading order, and drops lone glyphs', () => {
-    const read = page([
-      [
-        ['SUNSET', 96],
-        ['|', 90],
-        ['OVER', 95],
-      ],
-      [
-        ['ii', 30],
-        ['THE', 91],
-        ['BAY', 88],
-        ['a', 99],
-      ],
-    ]);
-    expect(confidentWords(read)).toEqual(['SUNSET', 'OVER', 'THE', 'BAY']);
-    expect(confidentWords({ blocks: null })).toEqual([]);
-  });
-});
 
 describe('mergeReads', () => {
   it('keeps one copy of what both frames read', () => {

@@ -1,14 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { z } from 'zod';
 import type { Availability, FrameAnalyzer, FrameFindings, SegmentFrame } from '../types';
-
-// Not named `require`: the bundle of the service must not redeclare the CommonJS `require` its build shims in.
-const nodeRequire = createRequire(import.meta.url);
-
-/** Words tesseract is less sure of than this are dropped: on natural images it reads texture as "|" and "ii". */
-const MIN_WORD_CONFIDENCE = 60;
+import { keptWords } from './scene-text/kept-words';
+import { PaddleReader } from './scene-text/paddle-reader';
 
 /**
  * Two frames show the same picture when no 16 x 16 block differs by more than this mean (0..255 per channel). The
@@ -17,45 +9,6 @@ const MIN_WORD_CONFIDENCE = 60;
  */
 const BLOCK = 16;
 const SAME_PICTURE_BLOCK_DIFF = 12;
-
-const wordSchema = z.object({ text: z.string(), confidence: z.number() });
-const pageSchema = z.object({
-  blocks: z
-    .array(
-      z.object({
-        paragraphs: z.array(z.object({ lines: z.array(z.object({ words: z.array(wordSchema) })) })),
-      }),
-    )
-    .nullable(),
-});
-
-function packageVersion(name: string): string {
-  const pkg = z.object({ version: z.string() }).parse(nodeRequire(`${name}/package.json`));
-  return pkg.version;
-}
-
-/** The bundled English model (LSTM, integer-quantised "best"); never fetched from a CDN. */
-function englishDataPath(): string {
-  return join(dirname(nodeRequire.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-}
-
-/** The confident words of a page, in reading order. */
-export function confidentWords(page: unknown, minConfidence = MIN_WORD_CONFIDENCE): string[] {
-  const parsed = pageSchema.parse(page);
-  const words: string[] = [];
-  for (const block of parsed.blocks ?? []) {
-    for (const paragraph of block.paragraphs) {
-      for (const line of paragraph.lines) {
-        for (const word of line.words) {
-          const text = word.text.trim();
-          // A lone character is nearly always texture read as a glyph.
-          if (word.confidence >= minConfidence && (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2) words.push(text);
-        }
-      }
-    }
-  }
-  return words;
-}
 
 /** A word as search sees it: letters and digits, lower-cased ("MARKET|" and "market" are one word). */
 function wordKey(word: string): string {
@@ -104,57 +57,47 @@ export function picturesDiffer(a: Uint8Array, b: Uint8Array, width: number, heig
 }
 
 /**
- * OCR with tesseract.js: one worker (its own thread) kept alive across segments and videos. Each segment's keyframe
- * is read, and its later frame too when that shows another picture (a title fading in, a moving background that
- * hid the text from tesseract on the keyframe); the two reads are merged.
+ * Scene text with PaddleOCR's PP-OCRv4 (scene-text/): text regions are found first and only those are read, so a
+ * photograph without text reads as no words at all. Each segment's keyframe is read, and its later frame too when
+ * that shows another picture (a title fading in after the cut); the two reads are merged. The models load once per
+ * process and stay loaded across segments and videos.
  */
 export class OcrAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
   readonly name = 'ocr';
-  readonly version = `tesseract.js ${packageVersion('tesseract.js')} eng-4.0.0_best_int keyframe+middle`;
-  private worker: Promise<Worker> | null = null;
-
-  private start(): Promise<Worker> {
-    this.worker ??= createWorker('eng', OEM.LSTM_ONLY, {
-      langPath: englishDataPath(),
-      gzip: true,
-      cacheMethod: 'none',
-    });
-    return this.worker;
-  }
+  private readonly reader = new PaddleReader();
+  readonly version = `${this.reader.version} keyframe+middle`;
 
   async available(): Promise<Availability> {
     try {
-      await this.start();
+      await this.reader.start();
       return { ok: true };
     } catch (err) {
-      this.worker = null;
-      return { ok: false, reason: `tesseract.js could not start: ${err instanceof Error ? err.message : String(err)}` };
+      return { ok: false, reason: `PP-OCR could not start: ${err instanceof Error ? err.message : String(err)}` };
     }
   }
 
-  private async read(path: string): Promise<string[]> {
-    const worker = await this.start();
-    const { data } = await worker.recognize(path, {}, { blocks: true, text: false });
-    return confidentWords(data);
+  private async read(rgb: Uint8Array, segment: SegmentFrame): Promise<string[]> {
+    return keptWords(await this.reader.read({ data: rgb, width: segment.width, height: segment.height }));
   }
 
   async analyze(segment: SegmentFrame): Promise<FrameFindings> {
-    // ffmpeg extracts the later frame while tesseract reads the keyframe.
+    // ffmpeg extracts the later frame while the keyframe is read.
     const pending = segment.laterFrame?.();
     // Awaited below; this only keeps a failed keyframe read from leaving a failed extraction unhandled.
     pending?.catch(() => {});
-    const reads = [await this.read(segment.keyframePath)];
+    const keyframe = await segment.rgb();
+    const reads = [await this.read(keyframe, segment)];
     const later = await pending;
-    if (later && picturesDiffer(await segment.rgb(), await later.rgb(), segment.width, segment.height)) {
-      reads.push(await this.read(later.path));
+    if (later) {
+      const laterRgb = await later.rgb();
+      if (picturesDiffer(keyframe, laterRgb, segment.width, segment.height))
+        reads.push(await this.read(laterRgb, segment));
     }
     return { ocrText: mergeReads(reads) };
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) await (await worker).terminate();
+    await this.reader.close();
   }
 }
