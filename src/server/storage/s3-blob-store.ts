@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -15,7 +15,15 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
-import { blobKey, type BlobRange, type BlobStore, type ListedBlob, type LocalBlobFile } from './blob-store';
+import { S3PartWriter } from './s3-part-writer';
+import {
+  blobKey,
+  type BlobRange,
+  type BlobReceiver,
+  type BlobStore,
+  type ListedBlob,
+  type LocalBlobFile,
+} from './blob-store';
 
 /** storage.s3 of the config file (config.ts). */
 export interface S3Settings {
@@ -63,6 +71,7 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    if (settings.endpoint?.startsWith('http://')) unsignedPayloads(this.client);
   }
 
   async check(): Promise<void> {
@@ -114,6 +123,25 @@ export class S3BlobStore implements BlobStore {
     const { size } = await stat(file);
     await this.upload(key, createReadStream(file), size);
     await rm(file, { force: true });
+  }
+
+  /** Parts go out as they fill (S3PartWriter); finish waits for the upload's completion and removes the staged copy. */
+  receive(bucket: string, blob: string): BlobReceiver {
+    const copy = new S3PartWriter({
+      client: this.client,
+      bucket: this.settings.bucket,
+      key: this.validKey(bucket, blob),
+      partBytes: MIN_PART_BYTES,
+      partsInFlight: PARTS_IN_FLIGHT,
+    });
+    return {
+      copy,
+      finish: async (staged) => {
+        await finished(copy);
+        await rm(staged, { force: true });
+      },
+      abort: () => copy.discard(),
+    };
   }
 
   async writeFrom(bucket: string, blob: string, source: Readable): Promise<void> {
@@ -205,6 +233,23 @@ export class S3BlobStore implements BlobStore {
     if (!key) throw new Error(`invalid blob address ${bucket}/${blob}`);
     return key;
   }
+}
+
+/**
+ * Over HTTPS the SDK signs S3 requests without hashing their bodies (UNSIGNED-PAYLOAD); over plain HTTP (a store on
+ * the LAN, MinIO, s3rver) it would SHA-256 every part before sending it, which halved the upload rate. The same
+ * choice for both: TLS, not the signature, is what protects a body in transit, and the upload's own SHA-256 is
+ * computed as it arrives.
+ */
+function unsignedPayloads(client: S3Client): void {
+  client.middlewareStack.add(
+    (next) => (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'reelsyncUnsignedPayload' },
+  );
 }
 
 function isNotFound(err: unknown): boolean {
