@@ -13,7 +13,6 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
 import { S3PartWriter } from './s3-part-writer';
 import {
@@ -49,7 +48,7 @@ const DELETE_BATCH = 1000;
 
 /**
  * Blobs as objects of one S3 bucket (AWS S3, MinIO, Ceph RGW, R2...), keyed `<service bucket>/<blob>`. Uploads are
- * multipart and streamed (lib-storage: at most PARTS_IN_FLIGHT parts in memory, whatever the size); reads stream with
+ * multipart and streamed (S3PartWriter: at most PARTS_IN_FLIGHT parts in memory, whatever the size); reads stream with
  * Range; the media tools get a streamed copy in the data folder's tmp/, removed on release (and at the next start).
  */
 export class S3BlobStore implements BlobStore {
@@ -127,13 +126,7 @@ export class S3BlobStore implements BlobStore {
 
   /** Parts go out as they fill (S3PartWriter); finish waits for the upload's completion and removes the staged copy. */
   receive(bucket: string, blob: string): BlobReceiver {
-    const copy = new S3PartWriter({
-      client: this.client,
-      bucket: this.settings.bucket,
-      key: this.validKey(bucket, blob),
-      partBytes: MIN_PART_BYTES,
-      partsInFlight: PARTS_IN_FLIGHT,
-    });
+    const copy = this.partWriter(this.validKey(bucket, blob), MIN_PART_BYTES);
     return {
       copy,
       finish: async (staged) => {
@@ -212,20 +205,26 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Multipart when larger than one part (lib-storage), with parts sized so that `size` fits in 10,000 of them. */
+  /** Multipart when larger than one part, with parts sized so that `size` fits in 10,000 of them; aborted on failure. */
   private async upload(key: string, body: Readable, size: number | null): Promise<void> {
-    const partSize = size === null ? MIN_PART_BYTES : Math.max(MIN_PART_BYTES, Math.ceil(size / MAX_PARTS));
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.settings.bucket, Key: key, Body: body },
-      partSize,
-      queueSize: PARTS_IN_FLIGHT,
-    });
+    const partBytes = size === null ? MIN_PART_BYTES : Math.max(MIN_PART_BYTES, Math.ceil(size / MAX_PARTS));
+    const writer = this.partWriter(key, partBytes);
     try {
-      await upload.done();
-    } finally {
-      body.destroy();
+      await pipeline(body, writer);
+    } catch (err) {
+      await writer.discard().catch(() => {}); // the upload's own error is the one to tell
+      throw err;
     }
+  }
+
+  private partWriter(key: string, partBytes: number): S3PartWriter {
+    return new S3PartWriter({
+      client: this.client,
+      bucket: this.settings.bucket,
+      key,
+      partBytes,
+      partsInFlight: PARTS_IN_FLIGHT,
+    });
   }
 
   private validKey(bucket: string, blob: string): string {
