@@ -15,7 +15,7 @@ export class DrainingFileSink extends Writable {
     private readonly path: string,
     private readonly drainCap: number,
   ) {
-    super({ highWaterMark: 4 * 1024 * 1024 });
+    super({ highWaterMark: 1024 * 1024 });
   }
 
   override _construct(callback: (error?: Error | null) => void): void {
@@ -29,18 +29,7 @@ export class DrainingFileSink extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    if (this.failure) {
-      this.dropped += chunk.length;
-      callback(this.dropped > this.drainCap ? this.failure : null);
-      return;
-    }
-    this.writeAll(chunk).then(
-      () => callback(),
-      (err: Error) => {
-        this.failure = err;
-        callback();
-      },
-    );
+    this.store([chunk], callback);
   }
 
   /** Chunks queued while a write was on disk go out together: one system call instead of one per 64 KiB chunk. */
@@ -48,8 +37,10 @@ export class DrainingFileSink extends Writable {
     chunks: { chunk: Buffer; encoding: BufferEncoding }[],
     callback: (error?: Error | null) => void,
   ): void {
-    const joined = chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk));
-    this._write(joined, 'binary', callback);
+    this.store(
+      chunks.map((c) => c.chunk),
+      callback,
+    );
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -66,11 +57,30 @@ export class DrainingFileSink extends Writable {
     );
   }
 
-  private async writeAll(chunk: Buffer): Promise<void> {
-    let offset = 0;
-    while (offset < chunk.length) {
-      const { bytesWritten } = await this.handle!.write(chunk, offset);
-      offset += bytesWritten;
+  private store(chunks: Buffer[], callback: (error?: Error | null) => void): void {
+    if (this.failure) {
+      for (const chunk of chunks) this.dropped += chunk.length;
+      callback(this.dropped > this.drainCap ? this.failure : null);
+      return;
+    }
+    this.writeAll(chunks).then(
+      () => callback(),
+      (err: Error) => {
+        this.failure = err;
+        callback();
+      },
+    );
+  }
+
+  private async writeAll(chunks: Buffer[]): Promise<void> {
+    const total = chunks.reduce((n, c) => n + c.length, 0);
+    const { bytesWritten } = await this.handle!.writev(chunks);
+    if (bytesWritten === total) return;
+    // A short write (rare on a regular file): the rest, one write at a time.
+    const rest = Buffer.concat(chunks).subarray(bytesWritten);
+    for (let offset = 0; offset < rest.length;) {
+      const written = await this.handle!.write(rest, offset);
+      offset += written.bytesWritten;
     }
   }
 
