@@ -103,6 +103,8 @@ export async function startTeamCluster(opts: {
   credits?: number;
   /** More environment for every process (e.g. REELSYNC_LOG). */
   env?: Record<string, string>;
+  /** The endpoint the processes reach the S3 server by (e.g. a throttling proxy in front of it); its own by default. */
+  storeEndpoint?: (s3: TestS3Server) => Promise<string>;
 }): Promise<TeamCluster> {
   const { dir, cleanup: removeDir } = await tempDir('reelsync-team-');
   /** Every process started, for stop(). */
@@ -124,7 +126,11 @@ export async function startTeamCluster(opts: {
     const configFile = join(dir, 'config.json');
     await writeFile(
       configFile,
-      JSON.stringify({ ...opts.config, database: { url: databaseUrl }, storage: { s3: s3.config } }),
+      JSON.stringify({
+        ...opts.config,
+        database: { url: databaseUrl },
+        storage: { s3: { ...s3.config, endpoint: opts.storeEndpoint ? await opts.storeEndpoint(s3) : s3.endpoint } },
+      }),
     );
     const env = { ...s3.env, ...opts.env };
     const keyFor = (account: string, credits?: number): string =>

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -98,6 +99,32 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
       );
       expectRejected(await api.upload(fixturePath('truncatedMp4')), /not a readable video: moov atom not found/);
       expectRejected(await api.upload(fixturePath('notVideoMp4')), /not a readable video/);
+    });
+
+    it('leaves no blob behind when it refuses a file it already began to store, and charges nothing', async () => {
+      const originals = async (): Promise<string[]> =>
+        backend === 'team'
+          ? (await service.s3!.keys()).filter((k) => k.includes('/videos/'))
+          : (await readdir(join(service.dataDir, 'blobs'), { recursive: true }).catch(() => [])).filter((f) =>
+              f.includes('.'),
+            );
+      const before = await originals();
+      const balance = await balanceMicro();
+      // 20 MiB: on S3 its first parts are stored before the probe refuses it, then the multipart upload is aborted.
+      const noise = join(scratch.dir, 'noise.mp4');
+      await writeFile(noise, randomBytes(20 * 1024 * 1024));
+      expectRejected(await api.upload(noise), /not a readable video/);
+      expectRejected(
+        await api.upload(fixturePath('mpeg4Avi'), {}, { contentType: 'video/x-msvideo' }),
+        /codec mpeg4 is not supported/,
+      );
+      expectRejected(
+        await api.upload(fixturePath('phoneH264Mp4'), { latitude: '95', longitude: '2' }),
+        /latitude must be between/,
+      );
+      expect(await originals()).toEqual(before);
+      expect(await balanceMicro()).toBe(balance);
+      expect(await readdir(join(service.dataDir, 'tmp'))).toEqual([]);
     });
 
     it('checks the extension, the part type and that a file is there', async () => {

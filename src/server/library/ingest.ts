@@ -4,6 +4,7 @@ import { UPLOAD_LIMITS, type UploadedVideo } from '../../shared/api-types';
 import { indexingPrice } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
 import { badRequest } from '../http/envelope';
+import type { BlobReceiver } from '../storage/blob-store';
 import { admitNewMedia, holdQueueCap } from './admission';
 import { safeFileName, urlFileName } from './file-names';
 import { startUrlUpload } from './url-upload';
@@ -31,7 +32,15 @@ export interface UploadRequest {
   details: VideoDetails;
 }
 
-/** An uploaded file received whole in the service's tmp folder. */
+/** A new upload's place in the blob store, chosen before its first byte so that it is stored as it arrives. */
+export interface IncomingUpload {
+  videoNo: string;
+  bucket: string;
+  blob: string;
+  receiver: BlobReceiver;
+}
+
+/** An uploaded file received whole in the service's tmp folder (and, on S3, sent to the store as it arrived). */
 export interface ReceivedFile {
   tmpPath: string;
   name: string;
@@ -52,33 +61,46 @@ export class LibraryIngest {
     await admitNewMedia(this.ctx, accountId, indexingPrice(60));
   }
 
+  /** Where an upload named `fileName` goes while it arrives (BlobStore.receive): finished by fromFile, or aborted. */
+  receive(accountId: number, fileName: string): IncomingUpload {
+    const videoNo = newVideoNo();
+    const bucket = bucketOf(accountId);
+    const blob = `videos/${videoNo}/${safeFileName(fileName)}`;
+    return { videoNo, bucket, blob, receiver: this.ctx.blobs.receive(bucket, blob) };
+  }
+
   /**
-   * Stores a received upload as a new UNPARSE video and queues its indexing. The container is whitelisted before
+   * Makes a received upload a new UNPARSE video and queues its indexing. The container is whitelisted before
    * ffprobe reads past the file's first bytes (media-input.ts): a playlist or any other format that refers to other
    * files is refused with the same answer, whatever it points at. The duration priced is checked against every
-   * packet's timing (timeline.ts). A failure after the charge refunds it and removes the stored file.
+   * packet's timing (timeline.ts), on the staged copy while the store completes the blob. Any refusal or failure
+   * aborts the blob (nothing stays in the store) and refunds what was charged.
    */
-  async fromFile(accountId: number, file: ReceivedFile, request: UploadRequest): Promise<UploadedVideo> {
+  async fromFile(
+    accountId: number,
+    file: ReceivedFile,
+    incoming: IncomingUpload,
+    request: UploadRequest,
+  ): Promise<UploadedVideo> {
     const { ctx } = this;
-    const probe = await probeWithTrustedDuration(file.tmpPath, 'uploadVideo').catch((err: unknown) => {
-      if (err instanceof ProbeError && err.refused) throw badRequest(`file is not accepted: ${err.message}`);
-      throw badRequest(`file is not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
-    });
-    const { video } = probe;
-    if (!video) throw badRequest('file has no video stream');
-    if (!ALLOWED_CODECS.includes(video.codec)) {
-      throw badRequest(`video codec ${video.codec} is not supported; allowed: h264, h265, hevc, vp9`);
-    }
-
-    const folderId = await ctx.folders.resolve(accountId, request.folderId, request.uniqueId);
-    const videoNo = newVideoNo();
-    const price = indexingPrice(probe.durationSeconds);
-    const bucket = bucketOf(accountId);
-    const name = safeFileName(file.name);
-    const blob = `videos/${videoNo}/${name}`;
-    await ctx.billing.charge(accountId, price, 'upload indexing', videoNo);
+    const { videoNo, bucket, blob, receiver } = incoming;
+    let charged: number | null = null;
     try {
-      await ctx.blobs.adopt(bucket, blob, file.tmpPath);
+      const probe = await probeWithTrustedDuration(file.tmpPath, 'uploadVideo').catch((err: unknown) => {
+        if (err instanceof ProbeError && err.refused) throw badRequest(`file is not accepted: ${err.message}`);
+        throw badRequest(`file is not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
+      });
+      const { video } = probe;
+      if (!video) throw badRequest('file has no video stream');
+      if (!ALLOWED_CODECS.includes(video.codec)) {
+        throw badRequest(`video codec ${video.codec} is not supported; allowed: h264, h265, hevc, vp9`);
+      }
+      const folderId = await ctx.folders.resolve(accountId, request.folderId, request.uniqueId);
+      const price = indexingPrice(probe.durationSeconds);
+      const name = safeFileName(file.name);
+      await ctx.billing.charge(accountId, price, 'upload indexing', videoNo);
+      charged = price;
+      await receiver.finish(file.tmpPath);
       // The row and its index job together: a video without its job would wait UNPARSE for ever.
       const row = await ctx.sql.transaction(async (tx) => {
         await holdQueueCap(ctx, tx, accountId);
@@ -108,8 +130,8 @@ export class LibraryIngest {
       });
       return uploaded(row);
     } catch (err) {
-      await ctx.billing.refund(accountId, price, 'upload failed', videoNo);
-      await ctx.blobs.delete(bucket, blob);
+      if (charged !== null) await ctx.billing.refund(accountId, charged, 'upload failed', videoNo);
+      await receiver.abort();
       throw err;
     }
   }

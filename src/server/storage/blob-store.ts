@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 const BUCKET_PATTERN = /^[a-z0-9][a-z0-9.-]{1,62}$/;
 
@@ -21,6 +21,19 @@ export interface ListedBlob {
 }
 
 /**
+ * A blob being stored while its bytes arrive (BlobStore.receive), beside a complete local copy the caller stages for
+ * the media tools.
+ */
+export interface BlobReceiver {
+  /** Where to write the bytes as they arrive; null when the store takes the staged copy whole (local disk: a rename). */
+  readonly copy: Writable | null;
+  /** Stores the blob once every byte arrived and `copy` was ended; the staged file is gone afterwards. */
+  finish(staged: string): Promise<void>;
+  /** Leaves no blob behind: aborts a partial upload, deletes a stored one. */
+  abort(): Promise<void>;
+}
+
+/**
  * Where originals, keyframes and posters live: the data folder (LocalBlobStore) or an S3-compatible store
  * (S3BlobStore). A blob is addressed by the service's bucket (reelsync-<account>) and a relative name
  * (videos/<no>/<file>); every address is checked by blobKey before it reaches either backend.
@@ -35,6 +48,8 @@ export interface BlobStore {
   read(bucket: string, blob: string, range?: BlobRange): Readable;
   /** Stores a finished file under bucket/blob; the file is gone afterwards (moved or uploaded, then removed). */
   adopt(bucket: string, blob: string, file: string): Promise<void>;
+  /** Stores an upload under bucket/blob as it arrives (S3: parts sent as they fill), for the caller to finish or abort. */
+  receive(bucket: string, blob: string): BlobReceiver;
   /** Stores a stream under bucket/blob without holding it in memory. */
   writeFrom(bucket: string, blob: string, source: Readable): Promise<void>;
   delete(bucket: string, blob: string): Promise<void>;

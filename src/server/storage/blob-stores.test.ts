@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
+import { pipeline } from 'node:stream/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBlobBackends } from '../../../test/helpers/blob-backends';
 import { SERVICE_CLI } from '../../../test/helpers/service';
@@ -56,6 +57,35 @@ describe.each(stores.backends)('blob store on $name', ({ open }) => {
     expect(await text(store.read(BUCKET, 'videos/VI1/clip.mp4'))).toBe('0123456789abcdef');
     expect(await text(store.read(BUCKET, 'videos/VI1/clip.mp4', { start: 3, end: 6 }))).toBe('3456');
     expect(await text(store.read(BUCKET, 'videos/VI1/clip.mp4', { start: 15, end: 15 }))).toBe('f');
+  });
+
+  it('receives an upload as it arrives (parts as they fill on S3), then finishes it or aborts it leaving nothing', async () => {
+    const body = Buffer.alloc(20 * 1024 * 1024); // three 8 MiB parts on S3
+    for (let i = 0; i < body.length; i += 4096) body.writeUInt32BE(i, i);
+    const receive = async (
+      blob: string,
+    ): Promise<{ staged: string; finish: () => Promise<void>; abort: () => Promise<void> }> => {
+      const staged = await file(body);
+      const receiver = store.receive(BUCKET, blob);
+      if (receiver.copy) await pipeline(Readable.from([body.subarray(0, 9e6), body.subarray(9e6)]), receiver.copy);
+      return { staged, finish: () => receiver.finish(staged), abort: () => receiver.abort() };
+    };
+    const kept = await receive('videos/VI8/kept.mp4');
+    await kept.finish();
+    expect(existsSync(kept.staged)).toBe(false);
+    expect(
+      createHash('sha256')
+        .update(await buffer(store.read(BUCKET, 'videos/VI8/kept.mp4')))
+        .digest('hex'),
+    ).toBe(createHash('sha256').update(body).digest('hex'));
+    const refused = await receive('videos/VI9/refused.mp4');
+    await refused.abort();
+    await refused.abort(); // a second abort (the route's, after the ingest's) is harmless
+    expect(await store.size(BUCKET, 'videos/VI9/refused.mp4')).toBeNull();
+    const late = await receive('videos/VI10/late.mp4');
+    await late.finish();
+    await late.abort(); // refused after it was stored (the row could not be written): deleted
+    expect(await store.size(BUCKET, 'videos/VI10/late.mp4')).toBeNull();
   });
 
   it('writes a stream larger than one multipart part and reads back the same bytes', async () => {

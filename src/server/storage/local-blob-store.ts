@@ -4,7 +4,14 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
-import { blobKey, type BlobRange, type BlobStore, type ListedBlob, type LocalBlobFile } from './blob-store';
+import {
+  blobKey,
+  type BlobRange,
+  type BlobReceiver,
+  type BlobStore,
+  type ListedBlob,
+  type LocalBlobFile,
+} from './blob-store';
 
 /** Blobs on the local disk under root/<bucket>/<blob>, 0600 in folders of 0700. Every path is checked to stay inside its bucket. */
 export class LocalBlobStore implements BlobStore {
@@ -48,6 +55,16 @@ export class LocalBlobStore implements BlobStore {
     // Stored now, as on S3: a rename keeps the file's last write, which list() would report as the blob's age.
     const now = new Date();
     await utimes(path, now, now);
+  }
+
+  /** Nothing to copy as it arrives: the staged file is renamed into place (same filesystem, as adopt). */
+  receive(bucket: string, blob: string): BlobReceiver {
+    const path = this.validPath(bucket, blob);
+    return {
+      copy: null,
+      finish: (staged) => this.adopt(bucket, blob, staged),
+      abort: () => rm(path, { force: true }),
+    };
   }
 
   async writeFrom(bucket: string, blob: string, source: Readable): Promise<void> {

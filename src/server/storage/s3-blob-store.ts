@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -13,9 +13,16 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
-import { blobKey, type BlobRange, type BlobStore, type ListedBlob, type LocalBlobFile } from './blob-store';
+import { S3PartWriter } from './s3-part-writer';
+import {
+  blobKey,
+  type BlobRange,
+  type BlobReceiver,
+  type BlobStore,
+  type ListedBlob,
+  type LocalBlobFile,
+} from './blob-store';
 
 /** storage.s3 of the config file (config.ts). */
 export interface S3Settings {
@@ -41,7 +48,7 @@ const DELETE_BATCH = 1000;
 
 /**
  * Blobs as objects of one S3 bucket (AWS S3, MinIO, Ceph RGW, R2...), keyed `<service bucket>/<blob>`. Uploads are
- * multipart and streamed (lib-storage: at most PARTS_IN_FLIGHT parts in memory, whatever the size); reads stream with
+ * multipart and streamed (S3PartWriter: at most PARTS_IN_FLIGHT parts in memory, whatever the size); reads stream with
  * Range; the media tools get a streamed copy in the data folder's tmp/, removed on release (and at the next start).
  */
 export class S3BlobStore implements BlobStore {
@@ -63,6 +70,7 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    if (settings.endpoint?.startsWith('http://')) unsignedPayloads(this.client);
   }
 
   async check(): Promise<void> {
@@ -114,6 +122,19 @@ export class S3BlobStore implements BlobStore {
     const { size } = await stat(file);
     await this.upload(key, createReadStream(file), size);
     await rm(file, { force: true });
+  }
+
+  /** Parts go out as they fill (S3PartWriter); finish waits for the upload's completion and removes the staged copy. */
+  receive(bucket: string, blob: string): BlobReceiver {
+    const copy = this.partWriter(this.validKey(bucket, blob), MIN_PART_BYTES);
+    return {
+      copy,
+      finish: async (staged) => {
+        await finished(copy);
+        await rm(staged, { force: true });
+      },
+      abort: () => copy.discard(),
+    };
   }
 
   async writeFrom(bucket: string, blob: string, source: Readable): Promise<void> {
@@ -184,20 +205,26 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Multipart when larger than one part (lib-storage), with parts sized so that `size` fits in 10,000 of them. */
+  /** Multipart when larger than one part, with parts sized so that `size` fits in 10,000 of them; aborted on failure. */
   private async upload(key: string, body: Readable, size: number | null): Promise<void> {
-    const partSize = size === null ? MIN_PART_BYTES : Math.max(MIN_PART_BYTES, Math.ceil(size / MAX_PARTS));
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.settings.bucket, Key: key, Body: body },
-      partSize,
-      queueSize: PARTS_IN_FLIGHT,
-    });
+    const partBytes = size === null ? MIN_PART_BYTES : Math.max(MIN_PART_BYTES, Math.ceil(size / MAX_PARTS));
+    const writer = this.partWriter(key, partBytes);
     try {
-      await upload.done();
-    } finally {
-      body.destroy();
+      await pipeline(body, writer);
+    } catch (err) {
+      await writer.discard().catch(() => {}); // the upload's own error is the one to tell
+      throw err;
     }
+  }
+
+  private partWriter(key: string, partBytes: number): S3PartWriter {
+    return new S3PartWriter({
+      client: this.client,
+      bucket: this.settings.bucket,
+      key,
+      partBytes,
+      partsInFlight: PARTS_IN_FLIGHT,
+    });
   }
 
   private validKey(bucket: string, blob: string): string {
@@ -205,6 +232,23 @@ export class S3BlobStore implements BlobStore {
     if (!key) throw new Error(`invalid blob address ${bucket}/${blob}`);
     return key;
   }
+}
+
+/**
+ * Over HTTPS the SDK signs S3 requests without hashing their bodies (UNSIGNED-PAYLOAD); over plain HTTP (a store on
+ * the LAN, MinIO, s3rver) it would SHA-256 every part before sending it, which halved the upload rate. The same
+ * choice for both: TLS, not the signature, is what protects a body in transit, and the upload's own SHA-256 is
+ * computed as it arrives.
+ */
+function unsignedPayloads(client: S3Client): void {
+  client.middlewareStack.add(
+    (next) => (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'reelsyncUnsignedPayload' },
+  );
 }
 
 function isNotFound(err: unknown): boolean {

@@ -6,15 +6,21 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENVELOPE_CODES, UPLOAD_LIMITS } from '../../../shared/api-types';
 import type { ServiceContext } from '../../context';
-import type { LibraryIngest, ReceivedFile } from '../../library/ingest';
+import type { IncomingUpload, LibraryIngest, ReceivedFile } from '../../library/ingest';
 import { HttpError, badRequest, success } from '../envelope';
+import { copyStage } from '../copy-stage';
 import { DrainingFileSink } from '../draining-file-sink';
+import { keepAliveWhile } from '../keep-alive';
 import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { parseUploadFields, uploadRequestOf } from './form-fields';
 import { hashingMeter } from '../../../common/hashing-meter';
 
-/** POST /upload: multipart `file` and form fields; the file is received to tmp, then handed to the ingest. */
+/**
+ * POST /upload: multipart `file` and form fields. The file is staged in tmp for the probe and, on S3, sent to the store
+ * as it arrives (parts as they fill); after the last byte the ingest checks, charges and finishes or aborts the blob,
+ * with `102 Processing` keeping the connection alive meanwhile.
+ */
 export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest: LibraryIngest): void {
   app.post('/upload', async (request, reply) => {
     const account = request.account;
@@ -24,6 +30,7 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
 
     const fields = new Map<string, string[]>();
     let received: ReceivedFile | undefined;
+    let incoming: IncomingUpload | undefined;
     // Iterated by hand so that after a refusal the rest of the body can still be read (see drainParts).
     const parts = request.parts()[Symbol.asyncIterator]();
     try {
@@ -34,7 +41,8 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
             await discard(part.file);
             throw badRequest('exactly one file part is allowed');
           }
-          received = await receiveFile(ctx, part, request);
+          incoming = await checkFilePart(part, (name) => ingest.receive(account.id, name));
+          received = await receiveFile(ctx, part, request, incoming);
         } else {
           const value = typeof part.value === 'string' ? part.value : String(part.value);
           fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), value]);
@@ -42,8 +50,17 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
       }
       if (!received) throw badRequest('file is required');
       const form = parseUploadFields(fields);
-      return reply.send(success(await ingest.fromFile(account.id, received, uploadRequestOf(form))));
+      const file = received;
+      const into = incoming!;
+      const video = await keepAliveWhile(reply, ctx.config.http.idleTimeoutMs, () =>
+        ingest.fromFile(account.id, file, into, uploadRequestOf(form)),
+      );
+      incoming = undefined; // stored: the video's now
+      return reply.send(success(video));
     } catch (err) {
+      await incoming?.receiver.abort().catch((abortErr: unknown) => {
+        ctx.log.warn(`upload ${incoming?.videoNo}: could not remove its partial blob: ${String(abortErr)}`);
+      });
       // Answer after reading the rest of the body, as HTTP clients expect; past a cap, close instead of reading gigabytes.
       if (!(await drainParts(parts))) void reply.header('connection', 'close');
       throw err;
@@ -53,13 +70,13 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
   });
 }
 
-async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: FastifyRequest): Promise<ReceivedFile> {
+/** Refuses a file part by its name, extension or type before reading it; otherwise gives it a place in the store. */
+async function checkFilePart(part: MultipartFile, receive: (name: string) => IncomingUpload): Promise<IncomingUpload> {
   if (part.fieldname !== 'file') {
     await discard(part.file);
     throw badRequest(`the file part must be named "file", not "${part.fieldname}"`);
   }
-  const name = part.filename || 'video';
-  const ext = extname(name).toLowerCase();
+  const ext = extname(part.filename || 'video').toLowerCase();
   if (!(UPLOAD_LIMITS.extensions as readonly string[]).includes(ext)) {
     await discard(part.file);
     throw badRequest(`file extension ${ext || '(none)'} is not supported; allowed: .mp4, .avi, .mkv, .mov`);
@@ -68,14 +85,34 @@ async function receiveFile(ctx: ServiceContext, part: MultipartFile, request: Fa
     await discard(part.file);
     throw badRequest(`file Content-Type must start with video/, got ${part.mimetype || '(none)'}`);
   }
+  return receive(part.filename || 'video');
+}
+
+/** Reads the file part into a staged copy in tmp and, when the store takes one, its copy as the bytes arrive. */
+async function receiveFile(
+  ctx: ServiceContext,
+  part: MultipartFile,
+  request: FastifyRequest,
+  incoming: IncomingUpload,
+): Promise<ReceivedFile> {
+  const name = part.filename || 'video';
+  const ext = extname(name).toLowerCase();
   const tmpPath = join(ctx.tmpDir, `upload-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}${ext}`);
   const hash = createHash('sha256');
   let size = 0;
   const meter = hashingMeter(hash, (n) => (size += n));
+  const copy = incoming.receiver.copy;
+  let storeError: Error | undefined;
+  copy?.once('error', (err) => (storeError = err));
   try {
-    await pipeline(part.file, meter, new DrainingFileSink(tmpPath, DRAIN_CAP), { signal: abortOnClose(request) });
+    const sink = new DrainingFileSink(tmpPath, DRAIN_CAP);
+    const signal = abortOnClose(request);
+    await (copy
+      ? pipeline(part.file, meter, copyStage(copy), sink, { signal })
+      : pipeline(part.file, meter, sink, { signal }));
   } catch (err) {
     await rm(tmpPath, { force: true });
+    if (storeError) throw storeError; // the store failed, not the client: answered as the service's error
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) {
       throw badRequest('file is larger than the 3 GB limit');
     }
