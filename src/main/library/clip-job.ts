@@ -8,7 +8,7 @@ import { LibraryApiError } from '../api/errors';
 import { apiJobOutcome, type LibraryBlock } from '../api/job-outcome';
 import type { LocalOriginals } from '../sync';
 import type { Logger } from '../log';
-import type { ClipRow, ClipsStore } from '../store/clips-store';
+import type { ClipRow, ClipsStore } from './clips-store';
 import type { JobRow } from '../jobs/jobs-store';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import { cut, cutRange, still } from './cutter';

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { ffprobe } from '../../common/media/ffprobe';
 import type { ClipView, ExportFrameRate, saveClipSchema } from '../../shared/contract/clips';
 import { AppError, unreachable } from '../../shared/errors';
-import type { ClipRow, ClipsStore } from '../store/clips-store';
+import type { ClipRow, ClipsStore } from './clips-store';
 import type { JobsStore } from '../jobs/jobs-store';
 import { clipsCsv, clipsEdl } from './export/csv-edl';
 import { clipsFcpxml } from './export/fcpxml';

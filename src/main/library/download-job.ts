@@ -5,7 +5,7 @@ import { LibraryApiError } from '../api/errors';
 import { apiJobOutcome, type LibraryBlock } from '../api/job-outcome';
 import { ProgressMeter } from '../api/progress';
 import type { Logger } from '../log';
-import type { DownloadRow, DownloadStore } from '../store/download-store';
+import type { DownloadRow, DownloadStore } from './download-store';
 import type { JobRow } from '../jobs/jobs-store';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import { placeWithoutClobber, safeJoin, sanitizeFileName } from './filenames';

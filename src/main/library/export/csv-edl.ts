@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ClipRow } from '../../store/clips-store';
+import type { ClipRow } from '../clips-store';
 import { framesOf, oneHour, rateLabel, rateOf, sameRate, timecode, type Rate } from './timecode';
 
 const CSV_COLUMNS = [

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import type { ClipRow } from '../../store/clips-store';
+import type { ClipRow } from '../clips-store';
 import { clipsEdl } from './csv-edl';
 import { clipsFcpxml } from './fcpxml';
 import { listRate } from './list-rate';

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
-import type { ClipRow } from '../../store/clips-store';
+import type { ClipRow } from '../clips-store';
 import { listSize } from './list-rate';
 import { frameDuration, framesOf, rateOf, rationalTime, type Rate } from './timecode';
 

@@ -1,6 +1,6 @@
 import type { ExportFrameRate } from '../../../shared/contract/clips';
 import { AppError } from '../../../shared/errors';
-import type { ClipRow } from '../../store/clips-store';
+import type { ClipRow } from '../clips-store';
 import { projectRate, rateOf, type Rate } from './timecode';
 
 /** The value seen most often (the first seen among equals); null for none. */
