@@ -11,7 +11,7 @@ import type { Db } from '../store/database';
 import { DownloadStore } from './download-store';
 import { JobsStore } from '../jobs/jobs-store';
 import { LibraryCacheStore } from '../store/library-cache-store';
-import { SettingsStore } from '../store/settings-store';
+import { AppSettings } from '../settings';
 import { ClientJobQueue, type PauseReason } from '../jobs/client-job-queue';
 import type { LibraryBlock } from '../api/job-outcome';
 import { clipHandler } from './clip-job';
@@ -40,8 +40,6 @@ export interface LibraryFeatureOptions {
   /** The desktop shell's native dialogs (Electron); the web mode and the command line have none. */
   chooser?: () => DestinationChooser | undefined;
 }
-
-export const LIBRARY_QUEUE_PAUSE_KEY = 'library.queue.paused';
 
 /** Downloads, clips, thumbnail cache and connectivity over one client database: start/stop. */
 export class LibraryFeature {
@@ -87,7 +85,7 @@ export class LibraryFeature {
     this.destinations = new DestinationPolicy({
       dataDir: root,
       builtin: { clips: this.folders.clips, exports: this.folders.exports, downloads: this.folders.downloads },
-      store: new SettingsStore(o.db),
+      settings: new AppSettings(o.db),
       chooser: o.chooser ?? (() => undefined),
     });
     const abort = (kind: 'download' | 'clip') => (target: string) => this.queue.abortTarget(kind, target, 'cancel');
@@ -117,8 +115,7 @@ export class LibraryFeature {
     });
     this.queue = new ClientJobQueue({
       jobs,
-      settings: new SettingsStore(o.db),
-      pauseKey: LIBRARY_QUEUE_PAUSE_KEY,
+      pauseState: new AppSettings(o.db).pauseState('library'),
       handlers: [
         downloadHandler({
           store: downloadStore,
