@@ -4,21 +4,23 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { apiClient, waitForStatus } from '../helpers/api';
 import { copyFixture, fixturePath } from '../fixtures/media';
 import { startLibrary, type TestLibrary } from '../helpers/library';
-import { startService, type TestService } from '../helpers/service';
 import { startEngine, type TestEngine } from '../helpers/sync-engine';
 import { tempDir } from '../helpers/temp';
+import { useService } from '../helpers/use-service';
+import type { TestService } from '../helpers/service';
 
 /**
  * A refused key or an empty balance is met the same way by every job that needs the library (src/main/api/
  * job-outcome.ts): its queue pauses and the work stays queued, never failed for good; it goes on once resolved.
  */
+const testService = useService();
 let service: TestService;
 let dir: string;
 let cleanup: () => Promise<void>;
 let videoNo: string;
 
 beforeAll(async () => {
-  service = await startService();
+  service = testService();
   ({ dir, cleanup } = await tempDir('reelsync-blocked-'));
   const api = apiClient(service.baseUrl, service.key);
   videoNo = (await api.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'))).json.data?.videoNo ?? '';
@@ -27,7 +29,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   service?.setCredits('test', 100);
-  await service?.stop();
   await cleanup?.();
 });
 
