@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
  * Every Node entry is built in one pass into out/: the Electron main process and the client (out/main/...), the
  * library service and its worker threads (out/service/...), with their shared code in out/chunks/. Each built file
  * thus sits one folder below out/, so a module finds a worker entry at `../<dir>/<entry>.js` from wherever the bundler
- * put it (src/common/worker-entry.ts). Nothing here runs TypeScript at run time; dependencies stay external and are
+ * put it (`workerEntry` in src/common/spawn-worker.ts). Nothing here runs TypeScript at run time; dependencies stay external and are
  * loaded from node_modules (or the packaged app's).
  */
 const nodeEntries = {

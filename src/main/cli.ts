@@ -11,9 +11,8 @@ import { runSync } from './cli/sync-command';
 import { runSemanticDownload, runSemanticStatus } from './cli/semantic-command';
 import { createLogger } from './log';
 import { openDatabase, type Db } from './store/database';
-import { SettingsStore } from './store/settings-store';
+import { AppSettings } from './settings/app-settings';
 import { retryAllFailed, syncStatusOf } from './sync/control';
-import { writePause } from './jobs/client-job-queue';
 
 // Logs go to stderr; a command line shows warnings only unless REELSYNC_LOG asks for more.
 process.env.REELSYNC_LOG ??= 'warn';
@@ -228,14 +227,14 @@ program
   .command('pause')
   .description('pause the upload queue (a running sync stops its uploads within a second)')
   .action(async () =>
-    withDb((db) => (writePause(new SettingsStore(db), 'user'), process.stdout.write('paused\n'), EXIT.ok)),
+    withDb((db) => (new AppSettings(db).setQueuePause('sync', 'user'), process.stdout.write('paused\n'), EXIT.ok)),
   );
 
 program
   .command('resume')
   .description('resume the upload queue (also after an insufficient-balance pause)')
   .action(async () =>
-    withDb((db) => (writePause(new SettingsStore(db), null), process.stdout.write('resumed\n'), EXIT.ok)),
+    withDb((db) => (new AppSettings(db).setQueuePause('sync', null), process.stdout.write('resumed\n'), EXIT.ok)),
   );
 
 program

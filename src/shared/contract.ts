@@ -57,10 +57,6 @@ export function isChannel(name: string): name is Channel {
   return Object.prototype.hasOwnProperty.call(channels, name);
 }
 
-export function isEventName(name: string): name is EventName {
-  return Object.prototype.hasOwnProperty.call(events, name);
-}
-
 /** What the preload (Electron) or the web shim exposes on `window.reelsync`: one function per channel. */
 export type ReelsyncBridge = {
   call: { [C in Channel]: (req: Req<C>) => Promise<Result<Res<C>>> };

@@ -20,6 +20,7 @@ export async function startLibrary(
     thumbnailCacheBytes?: number;
     backoff?: { baseMs: number; maxMs: number };
     downloadAttempts?: number;
+    blockedRecheckMs?: number;
   } = {},
 ): Promise<TestLibrary> {
   const db = openDatabase(join(dir, 'client.db'));
@@ -34,6 +35,7 @@ export async function startLibrary(
     backoff: options.backoff ?? { baseMs: 50, maxMs: 200 },
     downloadAttempts: options.downloadAttempts,
     thumbnailCacheBytes: options.thumbnailCacheBytes,
+    blockedRecheckMs: options.blockedRecheckMs,
     probeConnectivity: false,
   });
   await feature.start();

@@ -259,8 +259,8 @@ describe('downloads', () => {
     }
   });
 
-  test('a JSON envelope instead of a stream is told apart by Content-Type: insufficient balance fails without retrying', async () => {
-    const lib = await startLibrary(join(dir, 'balance'), viaProxy);
+  test('a JSON envelope instead of a stream is told apart by Content-Type: insufficient balance pauses the queue until recharged', async () => {
+    const lib = await startLibrary(join(dir, 'balance'), viaProxy, { blockedRecheckMs: 200 });
     try {
       service.setCredits('test', 0);
       const row = await lib.feature.downloads.start({
@@ -269,10 +269,13 @@ describe('downloads', () => {
         blob: video.blob,
         destDir: join(dir, 'balance-out'),
       });
-      const done = await lib.feature.downloads.settled(row.id);
-      expect(done.state).toBe('failed');
-      expect(done.error).toContain('Insufficient balance to download the resource');
+      const blocked = await lib.feature.settledOrBlocked(lib.feature.downloads.settled(row.id));
+      expect(blocked).toEqual({ blocked: 'insufficient-balance' });
+      const waiting = lib.feature.downloads.get(row.id);
+      expect(waiting?.state).toBe('queued');
+      expect(waiting?.error).toContain('Insufficient balance to download the resource');
       service.setCredits('test', 100);
+      expect((await lib.feature.downloads.settled(row.id)).state).toBe('done');
       proxy.override = {
         status: 200,
         contentType: 'application/json;charset=utf-8',

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ClipsStore, type ClipRow } from '../../src/main/store/clips-store';
+import { ClipsStore, type ClipRow } from '../../src/main/library/clips-store';
 import { startLibrary, type TestLibrary } from '../helpers/library';
 import { tempDir } from '../helpers/temp';
 

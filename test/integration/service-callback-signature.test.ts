@@ -3,26 +3,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
 import { apiClient } from '../helpers/api';
 import { startWebhookReceiver, webhookSecret } from '../helpers/datalake';
-import { startService, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
-let service: TestService;
+const testService = useService();
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let secret = '';
 
 beforeAll(async () => {
-  service = await startService();
   // The secret as an integrator gets it: printed by `service -- webhook-secret`.
-  secret = webhookSecret(service, 'test');
+  secret = webhookSecret(testService(), 'test');
   receiver = await startWebhookReceiver(() => secret);
 }, 60_000);
 afterAll(async () => {
-  await service?.stop();
   await receiver?.close();
 });
 
 describe('library upload callbacks', () => {
   it('are signed the Standard Webhooks way with the account secret the CLI prints', async () => {
     expect(secret).toMatch(/^whsec_/);
+    const service = testService();
     const api = apiClient(service.baseUrl, service.key);
     const uploaded = await api.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'), {
       callback: `${receiver.url}/ok`,

@@ -4,6 +4,7 @@ import { CLIP_FORMATS } from '../../shared/contract/clips';
 import { describeError } from '../../shared/errors';
 import { LocalOriginals } from '../sync/local-originals';
 import { EventBus } from '../events';
+import type { LibraryBlock } from '../api/job-outcome';
 import { LibraryFeature } from '../library/feature';
 import { formatUsd } from '../library/pricing';
 import type { Logger } from '../log';
@@ -85,7 +86,8 @@ export async function runClip(db: Db, g: GlobalOptions, logger: Logger, o: ClipC
           ? `cutting from the local original ${local}\n`
           : 'no local original: downloading the video through the API first\n',
       );
-      const done = await feature.clips.settled(saved.id);
+      const done = await feature.settledOrBlocked(feature.clips.settled(saved.id));
+      if ('blocked' in done) return blockedExit(done.blocked);
       if (done.state !== 'ready' || !done.path) {
         process.stderr.write(`clip failed: ${done.error ?? 'unknown error'}\n`);
         return EXIT.failed;
@@ -134,8 +136,9 @@ export async function runDownload(
         destDir: o.out ? resolve(o.out) : join(dirname(resolve(g.db)), 'downloads'),
         quote,
       });
-      const done = await feature.downloads.settled(row.id);
+      const done = await feature.settledOrBlocked(feature.downloads.settled(row.id));
       stopBar();
+      if ('blocked' in done) return blockedExit(done.blocked);
       switch (done.state) {
         case 'done':
           process.stdout.write(`${done.path ?? ''}\n`);
@@ -156,6 +159,16 @@ export async function runDownload(
       return EXIT.failed;
     }
   });
+}
+
+/** The library queue paused on a refused key or an empty balance: the command stops waiting (the work stays queued). */
+function blockedExit(reason: LibraryBlock): number {
+  if (reason === 'insufficient-balance') {
+    process.stderr.write('the service reports an insufficient balance: the download stays queued until recharged\n');
+    return EXIT.balance;
+  }
+  process.stderr.write('the service refused the API key: the download stays queued\n');
+  return EXIT.service;
 }
 
 /** One bar per running download: bytes, rate, ETA. */

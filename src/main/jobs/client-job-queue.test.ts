@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempClientDb } from '../../../test/helpers/temp-db';
 import { createLogger } from '../log';
 import { JobsStore, type JobRow } from './jobs-store';
-import { SettingsStore } from '../store/settings-store';
+import { AppSettings } from '../settings/app-settings';
 import { backoffDelay, ClientJobQueue, type ClientJobOutcome } from './client-job-queue';
 
 const temp = useTempClientDb();
@@ -14,7 +14,7 @@ function queueWith(
   const jobs = new JobsStore(temp.db);
   const queue = new ClientJobQueue({
     jobs,
-    settings: new SettingsStore(temp.db),
+    pauseState: new AppSettings(temp.db).pauseState('sync'),
     handlers: [{ kind: 'upload', concurrency: 2, maxAttempts, run }],
     logger: createLogger('test'),
     backoff: { baseMs: 20, maxMs: 100 },

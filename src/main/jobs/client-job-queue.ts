@@ -1,10 +1,8 @@
-import { z } from 'zod';
-import { PAUSE_REASONS } from '../../shared/contract/sync';
 import { describeError, unreachable } from '../../shared/errors';
 import type { JobOutcome } from '../../shared/job-outcome';
 import type { Logger } from '../log';
 import type { JobKind, JobRow, JobsStore } from './jobs-store';
-import type { SettingsStore } from '../store/settings-store';
+import type { PauseReason } from '../../shared/contract/sync';
 
 /**
  * What a handler tells the client queue: the outcomes both halves share, plus two only the client knows. `wait` is
@@ -21,13 +19,23 @@ export interface JobHandler {
   run(job: JobRow, signal: AbortSignal): Promise<ClientJobOutcome>;
 }
 
-export type PauseReason = (typeof PAUSE_REASONS)[number];
-const pauseSchema = z.object({ reason: z.enum(PAUSE_REASONS), at: z.number() });
-const PAUSE_KEY = 'sync.queue.paused';
+export type { PauseReason };
+
+export interface QueuePause {
+  reason: PauseReason;
+  at: number;
+}
+
+/** Where a queue keeps its pause state (the client settings: queues over the same table pause independently). */
+export interface PauseState {
+  get(): QueuePause | null;
+  /** Persists it; a running queue notices on its next tick. */
+  set(reason: PauseReason | null): void;
+}
 
 export interface QueueOptions {
   jobs: JobsStore;
-  settings: SettingsStore;
+  pauseState: PauseState;
   handlers: JobHandler[];
   logger: Logger;
   backoff?: { baseMs: number; maxMs: number };
@@ -36,24 +44,9 @@ export interface QueueOptions {
   random?: () => number;
   onPauseChange?: (paused: { reason: PauseReason } | null) => void;
   onSettled?: (job: JobRow, outcome: ClientJobOutcome) => void;
-  /** Settings key of this queue's pause state (queues over the same table pause independently). */
-  pauseKey?: string;
 }
 
 type AbortReason = 'stop' | 'pause' | 'cancel';
-
-export function readPause(settings: SettingsStore, key = PAUSE_KEY): { reason: PauseReason; at: number } | null {
-  const raw = settings.get(key);
-  if (!raw) return null;
-  const parsed = pauseSchema.safeParse(JSON.parse(raw));
-  return parsed.success ? parsed.data : null;
-}
-
-/** Persists the queue's pause state; a running queue notices on its next tick. */
-export function writePause(settings: SettingsStore, reason: PauseReason | null, key = PAUSE_KEY): void {
-  if (reason === null) settings.delete(key);
-  else settings.set(key, JSON.stringify({ reason, at: Date.now() }));
-}
 
 /** Exponential backoff with "equal jitter": half the delay fixed, half random. */
 export function backoffDelay(attempts: number, baseMs: number, maxMs: number, random: () => number): number {
@@ -85,7 +78,7 @@ export class ClientJobQueue {
     const recovered = this.o.jobs.recoverActive(this.kinds());
     if (recovered > 0) this.log.info({ recovered }, 'recovered jobs left active');
     this.running = true;
-    this.lastPause = this.o.settings.get(this.pauseKey);
+    this.lastPause = this.pauseStamp();
     this.ticker = setInterval(() => this.tick(), this.o.tickMs ?? 1000);
     this.pump();
   }
@@ -98,21 +91,21 @@ export class ClientJobQueue {
     await Promise.all([...this.active.values()].map((a) => a.done));
   }
 
-  paused(): { reason: PauseReason; at: number } | null {
-    return readPause(this.o.settings, this.pauseKey);
+  paused(): QueuePause | null {
+    return this.o.pauseState.get();
   }
 
   pause(reason: PauseReason): void {
-    writePause(this.o.settings, reason, this.pauseKey);
-    this.lastPause = this.o.settings.get(this.pauseKey);
+    this.o.pauseState.set(reason);
+    this.lastPause = this.pauseStamp();
     this.log.info({ reason }, 'queue paused');
     for (const a of this.active.values()) a.controller.abort('pause' satisfies AbortReason);
     this.o.onPauseChange?.({ reason });
   }
 
   resume(): void {
-    writePause(this.o.settings, null, this.pauseKey);
-    this.lastPause = undefined;
+    this.o.pauseState.set(null);
+    this.lastPause = this.pauseStamp();
     this.holdUntil.clear();
     this.log.info('queue resumed');
     this.o.onPauseChange?.(null);
@@ -148,8 +141,9 @@ export class ClientJobQueue {
     this.checkIdle();
   }
 
-  private get pauseKey(): string {
-    return this.o.pauseKey ?? PAUSE_KEY;
+  /** The pause state as a comparable stamp, to notice a pause or resume written by another process. */
+  private pauseStamp(): string {
+    return JSON.stringify(this.paused());
   }
 
   private kinds(): JobKind[] {
@@ -157,7 +151,7 @@ export class ClientJobQueue {
   }
 
   private tick(): void {
-    const current = this.o.settings.get(this.pauseKey);
+    const current = this.pauseStamp();
     if (current !== this.lastPause) {
       this.lastPause = current;
       const p = this.paused();

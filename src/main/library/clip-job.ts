@@ -5,9 +5,10 @@ import { ffprobe } from '../../common/media/ffprobe';
 import { describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
 import { LibraryApiError } from '../api/errors';
+import { apiJobOutcome, type LibraryBlock } from '../api/job-outcome';
 import type { LocalOriginals } from '../sync';
 import type { Logger } from '../log';
-import type { ClipRow, ClipsStore } from '../store/clips-store';
+import type { ClipRow, ClipsStore } from './clips-store';
 import type { JobRow } from '../jobs/jobs-store';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import type { IdentityOf } from './export/clip-media';
@@ -25,6 +26,8 @@ export interface ClipJobDeps {
   originalsDir: string;
   thumbsDir: string;
   logger: Logger;
+  /** Pauses the queue the clips run in (a refused key or an empty balance: every download would fail). */
+  pause: (reason: LibraryBlock) => void;
   notify: (row: ClipRow) => void;
   maxAttempts?: number;
   /** Codec, timecode and length of the source (a camera original: ProRes, MXF, MTS...); null when unreadable. */
@@ -104,12 +107,16 @@ export function clipHandler(d: ClipJobDeps): JobHandler {
       } catch (err) {
         if (signal.aborted) throw err;
         const error = describeError(err);
-        if (err instanceof ClipFailure || (err instanceof LibraryApiError && err.disposition === 'fatal')) {
+        if (err instanceof ClipFailure) {
           set(id, 'failed', error);
           return { type: 'failed', error };
         }
-        if (err instanceof LibraryApiError && err.disposition === 'rate-limited')
-          return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5000, error };
+        const outcome: ClientJobOutcome =
+          err instanceof LibraryApiError ? apiJobOutcome(err, d.pause) : { type: 'retry', error };
+        if (outcome.type !== 'retry') {
+          set(id, outcome.type === 'failed' ? 'failed' : 'queued', error);
+          return outcome;
+        }
         set(id, job.attempts >= maxAttempts ? 'failed' : 'queued', error);
         return { type: 'retry', error };
       }

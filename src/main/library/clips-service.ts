@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { ffprobe } from '../../common/media/ffprobe';
 import type { ClipView, ExportFormat, ExportFrameRate, saveClipSchema } from '../../shared/contract/clips';
 import { AppError } from '../../shared/errors';
-import type { ClipRow, ClipsStore } from '../store/clips-store';
+import type { ClipRow, ClipsStore } from './clips-store';
 import type { JobsStore } from '../jobs/jobs-store';
 import { clipMedia, type IdentityOf } from './export/clip-media';
 import { clipItem } from './export/export-item';

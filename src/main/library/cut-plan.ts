@@ -5,7 +5,7 @@ import { ffprobePath } from '../../common/media/tools';
 import { identityRate, type OriginalIdentity } from '../media/original-identity';
 import { originalInput } from '../media/original-probe';
 import { timecode } from '../../shared/timecode';
-import type { ClipRow } from '../store/clips-store';
+import type { ClipRow } from './clips-store';
 
 const run = promisify(execFile);
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mediaInput } from '../../common/media/media-input';
 import { unreachable } from '../../shared/errors';
-import type { ClipRow } from '../store/clips-store';
+import type { ClipRow } from './clips-store';
 import { ffmpegPath } from '../../common/media/tools';
 import { originalInput } from '../media/original-probe';
 import type { CutPlan, CutVideo } from './cut-plan';

@@ -2,9 +2,10 @@ import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { describeError, unreachable } from '../../shared/errors';
 import type { BlobDownloader } from '../api/download';
 import { LibraryApiError } from '../api/errors';
+import { apiJobOutcome, type LibraryBlock } from '../api/job-outcome';
 import { ProgressMeter } from '../api/progress';
 import type { Logger } from '../log';
-import type { DownloadRow, DownloadStore } from '../store/download-store';
+import type { DownloadRow, DownloadStore } from './download-store';
 import type { JobRow } from '../jobs/jobs-store';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import { placeWithoutClobber, safeJoin, sanitizeFileName } from './filenames';
@@ -13,6 +14,8 @@ export interface DownloadJobDeps {
   store: DownloadStore;
   downloader: () => BlobDownloader | null;
   logger: Logger;
+  /** Pauses the queue the downloads run in (a refused key or an empty balance: every download would fail). */
+  pause: (reason: LibraryBlock) => void;
   /** Every state change and progress tick (at most every 250 ms). */
   notify: (row: DownloadRow, live?: { rate: number; etaSeconds: number | null }) => void;
   maxAttempts?: number;
@@ -51,8 +54,8 @@ class PartRefused extends Error {}
 
 /**
  * Queue handler for kind 'download' (target = downloads.id). Resumes from the part file's size with a Range; a server
- * that ignores it gets a clean restart; "Resource does not exist" marks the row gone with no retry; insufficient
- * balance and a refused key fail it; network trouble and 5xx retry with the queue's backoff; 429 waits Retry-After.
+ * that ignores it gets a clean restart; "Resource does not exist" marks the row gone with no retry; other API failures
+ * as src/main/api/job-outcome.ts says (a refused key or an empty balance pause the queue, the row stays queued).
  */
 export function downloadHandler(d: DownloadJobDeps): JobHandler {
   const maxAttempts = d.maxAttempts ?? 8;
@@ -170,22 +173,11 @@ function fromApiError(
   maxAttempts: number,
   err: LibraryApiError,
 ): ClientJobOutcome {
-  switch (err.disposition) {
-    case 'retry':
-      return retry(d, id, job, maxAttempts, err.message);
-    case 'rate-limited': {
-      const row = d.store.setState(id, 'queued', err.message);
-      if (row) d.notify(row);
-      return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5_000, error: err.message };
-    }
-    case 'fatal': {
-      const row = d.store.setState(id, 'failed', err.message);
-      if (row) d.notify(row);
-      return { type: 'failed', error: err.message };
-    }
-    default:
-      throw unreachable(err.disposition);
-  }
+  const outcome = apiJobOutcome(err, d.pause);
+  if (outcome.type === 'retry') return retry(d, id, job, maxAttempts, err.message);
+  const row = d.store.setState(id, outcome.type === 'failed' ? 'failed' : 'queued', err.message);
+  if (row) d.notify(row);
+  return outcome;
 }
 
 function retry(d: DownloadJobDeps, id: number, job: JobRow, maxAttempts: number, error: string): ClientJobOutcome {

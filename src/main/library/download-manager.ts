@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { DownloadProgress, DownloadView, Quote } from '../../shared/contract/downloads';
 import { AppError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
-import type { DownloadKind, DownloadRow, DownloadState, DownloadStore } from '../store/download-store';
+import type { DownloadKind, DownloadRow, DownloadState, DownloadStore } from './download-store';
 import type { JobsStore } from '../jobs/jobs-store';
 import { partPathOf } from './download-job';
 import { quoteOf, videoNoOfBlob } from './pricing';

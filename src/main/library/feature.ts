@@ -8,13 +8,14 @@ import { OriginalIdentities } from '../media/identities';
 import { SqliteIdentityStore } from '../media/identity-store';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
-import { ClipsStore } from '../store/clips-store';
+import { ClipsStore } from './clips-store';
 import type { Db } from '../store/database';
-import { DownloadStore } from '../store/download-store';
+import { DownloadStore } from './download-store';
 import { JobsStore } from '../jobs/jobs-store';
 import { LibraryCacheStore } from '../store/library-cache-store';
-import { SettingsStore } from '../store/settings-store';
-import { ClientJobQueue } from '../jobs/client-job-queue';
+import { AppSettings } from '../settings';
+import { ClientJobQueue, type PauseReason } from '../jobs/client-job-queue';
+import type { LibraryBlock } from '../api/job-outcome';
 import { clipHandler } from './clip-job';
 import { ClipsService } from './clips-service';
 import { Connectivity } from './connectivity';
@@ -36,11 +37,11 @@ export interface LibraryFeatureOptions {
   backoff?: { baseMs: number; maxMs: number };
   downloadAttempts?: number;
   probeConnectivity?: boolean;
+  /** After a refused key or an empty balance paused the queue, how long before it tries again (default 60 s). */
+  blockedRecheckMs?: number;
   /** The desktop shell's native dialogs (Electron); the web mode and the command line have none. */
   chooser?: () => DestinationChooser | undefined;
 }
-
-export const LIBRARY_QUEUE_PAUSE_KEY = 'library.queue.paused';
 
 /** Downloads, clips, thumbnail cache and connectivity over one client database: start/stop. */
 export class LibraryFeature {
@@ -64,6 +65,8 @@ export class LibraryFeature {
   readonly downloader: BlobDownloader | null;
   readonly connectivity: Connectivity | null;
   private readonly savedFiles: { clips: ClipsStore; downloads: DownloadStore };
+  private recheck: NodeJS.Timeout | undefined;
+  private readonly blockedListeners = new Set<(reason: LibraryBlock) => void>();
 
   constructor(private readonly o: LibraryFeatureOptions) {
     const root = o.dataDir;
@@ -88,7 +91,7 @@ export class LibraryFeature {
     this.destinations = new DestinationPolicy({
       dataDir: root,
       builtin: { clips: this.folders.clips, exports: this.folders.exports, downloads: this.folders.downloads },
-      store: new SettingsStore(o.db),
+      settings: new AppSettings(o.db),
       chooser: o.chooser ?? (() => undefined),
     });
     const abort = (kind: 'download' | 'clip') => (target: string) => this.queue.abortTarget(kind, target, 'cancel');
@@ -120,13 +123,13 @@ export class LibraryFeature {
     });
     this.queue = new ClientJobQueue({
       jobs,
-      settings: new SettingsStore(o.db),
-      pauseKey: LIBRARY_QUEUE_PAUSE_KEY,
+      pauseState: new AppSettings(o.db).pauseState('library'),
       handlers: [
         downloadHandler({
           store: downloadStore,
           downloader: () => this.downloader,
           logger,
+          pause: (reason) => this.queue.pause(reason),
           notify: (row, live) => this.downloads.notify(row, live),
           maxAttempts: o.downloadAttempts,
         }),
@@ -139,12 +142,14 @@ export class LibraryFeature {
           identityOf: (path) => this.identities.identityOf(path),
           thumbsDir: this.folders.clipThumbnails,
           logger,
+          pause: (reason) => this.queue.pause(reason),
           notify: (row) => this.clips.notify(row),
         }),
       ],
       logger,
       tickMs: o.queueTickMs,
       backoff: o.backoff,
+      onPauseChange: (paused) => this.blocked(paused?.reason),
     });
     this.connectivity =
       this.client && o.probeConnectivity !== false
@@ -154,15 +159,46 @@ export class LibraryFeature {
 
   async start(): Promise<void> {
     for (const dir of Object.values(this.folders)) await ensurePrivateDir(dir);
+    // A start is a new chance for work a refused key or an empty balance paused: the first job that meets it again
+    // pauses the queue again.
+    const reason = this.queue.paused()?.reason;
+    if (reason === 'insufficient-balance' || reason === 'unauthorized') this.queue.resume();
     await this.queue.start();
     this.connectivity?.start();
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.recheck);
     this.connectivity?.stop();
     await this.queue.stop();
     await this.downloader?.close();
     await this.client?.close();
+  }
+
+  /**
+   * Resolves as `settled` does, or with the reason when a refused key or an empty balance pauses the queue first (the
+   * command line stops waiting then; the app keeps the work queued).
+   */
+  async settledOrBlocked<T>(settled: Promise<T>): Promise<T | { blocked: LibraryBlock }> {
+    let listener: ((reason: LibraryBlock) => void) | undefined;
+    const blocked = new Promise<{ blocked: LibraryBlock }>((resolve) => {
+      listener = (reason) => resolve({ blocked: reason });
+      this.blockedListeners.add(listener);
+    });
+    try {
+      return await Promise.race([settled, blocked]);
+    } finally {
+      if (listener) this.blockedListeners.delete(listener);
+    }
+  }
+
+  /** A pause by a refused key or an empty balance lasts until the next try, `blockedRecheckMs` later. */
+  private blocked(reason: PauseReason | undefined): void {
+    clearTimeout(this.recheck);
+    if (reason !== 'insufficient-balance' && reason !== 'unauthorized') return;
+    for (const l of this.blockedListeners) l(reason);
+    this.recheck = setTimeout(() => this.queue.resume(), this.o.blockedRecheckMs ?? 60_000);
+    this.recheck.unref();
   }
 
   /** The service client, or an `offline` AppError for the channels that need the service. */

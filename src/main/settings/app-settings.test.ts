@@ -114,3 +114,36 @@ describe('proxy settings', () => {
     expect(new AppSettings(db, databaseVault).proxy()).toMatchObject({ width: 960, keep: true });
   });
 });
+
+describe('client state kept with the settings', () => {
+  it('pauses each queue on its own and reads a damaged pause as none', () => {
+    const s = new AppSettings(db);
+    s.setQueuePause('library', 'insufficient-balance');
+    expect(s.queuePause('sync')).toBeNull();
+    expect(new AppSettings(db).queuePause('library')).toMatchObject({ reason: 'insufficient-balance' });
+    new SettingsStore(db).set('sync.queue.paused', '{"reason":"bored"');
+    expect(s.queuePause('sync')).toBeNull();
+    s.setQueuePause('library', null);
+    expect(s.queuePause('library')).toBeNull();
+  });
+
+  it('counts scans, keeps the delete policy and destinations, and opens no API key without a vault', () => {
+    const s = new AppSettings(db);
+    expect([s.nextScanNumber(), s.nextScanNumber()]).toEqual([1, 2]);
+    expect(s.deletePolicy()).toBe('keep');
+    expect(s.deleteSince()).toBe(Number.MAX_SAFE_INTEGER);
+    s.setDeletePolicy('delete');
+    s.setDeleteSince(1_000);
+    expect([s.deletePolicy(), s.deleteSince()]).toEqual(['delete', 1_000]);
+    s.setDestinationRoots(['/a', '/b', '/a']);
+    expect(s.destinationRoots()).toEqual(['/a', '/b']);
+    new SettingsStore(db).set('destinations.roots', 'not json');
+    expect(s.destinationRoots()).toEqual([]);
+    s.setClipsDir('/a/clips');
+    expect(s.clipsDir()).toBe('/a/clips');
+    s.setCloudKey('');
+    expect(() => s.cloudKey()).not.toThrow();
+    new SettingsStore(db).set('ui.cloud.key', 'plain:x');
+    expect(() => s.cloudKey()).toThrow(/without a key vault/);
+  });
+});

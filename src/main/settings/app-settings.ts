@@ -9,7 +9,10 @@ import {
   type Theme,
   type WindowCloseAction,
 } from '../../shared/contract/settings';
+import { PAUSE_REASONS, type PauseReason } from '../../shared/contract/sync';
+import { REMOTE_DELETE_POLICIES, type RemoteDeletePolicy } from '../../shared/contract/settings';
 import { normalizeLibraryBaseUrl, parseLibraryBaseUrl } from '../../shared/library-url';
+import type { PauseState, QueuePause } from '../jobs/client-job-queue';
 import type { Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';
 import { ProxySettings, type ProxySettingsValues } from '../proxy/proxy-settings';
@@ -27,21 +30,61 @@ const KEYS = {
   theme: 'ui.theme',
   /** The "still syncing in the tray" notification was shown once. */
   trayHintShown: 'ui.tray-hint-shown',
+  windowState: 'ui.window-state',
+  /** Each job queue over the `jobs` table pauses independently. */
+  queuePause: { sync: 'sync.queue.paused', library: 'library.queue.paused' },
+  scanCounter: 'sync.scan.counter',
+  deletePolicy: 'library.remote-delete.policy',
+  /** Files deleted at or after this time (ms) are still to be handled; moves forward as deletions succeed. */
+  deleteSince: 'library.remote-delete.since',
+  destinationRoots: 'destinations.roots',
+  clipsDir: 'destinations.clips-dir',
 } as const;
+
+export type QueueName = keyof typeof KEYS.queuePause;
+const queuePauseSchema = z.object({ reason: z.enum(PAUSE_REASONS), at: z.number() });
+
+const coordinate = z.number().int().min(-100_000).max(100_000);
+export const windowStateSchema = z
+  .object({
+    x: coordinate,
+    y: coordinate,
+    width: z.number().int().min(1).max(100_000),
+    height: z.number().int().min(1).max(100_000),
+    maximized: z.boolean(),
+  })
+  .strict();
+export type WindowState = z.infer<typeof windowStateSchema>;
+
+const destinationRootsSchema = z.array(z.string().min(1).max(4096)).max(50);
+
+/** A stored JSON value read with its schema; a missing, damaged or hand-edited value reads as undefined. */
+function parsedJson<T>(raw: string | undefined, schema: z.ZodType<T>): T | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const parsed = schema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export const DEFAULT_UPLOAD_CONCURRENCY = 2;
 
 const windowCloseSchema = z.enum(WINDOW_CLOSE_ACTIONS);
 const themeSchema = z.enum(THEMES);
 
-/** Typed, validated app settings over the client database's key/value table; keys go through the vault. */
+/**
+ * Typed, validated app settings and client state over the client database's key/value table; every key is here.
+ * API keys go through the vault: the modules that keep no API key may open the settings without one.
+ */
 export class AppSettings {
   private readonly store: SettingsStore;
   private readonly proxySettings: ProxySettings;
 
   constructor(
     db: Db,
-    private readonly vault: KeyVault,
+    private readonly keyVault?: KeyVault,
   ) {
     this.store = new SettingsStore(db);
     this.proxySettings = new ProxySettings(db);
@@ -54,6 +97,11 @@ export class AppSettings {
 
   setProxy(values: Partial<ProxySettingsValues>): void {
     this.proxySettings.set(values);
+  }
+
+  private get vault(): KeyVault {
+    if (!this.keyVault) throw new Error('these settings were opened without a key vault: API keys cannot be read');
+    return this.keyVault;
   }
 
   endpoint(): Endpoint {
@@ -153,5 +201,71 @@ export class AppSettings {
 
   setTrayHintShown(): void {
     this.store.set(KEYS.trayHintShown, 'true');
+  }
+
+  /** The saved window state; a missing, damaged or hand-edited value reads as none. */
+  windowState(): WindowState | null {
+    return parsedJson(this.store.get(KEYS.windowState), windowStateSchema) ?? null;
+  }
+
+  setWindowState(state: WindowState): void {
+    this.store.set(KEYS.windowState, JSON.stringify(windowStateSchema.parse(state)));
+  }
+
+  queuePause(queue: QueueName): QueuePause | null {
+    return parsedJson(this.store.get(KEYS.queuePause[queue]), queuePauseSchema) ?? null;
+  }
+
+  /** One queue's pause state, as the job queue (src/main/jobs, which imports no feature) takes it. */
+  pauseState(queue: QueueName): PauseState {
+    return { get: () => this.queuePause(queue), set: (reason) => this.setQueuePause(queue, reason) };
+  }
+
+  /** Persists a queue's pause state; a running queue notices on its next tick. */
+  setQueuePause(queue: QueueName, reason: PauseReason | null): void {
+    if (reason === null) this.store.delete(KEYS.queuePause[queue]);
+    else this.store.set(KEYS.queuePause[queue], JSON.stringify({ reason, at: Date.now() }));
+  }
+
+  /** Counts a new scan and returns its number (files not seen by it were deleted). */
+  nextScanNumber(): number {
+    const scan = Number(this.store.get(KEYS.scanCounter) ?? '0') + 1;
+    this.store.set(KEYS.scanCounter, String(scan));
+    return scan;
+  }
+
+  deletePolicy(): RemoteDeletePolicy {
+    const parsed = z.enum(REMOTE_DELETE_POLICIES).safeParse(this.store.get(KEYS.deletePolicy));
+    return parsed.success ? parsed.data : 'keep';
+  }
+
+  setDeletePolicy(policy: RemoteDeletePolicy): void {
+    this.store.set(KEYS.deletePolicy, z.enum(REMOTE_DELETE_POLICIES).parse(policy));
+  }
+
+  deleteSince(): number {
+    return Number(this.store.get(KEYS.deleteSince) ?? Number.MAX_SAFE_INTEGER);
+  }
+
+  setDeleteSince(ms: number): void {
+    this.store.set(KEYS.deleteSince, String(ms));
+  }
+
+  /** The write destinations configured in Settings, as stored (checked when they were set). */
+  destinationRoots(): string[] {
+    return parsedJson(this.store.get(KEYS.destinationRoots), destinationRootsSchema) ?? [];
+  }
+
+  setDestinationRoots(paths: string[]): void {
+    this.store.set(KEYS.destinationRoots, JSON.stringify([...new Set(paths)]));
+  }
+
+  clipsDir(): string | undefined {
+    return this.store.get(KEYS.clipsDir);
+  }
+
+  setClipsDir(path: string | null): void {
+    if (path === null) this.store.delete(KEYS.clipsDir);
+    else this.store.set(KEYS.clipsDir, path);
   }
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { ReelsyncApp } from '../app';
 import { createLogger } from '../log';
-import { ClipsStore, type NewClip } from '../store/clips-store';
+import { ClipsStore, type NewClip } from '../library/clips-store';
 import { openDatabase } from '../store/database';
 import { SyncStore } from '../store/sync-store';
 

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { Db } from '../store/database';
-import { SettingsStore } from '../store/settings-store';
+import { AppSettings, type WindowState } from '../settings/app-settings';
 
 export interface Rect {
   x: number;
@@ -14,38 +13,20 @@ export interface DisplayArea {
   workArea: Rect;
 }
 
-const KEY = 'ui.window-state';
 export const DEFAULT_WINDOW_SIZE = { width: 1440, height: 900 } as const;
 export const MIN_WINDOW_SIZE = { width: 960, height: 600 } as const;
 /** Less of the window than this on a display (each way) and it counts as lost: it could not be grabbed to move it. */
 const MIN_VISIBLE = 64;
 
-const coordinate = z.number().int().min(-100_000).max(100_000);
-const windowStateSchema = z
-  .object({
-    x: coordinate,
-    y: coordinate,
-    width: z.number().int().min(1).max(100_000),
-    height: z.number().int().min(1).max(100_000),
-    maximized: z.boolean(),
-  })
-  .strict();
-export type WindowState = z.infer<typeof windowStateSchema>;
+export type { WindowState };
 
 /** The saved window state from the client settings; a missing, damaged or hand-edited value reads as none. */
 export function loadWindowState(db: Db): WindowState | null {
-  const raw = new SettingsStore(db).get(KEY);
-  if (raw === undefined) return null;
-  try {
-    const parsed = windowStateSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return new AppSettings(db).windowState();
 }
 
 export function saveWindowState(db: Db, state: WindowState): void {
-  new SettingsStore(db).set(KEY, JSON.stringify(windowStateSchema.parse(state)));
+  new AppSettings(db).setWindowState(state);
 }
 
 function overlap(a: Rect, b: Rect): { width: number; height: number } {

@@ -1,9 +1,8 @@
 import type { SyncStatus } from '../../shared/contract/sync';
 import type { Db } from '../store/database';
 import { JobsStore } from '../jobs/jobs-store';
-import { SettingsStore } from '../store/settings-store';
 import { SyncStore } from '../store/sync-store';
-import { readPause } from '../jobs/client-job-queue';
+import { AppSettings } from '../settings';
 
 /**
  * Queue control straight on the client database, for a process that does not run the engine (the `status`, `pause`,
@@ -14,7 +13,7 @@ export function syncStatusOf(db: Db): SyncStatus {
   const counts = new JobsStore(db).openCounts();
   const sum = (state: 'queued' | 'active' | 'failed'): number =>
     counts.examine[state] + counts.upload[state] + counts.poll[state];
-  const paused = readPause(new SettingsStore(db));
+  const paused = new AppSettings(db).queuePause('sync');
   return {
     paused: paused ? { reason: paused.reason } : null,
     folders: store.watchFolders().length,

@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import type { MetadataReader } from '../media/exif';
 import type { Db } from '../store/database';
 import { JobsStore } from '../jobs/jobs-store';
-import { SettingsStore } from '../store/settings-store';
+import { AppSettings } from '../settings';
 import { SyncStore, type FilesQuery } from '../store/sync-store';
 import { type FileRow, type PollingMode } from '../store/sync-rows';
 import { UploadHistoryStore } from '../store/upload-history-store';
@@ -67,15 +67,13 @@ export interface ScanReport extends RecordCounts {
   ms: number;
 }
 
-const SCAN_KEY = 'sync.scan.counter';
-
 /** The sync engine: watch folders -> rows -> job queue -> library. Owns no connection: the db and client are injected. */
 export class SyncEngine {
   readonly store: SyncStore;
   readonly jobs: JobsStore;
   readonly history: UploadHistoryStore;
   readonly queue: ClientJobQueue;
-  private readonly settings: SettingsStore;
+  private readonly settings: AppSettings;
   private readonly recorder: FileRecorder;
   private readonly watchers = new Map<number, FolderWatcher>();
   private readonly log: Logger;
@@ -89,7 +87,7 @@ export class SyncEngine {
     this.store = new SyncStore(o.db);
     this.jobs = new JobsStore(o.db);
     this.history = new UploadHistoryStore(o.db);
-    this.settings = new SettingsStore(o.db);
+    this.settings = new AppSettings(o.db);
     const proxyStore = new ProxyStore(o.db);
     const proxySettings = new ProxySettings(o.db);
     const proxyDir = o.proxyDir ?? join(dirname(o.db.name), 'proxies');
@@ -120,7 +118,7 @@ export class SyncEngine {
     };
     this.queue = new ClientJobQueue({
       jobs: this.jobs,
-      settings: this.settings,
+      pauseState: this.settings.pauseState('sync'),
       handlers: [examineHandler(deps), proxyHandler(deps), uploadHandler(deps), pollHandler(deps)],
       logger: o.logger,
       tickMs: o.queueTickMs,
@@ -196,8 +194,7 @@ export class SyncEngine {
   /** Walks every watch folder (or the given ones), recording new and changed files; files gone since are marked deleted. */
   async scan(ids?: number[], signal?: AbortSignal): Promise<ScanReport> {
     const started = Date.now();
-    const scan = Number(this.settings.get(SCAN_KEY) ?? '0') + 1;
-    this.settings.set(SCAN_KEY, String(scan));
+    const scan = this.settings.nextScanNumber();
     const report: ScanReport = { folders: 0, files: 0, deleted: 0, errors: 0, new: 0, changed: 0, unchanged: 0, ms: 0 };
     const watched = this.store.watchFolders().filter((f) => f.stopped_at === null);
     for (const folder of watched.filter((f) => !ids || ids.includes(f.id))) {

@@ -1,17 +1,11 @@
 import { z } from 'zod';
-import { REMOTE_DELETE_POLICIES, type RemoteDeletePolicy } from '../../shared/contract/settings';
+import type { RemoteDeletePolicy } from '../../shared/contract/settings';
 import { describeError } from '../../shared/errors';
 import type { LibraryClient } from '../api/client';
 import type { EventBus } from '../events';
 import type { Logger } from '../log';
 import type { Db } from '../store/database';
-import { SettingsStore } from '../store/settings-store';
-
-const KEYS = {
-  policy: 'library.remote-delete.policy',
-  /** Files deleted at or after this time (ms) are still to be handled; moves forward as deletions succeed. */
-  since: 'library.remote-delete.since',
-} as const;
+import { AppSettings } from '../settings';
 
 const candidateSchema = z.object({ video_no: z.string(), deleted_at: z.number().int() });
 
@@ -23,29 +17,28 @@ export interface ReconcileReport {
 
 /** The remote delete policy, kept in the client database. */
 export class DeletePolicy {
-  private readonly store: SettingsStore;
+  private readonly settings: AppSettings;
 
   constructor(db: Db) {
-    this.store = new SettingsStore(db);
+    this.settings = new AppSettings(db);
   }
 
   get(): RemoteDeletePolicy {
-    const parsed = z.enum(REMOTE_DELETE_POLICIES).safeParse(this.store.get(KEYS.policy));
-    return parsed.success ? parsed.data : 'keep';
+    return this.settings.deletePolicy();
   }
 
   /** Turning `delete` on applies to files deleted from now on, never to the deletions of the past. */
   set(policy: RemoteDeletePolicy, now = Date.now()): void {
-    if (policy === 'delete' && this.get() !== 'delete') this.store.set(KEYS.since, String(now));
-    this.store.set(KEYS.policy, policy);
+    if (policy === 'delete' && this.get() !== 'delete') this.settings.setDeleteSince(now);
+    this.settings.setDeletePolicy(policy);
   }
 
   since(): number {
-    return Number(this.store.get(KEYS.since) ?? Number.MAX_SAFE_INTEGER);
+    return this.settings.deleteSince();
   }
 
   advance(to: number): void {
-    this.store.set(KEYS.since, String(to));
+    this.settings.setDeleteSince(to);
   }
 }
 

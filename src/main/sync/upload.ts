@@ -1,29 +1,16 @@
 import { stat } from 'node:fs/promises';
-import { unreachable } from '../../shared/errors';
 import { LibraryApiError } from '../api/errors';
+import { apiJobOutcome } from '../api/job-outcome';
 import type { JobRow } from '../jobs/jobs-store';
 import type { FileRow } from '../store/sync-rows';
 import { hashTag, type SyncDeps } from './context';
 import type { JobHandler, ClientJobOutcome } from '../jobs/client-job-queue';
 import type { UploadResult } from '../../shared/contract/sync';
 
-/** An API failure as a queue outcome; balance and key problems pause the whole queue (every upload would fail). */
+/** An API failure as a queue outcome (src/main/api/job-outcome.ts); balance and key problems pause the whole queue. */
 export function outcomeOf(err: unknown, deps: Pick<SyncDeps, 'pauseQueue'>): ClientJobOutcome {
   if (!(err instanceof LibraryApiError)) throw err;
-  switch (err.disposition) {
-    case 'retry':
-      return { type: 'retry', error: err.message };
-    case 'rate-limited':
-      return { type: 'rate-limited', retryAfterMs: err.details.retryAfterMs ?? 5000, error: err.message };
-    case 'fatal':
-      if (err.reason === 'insufficient-balance' || err.reason === 'unauthorized') {
-        deps.pauseQueue(err.reason);
-        return { type: 'wait', delayMs: 0 };
-      }
-      return { type: 'failed', error: err.message };
-    default:
-      throw unreachable(err.disposition);
-  }
+  return apiJobOutcome(err, (reason) => deps.pauseQueue(reason));
 }
 
 /**

@@ -16,6 +16,7 @@ export const FILE_STATUSES = [
 export type FileStatus = (typeof FILE_STATUSES)[number];
 
 export const PAUSE_REASONS = ['user', 'insufficient-balance', 'unauthorized'] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
 const pauseState = z.object({ reason: z.enum(PAUSE_REASONS) }).nullable();
 
 export const fileViewSchema = z.object({

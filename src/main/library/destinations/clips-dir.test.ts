@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp';
 import { openDatabase, type Db } from '../../store/database';
-import { SettingsStore } from '../../store/settings-store';
+import { AppSettings } from '../../settings/app-settings';
 import { DestinationPolicy } from './policy';
 
 let dir: string;
@@ -19,7 +19,7 @@ beforeEach(async () => {
   policy = new DestinationPolicy({
     dataDir: data,
     builtin: { clips: join(data, 'clips'), exports: join(data, 'exports'), downloads: join(data, 'downloads') },
-    store: new SettingsStore(db),
+    settings: new AppSettings(db),
     chooser: () => undefined,
   });
 });

@@ -1,8 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { AppError, unreachable } from '../../../shared/errors';
-import type { SettingsStore } from '../../store/settings-store';
+import type { AppSettings } from '../../settings';
 import { sanitizeFileName } from '../filenames';
 import { DestinationGrants } from './grants';
 import { hiddenComponent, realPathOf, systemFolderProblem } from './system-folders';
@@ -29,10 +28,6 @@ export interface DestinationRoot {
   builtin: boolean;
 }
 
-const ROOTS_KEY = 'destinations.roots';
-const CLIPS_DIR_KEY = 'destinations.clips-dir';
-const storedRoots = z.array(z.string().min(1).max(4096)).max(50);
-
 /**
  * The one destination policy of every channel that writes a file for the renderer (or whoever holds the web token):
  * exports, clip folders, download folders. A destination is either a one-time grant of a path the user chose in a
@@ -47,7 +42,7 @@ export class DestinationPolicy {
     private readonly d: {
       dataDir: string;
       builtin: Record<'clips' | 'exports' | 'downloads', string>;
-      store: SettingsStore;
+      settings: AppSettings;
       chooser: () => DestinationChooser | undefined;
     },
   ) {}
@@ -74,7 +69,7 @@ export class DestinationPolicy {
   async setRoots(paths: string[]): Promise<DestinationRoot[]> {
     const reals: string[] = [];
     for (const p of paths) reals.push(await this.checkRoot(p));
-    this.d.store.set(ROOTS_KEY, JSON.stringify([...new Set(reals)]));
+    this.d.settings.setDestinationRoots(reals);
     return this.roots();
   }
 
@@ -83,7 +78,7 @@ export class DestinationPolicy {
    * inside an allowed root (a root removed in Settings takes it away), else the built-in one.
    */
   clipsDir(): string {
-    const set = this.d.store.get(CLIPS_DIR_KEY);
+    const set = this.d.settings.clipsDir();
     const roots = [...Object.values(this.d.builtin), ...this.configuredRoots()];
     const inside = (root: string): boolean =>
       set === root || set?.startsWith(root.endsWith(path.sep) ? root : root + path.sep) === true;
@@ -92,8 +87,7 @@ export class DestinationPolicy {
 
   /** Sets the default clips folder (inside an allowed root, created when missing); null goes back to the built-in one. */
   async setClipsDir(p: string | null): Promise<string> {
-    if (p === null) this.d.store.delete(CLIPS_DIR_KEY);
-    else this.d.store.set(CLIPS_DIR_KEY, await this.folder({ path: p }));
+    this.d.settings.setClipsDir(p === null ? null : await this.folder({ path: p }));
     return this.clipsDir();
   }
 
@@ -210,9 +204,6 @@ export class DestinationPolicy {
 
   /** The folders configured in Settings, as stored (checked when they were set). */
   configuredRoots(): string[] {
-    const raw = this.d.store.get(ROOTS_KEY);
-    if (!raw) return [];
-    const parsed = storedRoots.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : [];
+    return this.d.settings.destinationRoots();
   }
 }

@@ -1,5 +1,5 @@
 import type { OriginalIdentity } from '../../media/original-identity';
-import type { ClipRow } from '../../store/clips-store';
+import type { ClipRow } from '../clips-store';
 import { clipFileMedia, libraryMedia, mediaOf, type ExportMedia } from './export-item';
 import { framesOf } from '../../../shared/timecode';
 

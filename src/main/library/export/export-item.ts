@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path';
 import type { OriginalIdentity } from '../../media/original-identity';
 import { identityRate } from '../../media/original-identity';
-import type { ClipRow } from '../../store/clips-store';
+import type { ClipRow } from '../clips-store';
 import { rateOf, type Rate } from '../../../shared/timecode';
 
 /**

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import type { ClipRow } from '../../store/clips-store';
+import type { ClipRow } from '../clips-store';
 import { itemsEdl } from './edl';
 import { clipFileMedia, clipItem, libraryMedia, type ExportItem } from './export-item';
 import { itemsFcpxml } from './fcpxml';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Label } from '../types';
 import { nameRgb } from './colour-names';
 import { colourLabels } from './colour';
-import { drawFrame, packagedRgb, photoRgb, solid, type Rgb } from './test-frames';
+import { drawFrame, packagedRgb, photoRgb, solid, type Rgb } from '../../../../test/helpers/test-frames';
 
 const W = 320;
 const H = 180;

@@ -6,7 +6,7 @@ import { tempDir } from '../../../../test/helpers/temp';
 import type { Label, SegmentFrame } from '../types';
 import { DRAWING_MIN, DrawingAnalyzer, drawingLabels } from './drawing';
 import { drawnLook } from './drawn-look';
-import { packagedRgb } from './test-frames';
+import { packagedRgb } from '../../../../test/helpers/test-frames';
 import { contentBox, cropRgb } from './frame-borders';
 import { loadNsfwClassifier } from './nsfw-model';
 

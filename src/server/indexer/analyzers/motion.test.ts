@@ -9,7 +9,7 @@ import type { Label } from '../types';
 import { cutPaceLabels } from './cut-pace';
 import { MotionAnalyzer, motionLabels } from './motion';
 import { estimateMotion, grayThumb } from './motion-estimate';
-import { drawFrame } from './test-frames';
+import { drawFrame } from '../../../../test/helpers/test-frames';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { objectColour, objectColourLabels } from './object-colour';
 import { ObjectsAnalyzer, OBJECT_SOURCE } from './objects';
-import { drawFrame, photoRgb, type Rgb } from './test-frames';
+import { drawFrame, photoRgb, type Rgb } from '../../../../test/helpers/test-frames';
 
 const W = 320;
 const H = 180;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CLIP_FORMATS, CLIP_MODES, CLIP_STATES } from '../../shared/contract/clips';
-import type { Db } from './database';
+import type { Db } from '../store/database';
 
 const jsonStrings = z.string().transform((s) => z.array(z.string()).parse(JSON.parse(s)));
 

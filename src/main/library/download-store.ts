@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from './database';
+import type { Db } from '../store/database';
 
 export const DOWNLOAD_KINDS = ['video', 'keyframe', 'image'] as const;
 export type DownloadKind = (typeof DOWNLOAD_KINDS)[number];

@@ -1,8 +1,8 @@
-import { packagedPhoto } from '../../../../test/fixtures/eval-media';
-import { photoPath, type PhotoName } from '../../../../test/fixtures/media';
-import { mediaInput } from '../../../common/media/media-input';
-import { ffmpegPath } from '../../../common/media/tools';
-import { runTool } from '../process';
+import { packagedPhoto } from '../fixtures/eval-media';
+import { photoPath, type PhotoName } from '../fixtures/media';
+import { mediaInput } from '../../src/common/media/media-input';
+import { ffmpegPath } from '../../src/common/media/tools';
+import { runTool } from '../../src/server/indexer/process';
 
 /** Frames for the pixel analyzers' tests: drawn in memory (one colour function per pixel) or decoded from photos. */
 

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { ClipsStore, type NewClip } from './clips-store';
-import { openDatabase } from './database';
-import { clientMigrations } from './migrations';
+import { openDatabase } from '../store/database';
+import { clientMigrations } from '../store/migrations';
 
 let dir: string;
 let cleanup: () => Promise<void>;
