@@ -4,7 +4,8 @@ import type { Db } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
 import { parseQuery } from './query-text';
 import { SearchCache } from './search-cache';
-import { searchSegments, type SegmentHit } from './search-segments';
+import { searchSegments } from './search-segments';
+import type { SegmentHit } from './segment-types';
 import { indexSegment } from './segment-index';
 import { Thesaurus } from './thesaurus';
 

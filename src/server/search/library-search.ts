@@ -16,7 +16,7 @@ import { readImageHeader, type ImageHeader } from './image-header';
 import type { LibraryQuery } from './library-query';
 import { lexicalVector } from './query-text';
 import { captionItem, clipItem, imagePage } from './result-items';
-import type { SegmentFilter } from './search-segments';
+import type { SegmentFilter } from './segment-types';
 
 /** The data of POST /search, by search type. */
 export type LibrarySearchResult = ClipItem[] | CaptionItem[] | ImagePage;

@@ -1,6 +1,12 @@
 import type { RowFrequencies } from './phrase-frequencies';
 
 /**
+ * The most matching rows one ranking scores (below): a search over words found in more of the account's
+ * segments ranks the newest this many of them, so its time stays bounded however large the library grows.
+ */
+export const MAX_RANKED_ROWS = 4_000;
+
+/**
  * The best rows of an FTS5 OR query by bm25, without scoring every row of its most common words.
  *
  * FTS5's bm25 is a sum over the query's phrases: idf(phrase) x a term-frequency part below k1 + 1. A word found in many

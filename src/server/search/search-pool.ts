@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { hitSchema, type SearchRequest, type SearchWorkerData } from './search-protocol';
-import type { SegmentHit } from './search-segments';
+import type { SegmentHit } from './segment-types';
 import { workerEntry } from '../../common/spawn-worker';
 import { WorkerPool } from './worker-pool';
 

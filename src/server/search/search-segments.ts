@@ -1,48 +1,15 @@
-import { Where } from '../storage/where';
+import type { Where } from '../storage/where';
 import { COLUMN_WEIGHTS, PhraseFrequencies, varints } from './phrase-frequencies';
 import { ftsPhrases, type ParsedQuery } from './query-text';
-import { topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
+import { MAX_RANKED_ROWS, topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, indexedRowCount, segmentTable } from './segment-index';
+import { filterOf } from './segment-filter';
 import { scoreRankedRows, type RankedSegmentRow } from './segment-scoring';
-
-export interface SegmentFilter {
-  accountId: number;
-  folderId?: number;
-  videoNos?: string[];
-  tag?: string;
-  cameraModel?: string;
-  takenSince?: string;
-  near?: { latitude: number; longitude: number; radiusKm: number };
-}
-
-export interface SegmentHit {
-  segmentId: number;
-  videoNo: string;
-  videoName: string;
-  bucket: string;
-  videoBlob: string | null;
-  keyframeBlob: string | null;
-  start: number;
-  end: number;
-  caption: string;
-  transcript: string;
-  captionVector: Uint8Array | null;
-  score: number;
-  /** Why it matched, for a person (match-reason.ts): "on screen: 'SCENE 12'", "seen: car", "file name"... */
-  matched: string;
-}
-
-export type SearchField = 'all' | 'transcript' | 'caption';
+import type { SearchField, SegmentFilter, SegmentHit } from './segment-types';
 
 // Search rows are read by the hundred thousand, so unlike the stores these rows are typed by their query, not parsed.
 type Row = RankedSegmentRow & { rank: number };
-
-/**
- * The most matching rows one ranking scores (ranked-match.ts): a search over words found in more of the account's
- * segments ranks the newest this many of them, so its time stays bounded however large the library grows.
- */
-export const MAX_RANKED_ROWS = 4_000;
 
 /**
  * Common phrases in this many rows or more together are scored from their frequencies in the rows that can reach the
@@ -83,31 +50,6 @@ export function searchSegments(
     filter.accountId,
   );
   return scoreRankedRows(rows, query, field, filter, limit);
-}
-
-export function filterOf(filter: SegmentFilter): Where {
-  const where = new Where('v.account_id = ?', filter.accountId)
-    .add("v.status = 'PARSE'")
-    .addIf(filter.folderId, 'v.folder_id = ?', filter.folderId ?? null)
-    .addIf(filter.tag, 'EXISTS (SELECT 1 FROM video_tags t WHERE t.video_id = v.id AND t.tag = ?)', filter.tag ?? null)
-    .addIf(filter.cameraModel, 'v.camera_model = ?', filter.cameraModel ?? null)
-    .addIf(filter.takenSince, 'v.datetime_taken >= ?', filter.takenSince ?? null);
-  if (filter.videoNos?.length)
-    where.add(`v.video_no IN (${filter.videoNos.map(() => '?').join(',')})`, ...filter.videoNos);
-  if (filter.near) {
-    // Bounding box in SQL, exact distance in searchSegments.
-    const { latitude, longitude, radiusKm } = filter.near;
-    const dLat = radiusKm / 111;
-    const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((latitude * Math.PI) / 180)));
-    where.add(
-      'v.latitude BETWEEN ? AND ? AND v.longitude BETWEEN ? AND ?',
-      latitude - dLat,
-      latitude + dLat,
-      longitude - dLon,
-      longitude + dLon,
-    );
-  }
-  return where;
 }
 
 /**
@@ -270,16 +212,4 @@ function readRows(cache: SearchCache, ranked: RankedRow[], table: string, accoun
     }
   }
   return rows;
-}
-
-export function haversineKm(
-  a: { latitude: number; longitude: number },
-  b: { latitude: number | null; longitude: number | null },
-): number {
-  const rad = Math.PI / 180;
-  const dLat = ((b.latitude ?? 0) - a.latitude) * rad;
-  const dLon = ((b.longitude ?? 0) - a.longitude) * rad;
-  const h =
-    Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos((b.latitude ?? 0) * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.sqrt(h));
 }

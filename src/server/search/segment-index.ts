@@ -4,15 +4,7 @@ import type { Sql } from '../storage/sql';
 import { segmentPartitionDdl, segmentPartitionName } from '../storage/migrations/005-search-partitions';
 import { indexSegmentPg, unindexVideoPg } from './pg/pg-segment-index';
 import type { SearchCache } from './search-cache';
-
-/** What the full-text index holds for one segment, column by column. */
-export interface SegmentText {
-  caption: string;
-  transcript: string;
-  ocrText: string;
-  labels: string;
-  names: string;
-}
+import type { SegmentText } from './segment-types';
 
 /**
  * The only writer and namer of the full-text index: one FTS5 table per account (migration 5), created with the

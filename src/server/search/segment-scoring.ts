@@ -1,7 +1,8 @@
 import { captionContent } from '../indexer/caption';
 import { matchReason } from './match-reason';
 import { coverageOf, matchedWordsOf, type ParsedQuery } from './query-text';
-import { haversineKm, type SearchField, type SegmentFilter, type SegmentHit } from './search-segments';
+import { haversineKm } from './geo';
+import type { SearchField, SegmentFilter, SegmentHit } from './segment-types';
 import { coverageLabel, segmentLabels } from './segment-labels';
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { hitSchema, type SearchRequest } from '../search/search-protocol';
-import { filterOf, haversineKm, type SegmentHit } from '../search/search-segments';
+import { filterOf } from '../search/segment-filter';
+import { haversineKm } from '../search/geo';
+import type { SegmentHit } from '../search/segment-types';
 import type { SemanticQuery } from './semantic-query';
 import { parsedRows } from '../storage/rows';
 import type { Sql } from '../storage/sql';

@@ -10,7 +10,8 @@ import type { Sql } from '../../storage/sql';
 import { SqliteSql } from '../../storage/sqlite-sql';
 import { parseQuery } from '../query-text';
 import { SearchCache } from '../search-cache';
-import { searchSegments, type SearchField } from '../search-segments';
+import { searchSegments } from '../search-segments';
+import type { SearchField } from '../segment-types';
 import { searchSegmentsPg } from './pg-segment-search';
 
 /**

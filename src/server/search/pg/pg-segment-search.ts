@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { filterOf, MAX_RANKED_ROWS, type SearchField, type SegmentFilter, type SegmentHit } from '../search-segments';
+import { filterOf } from '../segment-filter';
+import { MAX_RANKED_ROWS } from '../ranked-match';
+import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 import { ftsPhrases, parseQuery, QUERY_CAPS, type Expander, type ParsedQuery } from '../query-text';
 import { FLOOR_IDF, ftsIdf, K1, merge, splitCommon, splitMany, sumHits, type RankedRow } from '../ranked-match';
 import type { SearchRequest } from '../search-protocol';

@@ -10,7 +10,8 @@ import type { PgSql } from '../../storage/pg-sql';
 import { SqliteSql } from '../../storage/sqlite-sql';
 import { parseQuery } from '../query-text';
 import { SearchCache } from '../search-cache';
-import { searchSegments, type SearchField, type SegmentFilter, type SegmentHit } from '../search-segments';
+import { searchSegments } from '../search-segments';
+import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 import { PgSegmentSearch, searchSegmentsPg } from './pg-segment-search';
 import { unindexVideoPg } from './pg-segment-index';
 
