@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { indexSegment } from '../../src/server/search/segment-index';
+import { indexSegment } from '../../src/server/search/sqlite/fts-index';
 import { SearchCache } from '../../src/server/search/search-cache';
 import { openServiceDb } from '../../src/server/storage/db';
 import { indexSegmentsPg } from '../../src/server/search/pg/pg-segment-index';

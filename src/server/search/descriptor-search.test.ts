@@ -6,7 +6,7 @@ import { parseQuery } from './query-text';
 import { SearchCache } from './search-cache';
 import { searchSegments } from './search-segments';
 import type { SegmentHit } from './segment-types';
-import { indexSegment } from './segment-index';
+import { indexSegment } from './sqlite/fts-index';
 import { Thesaurus } from './thesaurus';
 
 type Labels = { label: string; source: string; score?: number }[];

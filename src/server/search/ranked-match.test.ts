@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../common/sqlite';
 import type { Db } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
-import { segmentPartitionDdl } from '../storage/migrations/005-search-partitions';
+import { segmentTableDdl } from './sqlite/fts-table';
 import {
   FLOOR_IDF,
   ftsIdf,
@@ -23,7 +23,7 @@ function corpus(db: Db): void {
   const rand = rng(11);
   const tail = (): string => `w${Math.floor(rand() ** 2 * 300)}`;
   const maybe = (word: string, share: number): string => (rand() < share ? word : '');
-  db.exec(segmentPartitionDdl(1));
+  db.exec(segmentTableDdl(1));
   const insert = db.prepare(
     'INSERT INTO segments_fts_1 (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)',
   );

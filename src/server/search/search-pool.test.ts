@@ -11,7 +11,7 @@ import { parseQuery } from './query-text';
 import { SearchPool, sqliteSearchWorker } from './search-pool';
 import { searchSegments } from './search-segments';
 import { SearchCache } from './search-cache';
-import { indexSegment } from './segment-index';
+import { indexSegment } from './sqlite/fts-index';
 import { Thesaurus } from './thesaurus';
 
 const log = pino({ level: 'silent' });

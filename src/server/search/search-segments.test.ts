@@ -5,7 +5,7 @@ import { serviceMigrations } from '../storage/migrations';
 import { parseQuery } from './query-text';
 import { searchSegments } from './search-segments';
 import { SearchCache } from './search-cache';
-import { indexSegment } from './segment-index';
+import { indexSegment } from './sqlite/fts-index';
 
 const VIDEOS = 600;
 const PER_VIDEO = 10;

@@ -3,7 +3,7 @@ import { COLUMN_WEIGHTS, PhraseFrequencies, varints } from './phrase-frequencies
 import { ftsPhrases, type ParsedQuery } from './query-text';
 import { MAX_RANKED_ROWS, topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
 import type { SearchCache } from './search-cache';
-import { hasSegmentIndex, indexedRowCount, segmentTable } from './segment-index';
+import { hasSegmentIndex, indexedRowCount, segmentTable } from './sqlite/fts-index';
 import { filterOf } from './segment-filter';
 import { scoreRankedRows, type RankedSegmentRow } from './segment-scoring';
 import type { SearchField, SegmentFilter, SegmentHit } from './segment-types';

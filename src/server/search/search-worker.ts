@@ -5,7 +5,7 @@ import { searchRequestSchema, searchWorkerDataSchema } from './search-protocol';
 import { SearchCache } from './search-cache';
 import { searchSegments } from './search-segments';
 import { fuseSemantic } from '../semantic/semantic-rank';
-import { hasSegmentIndex } from './segment-index';
+import { hasSegmentIndex } from './sqlite/fts-index';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { Thesaurus } from './thesaurus';
 import { serveRequests } from './worker-protocol';

@@ -3,7 +3,7 @@ import { openSqlite } from '../../common/sqlite';
 import type { Db } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
 import { SearchCache } from './search-cache';
-import { indexedRowCount, indexSegment, segmentTable } from './segment-index';
+import { indexedRowCount, indexSegment, segmentTable } from './sqlite/fts-index';
 
 describe('indexedRowCount', () => {
   let db: Db;
