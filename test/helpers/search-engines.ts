@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { indexSegmentPg } from '../../src/server/search/pg/pg-segment-index';
-import type { SearchCache } from '../../src/server/search/search-cache';
+import type { SearchCache } from '../../src/server/search/sqlite/search-cache';
 import { indexSegment } from '../../src/server/search/sqlite/fts-index';
 import type { Sql } from '../../src/server/storage/sql';
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { SearchRequest } from '../../src/server/search/search-protocol';
-import type { SegmentSearch } from '../../src/server/search/search-pool';
+import type { SearchRequest } from '../../src/server/search/workers/search-protocol';
+import type { SegmentSearch } from '../../src/server/search/workers/search-pool';
 import type { SegmentHit } from '../../src/server/search/segment-types';
 
 /**

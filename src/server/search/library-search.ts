@@ -10,11 +10,11 @@ import {
 import { unreachable } from '../../shared/errors';
 import type { ServiceContext } from '../context';
 import { badRequest, rateLimited } from '../http/envelope';
-import { FaceQueryPool } from './face-query-pool';
-import { searchFaces } from './face-search';
-import { readImageHeader, type ImageHeader } from './image-header';
-import type { LibraryQuery } from './library-query';
-import { lexicalVector } from './query-text';
+import { FaceQueryPool } from './photo/face-query-pool';
+import { searchFaces } from './photo/face-search';
+import { readImageHeader, type ImageHeader } from './photo/image-header';
+import type { LibraryQuery } from './query/library-query';
+import { lexicalVector } from './query/query-text';
 import { captionItem, clipItem, imagePage } from './result-items';
 import type { SegmentFilter } from './segment-types';
 

@@ -1,4 +1,4 @@
-import { tokenize } from '../query-text';
+import { tokenize } from '../query/query-text';
 import { porterStem } from './porter';
 import type { SegmentText } from '../segment-types';
 import type { Sql } from '../../storage/sql';

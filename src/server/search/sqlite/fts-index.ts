@@ -1,6 +1,6 @@
 import type { Db } from '../../storage/db';
 import type { Sql } from '../../storage/sql';
-import type { SearchCache } from '../search-cache';
+import type { SearchCache } from './search-cache';
 import type { SegmentText } from '../segment-types';
 import { segmentTable, segmentTableDdl } from './fts-table';
 

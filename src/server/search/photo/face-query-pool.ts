@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { IMAGE_FORMATS } from './image-header';
-import { workerEntry } from '../../common/spawn-worker';
-import { WorkerPool } from './worker-pool';
+import { workerEntry } from '../../../common/spawn-worker';
+import { WorkerPool } from '../workers/worker-pool';
 
 export const faceQueryRequestSchema = z.object({
   path: z.string().min(1),

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../storage/db';
+import type { Db } from '../../storage/db';
 import { PhraseHits } from './phrase-hits';
 
 /** Searches repeat a handful of statement shapes; past this many the cache starts over rather than grow. */

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../common/sqlite';
-import type { Db } from '../storage/db';
-import { serviceMigrations } from '../storage/migrations';
-import { parseQuery } from './query-text';
+import { openSqlite } from '../../../common/sqlite';
+import type { Db } from '../../storage/db';
+import { serviceMigrations } from '../../storage/migrations';
+import { parseQuery } from '../query/query-text';
 import { searchSegments } from './search-segments';
 import { SearchCache } from './search-cache';
-import { indexSegment } from './sqlite/fts-index';
+import { indexSegment } from './fts-index';
 
 const VIDEOS = 600;
 const PER_VIDEO = 10;

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { spawnWorker } from '../../common/spawn-worker';
-import { unreachable } from '../../shared/errors';
+import { spawnWorker } from '../../../common/spawn-worker';
+import { unreachable } from '../../../shared/errors';
 import { fromWorkerSchema, type ToWorker } from './worker-protocol';
 
 export interface WorkerPoolOptions<Res> {

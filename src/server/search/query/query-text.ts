@@ -1,4 +1,4 @@
-import { pluralOf } from '../indexer/caption';
+import { pluralOf } from '../../indexer/caption';
 import { boundPhrases, contentWords, withoutFiller, type BoundPhrase } from './query-words';
 
 /** Words of a query or a document, lower-cased, accents folded; quoted phrases kept together. */

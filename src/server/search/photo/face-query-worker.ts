@@ -1,6 +1,6 @@
 import { queryFaceDescriptors } from './face-search';
 import { faceQueryRequestSchema } from './face-query-pool';
-import { serveRequests } from './worker-protocol';
+import { serveRequests } from '../workers/worker-protocol';
 
 /**
  * The photo-query worker thread: decodes the query image and runs face detection (human on tfjs-wasm, which holds

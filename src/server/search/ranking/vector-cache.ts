@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { indexedVideoChunks } from '../search/indexed-video-chunks';
-import { optionalRow, parsedRows } from '../storage/rows';
-import type { Sql } from '../storage/sql';
+import { indexedVideoChunks } from '../indexed-video-chunks';
+import { optionalRow, parsedRows } from '../../storage/rows';
+import type { Sql } from '../../storage/sql';
 
 /** One account's keyframe vectors of one model, in one matrix (row i is segment ids[i]). */
 export interface AccountVectors {

@@ -1,12 +1,12 @@
-import type { Where } from '../storage/where';
+import type { Where } from '../../storage/where';
 import { COLUMN_WEIGHTS, PhraseFrequencies, varints } from './phrase-frequencies';
-import { ftsPhrases, type ParsedQuery } from './query-text';
-import { MAX_RANKED_ROWS, topRankedMatches, type RankedRow, type RankedSource } from './ranked-match';
+import { ftsPhrases, type ParsedQuery } from '../query/query-text';
+import { MAX_RANKED_ROWS, topRankedMatches, type RankedRow, type RankedSource } from '../ranking/ranked-match';
 import type { SearchCache } from './search-cache';
-import { hasSegmentIndex, indexedRowCount, segmentTable } from './sqlite/fts-index';
-import { filterOf } from './segment-filter';
-import { scoreRankedRows, type RankedSegmentRow } from './segment-scoring';
-import type { SearchField, SegmentFilter, SegmentHit } from './segment-types';
+import { hasSegmentIndex, indexedRowCount, segmentTable } from './fts-index';
+import { filterOf } from '../segment-filter';
+import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scoring';
+import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 
 // Search rows are read by the hundred thousand, so unlike the stores these rows are typed by their query, not parsed.
 type Row = RankedSegmentRow & { rank: number };

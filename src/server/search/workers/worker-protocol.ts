@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { z } from 'zod';
-import { unreachable } from '../../shared/errors';
+import { unreachable } from '../../../shared/errors';
 
 /**
  * Messages between the HTTP thread and a WorkerPool's threads: one request at a time per thread, answered by its

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { join } from 'node:path';
-import { decodeRgb, imageSize } from '../indexer/frames';
-import { descriptorFromBlob, FACE_MODEL, faceSimilarity } from '../indexer/analyzers/face-match';
-import { detectRgb, loadDetectionEngine } from '../indexer/analyzers/human-engine';
-import { mediaInput, refusalMessage } from '../../common/media/media-input';
-import { runTool, ToolError } from '../indexer/process';
+import { decodeRgb, imageSize } from '../../indexer/frames';
+import { descriptorFromBlob, FACE_MODEL, faceSimilarity } from '../../indexer/analyzers/face-match';
+import { detectRgb, loadDetectionEngine } from '../../indexer/analyzers/human-engine';
+import { mediaInput, refusalMessage } from '../../../common/media/media-input';
+import { runTool, ToolError } from '../../indexer/process';
 import { IMAGE_DEMUXERS, type ImageFormat } from './image-header';
-import { indexedVideoChunks } from './indexed-video-chunks';
-import { KEYFRAME_WIDTH } from '../indexer/scene-cuts';
-import { parsedRows } from '../storage/rows';
-import type { Sql } from '../storage/sql';
-import { ffmpegPath } from '../../common/media/tools';
+import { indexedVideoChunks } from '../indexed-video-chunks';
+import { KEYFRAME_WIDTH } from '../../indexer/scene-cuts';
+import { parsedRows } from '../../storage/rows';
+import type { Sql } from '../../storage/sql';
+import { ffmpegPath } from '../../../common/media/tools';
 
 const MIN_FACE_SCORE = 0.5;
 

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { indexedVideo } from '../../../test/helpers/indexed-video';
-import { newAccount } from '../../../test/helpers/library-rows';
-import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
-import { tempDir } from '../../../test/helpers/temp';
-import { openSqlite } from '../../common/sqlite';
-import { descriptorToBlob, FACE_MODEL, HUMAN_FACERES_MODEL } from '../indexer/analyzers/face-match';
-import { openServiceDb } from '../storage/db';
-import { serviceMigrations } from '../storage/migrations';
-import type { Sql } from '../storage/sql';
-import { SqliteSql } from '../storage/sqlite-sql';
+import { indexedVideo } from '../../../../test/helpers/indexed-video';
+import { newAccount } from '../../../../test/helpers/library-rows';
+import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../../test/helpers/service-sql';
+import { tempDir } from '../../../../test/helpers/temp';
+import { openSqlite } from '../../../common/sqlite';
+import { descriptorToBlob, FACE_MODEL, HUMAN_FACERES_MODEL } from '../../indexer/analyzers/face-match';
+import { openServiceDb } from '../../storage/db';
+import { serviceMigrations } from '../../storage/migrations';
+import type { Sql } from '../../storage/sql';
+import { SqliteSql } from '../../storage/sqlite-sql';
 import { searchFaces } from './face-search';
 
 async function addFace(sql: Sql, videoId: number, segment: number, descriptor: Float32Array, model?: string) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { semanticQuerySchema } from '../semantic/semantic-query';
-import type { SegmentFilter, SegmentHit } from './segment-types';
+import { semanticQuerySchema } from '../query/semantic-query';
+import type { SegmentFilter, SegmentHit } from '../segment-types';
 
 /** What crosses between the HTTP thread and a search worker thread (worker-protocol.ts carries it). */
 

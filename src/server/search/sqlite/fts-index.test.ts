@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../common/sqlite';
-import type { Db } from '../storage/db';
-import { serviceMigrations } from '../storage/migrations';
+import { openSqlite } from '../../../common/sqlite';
+import type { Db } from '../../storage/db';
+import { serviceMigrations } from '../../storage/migrations';
 import { SearchCache } from './search-cache';
-import { indexedRowCount, indexSegment, segmentTable } from './sqlite/fts-index';
+import { indexedRowCount, indexSegment, segmentTable } from './fts-index';
 
 describe('indexedRowCount', () => {
   let db: Db;

@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
-import { parseQuery } from './query-text';
-import { searchRequestSchema, searchWorkerDataSchema } from './search-protocol';
+import { parseQuery } from '../query/query-text';
+import { searchRequestSchema, searchWorkerDataSchema } from '../workers/search-protocol';
 import { SearchCache } from './search-cache';
 import { searchSegments } from './search-segments';
-import { fuseSemantic } from '../semantic/semantic-rank';
-import { hasSegmentIndex } from './sqlite/fts-index';
-import { SqliteSql } from '../storage/sqlite-sql';
-import { Thesaurus } from './thesaurus';
-import { serveRequests } from './worker-protocol';
+import { fuseSemantic } from '../ranking/semantic-fusion';
+import { hasSegmentIndex } from './fts-index';
+import { SqliteSql } from '../../storage/sqlite-sql';
+import { Thesaurus } from '../query/thesaurus';
+import { serveRequests } from '../workers/worker-protocol';
 
 /**
  * A search worker thread: parses the query (WordNet lookups read files), ranks and reads the rows on its own read-only

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectPoolAnswers } from '../../../test/helpers/search-pool-answers';
-import { openServiceDb, serviceDbFile, type Db } from '../storage/db';
-import { parseQuery } from './query-text';
+import { expectPoolAnswers } from '../../../../test/helpers/search-pool-answers';
+import { openServiceDb, serviceDbFile, type Db } from '../../storage/db';
+import { parseQuery } from '../query/query-text';
 import { SearchPool, sqliteSearchWorker } from './search-pool';
-import { searchSegments } from './search-segments';
-import { SearchCache } from './search-cache';
-import { indexSegment } from './sqlite/fts-index';
-import { Thesaurus } from './thesaurus';
+import { searchSegments } from '../sqlite/search-segments';
+import { SearchCache } from '../sqlite/search-cache';
+import { indexSegment } from '../sqlite/fts-index';
+import { Thesaurus } from '../query/thesaurus';
 
 const log = pino({ level: 'silent' });
 

@@ -1,4 +1,4 @@
-import type { SearchField } from './segment-types';
+import type { SearchField } from '../segment-types';
 import type { SegmentLabel } from './segment-labels';
 
 /** What a segment holds, as matched: `caption` is its content (never the "nothing recognised" sentence). */

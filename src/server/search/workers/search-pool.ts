@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { hitSchema, type SearchRequest, type SearchWorkerData } from './search-protocol';
-import type { SegmentHit } from './segment-types';
-import { workerEntry } from '../../common/spawn-worker';
+import type { SegmentHit } from '../segment-types';
+import { workerEntry } from '../../../common/spawn-worker';
 import { WorkerPool } from './worker-pool';
 
 export interface SegmentSearch {
@@ -29,7 +29,8 @@ export function sqliteSearchWorker(dbFile: string, entry?: URL): SearchWorker {
   const data: SearchWorkerData = { dbFile };
   return {
     entry:
-      entry ?? workerEntry(import.meta.url, { sibling: './search-worker.ts' }, { outPath: 'service/search-worker.js' }),
+      entry ??
+      workerEntry(import.meta.url, { sibling: '../sqlite/search-worker.ts' }, { outPath: 'service/search-worker.js' }),
     data,
   };
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { hitSchema, type SearchRequest } from '../search/search-protocol';
-import { filterOf } from '../search/segment-filter';
-import { haversineKm } from '../search/geo';
-import type { SegmentHit } from '../search/segment-types';
-import type { SemanticQuery } from './semantic-query';
-import { parsedRows } from '../storage/rows';
-import type { Sql } from '../storage/sql';
+import { hitSchema, type SearchRequest } from '../workers/search-protocol';
+import { filterOf } from '../segment-filter';
+import { haversineKm } from '../geo';
+import type { SegmentHit } from '../segment-types';
+import type { SemanticQuery } from '../query/semantic-query';
+import { parsedRows } from '../../storage/rows';
+import type { Sql } from '../../storage/sql';
 import { VectorCache, type AccountVectors } from './vector-cache';
 
 /**

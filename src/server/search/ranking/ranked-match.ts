@@ -1,4 +1,4 @@
-import type { RowFrequencies } from './phrase-frequencies';
+import type { RowFrequencies } from '../sqlite/phrase-frequencies';
 
 /**
  * The most matching rows one ranking scores (below): a search over words found in more of the account's

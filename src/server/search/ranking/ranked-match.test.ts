@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../common/sqlite';
-import type { Db } from '../storage/db';
-import { serviceMigrations } from '../storage/migrations';
-import { segmentTableDdl } from './sqlite/fts-table';
+import { openSqlite } from '../../../common/sqlite';
+import type { Db } from '../../storage/db';
+import { serviceMigrations } from '../../storage/migrations';
+import { segmentTableDdl } from '../sqlite/fts-table';
 import {
   FLOOR_IDF,
   ftsIdf,
@@ -12,8 +12,8 @@ import {
   type RankedRow,
   type RankedSource,
 } from './ranked-match';
-import { PhraseFrequencies, varints } from './phrase-frequencies';
-import { rng } from '../../../test/helpers/seeded-random';
+import { PhraseFrequencies, varints } from '../sqlite/phrase-frequencies';
+import { rng } from '../../../../test/helpers/seeded-random';
 
 const BM25 = 'bm25(segments_fts_1, 3.0, 2.0, 3.0, 2.5, 1.0)';
 const ROWS = 12_000;

@@ -1,8 +1,8 @@
-import { captionContent } from '../indexer/caption';
+import { captionContent } from '../../indexer/caption';
 import { matchReason } from './match-reason';
-import { coverageOf, matchedWordsOf, type ParsedQuery } from './query-text';
-import { haversineKm } from './geo';
-import type { SearchField, SegmentFilter, SegmentHit } from './segment-types';
+import { coverageOf, matchedWordsOf, type ParsedQuery } from '../query/query-text';
+import { haversineKm } from '../geo';
+import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 import { coverageLabel, segmentLabels } from './segment-labels';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidDatetime, SEARCH_LIMITS, SEARCH_TYPES } from '../../shared/api-types';
+import { isValidDatetime, SEARCH_LIMITS, SEARCH_TYPES } from '../../../shared/api-types';
 
 /** A search of interface A: the body of POST /search (and of the JSON form of /search_image), every field and limit of the contract. */
 export const libraryQuery = z

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../common/sqlite';
-import type { Db } from '../storage/db';
-import { serviceMigrations } from '../storage/migrations';
-import { parseQuery } from './query-text';
+import { openSqlite } from '../../../common/sqlite';
+import type { Db } from '../../storage/db';
+import { serviceMigrations } from '../../storage/migrations';
+import { parseQuery } from '../query/query-text';
 import { SearchCache } from './search-cache';
 import { searchSegments } from './search-segments';
-import type { SegmentHit } from './segment-types';
-import { indexSegment } from './sqlite/fts-index';
-import { Thesaurus } from './thesaurus';
+import type { SegmentHit } from '../segment-types';
+import { indexSegment } from './fts-index';
+import { Thesaurus } from '../query/thesaurus';
 
 type Labels = { label: string; source: string; score?: number }[];
 
