@@ -1,7 +1,7 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { NOUN_EXCEPTIONS } from './wordnet-noun-exceptions';
+import nounExceptions from './wordnet-noun-exceptions.json';
 
 /** One noun synset as far as search uses it. */
 export interface Synset {
@@ -41,7 +41,7 @@ export class WordNetNouns {
   constructor(
     private readonly dictDir: string = defaultDictDir(),
     /** noun.exc's text: irregular plurals and their base forms, one "inflected base..." per line. */
-    private readonly exceptionList: string = NOUN_EXCEPTIONS,
+    private readonly exceptionList: string = nounExceptions.lines.join('\n'),
   ) {}
 
   /** Synset offsets of a lemma (lower case, spaces or underscores), most common sense first. */
