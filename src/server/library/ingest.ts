@@ -3,7 +3,7 @@ import { probeWithTrustedDuration } from '../../common/media/probe-duration';
 import { UPLOAD_LIMITS, type UploadedVideo } from '../../shared/api-types';
 import { indexingPrice } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
-import { badRequest } from '../http/envelope';
+import { invalidInput as badRequest } from '../domain-errors';
 import { admitNewMedia, holdQueueCap } from './admission';
 import { safeFileName, urlFileName } from './file-names';
 import { startUrlUpload } from './url-upload';
