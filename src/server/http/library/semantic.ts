@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext } from '../context';
-import { success } from '../http/envelope';
+import type { ServiceContext } from '../../context';
+import { success } from '../envelope';
 
 /**
  * Reelsync extension beside interface A (docs/api.md, "Semantic model slot"): GET /semantic answers the slot's state,
