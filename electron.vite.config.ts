@@ -18,10 +18,11 @@ const nodeEntries = {
   'service/cli': 'src/server/cli.ts',
   // Started as a worker thread by src/server/indexer/worker/analysis-host.ts.
   'service/analysis-worker': 'src/server/indexer/worker/analysis-worker.ts',
-  // Started as worker threads by src/server/search/search-pool.ts, pg/pg-search-pool.ts and face-query-pool.ts.
-  'service/search-worker': 'src/server/search/search-worker.ts',
+  // Started as worker threads by src/server/search/workers/search-pool.ts, pg/pg-search-pool.ts and
+  // photo/face-query-pool.ts.
+  'service/search-worker': 'src/server/search/sqlite/search-worker.ts',
   'service/pg-search-worker': 'src/server/search/pg/pg-search-worker.ts',
-  'service/face-query-worker': 'src/server/search/face-query-worker.ts',
+  'service/face-query-worker': 'src/server/search/photo/face-query-worker.ts',
 };
 
 /**

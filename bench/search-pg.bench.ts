@@ -6,10 +6,11 @@ import { seedSegmentsSql, seedSegmentsSqlite } from '../test/helpers/search-seed
 import { postgresBinDir, startPostgres } from '../test/helpers/postgres';
 import { tempDir } from '../test/helpers/temp';
 import { searchSegmentsPg } from '../src/server/search/pg/pg-segment-search';
-import { parseQuery } from '../src/server/search/query-text';
-import { SearchCache } from '../src/server/search/search-cache';
-import { searchSegments, type SegmentFilter } from '../src/server/search/search-segments';
-import { Thesaurus } from '../src/server/search/thesaurus';
+import { parseQuery } from '../src/server/search/query/query-text';
+import { SearchCache } from '../src/server/search/sqlite/search-cache';
+import { searchSegments } from '../src/server/search/sqlite/search-segments';
+import type { SegmentFilter } from '../src/server/search/segment-types';
+import { Thesaurus } from '../src/server/search/query/thesaurus';
 import { openServiceDb } from '../src/server/storage/db';
 import { openPgSql } from '../src/server/storage/open-pg-sql';
 import type { Sql } from '../src/server/storage/sql';

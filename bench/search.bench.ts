@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseQuery } from '../src/server/search/query-text';
-import { searchSegments } from '../src/server/search/search-segments';
-import { SearchCache } from '../src/server/search/search-cache';
-import { segmentTable } from '../src/server/search/segment-index';
-import { Thesaurus } from '../src/server/search/thesaurus';
+import { parseQuery } from '../src/server/search/query/query-text';
+import { searchSegments } from '../src/server/search/sqlite/search-segments';
+import { SearchCache } from '../src/server/search/sqlite/search-cache';
+import { segmentTable } from '../src/server/search/sqlite/fts-index';
+import { Thesaurus } from '../src/server/search/query/thesaurus';
 import { openServiceDb, type Db } from '../src/server/storage/db';
-import { segmentPartitionDdl } from '../src/server/storage/migrations/005-search-partitions';
+import { segmentTableDdl } from '../src/server/search/sqlite/fts-table';
 import type { Benchmark } from './harness';
 import { percentile } from '../test/helpers/stats';
 import { rng } from '../test/helpers/seeded-random';
@@ -104,7 +104,7 @@ function fill(db: Db, segments: number, pick: (n: number) => string, rand: () =>
       }
       insertSegment.run(videoId, i, i * 5, i * 5 + 5, `keyframes/VI${v}/${i}.jpg`, caption, transcript, ocr, labels);
     }
-    db.exec(segmentPartitionDdl(1));
+    db.exec(segmentTableDdl(1));
     db.exec(
       `INSERT INTO ${table} (rowid, caption, transcript, ocr_text, labels, names)
        SELECT s.id, s.caption, s.transcript, s.ocr_text, s.labels, v.video_name FROM segments s JOIN videos v ON v.id = s.video_id`,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fuseSemantic } from '../src/server/semantic/semantic-rank';
+import { fuseSemantic } from '../src/server/search/ranking/semantic-fusion';
 import { openServiceDb } from '../src/server/storage/db';
 import { openPgSql } from '../src/server/storage/open-pg-sql';
 import type { Sql, SqlParam } from '../src/server/storage/sql';

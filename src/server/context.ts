@@ -7,7 +7,7 @@ import type { Folders } from './library/folders';
 import type { Videos } from './library/videos';
 import type { VideoIndex } from './library/video-index';
 import type { RateLimiter } from './limits/rate-limiter';
-import type { SegmentSearch } from './search/search-pool';
+import type { SegmentSearch } from './search/workers/search-pool';
 import type { BlobStore } from './storage/blob-store';
 import type { SemanticSlot } from './semantic/semantic-slot';
 import type { Sql } from './storage/sql';

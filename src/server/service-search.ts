@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ServiceConfig } from './config';
 import type { SemanticPart } from './context';
 import { pgSearchWorker } from './search/pg/pg-search-pool';
-import { SearchPool, sqliteSearchWorker, type SegmentSearch } from './search/search-pool';
+import { SearchPool, sqliteSearchWorker, type SegmentSearch } from './search/workers/search-pool';
 import { withSemantic } from './semantic/semantic-search';
 import { SemanticSlot } from './semantic/semantic-slot';
 import type { BlobStore } from './storage/blob-store';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { indexSegmentPg } from '../../src/server/search/pg/pg-segment-index';
-import type { SearchCache } from '../../src/server/search/search-cache';
-import { indexSegment } from '../../src/server/search/segment-index';
+import type { SearchCache } from '../../src/server/search/sqlite/search-cache';
+import { indexSegment } from '../../src/server/search/sqlite/fts-index';
 import type { Sql } from '../../src/server/storage/sql';
 
 /** One segment as the indexer writes it: what it shows and says, and its labels (descriptors). */

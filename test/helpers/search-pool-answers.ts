@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { SearchRequest } from '../../src/server/search/search-protocol';
-import type { SegmentSearch } from '../../src/server/search/search-pool';
-import type { SegmentHit } from '../../src/server/search/search-segments';
+import type { SearchRequest } from '../../src/server/search/workers/search-protocol';
+import type { SegmentSearch } from '../../src/server/search/workers/search-pool';
+import type { SegmentHit } from '../../src/server/search/segment-types';
 
 /**
  * A search pool's answers checked against its engine's own in this thread: two concurrent searches get exactly

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { indexSegment } from '../../src/server/search/segment-index';
-import { SearchCache } from '../../src/server/search/search-cache';
+import { indexSegment } from '../../src/server/search/sqlite/fts-index';
+import { SearchCache } from '../../src/server/search/sqlite/search-cache';
 import { openServiceDb } from '../../src/server/storage/db';
 import { indexSegmentsPg } from '../../src/server/search/pg/pg-segment-index';
 import type { Sql } from '../../src/server/storage/sql';

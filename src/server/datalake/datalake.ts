@@ -5,7 +5,7 @@ import { DlVideos, type DlVideoRow } from './dl-videos';
 import type { DatalakeErrorCode } from './errors';
 import { Events } from './events';
 import { Operations, type OperationRow } from './operations';
-import { lockRow } from './row-lock';
+import { lockRow } from '../storage/dialect';
 import { Streams } from './streams';
 import { UploadStaging, uploadDirOf } from './upload-staging';
 import { enqueueWebhook } from './webhooks';

@@ -3,7 +3,8 @@ import type { Sql } from '../storage/sql';
 import { optionalRow, parsedRows } from '../storage/rows';
 import { iso } from './iso-time';
 import { newId } from './public-id';
-import { releaseClaim, skipLocked } from './row-claims';
+import { skipLocked } from '../storage/dialect';
+import { releaseClaim } from './row-claims';
 
 const DELIVERY_STATUSES = ['waiting', 'success', 'fail', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -11,7 +11,7 @@ import type { DlVideoRow } from './dl-videos';
 import { OperationFailure } from './errors';
 import { fetchSource } from './fetch-source';
 import { checkMedia } from './media';
-import { lockRow } from './row-lock';
+import { lockRow } from '../storage/dialect';
 
 const payloadSchema = z.object({ operationId: z.string() });
 

@@ -4,7 +4,8 @@ import { countOf, flagColumn, optionalRow, parsedRows } from '../storage/rows';
 import { DATALAKE_ERROR_CODES, type DatalakeErrorCode } from './errors';
 import { iso } from './iso-time';
 import { newId } from './public-id';
-import { releaseClaim, skipLocked } from './row-claims';
+import { skipLocked } from '../storage/dialect';
+import { releaseClaim } from './row-claims';
 
 const OPERATION_KINDS = ['ingest', 'video_delete', 'collection_delete'] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];

@@ -7,7 +7,7 @@ import { Collections } from './collections';
 import { DlVideos, type NewDlVideo } from './dl-videos';
 import { deriveFaceEntities, faceEntities } from './face-entities';
 import { mediaTimeOrder, mediaTimePage, newestFirst, pageRequest, type MediaTimeKey } from './paging';
-import { lockRow } from './row-lock';
+import { lockRow } from '../storage/dialect';
 
 const idRow = z.object({ id: z.number().int() });
 const countRow = z.object({ n: z.number().int() });

@@ -7,7 +7,7 @@ import { DatalakeError, OperationFailure } from './errors';
 import { admit, conflict, targetCollection } from './ingest-admission';
 import { checkMedia, extensionAllowed, mayBeVideoType } from './media';
 import type { OperationRow } from './operations';
-import { lockRow } from './row-lock';
+import { lockRow } from '../storage/dialect';
 import { newVideoId, queueIngest } from './start-ingest';
 import { claimSession } from './session-claims';
 import { openSession } from './upload-sessions';

@@ -3,9 +3,6 @@ import type { Sql } from '../storage/sql';
 /** The datalake tables whose rows a worker process claims (`claimed_by`, `claim_until`). */
 export type ClaimedTable = 'dl_operations' | 'dl_deliveries';
 
-/** The row lock clause of a claim's subquery: PostgreSQL's; SQLite locks the whole database for the statement. */
-export const skipLocked = (sql: Sql): string => (sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '');
-
 /** Gives up `owner`'s claim on a row (nothing happens when another process holds it). */
 export async function releaseClaim(sql: Sql, table: ClaimedTable, id: string, owner: string): Promise<void> {
   await sql.run(`UPDATE ${table} SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?`, id, owner);

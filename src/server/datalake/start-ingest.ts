@@ -4,7 +4,7 @@ import { INGEST_JOB, type Datalake } from './datalake';
 import type { DlVideoRow, SourceType } from './dl-videos';
 import { replayed } from './ingest-admission';
 import type { OperationRow } from './operations';
-import { lockRow } from './row-lock';
+import { lockRow } from '../storage/dialect';
 
 export interface IngestStart {
   accountId: number;

@@ -7,7 +7,7 @@ import type { Datalake } from './datalake';
 import type { DlVideoRow, NewDlVideo } from './dl-videos';
 import { DatalakeError } from './errors';
 import { runPeriodically } from './periodic';
-import { lockRow } from './row-lock';
+import { lockRow } from '../storage/dialect';
 import { claimSession } from './session-claims';
 
 /**

@@ -1,4 +1,6 @@
+import { unreachable } from '../../shared/errors';
 import { API_MESSAGES, ENVELOPE_CODES, type Envelope, type EnvelopeCode } from '../../shared/api-types';
+import type { Refusal } from '../domain-errors';
 
 /** An error answered as a library envelope with this HTTP status and envelope code. */
 export class HttpError extends Error {
@@ -26,4 +28,22 @@ export function success<T>(data: T): Envelope<T> {
 
 export function failure(code: EnvelopeCode, msg: string): Envelope<null> {
   return { code, msg, data: null, success: false, failed: true };
+}
+
+/** A domain refusal (domain-errors.ts) as the interface answers it. */
+export function httpErrorOf(refusal: Refusal): HttpError {
+  switch (refusal.kind) {
+    case 'invalid':
+      return badRequest(refusal.message);
+    case 'not-found':
+      return new HttpError(404, ENVELOPE_CODES.error, refusal.message);
+    case 'rate-limited':
+      return new HttpError(429, ENVELOPE_CODES.rateLimited, refusal.message, {
+        'retry-after': String(refusal.retryAfterSeconds ?? 1),
+      });
+    case 'insufficient-balance':
+      return new HttpError(402, ENVELOPE_CODES.insufficientBalance, refusal.message);
+    default:
+      throw unreachable(refusal.kind);
+  }
 }

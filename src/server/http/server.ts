@@ -5,7 +5,8 @@ import { InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import type { Datalake } from '../datalake/datalake';
 import { decorateAccount } from './auth';
-import { HttpError, failure } from './envelope';
+import { Refusal } from '../domain-errors';
+import { HttpError, failure, httpErrorOf } from './envelope';
 import { discard } from './multipart-drain';
 import { registerDatalakeRoutes } from './datalake/routes';
 import { registerLibraryRoutes } from './library/routes';
@@ -69,7 +70,8 @@ export async function buildHttpServer(ctx: ServiceContext, datalake: Datalake): 
       await discard(raw, { left: 2 * ctx.config.http.maxJsonBytes });
   });
 
-  app.setErrorHandler((err: FastifyError | Error, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | Error, request, reply) => {
+    const err = thrown instanceof Refusal ? httpErrorOf(thrown) : thrown;
     if (err instanceof HttpError) {
       void reply.code(err.httpStatus).headers(err.headers).send(failure(err.code, err.message));
       return;

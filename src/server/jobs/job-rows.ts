@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { unreachable } from '../../shared/errors';
 import type { Sql, SqlDialect, SqlParam } from '../storage/sql';
+import { skipLocked } from '../storage/dialect';
 import { countOf, optionalRow, parsedRows } from '../storage/rows';
 
 /** A row of `jobs`, parsed as read (the timestamps are the queue's own and not read). */
@@ -108,7 +109,7 @@ export class JobRows {
   async claim(kind: string, workerId: string, leaseUntil: number, onlyId?: number): Promise<JobRow | undefined> {
     const now = Date.now();
     const ready = claimable(kind, now, workerId);
-    const lock = this.sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const lock = skipLocked(this.sql);
     const pick =
       onlyId === undefined
         ? `SELECT id FROM jobs WHERE ${ready.where} ORDER BY retry_after, id LIMIT 1${lock}`

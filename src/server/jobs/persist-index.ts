@@ -4,7 +4,7 @@ import type { AnalyzeResult } from '../indexer/analyze-video';
 import type { VideoRow } from '../library/videos';
 import { descriptorToBlob } from '../indexer/analyzers/face-match';
 import { captionContent } from '../indexer/caption';
-import { lexicalVector } from '../search/query-text';
+import { lexicalVector } from '../search/query/query-text';
 import { videoFullText } from '../search/segment-index';
 import type { Sql } from '../storage/sql';
 

@@ -1,6 +1,5 @@
-import { ENVELOPE_CODES } from '../../shared/api-types';
 import type { ServiceContext } from '../context';
-import { HttpError, rateLimited } from '../http/envelope';
+import { rateLimited } from '../domain-errors';
 import type { Sql } from '../storage/sql';
 import { lockAccount } from './account-lock';
 
@@ -10,7 +9,7 @@ export const QUEUE_WINDOW_MS = 2 * 60 * 60 * 1000;
 /**
  * Admission of new media, made before a byte of it is read or fetched, the same for every way in (POST /upload,
  * /upload_url, a resumable session): the account's upload rate limit, a balance of at least `minPriceMicro`, and the
- * indexing-queue cap. Throws the refusal (HttpError, or InsufficientBalanceError for 402); charges nothing.
+ * indexing-queue cap. Throws the refusal (Refusal, or InsufficientBalanceError for 402); charges nothing.
  * The queue cap checked here refuses early; holdQueueCap is the exact check, where the video row is inserted.
  */
 export async function admitNewMedia(ctx: ServiceContext, accountId: number, minPriceMicro: number): Promise<void> {
@@ -31,13 +30,6 @@ export async function holdQueueCap(ctx: ServiceContext, tx: Sql, accountId: numb
 
 async function checkQueueCap(ctx: ServiceContext, accountId: number, on: Sql): Promise<void> {
   if ((await ctx.videos.queuedSince(accountId, Date.now() - QUEUE_WINDOW_MS, on)) >= ctx.config.limits.indexQueueCap) {
-    throw new HttpError(
-      429,
-      ENVELOPE_CODES.rateLimited,
-      'The indexing queue is full: wait for earlier videos to finish indexing.',
-      {
-        'retry-after': '60',
-      },
-    );
+    throw rateLimited(60, 'The indexing queue is full: wait for earlier videos to finish indexing.');
   }
 }

@@ -1,8 +1,8 @@
-import { API_MESSAGES, ENVELOPE_CODES } from '../../shared/api-types';
+import { API_MESSAGES } from '../../shared/api-types';
 import { parseByteRange, type ByteRange } from '../../shared/byte-range';
 import { downloadPrice, InsufficientBalanceError } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
-import { HttpError, notFound, rateLimited } from '../http/envelope';
+import { insufficientBalance, notFound, rateLimited } from '../domain-errors';
 
 /** What a download answers: the blob with the bytes it sends (a range or all), or 416. */
 export type PlannedDownload =
@@ -45,8 +45,7 @@ export class LibraryDownloads {
     try {
       await this.ctx.billing.charge(accountId, downloadPrice(p.bytes), 'download', `${p.bucket}/${p.blob}`);
     } catch (err) {
-      if (err instanceof InsufficientBalanceError)
-        throw new HttpError(402, ENVELOPE_CODES.insufficientBalance, API_MESSAGES.downloadBalance);
+      if (err instanceof InsufficientBalanceError) throw insufficientBalance(API_MESSAGES.downloadBalance);
       throw err;
     }
   }

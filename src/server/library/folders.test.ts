@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newAccount, newVideo } from '../../../test/helpers/library-rows';
 import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
-import { HttpError } from '../http/envelope';
+import { Refusal } from '../domain-errors';
 import { Folders } from './folders';
 import { Videos } from './videos';
 
@@ -43,7 +43,7 @@ describe.each(SERVICE_SQL_ENGINES)('Folders on %s', (engine) => {
     const stranger = await newAccount(store.sql);
     const folder = await folders.create(owner, 'Mine');
     await expect(folders.resolve(stranger, folder.folder_id, undefined)).rejects.toThrow(/does not belong/);
-    await expect(folders.resolveFilter(stranger, folder.folder_id, undefined)).rejects.toThrow(HttpError);
+    await expect(folders.resolveFilter(stranger, folder.folder_id, undefined)).rejects.toThrow(Refusal);
     await expect(folders.resolve(owner, 0, undefined)).rejects.toThrow(/must be -1 or a positive/);
     expect(await folders.get(stranger, folder.folder_id)).toBeUndefined();
     await expect(folders.rename(stranger, folder.folder_id, 'Theirs')).rejects.toThrow(/does not belong/);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Folder } from '../../shared/api-types';
 import { countOf, optionalRow, parsedRows } from '../storage/rows';
 import type { Sql } from '../storage/sql';
-import { badRequest } from '../http/envelope';
+import { invalidInput } from '../domain-errors';
 
 const folderRow = z.object({
   id: z.number().int(),
@@ -60,9 +60,9 @@ export class Folders {
   ): Promise<number> {
     if (uniqueId !== undefined) return this.byUniqueId(accountId, uniqueId, on);
     if (folderId === undefined || folderId === -1) return this.defaultFolderId(accountId, on);
-    if (folderId <= 0) throw badRequest('folder_id must be -1 or a positive folder id');
+    if (folderId <= 0) throw invalidInput('folder_id must be -1 or a positive folder id');
     const id = idOf(await on.get('SELECT id FROM folders WHERE id = ? AND account_id = ?', folderId, accountId));
-    if (id === undefined) throw badRequest(`folder_id ${folderId} does not belong to this account`);
+    if (id === undefined) throw invalidInput(`folder_id ${folderId} does not belong to this account`);
     return id;
   }
 
@@ -148,17 +148,17 @@ export class Folders {
    * folder empty, so a video stored into it meanwhile (from another replica) keeps it.
    */
   async delete(accountId: number, folderId: number): Promise<void> {
-    if (folderId === -1) throw badRequest('the Default folder cannot be deleted');
+    if (folderId === -1) throw invalidInput('the Default folder cannot be deleted');
     await this.sql.transaction(async (tx) => {
       const id = await this.resolve(accountId, folderId, undefined, tx);
       const count = countOf(await tx.get('SELECT COUNT(*) AS n FROM videos WHERE folder_id = ?', id));
-      if (count > 0) throw badRequest(`folder ${folderId} still holds ${count} videos; delete or move them first`);
+      if (count > 0) throw invalidInput(`folder ${folderId} still holds ${count} videos; delete or move them first`);
       const deleted = await tx.run(
         'DELETE FROM folders WHERE id = ? AND NOT EXISTS (SELECT 1 FROM videos WHERE folder_id = ?)',
         id,
         id,
       );
-      if (deleted.changes !== 1) throw badRequest(`folder ${folderId} changed while it was being deleted; try again`);
+      if (deleted.changes !== 1) throw invalidInput(`folder ${folderId} changed while it was being deleted; try again`);
     });
   }
 

@@ -3,7 +3,7 @@ import { probeWithTrustedDuration } from '../../common/media/probe-duration';
 import { UPLOAD_LIMITS, type UploadedVideo } from '../../shared/api-types';
 import { indexingPrice } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
-import { badRequest } from '../http/envelope';
+import { invalidInput } from '../domain-errors';
 import type { BlobReceiver } from '../storage/blob-store';
 import { admitNewMedia, holdQueueCap } from './admission';
 import { safeFileName, urlFileName } from './file-names';
@@ -87,13 +87,13 @@ export class LibraryIngest {
     let charged: number | null = null;
     try {
       const probe = await probeWithTrustedDuration(file.tmpPath, 'uploadVideo').catch((err: unknown) => {
-        if (err instanceof ProbeError && err.refused) throw badRequest(`file is not accepted: ${err.message}`);
-        throw badRequest(`file is not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
+        if (err instanceof ProbeError && err.refused) throw invalidInput(`file is not accepted: ${err.message}`);
+        throw invalidInput(`file is not a readable video: ${err instanceof ProbeError ? err.message : 'unreadable'}`);
       });
       const { video } = probe;
-      if (!video) throw badRequest('file has no video stream');
+      if (!video) throw invalidInput('file has no video stream');
       if (!ALLOWED_CODECS.includes(video.codec)) {
-        throw badRequest(`video codec ${video.codec} is not supported; allowed: h264, h265, hevc, vp9`);
+        throw invalidInput(`video codec ${video.codec} is not supported; allowed: h264, h265, hevc, vp9`);
       }
       const folderId = await ctx.folders.resolve(accountId, request.folderId, request.uniqueId);
       const price = indexingPrice(probe.durationSeconds);

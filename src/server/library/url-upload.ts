@@ -4,12 +4,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { ENVELOPE_CODES, UPLOAD_LIMITS } from '../../shared/api-types';
+import { UPLOAD_LIMITS } from '../../shared/api-types';
 import { indexingPrice, InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
 import { OperationFailure } from '../datalake/errors';
 import { fetchSource } from '../datalake/fetch-source';
-import { HttpError } from '../http/envelope';
+import { rateLimited } from '../domain-errors';
 import { checkMedia } from '../datalake/media';
 import type { JobHandler } from '../jobs/job-queue';
 import { holdQueueCap } from './admission';
@@ -43,12 +43,7 @@ export async function startUrlUpload(
   return ctx.sql.transaction(async (tx) => {
     await holdQueueCap(ctx, tx, video.accountId);
     if ((await ctx.videos.fetching(video.accountId, tx)) >= cap) {
-      throw new HttpError(
-        429,
-        ENVELOPE_CODES.rateLimited,
-        `${cap} videos are still being fetched from their links; wait for one to finish.`,
-        { 'retry-after': '15' },
-      );
+      throw rateLimited(15, `${cap} videos are still being fetched from their links; wait for one to finish.`);
     }
     const folderId = await ctx.folders.resolve(video.accountId, folder.folderId, folder.uniqueId, tx);
     const row = await ctx.videos.insert({ ...video, folderId }, undefined, tx);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { newAccount, newVideo } from '../../../test/helpers/library-rows';
 import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
-import { segmentPartitionDdl, segmentPartitionName } from '../storage/migrations/005-search-partitions';
+import { segmentTableDdl, segmentTable } from '../search/sqlite/fts-table';
 import { countOf } from '../storage/rows';
 import type { Sql } from '../storage/sql';
 import { Folders } from './folders';
@@ -146,8 +146,8 @@ describe.each(SERVICE_SQL_ENGINES)('Videos on %s', (engine) => {
       new Uint8Array([1, 2]),
     );
     if (sql.dialect === 'sqlite') {
-      await sql.run(segmentPartitionDdl(accountId));
-      await sql.run(`INSERT INTO ${segmentPartitionName(accountId)} (rowid, caption) VALUES (?, 'a red car')`, segment);
+      await sql.run(segmentTableDdl(accountId));
+      await sql.run(`INSERT INTO ${segmentTable(accountId)} (rowid, caption) VALUES (?, 'a red car')`, segment);
       await sql.run("INSERT INTO segments_trigram (rowid, body) VALUES (?, 'a red car')", segment);
     }
     return { row, segment };
@@ -156,12 +156,7 @@ describe.each(SERVICE_SQL_ENGINES)('Videos on %s', (engine) => {
   const fullTextRows = async (accountId: number, segment: number): Promise<number[]> =>
     store.sql.dialect === 'sqlite'
       ? [
-          countOf(
-            await store.sql.get(
-              `SELECT COUNT(*) AS n FROM ${segmentPartitionName(accountId)} WHERE rowid = ?`,
-              segment,
-            ),
-          ),
+          countOf(await store.sql.get(`SELECT COUNT(*) AS n FROM ${segmentTable(accountId)} WHERE rowid = ?`, segment)),
           countOf(await store.sql.get('SELECT COUNT(*) AS n FROM segments_trigram WHERE rowid = ?', segment)),
         ]
       : [];

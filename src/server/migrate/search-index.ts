@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../common/sqlite';
 import { indexSegmentsPg } from '../search/pg/pg-segment-index';
 import type { Sql } from '../storage/sql';
-import { segmentPartitionName } from '../storage/migrations/005-search-partitions';
+import { segmentTable } from '../search/sqlite/fts-table';
 
 const BATCH = 500;
 const Account = z.object({ id: z.number().int() });
@@ -22,9 +22,7 @@ function indexedAccounts(db: Db): number[] {
     .array(Account)
     .parse(db.prepare('SELECT id FROM accounts ORDER BY id').all())
     .map((a) => a.id)
-    .filter((id) =>
-      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(segmentPartitionName(id)),
-    );
+    .filter((id) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(segmentTable(id)));
 }
 
 /**
@@ -36,7 +34,7 @@ export async function rebuildSearchIndex(db: Db, target: Sql): Promise<number> {
   let indexed = 0;
   for (const account of indexedAccounts(db)) {
     const read = db.prepare(
-      `SELECT rowid AS segment_id, caption, transcript, ocr_text, labels, names FROM ${segmentPartitionName(account)}
+      `SELECT rowid AS segment_id, caption, transcript, ocr_text, labels, names FROM ${segmentTable(account)}
        WHERE rowid > ? ORDER BY rowid LIMIT ?`,
     );
     for (let after = 0; ;) {
@@ -62,7 +60,7 @@ export async function rebuildSearchIndex(db: Db, target: Sql): Promise<number> {
 export async function verifySearchIndex(db: Db, target: Sql): Promise<string[]> {
   const problems: string[] = [];
   for (const account of indexedAccounts(db)) {
-    const mine = Count.parse(db.prepare(`SELECT COUNT(*) AS n FROM ${segmentPartitionName(account)}`).get()).n;
+    const mine = Count.parse(db.prepare(`SELECT COUNT(*) AS n FROM ${segmentTable(account)}`).get()).n;
     const theirs = Count.parse(
       await target.get('SELECT COUNT(*) AS n FROM segment_search WHERE account_id = ?', account),
     ).n;

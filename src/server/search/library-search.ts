@@ -9,14 +9,14 @@ import {
 } from '../../shared/api-types';
 import { unreachable } from '../../shared/errors';
 import type { ServiceContext } from '../context';
-import { badRequest, rateLimited } from '../http/envelope';
-import { FaceQueryPool } from './face-query-pool';
-import { searchFaces } from './face-search';
-import { readImageHeader, type ImageHeader } from './image-header';
-import type { LibraryQuery } from './library-query';
-import { lexicalVector } from './query-text';
+import { invalidInput, rateLimited } from '../domain-errors';
+import { FaceQueryPool } from './photo/face-query-pool';
+import { searchFaces } from './photo/face-search';
+import { readImageHeader, type ImageHeader } from './photo/image-header';
+import type { LibraryQuery } from './query/library-query';
+import { lexicalVector } from './query/query-text';
 import { captionItem, clipItem, imagePage } from './result-items';
-import type { SegmentFilter } from './search-segments';
+import type { SegmentFilter } from './segment-types';
 
 /** The data of POST /search, by search type. */
 export type LibrarySearchResult = ClipItem[] | CaptionItem[] | ImagePage;
@@ -140,7 +140,7 @@ export class LibrarySearch {
     const descriptors = await this.faceQueries
       .descriptors({ path: q.path, format, workDir: q.workDir })
       .catch((err: unknown) => {
-        throw badRequest(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
+        throw invalidInput(`the query image could not be read: ${err instanceof Error ? err.message : String(err)}`);
       });
     await ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', 'BY_IMAGE photo');
     const hits = await searchFaces(ctx.sql, accountId, descriptors, SEARCH_LIMITS.topKMax);
@@ -155,11 +155,11 @@ function topK(query: LibraryQuery): number {
   if (query.search_type === 'BY_CAPTION') {
     const k = query.top_k ?? SEARCH_LIMITS.captionTopKDefault;
     if (k < 1 || k > SEARCH_LIMITS.captionTopKMax)
-      throw badRequest(`top_k must be between 1 and ${SEARCH_LIMITS.captionTopKMax} for BY_CAPTION`);
+      throw invalidInput(`top_k must be between 1 and ${SEARCH_LIMITS.captionTopKMax} for BY_CAPTION`);
     return k;
   }
   const k = query.top_k ?? SEARCH_LIMITS.topKDefault;
-  if (k < 1 || k > SEARCH_LIMITS.topKMax) throw badRequest(`top_k must be between 1 and ${SEARCH_LIMITS.topKMax}`);
+  if (k < 1 || k > SEARCH_LIMITS.topKMax) throw invalidInput(`top_k must be between 1 and ${SEARCH_LIMITS.topKMax}`);
   return k;
 }
 
@@ -170,10 +170,10 @@ function topK(query: LibraryQuery): number {
  */
 function checkPixelBudget(bytes: Buffer, maxPixels: number): ImageHeader {
   const header = readImageHeader(bytes);
-  if (!header) throw badRequest('the query image must be a JPEG, PNG, WebP, GIF or BMP file');
+  if (!header) throw invalidInput('the query image must be a JPEG, PNG, WebP, GIF or BMP file');
   const pixels = header.width * header.height;
   if (pixels > maxPixels) {
-    throw badRequest(
+    throw invalidInput(
       `the query image is ${header.width}x${header.height} (${(pixels / 1e6).toFixed(1)} megapixels); at most ${(maxPixels / 1e6).toFixed(1)} megapixels are accepted`,
     );
   }

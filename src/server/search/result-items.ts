@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { CaptionItem, ClipItem, ImagePage } from '../../shared/api-types';
 import { captionContent } from '../indexer/caption';
-import { cosine, lexicalVector } from './query-text';
-import type { SegmentHit } from './search-segments';
+import { cosine, lexicalVector } from './query/query-text';
+import type { SegmentHit } from './segment-types';
 
 /** user_id of caption items: the account's hashed namespace, never its id. */
 export function userNamespace(accountId: number): string {

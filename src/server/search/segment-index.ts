@@ -1,107 +1,21 @@
 import { unreachable } from '../../shared/errors';
-import type { Db } from '../storage/db';
 import type { Sql } from '../storage/sql';
-import { segmentPartitionDdl, segmentPartitionName } from '../storage/migrations/005-search-partitions';
 import { indexSegmentPg, unindexVideoPg } from './pg/pg-segment-index';
-import type { SearchCache } from './search-cache';
-
-/** What the full-text index holds for one segment, column by column. */
-export interface SegmentText {
-  caption: string;
-  transcript: string;
-  ocrText: string;
-  labels: string;
-  names: string;
-}
+import type { SegmentText } from './segment-types';
+import { sqliteFullText } from './sqlite/fts-index';
 
 /**
- * The only writer and namer of the full-text index: one FTS5 table per account (migration 5), created with the
- * account's first indexed segment. Searches of an account that has none find nothing without touching any index.
- */
-export function segmentTable(accountId: number): string {
-  return segmentPartitionName(accountId);
-}
-
-/** Whether the account has a full-text table yet, as searches ask it (remembered once seen: see SearchCache). */
-export function hasSegmentIndex(cache: SearchCache, accountId: number): boolean {
-  if (cache.indexedAccounts.has(accountId)) return true;
-  const found = tableExists(cache.db, accountId);
-  if (found) cache.indexedAccounts.add(accountId);
-  return found;
-}
-
-/**
- * Rows in an account's full-text table, as FTS5's bm25 counts them (its N): the row total FTS5 itself keeps in the
- * table's "averages" record (`_data` id 1, a varint first), read in O(1) where COUNT(*) over `_docsize` visits every
- * row (about 10 ms a search at 1,000,000 segments). 0 for a table that has never held a row.
- */
-export function indexedRowCount(cache: SearchCache, accountId: number): number {
-  const found = cache.statement(`SELECT block FROM ${segmentTable(accountId)}_data WHERE id = 1`).get() as
-    { block: unknown } | undefined;
-  if (found === undefined) return 0;
-  if (!(found.block instanceof Uint8Array)) throw new Error(`full-text table of account ${accountId}: bad averages`);
-  // A table created but never written holds an empty record, which FTS5 reads as zeros.
-  return found.block.length === 0 ? 0 : leadingVarint(found.block);
-}
-
-/** SQLite's (and FTS5's) varint: big-endian groups of 7 bits while the high bit is set, a 9th byte of 8 bits. */
-function leadingVarint(bytes: Uint8Array): number {
-  let value = 0;
-  for (let i = 0; i < 9; i++) {
-    const byte = bytes[i];
-    if (byte === undefined) break;
-    if (i === 8) return value * 256 + byte;
-    value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return value;
-  }
-  throw new Error('truncated varint in a full-text table');
-}
-
-/** Uncached, for writers: a table created inside a transaction that then rolled back is gone again. */
-function tableExists(db: Db, accountId: number): boolean {
-  return db.prepare(TABLE_EXISTS_SQL).get(segmentTable(accountId)) !== undefined;
-}
-
-const TABLE_EXISTS_SQL = "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?";
-
-/** Adds one segment (rowid = segments.id) to its account's index; call inside the transaction that wrote it. */
-export function indexSegment(cache: SearchCache, accountId: number, segmentId: number, text: SegmentText): void {
-  if (!tableExists(cache.db, accountId)) cache.db.exec(segmentPartitionDdl(accountId));
-  cache.statement(insertSegmentSql(accountId)).run(...segmentColumns(segmentId, text));
-}
-
-function insertSegmentSql(accountId: number): string {
-  return `INSERT INTO ${segmentTable(accountId)} (rowid, caption, transcript, ocr_text, labels, names) VALUES (?, ?, ?, ?, ?, ?)`;
-}
-
-function segmentColumns(segmentId: number, text: SegmentText): [number, string, string, string, string, string] {
-  return [segmentId, text.caption, text.transcript, text.ocrText, text.labels, text.names];
-}
-
-/** Removes a video's segments from its account's index; call before deleting the segments themselves. */
-export function unindexVideo(db: Db, accountId: number, videoId: number): void {
-  if (!tableExists(db, accountId)) return;
-  db.prepare(`DELETE FROM ${segmentTable(accountId)} WHERE rowid IN (SELECT id FROM segments WHERE video_id = ?)`).run(
-    videoId,
-  );
-}
-
-/**
- * The full-text side of rewriting or deleting one video's segments, in the transaction `tx` that does it. SQLite:
- * FTS5 tables beside the rows (the account's own and the shared trigram table), which no foreign key reaches.
- * PostgreSQL: `segment_search` rows (search/pg/), one per segment.
+ * The full-text side of rewriting or deleting one video's segments, in the transaction `tx` that does it: a switch on
+ * the engine, nothing more. SQLite (sqlite/fts-index.ts): FTS5 tables beside the rows (the account's own and the
+ * shared trigram table), which no foreign key reaches. PostgreSQL (pg/pg-segment-index.ts): `segment_search` rows,
+ * one per segment.
  */
 export const videoFullText = {
   /** Before the video's segments are deleted: their rows leave the index. */
   async unindex(tx: Sql, accountId: number, videoId: number): Promise<void> {
     switch (tx.dialect) {
-      case 'sqlite': {
-        const ofVideo = 'rowid IN (SELECT id FROM segments WHERE video_id = ?)';
-        if (await segmentIndexExists(tx, accountId))
-          await tx.run(`DELETE FROM ${segmentTable(accountId)} WHERE ${ofVideo}`, videoId);
-        await tx.run(`DELETE FROM segments_trigram WHERE ${ofVideo}`, videoId);
-        return;
-      }
+      case 'sqlite':
+        return sqliteFullText.unindex(tx, accountId, videoId);
       case 'postgres':
         return unindexVideoPg(tx, accountId, videoId);
       default:
@@ -112,16 +26,14 @@ export const videoFullText = {
   /** Before the first segment is indexed: on SQLite the account's table, created with its first indexed video. */
   async prepare(tx: Sql, accountId: number): Promise<void> {
     if (tx.dialect !== 'sqlite') return; // PostgreSQL's segment_search is one table for every account
-    if (!(await segmentIndexExists(tx, accountId))) await tx.run(segmentPartitionDdl(accountId));
+    await sqliteFullText.prepare(tx, accountId);
   },
 
   /** One segment (rowid = segments.id) into the index; `trigram` is its text for fuzzy matches (FTS5 only). */
   async index(tx: Sql, accountId: number, segmentId: number, text: SegmentText, trigram: string): Promise<void> {
     switch (tx.dialect) {
       case 'sqlite':
-        await tx.run(insertSegmentSql(accountId), ...segmentColumns(segmentId, text));
-        await tx.run('INSERT INTO segments_trigram (rowid, body) VALUES (?, ?)', segmentId, trigram);
-        return;
+        return sqliteFullText.index(tx, accountId, segmentId, text, trigram);
       case 'postgres':
         return indexSegmentPg(tx, accountId, segmentId, text);
       default:
@@ -129,7 +41,3 @@ export const videoFullText = {
     }
   },
 };
-
-async function segmentIndexExists(tx: Sql, accountId: number): Promise<boolean> {
-  return (await tx.get(TABLE_EXISTS_SQL, segmentTable(accountId))) !== undefined;
-}

@@ -4,9 +4,9 @@ import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/servic
 import { Videos } from '../library/videos';
 import type { Sql } from '../storage/sql';
 import { searchSegmentsPg } from './pg/pg-segment-search';
-import { parseQuery } from './query-text';
-import { SearchCache } from './search-cache';
-import { searchSegments } from './search-segments';
+import { parseQuery } from './query/query-text';
+import { SearchCache } from './sqlite/search-cache';
+import { searchSegments } from './sqlite/search-segments';
 import { videoFullText } from './segment-index';
 
 const idRow = z.object({ id: z.number() });

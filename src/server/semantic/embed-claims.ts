@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { skipLocked } from '../datalake/row-claims';
+import { skipLocked } from '../storage/dialect';
 import { parsedRows } from '../storage/rows';
 import type { Sql } from '../storage/sql';
 

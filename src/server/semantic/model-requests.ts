@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { greatest } from '../storage/dialect';
 import type { Sql } from '../storage/sql';
 import type { SemanticConfig } from './semantic-config';
 
@@ -30,7 +31,7 @@ export class ModelRequests {
   /** Records an ask; answers its stamp. */
   async mark(config: SemanticConfig): Promise<number> {
     // A stamp never repeats: one past the last when the clock has not moved on (or runs behind another machine's).
-    const larger = this.sql.dialect === 'postgres' ? 'GREATEST' : 'MAX';
+    const larger = greatest(this.sql);
     const row = await this.sql.get(
       `INSERT INTO semantic_model_requests (model, revision, dtype, requested_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (model, revision, dtype) DO UPDATE

@@ -1,4 +1,4 @@
-import type { SegmentSearch } from '../search/search-pool';
+import type { SegmentSearch } from '../search/workers/search-pool';
 import type { SemanticSlot } from './semantic-slot';
 
 /**

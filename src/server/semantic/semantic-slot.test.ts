@@ -11,12 +11,12 @@ import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/servic
 import { tempDir } from '../../../test/helpers/temp';
 import { tinyClipFiles } from '../../../test/helpers/tiny-clip/tiny-clip';
 import { PgSegmentSearch } from '../search/pg/pg-segment-search';
-import type { SegmentSearch } from '../search/search-pool';
+import type { SegmentSearch } from '../search/workers/search-pool';
 import { LocalBlobStore } from '../storage/local-blob-store';
 import type { Sql } from '../storage/sql';
 import { semanticConfigSchema } from './semantic-config';
 import { ModelRequests } from './model-requests';
-import { fuseSemantic } from './semantic-rank';
+import { fuseSemantic } from '../search/ranking/semantic-fusion';
 import { withSemantic } from './semantic-search';
 import { SemanticSlot } from './semantic-slot';
 

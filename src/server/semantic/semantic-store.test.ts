@@ -4,11 +4,11 @@ import { indexedVideo } from '../../../test/helpers/indexed-video';
 import { newAccount } from '../../../test/helpers/library-rows';
 import { SERVICE_SQL_ENGINES, useSharedDatabase } from '../../../test/helpers/service-sql';
 import { PgSegmentSearch } from '../search/pg/pg-segment-search';
-import type { SearchRequest } from '../search/search-protocol';
+import type { SearchRequest } from '../search/workers/search-protocol';
 import type { Sql } from '../storage/sql';
 import { EmbeddingStore } from './embedding-store';
-import { fuseSemantic } from './semantic-rank';
-import { VectorCache, type AccountVectors } from './vector-cache';
+import { fuseSemantic } from '../search/ranking/semantic-fusion';
+import { VectorCache, type AccountVectors } from '../search/ranking/vector-cache';
 
 /**
  * The semantic slot's rows on both engines: vectors stored and read back, the version a second connection (another

@@ -4,7 +4,8 @@ import { InsufficientBalanceError } from '../../accounts/billing';
 import type { ServiceContext } from '../../context';
 import type { Datalake } from '../../datalake/datalake';
 import { DatalakeError, type DatalakeErrorCode } from '../../datalake/errors';
-import { HttpError } from '../envelope';
+import { Refusal } from '../../domain-errors';
+import { HttpError, httpErrorOf } from '../envelope';
 import { authenticate } from '../auth';
 import { registerCollections } from './collections';
 import { registerEvents } from './events';
@@ -34,7 +35,8 @@ export function registerDatalakeRoutes(app: FastifyInstance, ctx: ServiceContext
       // Chunk uploads and other bodies that are not JSON or multipart reach their handler unread.
       scope.addContentTypeParser('*', (_request, _payload, next) => next(null, undefined));
       scope.addHook('preHandler', authenticate(ctx.accounts, 'datalake'));
-      scope.setErrorHandler((err: FastifyError | Error, request, reply) => {
+      scope.setErrorHandler((thrown: FastifyError | Error, request, reply) => {
+        const err = thrown instanceof Refusal ? httpErrorOf(thrown) : thrown;
         const send = (
           status: number,
           code: DatalakeErrorCode,

@@ -9,7 +9,7 @@ import { registerFolders } from './folders';
 import { registerMetadata } from './metadata';
 import { registerSearch } from './search';
 import { registerSearchImage } from './search-image';
-import { registerSemantic } from '../../semantic/routes';
+import { registerSemantic } from './semantic';
 import { registerUpload } from './upload';
 import { registerUploadUrl } from './upload-url';
 import { registerVideos } from './videos';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SEARCH_LIMITS } from '../../../shared/api-types';
 import type { ServiceContext } from '../../context';
-import { libraryQuery } from '../../search/library-query';
+import { libraryQuery } from '../../search/query/library-query';
 import type { LibrarySearch } from '../../search/library-search';
 import { badRequest, success } from '../envelope';
 import { discard, drainParts, malformed, nextPart } from '../multipart-drain';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { captionItemSchema, clipItemSchema, imagePageSchema } from '../../../shared/api-types';
-import { libraryQuery } from '../../search/library-query';
+import { libraryQuery } from '../../search/query/library-query';
 import type { LibrarySearch } from '../../search/library-search';
 import { libraryRoute } from './route';
 

@@ -1,4 +1,4 @@
-import { ftsIdf } from '../ranked-match';
+import { ftsIdf } from '../ranking/ranked-match';
 
 /**
  * FTS5's bm25 (fts5_aux.c, fts5Bm25Function) computed from PostgreSQL tsvectors, so a segment ranks and scores on

@@ -8,9 +8,10 @@ import { openPgSql } from '../../storage/open-pg-sql';
 import type { PgSql } from '../../storage/pg-sql';
 import type { Sql } from '../../storage/sql';
 import { SqliteSql } from '../../storage/sqlite-sql';
-import { parseQuery } from '../query-text';
-import { SearchCache } from '../search-cache';
-import { searchSegments, type SearchField } from '../search-segments';
+import { parseQuery } from '../query/query-text';
+import { SearchCache } from '../sqlite/search-cache';
+import { searchSegments } from '../sqlite/search-segments';
+import type { SearchField } from '../segment-types';
 import { searchSegmentsPg } from './pg-segment-search';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tokenize, type ParsedQuery } from '../query-text';
+import { tokenize, type ParsedQuery } from '../query/query-text';
 import type { Sql } from '../../storage/sql';
 
 /** pg_trgm's word similarity a typed word needs to an indexed word to stand for it (pg_trgm's own default). */

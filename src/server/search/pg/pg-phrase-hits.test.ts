@@ -6,7 +6,7 @@ import { pgMigrations } from '../../storage/pg-migrations';
 import { migratePg } from '../../storage/pg-migrations/migrate';
 import { PgSql } from '../../storage/pg-sql';
 import type { Sql } from '../../storage/sql';
-import type { SearchField } from '../search-segments';
+import type { SearchField } from '../segment-types';
 import { accountTotals, PhraseHits } from './pg-phrase-hits';
 import { indexSegmentPg, unindexVideoPg } from './pg-segment-index';
 

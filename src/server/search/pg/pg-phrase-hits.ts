@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Sql } from '../../storage/sql';
-import type { SearchField } from '../search-segments';
+import type { SearchField } from '../segment-types';
 import type { Bm25Stats } from './bm25';
 import { porterStem } from './porter';
 

@@ -5,8 +5,8 @@ import { skipPostgresTests, startPostgres, type TestPostgres } from '../../../..
 import { seedLibrary, type Seeded } from '../../../../test/helpers/search-engines';
 import { openPgSql } from '../../storage/open-pg-sql';
 import type { PgSql } from '../../storage/pg-sql';
-import { Thesaurus } from '../thesaurus';
-import { SearchPool } from '../search-pool';
+import { Thesaurus } from '../query/thesaurus';
+import { SearchPool } from '../workers/search-pool';
 import { pgSearchWorker } from './pg-search-pool';
 import { PgSegmentSearch } from './pg-segment-search';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { workerEntry } from '../../../common/spawn-worker';
-import type { SearchWorker } from '../search-pool';
+import type { SearchWorker } from '../workers/search-pool';
 
 export const pgSearchWorkerDataSchema = z.object({ url: z.string().min(1) });
 export type PgSearchWorkerData = z.infer<typeof pgSearchWorkerDataSchema>;

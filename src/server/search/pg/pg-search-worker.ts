@@ -1,8 +1,8 @@
 import { workerData } from 'node:worker_threads';
 import { PgSql } from '../../storage/pg-sql';
-import { searchRequestSchema } from '../search-protocol';
-import { Thesaurus } from '../thesaurus';
-import { serveRequests } from '../worker-protocol';
+import { searchRequestSchema } from '../workers/search-protocol';
+import { Thesaurus } from '../query/thesaurus';
+import { serveRequests } from '../workers/worker-protocol';
 import { pgSearchWorkerDataSchema } from './pg-search-pool';
 import { PgSegmentSearch } from './pg-segment-search';
 

@@ -1,6 +1,6 @@
-import { tokenize } from '../query-text';
+import { tokenize } from '../query/query-text';
 import { porterStem } from './porter';
-import type { SegmentText } from '../segment-index';
+import type { SegmentText } from '../segment-types';
 import type { Sql } from '../../storage/sql';
 
 /** The text search configuration of migration pg 2: each word as written (already stemmed), no stop words. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { openSqlite } from '../../../common/sqlite';
-import { tokenize } from '../query-text';
+import { tokenize } from '../query/query-text';
 import { porterStem } from './porter';
 
 const nodeRequire = createRequire(import.meta.url);

@@ -8,9 +8,10 @@ import { openServiceDb } from '../../storage/db';
 import { openPgSql } from '../../storage/open-pg-sql';
 import type { PgSql } from '../../storage/pg-sql';
 import { SqliteSql } from '../../storage/sqlite-sql';
-import { parseQuery } from '../query-text';
-import { SearchCache } from '../search-cache';
-import { searchSegments, type SearchField, type SegmentFilter, type SegmentHit } from '../search-segments';
+import { parseQuery } from '../query/query-text';
+import { SearchCache } from '../sqlite/search-cache';
+import { searchSegments } from '../sqlite/search-segments';
+import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 import { PgSegmentSearch, searchSegmentsPg } from './pg-segment-search';
 import { unindexVideoPg } from './pg-segment-index';
 

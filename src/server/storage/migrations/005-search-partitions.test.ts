@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../shared/sqlite-migrate';
-import { parseQuery } from '../../search/query-text';
-import { searchSegments } from '../../search/search-segments';
-import { SearchCache } from '../../search/search-cache';
+import { parseQuery } from '../../search/query/query-text';
+import { searchSegments } from '../../search/sqlite/search-segments';
+import { SearchCache } from '../../search/sqlite/search-cache';
 import { serviceMigrations } from './index';
 
 describe('migration 5: one full-text table per account', () => {
