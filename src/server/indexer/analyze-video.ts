@@ -77,10 +77,21 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   const progress = monotonicProgress(opts.onProgress);
   const log = opts.logger?.child({ module: 'indexer', videoPath });
   const started = Date.now();
+  // Where the time goes (wall ms per stage, and each analyzer's), logged with the result.
+  const stageMs: Record<string, number> = {};
+  const lap = (() => {
+    let last = started;
+    return (stage: string): void => {
+      const now = Date.now();
+      stageMs[stage] = now - last;
+      last = now;
+    };
+  })();
 
   progress(0, 'probing');
   const probe = await ffprobe(videoPath, { kind: 'storedVideo', signal });
   if (!probe.video) throw new AnalyzeError('the file has no video stream');
+  lap('probe');
 
   const owned = opts.analyzers === undefined;
   const analyzers = opts.analyzers ?? createAnalyzers();
@@ -104,6 +115,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
         if (expected > 0) progress(1 + (SEGMENTING_END - 1) * Math.min(1, seconds / expected), 'segmenting');
       },
     });
+    lap('sceneCuts');
     const durationSeconds = probe.durationSeconds ?? decodedUpTo;
     if (!(durationSeconds > 0)) throw new AnalyzeError('the video has no duration and no decodable frames');
     const plan = planSegments(cuts, durationSeconds, maxSegmentSeconds);
@@ -112,9 +124,11 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
     if (!posterSource) throw new AnalyzeError('no keyframe could be extracted');
     const posterPath = join(workDir, 'poster.jpg');
     await makePoster(posterSource.keyframePath, posterPath, signal);
+    lap('framesAndPoster');
     progress(ANALYZING_START, 'analyzing');
 
     const states = await availability;
+    lap('modelsReady');
     const usable = states.filter((s) => s.state.ok).map((s) => s.analyzer);
     const missingEngines = states.flatMap((s) =>
       s.state.ok ? [] : [{ analyzer: s.analyzer.name, reason: s.state.reason }],
@@ -134,6 +148,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       signal,
       onFraction: (fraction) => progress(ANALYZING_START + (99 - ANALYZING_START) * fraction, 'analyzing'),
     });
+    lap('analyzers');
     for (const failure of outcome.failures) log?.warn(failure, 'analyzer failed');
     const pace = cutPaceLabels(frames, maxSegmentSeconds);
 
@@ -164,7 +179,10 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       };
     });
     progress(100, 'done');
-    log?.info({ segments: segments.length, durationSeconds, ms: Date.now() - started }, 'video analyzed');
+    log?.info(
+      { segments: segments.length, durationSeconds, ms: Date.now() - started, stageMs, analyzerMs: outcome.busyMs },
+      'video analyzed',
+    );
     return {
       durationSeconds,
       posterPath,
