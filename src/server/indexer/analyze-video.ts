@@ -89,12 +89,15 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   })();
 
   progress(0, 'probing');
-  const probe = await ffprobe(videoPath, { kind: 'storedVideo', signal });
-  if (!probe.video) throw new AnalyzeError('the file has no video stream');
-  lap('probe');
-
+  // The probe runs beside the scene-cut pass rather than before it (the pass needs nothing from it): its ffprobe
+  // start-up and read were a sequential step. Both open the file through the same whitelist (media-input.ts).
+  const probing = ffprobe(videoPath, { kind: 'storedVideo', signal });
+  probing.catch(() => {});
   const owned = opts.analyzers === undefined;
   const analyzers = opts.analyzers ?? createAnalyzers();
+  const scenePass = new AbortController();
+  const stopScenePass = (): void => scenePass.abort(signal?.reason);
+  signal?.addEventListener('abort', stopScenePass, { once: true });
   try {
     // Model loading (seconds on first use) overlaps the ffmpeg pass.
     const availability = Promise.all(
@@ -104,17 +107,31 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
 
     progress(1, 'segmenting');
     let decodedUpTo = 0;
-    const expected = probe.durationSeconds ?? 0;
-    const cuts = await detectSceneCuts({
+    let expected = 0;
+    const cutting = detectSceneCuts({
       videoPath,
       workDir,
       maxSegmentSeconds,
-      signal,
+      signal: scenePass.signal,
       onTime: (seconds) => {
         decodedUpTo = Math.max(decodedUpTo, seconds);
         if (expected > 0) progress(1 + (SEGMENTING_END - 1) * Math.min(1, seconds / expected), 'segmenting');
       },
     });
+    cutting.catch(() => {});
+    const probe = await probing.catch(async (err: unknown) => {
+      scenePass.abort(err);
+      await cutting.catch(() => {});
+      throw err;
+    });
+    lap('probe');
+    if (!probe.video) {
+      scenePass.abort(new AnalyzeError('the file has no video stream'));
+      await cutting.catch(() => {});
+      throw new AnalyzeError('the file has no video stream');
+    }
+    expected = probe.durationSeconds ?? 0;
+    const cuts = await cutting;
     lap('sceneCuts');
     const durationSeconds = probe.durationSeconds ?? decodedUpTo;
     if (!(durationSeconds > 0)) throw new AnalyzeError('the video has no duration and no decodable frames');
@@ -123,8 +140,10 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
     const posterSource = frames.find((f) => f.end > durationSeconds * 0.1) ?? frames[0];
     if (!posterSource) throw new AnalyzeError('no keyframe could be extracted');
     const posterPath = join(workDir, 'poster.jpg');
-    await makePoster(posterSource.keyframePath, posterPath, signal);
-    lap('framesAndPoster');
+    // Made while the analyzers run, awaited before the result: nothing waits on it.
+    const poster = makePoster(posterSource.keyframePath, posterPath, signal);
+    poster.catch(() => {});
+    lap('frames');
     progress(ANALYZING_START, 'analyzing');
 
     const states = await availability;
@@ -148,6 +167,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       signal,
       onFraction: (fraction) => progress(ANALYZING_START + (99 - ANALYZING_START) * fraction, 'analyzing'),
     });
+    await poster;
     lap('analyzers');
     for (const failure of outcome.failures) log?.warn(failure, 'analyzer failed');
     const pace = cutPaceLabels(frames, maxSegmentSeconds);
@@ -193,6 +213,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       failures: outcome.failures,
     };
   } finally {
+    signal?.removeEventListener('abort', stopScenePass);
     if (owned) await Promise.allSettled(analyzers.map((a) => a.close()));
   }
 }
