@@ -77,13 +77,27 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   const progress = monotonicProgress(opts.onProgress);
   const log = opts.logger?.child({ module: 'indexer', videoPath });
   const started = Date.now();
+  // Where the time goes (wall ms per stage, and each analyzer's), logged with the result.
+  const stageMs: Record<string, number> = {};
+  const lap = (() => {
+    let last = started;
+    return (stage: string): void => {
+      const now = Date.now();
+      stageMs[stage] = now - last;
+      last = now;
+    };
+  })();
 
   progress(0, 'probing');
-  const probe = await ffprobe(videoPath, { kind: 'storedVideo', signal });
-  if (!probe.video) throw new AnalyzeError('the file has no video stream');
-
+  // The probe runs beside the scene-cut pass rather than before it (the pass needs nothing from it): its ffprobe
+  // start-up and read were a sequential step. Both open the file through the same whitelist (media-input.ts).
+  const probing = ffprobe(videoPath, { kind: 'storedVideo', signal });
+  probing.catch(() => {});
   const owned = opts.analyzers === undefined;
   const analyzers = opts.analyzers ?? createAnalyzers();
+  const scenePass = new AbortController();
+  const stopScenePass = (): void => scenePass.abort(signal?.reason);
+  signal?.addEventListener('abort', stopScenePass, { once: true });
   try {
     // Model loading (seconds on first use) overlaps the ffmpeg pass.
     const availability = Promise.all(
@@ -93,17 +107,32 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
 
     progress(1, 'segmenting');
     let decodedUpTo = 0;
-    const expected = probe.durationSeconds ?? 0;
-    const cuts = await detectSceneCuts({
+    let expected = 0;
+    const cutting = detectSceneCuts({
       videoPath,
       workDir,
       maxSegmentSeconds,
-      signal,
+      signal: scenePass.signal,
       onTime: (seconds) => {
         decodedUpTo = Math.max(decodedUpTo, seconds);
         if (expected > 0) progress(1 + (SEGMENTING_END - 1) * Math.min(1, seconds / expected), 'segmenting');
       },
     });
+    cutting.catch(() => {});
+    const probe = await probing.catch(async (err: unknown) => {
+      scenePass.abort(err);
+      await cutting.catch(() => {});
+      throw err;
+    });
+    lap('probe');
+    if (!probe.video) {
+      scenePass.abort(new AnalyzeError('the file has no video stream'));
+      await cutting.catch(() => {});
+      throw new AnalyzeError('the file has no video stream');
+    }
+    expected = probe.durationSeconds ?? 0;
+    const cuts = await cutting;
+    lap('sceneCuts');
     const durationSeconds = probe.durationSeconds ?? decodedUpTo;
     if (!(durationSeconds > 0)) throw new AnalyzeError('the video has no duration and no decodable frames');
     const plan = planSegments(cuts, durationSeconds, maxSegmentSeconds);
@@ -111,10 +140,14 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
     const posterSource = frames.find((f) => f.end > durationSeconds * 0.1) ?? frames[0];
     if (!posterSource) throw new AnalyzeError('no keyframe could be extracted');
     const posterPath = join(workDir, 'poster.jpg');
-    await makePoster(posterSource.keyframePath, posterPath, signal);
+    // Made while the analyzers run, awaited before the result: nothing waits on it.
+    const poster = makePoster(posterSource.keyframePath, posterPath, signal);
+    poster.catch(() => {});
+    lap('frames');
     progress(ANALYZING_START, 'analyzing');
 
     const states = await availability;
+    lap('modelsReady');
     const usable = states.filter((s) => s.state.ok).map((s) => s.analyzer);
     const missingEngines = states.flatMap((s) =>
       s.state.ok ? [] : [{ analyzer: s.analyzer.name, reason: s.state.reason }],
@@ -134,6 +167,8 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       signal,
       onFraction: (fraction) => progress(ANALYZING_START + (99 - ANALYZING_START) * fraction, 'analyzing'),
     });
+    await poster;
+    lap('analyzers');
     for (const failure of outcome.failures) log?.warn(failure, 'analyzer failed');
     const pace = cutPaceLabels(frames, maxSegmentSeconds);
 
@@ -164,7 +199,10 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       };
     });
     progress(100, 'done');
-    log?.info({ segments: segments.length, durationSeconds, ms: Date.now() - started }, 'video analyzed');
+    log?.info(
+      { segments: segments.length, durationSeconds, ms: Date.now() - started, stageMs, analyzerMs: outcome.busyMs },
+      'video analyzed',
+    );
     return {
       durationSeconds,
       posterPath,
@@ -175,6 +213,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       failures: outcome.failures,
     };
   } finally {
+    signal?.removeEventListener('abort', stopScenePass);
     if (owned) await Promise.allSettled(analyzers.map((a) => a.close()));
   }
 }

@@ -39,13 +39,26 @@ export interface FrameShot {
   rgbOut: string;
 }
 
+/** A JPEG already on disk whose pixels are wanted as packed RGB24 (what decodeRgb gives, written to a file). */
+export interface JpegDecode {
+  jpegIn: string;
+  rgbOut: string;
+}
+
 /**
  * Frames at several times (accurate seeks, scaled like the cut keyframes) in one ffmpeg run: each time is an input of
  * its own, so a run costs one start-up instead of one per frame. Writes each frame as JPEG and as raw RGB (comparing
- * it with another frame then needs no decode). A time past the last decodable frame writes no JPEG.
+ * it with another frame then needs no decode). A time past the last decodable frame writes no JPEG. The same run
+ * decodes `decodes` (the segments' keyframe JPEGs): an ffmpeg start-up costs more CPU than decoding a small JPEG,
+ * and one run per keyframe was a tenth of all the indexing CPU on footage cut every 4 s.
  */
-export async function extractFramesWithRgb(videoPath: string, shots: FrameShot[], signal?: AbortSignal): Promise<void> {
-  if (shots.length === 0) return;
+export async function extractFramesWithRgb(
+  videoPath: string,
+  shots: FrameShot[],
+  signal?: AbortSignal,
+  decodes: JpegDecode[] = [],
+): Promise<void> {
+  if (shots.length === 0 && decodes.length === 0) return;
   // One decoder thread per input (thread start-up costs more than it saves on a few frames), and no decoding of frames
   // that no other frame refers to (most B-frames): the frame written is the first decoded one at or after the time,
   // at most a frame or two later, and decoding from a keyframe ten seconds back costs half as much.
@@ -55,24 +68,21 @@ export async function extractFramesWithRgb(videoPath: string, shots: FrameShot[]
   // yuvj420p before the split: the JPEG comes out exactly as extractFrameAt makes it.
   const graph = shots.map((_, i) => `[${i}:v]${scaleFilter()},format=yuvj420p,split[j${i}][r${i}]`).join(';');
   const outputs = shots.flatMap((s, i) => [
-    '-map',
-    `[j${i}]`,
-    '-frames:v',
-    '1',
-    '-q:v',
-    '4',
-    s.jpegOut,
-    '-map',
-    `[r${i}]`,
-    '-frames:v',
-    '1',
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'rgb24',
-    s.rgbOut,
+    ...['-map', `[j${i}]`, '-frames:v', '1', '-q:v', '4', s.jpegOut],
+    ...rgbOutput(`[r${i}]`, s.rgbOut),
   ]);
-  await runTool(ffmpegPath(), [...QUIET, ...inputs, '-filter_complex', graph, ...outputs], { signal });
+  // Mapped straight from their input, no filter: the pixels are exactly decodeRgb's.
+  const decodeInputs = decodes.flatMap((d) => mediaInput('image', d.jpegIn));
+  const decodeOutputs = decodes.flatMap((d, i) => rgbOutput(`${shots.length + i}:v`, d.rgbOut));
+  const filter = shots.length > 0 ? ['-filter_complex', graph] : [];
+  await runTool(ffmpegPath(), [...QUIET, ...inputs, ...decodeInputs, ...filter, ...outputs, ...decodeOutputs], {
+    signal,
+  });
+}
+
+/** One frame of `stream` as a file of packed RGB24. */
+function rgbOutput(stream: string, out: string): string[] {
+  return ['-map', stream, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', out];
 }
 
 /** A small poster JPEG made from an existing keyframe. */

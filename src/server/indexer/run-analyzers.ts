@@ -28,6 +28,8 @@ export interface RunOutcome {
   findings: SegmentCollected[];
   words: TimedWord[];
   failures: AnalyzerFailure[];
+  /** Milliseconds each analyzer spent inside its calls (waits on shared pixels included), for the log. */
+  busyMs: Record<string, number>;
 }
 
 export interface RunInput {
@@ -53,6 +55,15 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
   const findings: SegmentCollected[] = frames.map(() => ({ ocrText: [], labels: [], faces: [] }));
   const failures: AnalyzerFailure[] = [];
   const words: TimedWord[] = [];
+  const busyMs: Record<string, number> = {};
+  const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      busyMs[name] = Math.round((busyMs[name] ?? 0) + performance.now() - started);
+    }
+  };
 
   const frameAnalyzers: FrameAnalyzer[] = [];
   const audioAnalyzers: AudioAnalyzer[] = [];
@@ -90,7 +101,7 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
       checkAbort();
       await pace.turn(frame.index);
       try {
-        const found = await analyzer.analyze(frame, signal);
+        const found = await timed(analyzer.name, () => analyzer.analyze(frame, signal));
         const target = findings[frame.index];
         if (target) {
           if (found.ocrText) target.ocrText.push(found.ocrText);
@@ -109,7 +120,7 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
   const audioRun = async (analyzer: AudioAnalyzer): Promise<void> => {
     checkAbort();
     try {
-      words.push(...(await analyzer.analyze(media, signal)));
+      words.push(...(await timed(analyzer.name, () => analyzer.analyze(media, signal))));
     } catch (err) {
       checkAbort();
       failures.push({ analyzer: analyzer.name, segmentIndex: null, message: message(err) });
@@ -123,7 +134,7 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
   const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (rejected) throw rejected.reason;
   words.sort((a, b) => a.start - b.start);
-  return { findings, words, failures };
+  return { findings, words, failures, busyMs };
 }
 
 /** How many segments a frame analyzer may run ahead of the slowest one: their frames stay decoded and on disk. */

@@ -61,10 +61,18 @@ describe('materializeFrames', () => {
       expect(rgb.length).toBe(frame.width * frame.height * 3);
       // The pattern moves: half a second later is another picture.
       expect(picturesDiffer(await frame.rgb(), rgb, frame.width, frame.height)).toBe(true);
+      // Keyframes are decoded in batches: the very pixels one ffmpeg run per keyframe gave.
+      expect(
+        Buffer.from(await frame.rgb()).equals(
+          Buffer.from(await decodeRgb(frame.keyframePath, frame.width, frame.height)),
+        ),
+      ).toBe(true);
       expect(await frame.laterFrame?.()).toBe(later);
       await frame.release?.();
       expect(existsSync(later.path)).toBe(false);
       expect(existsSync(later.path.replace(/\.jpg$/, '.rgb'))).toBe(false);
+      expect(existsSync(frame.keyframePath.replace(/\.jpg$/, '.rgb'))).toBe(false);
+      expect(existsSync(frame.keyframePath)).toBe(true);
       expect(await frame.laterFrame?.()).toBeNull();
     }
   });

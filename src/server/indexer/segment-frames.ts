@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blankKeyframes, isBlankPicture } from './blank-frame';
-import { decodeRgb, extractFrameAt, extractFramesWithRgb, imageSize, type FrameShot } from './frames';
+import { decodeRgb, extractFrameAt, extractFramesWithRgb, imageSize, type FrameShot, type JpegDecode } from './frames';
 import type { CutFrame } from './scene-cuts';
 import type { PlannedSegment } from './segment-plan';
 import { unreachable } from '../../shared/errors';
@@ -11,7 +11,10 @@ import type { FrameImage, SegmentFrame } from './types';
 /** A later frame closer than this to the keyframe shows the same moment: not worth a second read. */
 export const MIN_LATER_GAP_SECONDS = 0.4;
 
-/** Later frames are extracted this many segments at a time, in one ffmpeg run (its start-up costs as much as a frame). */
+/**
+ * Segments' pixels (keyframe decoded, later frame extracted) are made this many segments at a time, in one ffmpeg run
+ * (its start-up costs as much as a frame).
+ */
 const LATER_BATCH = 8;
 
 /** When the segment's second frame is taken (its middle), or null when that is too close to the keyframe's time. */
@@ -73,6 +76,8 @@ export async function materializeFrames(
       const name = join(workDir, `later-${String(segment.index).padStart(4, '0')}`);
       return time === null ? null : { time, jpegOut: `${name}.jpg`, rgbOut: `${name}.rgb` };
     }),
+    paths.map((jpegIn) => ({ jpegIn, rgbOut: jpegIn.replace(/\.jpg$/, '.rgb') })),
+    size,
     signal,
   );
   const blank = await blankKeyframes(paths, size, signal);
@@ -88,7 +93,7 @@ export async function materializeFrames(
       keyframePath,
       width: size.width,
       height: size.height,
-      rgb: () => (rgb ??= decodeRgb(keyframePath, size.width, size.height, signal)),
+      rgb: () => (rgb ??= laterFrame.keyframeRgb(i)),
       laterFrame: () => laterFrame.get(i),
       // A 640 px frame is 0.7 MB of RGB: kept for every segment of a long video, that would add up.
       release: async () => {
@@ -117,31 +122,76 @@ async function replaceBlank(keyframePath: string, i: number, laterFrame: LaterFr
 
 interface LaterFrames {
   get(i: number): Promise<FrameImage | null>;
-  /** Deletes segment i's later frame files; a later ask gets null. */
+  /** Segment i's keyframe as packed RGB, decoded by its batch's run. */
+  keyframeRgb(i: number): Promise<Uint8Array>;
+  /** Deletes segment i's later frame files and decoded keyframe; a later ask gets null. */
   release(i: number): Promise<void>;
 }
 
 /**
- * The later frame of segment i, on demand: the first ask in a run of LATER_BATCH segments extracts the whole run in
- * one ffmpeg call. If that call fails, each frame of the run is tried on its own, so one bad seek costs one segment.
+ * The later frame and the decoded keyframe of segment i, on demand: the first ask in a run of LATER_BATCH segments
+ * makes the whole run's in one ffmpeg call. If that call fails, each frame of the run is tried on its own, so one bad
+ * seek costs one segment.
  */
-function laterFrames(videoPath: string, shots: (FrameShot | null)[], signal?: AbortSignal): LaterFrames {
-  const batches = new Map<number, Promise<void>>();
+function laterFrames(
+  videoPath: string,
+  shots: (FrameShot | null)[],
+  keyframes: JpegDecode[],
+  size: { width: number; height: number },
+  signal?: AbortSignal,
+): LaterFrames {
+  const laterBatches = new Map<number, Promise<void>>();
+  const keyframeBatches = new Map<number, Promise<void>>();
   const images = new Map<number, Promise<FrameImage | null>>();
   const released = new Set<number>();
+  const once = (runs: Map<number, Promise<void>>, batch: number, make: (from: number) => Promise<void>) => {
+    let run = runs.get(batch);
+    if (!run) runs.set(batch, (run = make(batch * LATER_BATCH)));
+    return run;
+  };
 
-  const extractBatch = async (batch: number): Promise<void> => {
-    const from = batch * LATER_BATCH;
-    const run = shots.slice(from, from + LATER_BATCH).filter((s): s is FrameShot => s !== null);
-    await extractFramesWithRgb(videoPath, run, signal);
+  const batchOf = (i: number): Promise<void> =>
+    once(laterBatches, Math.floor(i / LATER_BATCH), (from) =>
+      extractFramesWithRgb(
+        videoPath,
+        shots.slice(from, from + LATER_BATCH).filter((s): s is FrameShot => s !== null),
+        signal,
+      ),
+    );
+
+  // Keyframes are decoded in a run of their own, not with the later frames: that run is quick (small JPEGs), and the
+  // detector waits on it. The next batch is decoded ahead, so it never waits again.
+  const keyframeBatchOf = (i: number): Promise<void> => {
+    const batch = Math.floor(i / LATER_BATCH);
+    const decode = (from: number): Promise<void> =>
+      extractFramesWithRgb(
+        videoPath,
+        [],
+        signal,
+        keyframes.slice(from, from + LATER_BATCH).filter((_, k) => !released.has(from + k)),
+      );
+    if ((batch + 1) * LATER_BATCH < keyframes.length) once(keyframeBatches, batch + 1, decode).catch(() => {});
+    return once(keyframeBatches, batch, decode);
+  };
+
+  const keyframeRgb = async (i: number): Promise<Uint8Array> => {
+    const decode = keyframes[i];
+    if (!decode) throw new Error(`segment ${i} has no keyframe`);
+    try {
+      await keyframeBatchOf(i);
+      const bytes = await readFile(decode.rgbOut);
+      if (bytes.length === size.width * size.height * 3)
+        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+    }
+    // The batch failed or wrote a frame of another size: this keyframe alone, as before batches.
+    return decodeRgb(decode.jpegIn, size.width, size.height, signal);
   };
 
   const extract = async (i: number, shot: FrameShot): Promise<FrameImage | null> => {
-    const batch = Math.floor(i / LATER_BATCH);
-    let batchRun = batches.get(batch);
-    if (!batchRun) batches.set(batch, (batchRun = extractBatch(batch)));
     try {
-      await batchRun;
+      await batchOf(i);
     } catch (err) {
       if (signal?.aborted) throw err;
       await extractFramesWithRgb(videoPath, [shot], signal);
@@ -159,6 +209,7 @@ function laterFrames(videoPath: string, shots: (FrameShot | null)[], signal?: Ab
   };
 
   return {
+    keyframeRgb,
     get: (i) => {
       const shot = shots[i];
       if (!shot || released.has(i)) return Promise.resolve(null);
@@ -171,10 +222,11 @@ function laterFrames(videoPath: string, shots: (FrameShot | null)[], signal?: Ab
       released.add(i);
       const image = images.get(i);
       images.delete(i);
-      if (!shot) return;
-      // Its batch may still be writing it (asked for by a neighbour): delete after, not before.
-      await Promise.allSettled([image, batches.get(Math.floor(i / LATER_BATCH))]);
-      await Promise.all([rm(shot.jpegOut, { force: true }), rm(shot.rgbOut, { force: true })]);
+      // Its batch may still be writing them (asked for by a neighbour): delete after, not before.
+      const batch = Math.floor(i / LATER_BATCH);
+      await Promise.allSettled([image, laterBatches.get(batch), keyframeBatches.get(batch)]);
+      const files = [keyframes[i]?.rgbOut, shot?.jpegOut, shot?.rgbOut].filter((f): f is string => f !== undefined);
+      await Promise.all(files.map((f) => rm(f, { force: true })));
     },
   };
 }
