@@ -9,6 +9,12 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.mkv': 'video/x-matroska',
   '.webm': 'video/webm',
   '.avi': 'video/x-msvideo',
+  // Camera originals: never uploaded as they are, but their thumbnails and proxies are made from them here.
+  '.mxf': 'application/mxf',
+  '.mts': 'video/mp2t',
+  '.m2ts': 'video/mp2t',
+  '.mpg': 'video/mpeg',
+  '.dv': 'video/dv',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
   '.png': 'image/png',

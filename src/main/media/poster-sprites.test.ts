@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cameraOriginalPath } from '../../../test/fixtures/camera-originals';
 import { fixturePath } from '../../../test/fixtures/media';
 import { tempDir } from '../../../test/helpers/temp';
 import { SPRITE_FRAMES } from '../../shared/poster-sprite';
@@ -48,6 +49,10 @@ describe('Library thumbnail sprites (issue 28 item 6)', () => {
     expect(await readdir(cache)).toHaveLength(2);
     expect(await sprites.prune(1)).toBe(1);
     expect(await readdir(cache)).toHaveLength(1);
+
+    // A camera original a browser cannot play (DNxHD in MXF) gets its picture too.
+    const mxf = await sprites.get(cameraOriginalPath('dnxhdMxf'));
+    expect(mxf.ok).toBe(true);
 
     const text = join(dir, 'notes.mp4');
     await writeFile(text, 'not a video at all');

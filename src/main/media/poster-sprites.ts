@@ -64,13 +64,13 @@ export class PosterSprites {
   }
 
   private async make(real: string, file: string): Promise<PosterAnswer> {
-    const duration = (await ffprobe(real, { kind: 'storedVideo' }).catch(() => null))?.durationSeconds;
+    const duration = (await ffprobe(real, { kind: 'cameraOriginal' }).catch(() => null))?.durationSeconds;
     if (!duration || duration <= 0) return { ok: false, status: 422, message: 'not a video this computer can decode' };
     const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
     for (let i = 0; i < SPRITE_FRAMES; i++) {
       const at = Math.max(0, Math.min(duration - 0.1, ((i + 0.5) / SPRITE_FRAMES) * duration));
       // Each frame its own input, opened as media-input does (no demuxer that reaches other files).
-      args.push(...mediaInput('storedVideo', real, ['-ss', at.toFixed(3)]));
+      args.push(...mediaInput('cameraOriginal', real, ['-ss', at.toFixed(3)]));
     }
     const cells = Array.from(
       { length: SPRITE_FRAMES },
