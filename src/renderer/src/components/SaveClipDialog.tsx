@@ -100,6 +100,16 @@ export function SaveClipDialog({
   );
 }
 
+/**
+ * What each clip format means for the picture: MP4 is H.264 (the choice of H.264), MOV and MKV keep the camera
+ * original's codec family when a clip must be re-encoded (ProRes stays ProRes, DNxHD stays DNxHD).
+ */
+const FORMAT_LABELS: Record<(typeof CLIP_FORMATS)[number], string> = {
+  mp4: 'MP4 (H.264)',
+  mov: 'MOV (the original’s codec)',
+  mkv: 'MKV (the original’s codec)',
+};
+
 /** In and out as SMPTE timecode at the video's frame rate (m:ss.d and seconds accepted too), handles, format, name, tags, notes. */
 function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => void }): React.JSX.Element {
   const qc = useQueryClient();
@@ -213,7 +223,7 @@ function SaveClipForm({ target, onDone }: { target: ClipTarget; onDone: () => vo
       <Choice
         label="Format"
         value={format}
-        options={CLIP_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))}
+        options={CLIP_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] }))}
         onChange={(v) => setFormat(CLIP_FORMATS.find((f) => f === v) ?? 'mp4')}
       />
       <OutputFolderField value={folder} onChange={setFolder} />
