@@ -84,6 +84,8 @@ describe.skipIf(skipBrowserTests)('Settings: the clips folder (headless web mode
     await page.screenshot({ path: join(artifacts, '41-export-frame-rate.png') });
     const written = readFileSync(join(running.dataDir, 'exports', 'reelsync-clips.edl'), 'utf8');
     expect(written).toContain('FCM: DROP FRAME');
-    expect(written).toContain('001  AX       V     C        00:00:00;00 00:00:01;00 01:00:00;00 01:00:01;00');
+    // The reel is the source's name (V-1 as CMX allows it, the full name on a REEL line), not AX (issue 26).
+    expect(written).toContain('001  V1       V     C        00:00:00;00 00:00:01;00 01:00:00;00 01:00:01;00');
+    expect(written).toContain('* REEL: V-1');
   }, 60_000);
 });

@@ -97,11 +97,18 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
 
   describe('semantic model slot, end to end on a generated CLIP-shaped model', () => {
     it('is off until the model is downloaded, and search ranks by keywords alone', async () => {
-      expect(await stateOf(api)).toEqual({ state: 'off', model: REPO, reason: 'model not downloaded' });
+      expect(await stateOf(api)).toMatchObject({ state: 'off', model: REPO, reason: 'model not downloaded' });
       expect(await search('tomato')).toEqual([]);
       // Keywords still work: the colour descriptor names the red clip.
       expect((await search('red')).map((h) => h.videoNo)).toEqual([videos.red]);
-      expect(hub.requests).toEqual([]);
+      // What the model would cost comes from the host's answers to HEAD requests: nothing is downloaded.
+      const total = [...files.values()].reduce((n, d) => n + d.length, 0);
+      await expect
+        .poll(async () => (await stateOf(api)).state === 'off' && (await stateOf(api)))
+        .toMatchObject({
+          expectedBytes: total,
+        });
+      expect(hub.requests.filter((r) => r.method !== 'HEAD')).toEqual([]);
     });
 
     it('downloads with progress, resumes a cut transfer with a Range request, and checks every file', async () => {
