@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,4 +42,34 @@ describe.skipIf(skipBrowserTests)('a camera original in the app (Chromium, web m
     expect(await ui.page.getByTestId('player-source').textContent()).toContain('A001');
     await screenshotBothThemes(ui.page, join(screenshotsDir, '26-camera-original-player'));
   }, 240_000);
+
+  it('shows the proxy being made in Uploads, with its percent, speed and time left', async () => {
+    // A take long enough to watch its proxy being made: 10 s of 1080p25 ProRes 422 HQ, written beside the footage.
+    const take = join(ui.running.footageDir, '..', 'B001C002.mov');
+    execFileSync('ffmpeg', [
+      ...[
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=1920x1080:rate=25:duration=10',
+      ],
+      ...['-c:v', 'prores_ks', '-profile:v', '3', '-timecode', '02:00:00:00', take],
+    ]);
+    await ui.page.getByTestId('nav-uploads').click();
+    copyFileSync(take, join(ui.running.footageDir, 'B001C002.mov'));
+    const bar = ui.page.getByTestId('proxy-progress');
+    await bar.waitFor({ timeout: 60_000 });
+    await expect
+      .poll(() => bar.textContent(), { timeout: 30_000, interval: 100 })
+      .toMatch(/^Proxy \d+% · \d+\.\d× real time · /);
+    await screenshotBothThemes(ui.page, join(screenshotsDir, '26-proxy-progress'));
+    await ui.page.getByTestId('nav-library').click();
+    await expect
+      .poll(() => row('B001C002.mov').getAttribute('data-status'), { timeout: 180_000, interval: 500 })
+      .toBe('indexed');
+  }, 300_000);
 });
