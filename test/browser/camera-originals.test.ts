@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cameraOriginalPath } from '../fixtures/camera-originals';
+import { ffmpeg } from '../fixtures/media';
 import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
 import { addFolderInPage, screenshotsDir, uiSession } from '../helpers/ui-app';
 
@@ -46,19 +46,13 @@ describe.skipIf(skipBrowserTests)('a camera original in the app (Chromium, web m
   it('shows the proxy being made in Uploads, with its percent, speed and time left', async () => {
     // A take long enough to watch its proxy being made: 10 s of 1080p25 ProRes 422 HQ, written beside the footage.
     const take = join(ui.running.footageDir, '..', 'B001C002.mov');
-    execFileSync('ffmpeg', [
-      ...[
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=size=1920x1080:rate=25:duration=10',
+    await ffmpeg(
+      [
+        ...['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=25:duration=10'],
+        ...['-c:v', 'prores_ks', '-profile:v', '3', '-timecode', '02:00:00:00'],
       ],
-      ...['-c:v', 'prores_ks', '-profile:v', '3', '-timecode', '02:00:00:00', take],
-    ]);
+      take,
+    );
     await ui.page.getByTestId('nav-uploads').click();
     copyFileSync(take, join(ui.running.footageDir, 'B001C002.mov'));
     const bar = ui.page.getByTestId('proxy-progress');
