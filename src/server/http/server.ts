@@ -7,6 +7,7 @@ import type { Datalake } from '../datalake/datalake';
 import { decorateAccount } from './auth';
 import { Refusal } from '../domain-errors';
 import { HttpError, failure, httpErrorOf } from './envelope';
+import { keepRequestsAlive } from './keep-alive';
 import { discard } from './multipart-drain';
 import { registerDatalakeRoutes } from './datalake/routes';
 import { registerLibraryRoutes } from './library/routes';
@@ -48,6 +49,7 @@ export async function buildHttpServer(ctx: ServiceContext, datalake: Datalake): 
     },
   });
   decorateAccount(app);
+  keepRequestsAlive(app, ctx.config.http.idleTimeoutMs);
   // Headers trickled a byte at a time keep a socket "active": cap the time to receive them as a whole.
   app.server.headersTimeout = Math.min(60_000, ctx.config.http.idleTimeoutMs);
 

@@ -12,7 +12,6 @@ import { checkMedia, extensionAllowed, mayBeVideoType } from '../../datalake/med
 import { admit, replayed, targetCollection } from '../../datalake/ingest-admission';
 import { newVideoId, startIngest } from '../../datalake/start-ingest';
 import { discard, drainParts, malformed, nextPart } from '../multipart-drain';
-import { keepAliveWhile } from '../keep-alive';
 import { diskFullMessage } from '../storage-error';
 import { safeFileName, urlFileName } from '../../library/file-names';
 import { ingestFields, rejectResumableFields, requestHash, type IngestFields } from './ingest-fields';
@@ -107,30 +106,29 @@ async function ingestMultipart(
       open = null;
       const path = stored;
       const form = fields;
-      // The probe and the staging (a multipart upload of the whole file to S3) take a while on a big file.
-      const op = await keepAliveWhile(reply, dl.ctx.config.http.idleTimeoutMs, async () => {
-        await checkMedia(path).catch((err: unknown) => {
-          if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
-          throw err;
-        });
-        // Staged before the ingest is queued: a worker on any machine finds it in the blob store.
-        await dl.uploads.stage({ id: videoId, account_id: account.id });
-        staged = videoId;
-        const started = await startIngest(
-          dl,
-          {
-            ...common(account, form, requestHash('file', form)),
-            sourceType: 'file',
-            sourceUrl: null,
-            filename: safeFileName(part.filename || 'video'),
-            contentType: part.mimetype,
-          },
-          videoId,
-        );
-        // An ingest with the same key, started meanwhile, is the answer.
-        if (started.replayed) await dl.uploads.remove({ id: videoId, account_id: account.id });
-        return started.op;
+      // The probe and the staging (a multipart upload of the whole file to S3) take a while on a big file: the
+      // connection is kept alive meanwhile (keep-alive.ts).
+      await checkMedia(path).catch((err: unknown) => {
+        if (err instanceof OperationFailure) throw new DatalakeError(415, 'unsupported_media', err.message);
+        throw err;
       });
+      // Staged before the ingest is queued: a worker on any machine finds it in the blob store.
+      await dl.uploads.stage({ id: videoId, account_id: account.id });
+      staged = videoId;
+      const started = await startIngest(
+        dl,
+        {
+          ...common(account, form, requestHash('file', form)),
+          sourceType: 'file',
+          sourceUrl: null,
+          filename: safeFileName(part.filename || 'video'),
+          contentType: part.mimetype,
+        },
+        videoId,
+      );
+      // An ingest with the same key, started meanwhile, is the answer.
+      if (started.replayed) await dl.uploads.remove({ id: videoId, account_id: account.id });
+      const op = started.op;
       stored = staged = undefined; // the ingest owns the file now
       void reply.code(202);
       return await dl.operations.record(op);

@@ -11,7 +11,6 @@ import { DatalakeError, invalid } from '../../datalake/errors';
 import { createSession, finalizeSession, findSession, receivedBytes } from '../../datalake/resumable-ingest';
 import { claimSession } from '../../datalake/session-claims';
 import type { OperationRecord } from './answers';
-import { keepAliveWhile } from '../keep-alive';
 import { ingestFields } from './ingest-fields';
 import { actionTarget, conflict, idParam, parse, targetParam } from './parse';
 import { answer, datalakeRoute } from './route';
@@ -136,14 +135,12 @@ export function registerResumable(app: FastifyInstance, dl: Datalake): void {
     params: targetParam,
     status: 202,
     response: answer<OperationRecord>(),
-    handler: async ({ account, params, reply }) => {
+    handler: async ({ account, params }) => {
       // The id left of `:finalize` is held to the same bounds as an {id} path parameter.
       const { id } = parse(idParam, { id: actionTarget(params, 'finalize') });
       const video = await findSession(dl, account.id, id);
       // The probe and the staging (a multipart upload of the whole file to S3) take a while on a big file.
-      const op = await keepAliveWhile(reply, dl.ctx.config.http.idleTimeoutMs, () =>
-        finalizeSession(dl, account, video),
-      );
+      const op = await finalizeSession(dl, account, video);
       return dl.operations.record(op);
     },
   });

@@ -10,7 +10,6 @@ import type { IncomingUpload, LibraryIngest, ReceivedFile } from '../../library/
 import { HttpError, badRequest, success } from '../envelope';
 import { copyStage } from '../copy-stage';
 import { DrainingFileSink } from '../draining-file-sink';
-import { keepAliveWhile } from '../keep-alive';
 import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { parseUploadFields, uploadRequestOf } from './form-fields';
@@ -19,7 +18,7 @@ import { hashingMeter } from '../../../common/hashing-meter';
 /**
  * POST /upload: multipart `file` and form fields. The file is staged in tmp for the probe and, on S3, sent to the store
  * as it arrives (parts as they fill); after the last byte the ingest checks, charges and finishes or aborts the blob,
- * with `102 Processing` keeping the connection alive meanwhile.
+ * with `102 Processing` keeping the connection alive meanwhile (keep-alive.ts).
  */
 export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest: LibraryIngest): void {
   app.post('/upload', async (request, reply) => {
@@ -52,9 +51,7 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
       const form = parseUploadFields(fields);
       const file = received;
       const into = incoming!;
-      const video = await keepAliveWhile(reply, ctx.config.http.idleTimeoutMs, () =>
-        ingest.fromFile(account.id, file, into, uploadRequestOf(form)),
-      );
+      const video = await ingest.fromFile(account.id, file, into, uploadRequestOf(form));
       incoming = undefined; // stored: the video's now
       return reply.send(success(video));
     } catch (err) {
