@@ -1,47 +1,25 @@
-import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { z } from 'zod';
 import { parseConfig } from '../src/server/config';
 import { UPLOAD_LIMITS } from '../src/shared/api-types';
 import { openBlobStore } from '../src/server/storage/open-blob-store';
+import { MIN_PART_BYTES, PARTS_IN_FLIGHT } from '../src/server/storage/s3-blob-store';
 import { apiClient } from '../test/helpers/api';
-import type { TestS3Server } from '../test/helpers/s3-server';
 import { startTeamCluster, type TeamCluster } from '../test/helpers/team-cluster';
 import { BENCH_DIR } from './bench-files';
 import { bigVideo, bigVideoUnder } from './big-video';
 import { compare, rssMb, timeBest, type Benchmark, type BenchResult } from './harness';
+import { curlMultipart, curlPut, splitParts } from './s3-curl';
 import { curlUpload, peakRssWhile } from './service-upload-run';
 import { benchClip, DURATION } from './titled-clip';
 
-const run = promisify(execFile);
 /** A second, smaller upload: flat memory means the same peak whatever the size. */
 const SMALLER = 300e6;
 /** Videos each indexing round indexes: the same clip uploaded this many times. */
 const VIDEOS_PER_ROUND = 4;
-
-/** curl's own SigV4 signing, to the same s3rver and bucket the service writes to. */
-async function curlPut(s3: TestS3Server, file: string): Promise<void> {
-  const { stdout } = await run('curl', [
-    '-sS',
-    '-o',
-    '/dev/null',
-    '-w',
-    '%{http_code}',
-    '-T',
-    file,
-    '--aws-sigv4',
-    `aws:amz:${s3.config.region}:s3`,
-    '--user',
-    `${s3.env.AWS_ACCESS_KEY_ID}:${s3.env.AWS_SECRET_ACCESS_KEY}`,
-    '-H',
-    'x-amz-content-sha256: UNSIGNED-PAYLOAD',
-    `${s3.endpoint}/${s3.bucket}/bench/curl-put.mp4`,
-  ]);
-  if (stdout !== '200') throw new Error(`curl PUT answered ${stdout}`);
-}
 
 const unparsedRow = z.object({ n: z.number() });
 
@@ -94,7 +72,14 @@ async function uploadScale(cluster: TeamCluster): Promise<BenchResult[]> {
   const service = { baseUrl: replica.baseUrl, key: cluster.key };
   const idle = await rssMb(replica.pid);
   const { peakMb: smallerPeak } = await peakRssWhile(replica.pid, () => curlUpload(service, smaller));
-  const curlSeconds = await timeBest(2, () => curlPut(cluster.s3, file));
+  const curlSeconds = await timeBest(2, () => curlPut(cluster.s3, file, 'bench/curl-put.mp4'));
+  // Like for like: the same multipart upload (part size, parts in flight) made by curl.
+  const partsDir = join(BENCH_DIR, 'curl-parts');
+  const parts = await splitParts(file, MIN_PART_BYTES, partsDir);
+  const curlPartsSeconds = await timeBest(2, () =>
+    curlMultipart(cluster.s3, parts, 'bench/curl-multipart.mp4', PARTS_IN_FLIGHT),
+  );
+  await rm(partsDir, { recursive: true, force: true });
   const { result: uploadSeconds, peakMb } = await peakRssWhile(replica.pid, () =>
     timeBest(2, () => curlUpload(service, file)),
   );
@@ -114,7 +99,7 @@ async function uploadScale(cluster: TeamCluster): Promise<BenchResult[]> {
       ],
     },
     compare(
-      'upload to S3 (multipart parse, SHA-256, staged copy for ffprobe, parts sent to S3 as they fill)',
+      'upload to S3 (multipart parse, SHA-256, staged copy for ffprobe, parts sent to S3 as they fill) vs one PUT',
       {
         label: 'curl -F -> API replica -> S3',
         seconds: uploadSeconds,
@@ -126,9 +111,26 @@ async function uploadScale(cluster: TeamCluster): Promise<BenchResult[]> {
       '>= 0.7x; memory flat: replica peak RSS during upload close to idle, < 250 MB (baseline line shows idle RSS)',
     ),
     compare(
+      'the same upload vs the same multipart upload made by curl (s3rver stores the parts, then rewrites them as the object)',
+      { label: 'curl -F -> API replica -> S3', seconds: uploadSeconds, amount: bytes, unit: 'bytes' },
+      {
+        label: `curl multipart -> same s3rver (${MIN_PART_BYTES / 2 ** 20} MiB parts, ${PARTS_IN_FLIGHT} at a time)`,
+        seconds: curlPartsSeconds,
+        amount: bytes,
+        unit: 'bytes',
+      },
+      'like for like: what the replica adds to the store protocol it must use for a body of unknown length',
+    ),
+    compare(
       'the S3 leg alone: S3BlobStore.writeFrom of the same file (S3PartWriter, 8 MiB parts, 4 in flight)',
       { label: 'S3BlobStore -> s3rver', seconds: storeSeconds, amount: bytes, unit: 'bytes', peakRssMb: storePeak },
-      { label: 'curl PUT -> same s3rver', seconds: curlSeconds, amount: bytes, unit: 'bytes', peakRssMb: benchIdle },
+      {
+        label: 'curl multipart -> same s3rver',
+        seconds: curlPartsSeconds,
+        amount: bytes,
+        unit: 'bytes',
+        peakRssMb: benchIdle,
+      },
       'memory flat (baseline line shows this process idle)',
     ),
   ];
@@ -139,8 +141,8 @@ const bench: Benchmark = {
   description:
     'team backend (PostgreSQL + s3rver, `serve --role api|worker` processes): indexing throughput with 1 vs 2 ' +
     'workers on the same clips, and the largest upload the service takes (just under 3 GiB) through an API replica ' +
-    'into S3 vs `curl` PUT of the same file to ' +
-    'the same server, with the replica RSS idle vs during',
+    'into S3 vs `curl` PUT of the same file to the same server and vs curl making the same multipart upload ' +
+    '(like for like), with the replica RSS idle vs during',
   async run() {
     const cluster = await startTeamCluster({
       apis: 1,

@@ -40,9 +40,9 @@ export interface S3Credentials {
 }
 
 /** S3 allows 10,000 parts per upload; parts of at least 8 MiB, queueSize at a time, bound the memory an upload holds. */
-const MIN_PART_BYTES = 8 * 1024 * 1024;
+export const MIN_PART_BYTES = 8 * 1024 * 1024;
 const MAX_PARTS = 10_000;
-const PARTS_IN_FLIGHT = 4;
+export const PARTS_IN_FLIGHT = 4;
 /** DeleteObjects takes at most 1,000 keys per call. */
 const DELETE_BATCH = 1000;
 
