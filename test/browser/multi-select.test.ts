@@ -81,6 +81,27 @@ describe.skipIf(skipBrowserTests)('multi-select, grid view and selection actions
     ).toMatch(/b-harbour\.mp4$/);
     await ui.page.getByTestId('view-list').click();
     await row('a-harbour.mp4').waitFor();
+
+    // The column chooser: hide Camera and FPS; the list closes up and remembers it after a reload.
+    await ui.page.getByTestId('column-chooser').click();
+    await ui.page.getByTestId('column-camera').click();
+    await ui.page.getByTestId('column-fps').click();
+    await ui.page.keyboard.press('Escape');
+    await expect.poll(() => ui.page.getByTestId('sort-camera').isVisible()).toBe(false);
+    expect(await ui.page.getByTestId('sort-fps').isVisible()).toBe(false);
+    expect(await row('a-harbour.mp4').locator('[data-col="camera"]').isVisible()).toBe(false);
+    await ui.page.reload();
+    await row('a-harbour.mp4').waitFor();
+    expect(await ui.page.getByTestId('sort-camera').isVisible()).toBe(false);
+    expect(await ui.page.getByTestId('sort-codec').isVisible()).toBe(true);
+    // The hidden columns leave no gap: Codec's header sits right after Resolution's.
+    const right = async (id: string) => {
+      const box = await ui.page.getByTestId(id).boundingBox();
+      return box ? box.x + box.width : NaN;
+    };
+    const codecLeft = (await ui.page.getByTestId('sort-codec').boundingBox())?.x ?? NaN;
+    expect(codecLeft - (await right('sort-resolution'))).toBeLessThan(30);
+    await shot('34-library-columns');
   }, 240_000);
 
   it('selects clips, tags them, exports the selection and one tag, and removes with undo', async () => {

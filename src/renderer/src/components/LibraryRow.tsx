@@ -126,19 +126,27 @@ export function LibraryRow({
               {file.duplicateOf ? ' · already in the library' : ''}
             </div>
           </div>
-          <span className="fact num" data-testid="fact-duration">
+          <span className="fact num" data-testid="fact-duration" data-col="duration">
             {durationLabel(file.duration)}
           </span>
-          <span className="fact num">{resolutionLabel(file.width, file.height)}</span>
-          <span className="fact num">{fpsLabel(file.fps)}</span>
-          <span className="fact" data-testid="fact-codec">
+          <span className="fact num" data-col="resolution">
+            {resolutionLabel(file.width, file.height)}
+          </span>
+          <span className="fact num" data-col="fps">
+            {fpsLabel(file.fps)}
+          </span>
+          <span className="fact" data-testid="fact-codec" data-col="codec">
             {codecLabel(file.codec)}
           </span>
-          <span className="fact ellipsis" title={file.camera ?? undefined}>
+          <span className="fact ellipsis" title={file.camera ?? undefined} data-col="camera">
             {textOrNone(file.camera)}
           </span>
-          <span className="fact">{takenLabel(file.takenAt)}</span>
-          <span className="fact num">{bytes(file.size)}</span>
+          <span className="fact" data-col="taken">
+            {takenLabel(file.takenAt)}
+          </span>
+          <span className="fact num" data-col="size">
+            {bytes(file.size)}
+          </span>
           <FileStatusCell file={file} progress={progress} />
           <FileActionButtons file={file} actions={actions} />
         </div>

@@ -7,6 +7,7 @@ import { AddPathsDialog } from '../components/AddPathsDialog';
 import type { SearchHit } from '../../../shared/contract/library';
 import type { FileView } from '../../../shared/contract/sync';
 import { Choice } from '../components/Choice';
+import { ColumnChooser } from '../components/ColumnChooser';
 import { LibraryHeader } from '../components/LibraryHeader';
 import { LibraryGrid } from '../components/LibraryGrid';
 import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
@@ -31,6 +32,7 @@ import {
   type PageView,
 } from '../lib/library-prefs';
 import { useLibrarySelection } from '../hooks/useLibrarySelection';
+import { columnTemplate, rememberedHidden, rememberHidden, type ColumnId } from '../lib/library-columns';
 import { codecLabel } from '../lib/media-facts';
 import { call } from '../transport';
 
@@ -74,6 +76,12 @@ export function LibraryPage({
   const [adding, setAdding] = useState(false);
   const [saving, setSaving] = useState<ClipTarget | null>(null);
   const [removing, setRemoving] = useState<FileView[] | null>(null);
+  const [hidden, setHiddenState] = useState<ColumnId[]>(rememberedHidden);
+  const setHidden = (next: ColumnId[]): void => {
+    setHiddenState(next);
+    rememberHidden(next);
+  };
+  const template = columnTemplate(hidden);
   const [view, setViewState] = useState<PageView>(() => rememberedView('library'));
   const setView = (next: PageView): void => {
     setViewState(next);
@@ -263,6 +271,7 @@ export function LibraryPage({
             ]}
             onChange={setCodec}
           />
+          {view === 'list' && <ColumnChooser hidden={hidden} onChange={setHidden} />}
           <Tabs.Root
             value={view}
             onValueChange={(v) => setView(v === 'grid' ? 'grid' : 'list')}
@@ -324,7 +333,9 @@ export function LibraryPage({
       {files.total > 0 && view === 'list' && (
         <div
           ref={scroller}
-          className="virtual-list library-list"
+          className={`virtual-list library-list${template ? ' columns-chosen' : ''}`}
+          style={template ? ({ '--library-columns': template } as React.CSSProperties) : undefined}
+          data-hidden={hidden.join(' ')}
           data-testid="file-list"
           role="table"
           aria-label="Library files"
