@@ -4,6 +4,7 @@ import { AlertTriangle, FolderOpen, Scissors } from 'lucide-react';
 import type { ClipView } from '../../../shared/contract/clips';
 import { smpte } from '../lib/format';
 import { call } from '../transport';
+import type { PickKeys } from '../lib/selection';
 import { ProgressBar } from './ProgressBar';
 
 export const CLIP_STATE_LABEL: Record<ClipView['state'], string> = {
@@ -36,7 +37,8 @@ export function ClipThumb({ clip }: { clip: ClipView }): React.JSX.Element {
 }
 
 export interface ClipCardActions {
-  onSelect: () => void;
+  /** A click: with Shift or Ctrl/Cmd held it extends the selection (see lib/selection). */
+  onSelect: (keys?: PickKeys) => void;
   onOpen: () => void;
   /** Shows the clip file in the system file manager. */
   onReveal: () => void;
@@ -47,10 +49,14 @@ export interface ClipCardActions {
 export function ClipCard({
   clip,
   selected,
+  picked = selected,
   actions,
 }: {
   clip: ClipView;
+  /** The current card: the one the detail pane shows and the keyboard is on. */
   selected: boolean;
+  /** Part of the selection that actions apply to. */
+  picked?: boolean;
   actions: ClipCardActions;
 }): React.JSX.Element {
   const { onSelect, onOpen } = actions;
@@ -59,9 +65,9 @@ export function ClipCard({
     <button
       type="button"
       role="gridcell"
-      aria-selected={selected}
-      className={selected ? 'hit-card selected' : 'hit-card'}
-      onClick={onSelect}
+      aria-selected={picked}
+      className={`hit-card${selected ? ' selected' : ''}${picked ? ' picked' : ''}`}
+      onClick={(e) => onSelect(e)}
       onDoubleClick={onOpen}
       tabIndex={selected ? 0 : -1}
       data-testid="clip-card"
@@ -99,7 +105,7 @@ export function ClipCard({
     </button>
   );
   return (
-    <ContextMenu.Root onOpenChange={(open) => open && onSelect()}>
+    <ContextMenu.Root onOpenChange={(open) => open && !picked && onSelect()}>
       <ContextMenu.Trigger asChild>{card}</ContextMenu.Trigger>
       <ContextMenu.Portal>
         <ContextMenu.Content className="menu" data-testid="clip-menu">

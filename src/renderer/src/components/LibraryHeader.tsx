@@ -39,6 +39,7 @@ export function LibraryHeader({
             className={`column-sort ${c.className ?? ''}${active ? ' active' : ''}`}
             aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}
             data-testid={`sort-${key}`}
+            data-col={key}
             onClick={() => onSort(key, active ? !desc : false)}
           >
             {c.label}

@@ -2,6 +2,7 @@ import * as ContextMenu from '@radix-ui/react-context-menu';
 import { Clipboard, Play, Scissors, Trash2 } from 'lucide-react';
 import type { FileView } from '../../../shared/contract/sync';
 import type { UploadProgress } from '../hooks/useSyncEvents';
+import { toggles, type PickKeys } from '../lib/selection';
 import { bytes, fileName, folderOf } from '../lib/format';
 import { codecLabel, durationLabel, fpsLabel, resolutionLabel, takenLabel, textOrNone } from '../lib/media-facts';
 import { FileActionButtons, FileMenu, FileStatusCell, RevealItem, type FileActions } from './FileRow';
@@ -16,6 +17,17 @@ export interface LibraryRowActions extends FileActions {
   saveClip(file: FileView): void;
   /** Asks, then removes the file's video from the library. */
   remove(file: FileView): void;
+  /** Shift or Ctrl/Cmd click: extends the selection (see lib/selection). */
+  pick(file: FileView, keys: PickKeys): void;
+}
+
+/** A click on a row or tile: with Shift or Ctrl/Cmd it selects, otherwise it plays (buttons inside act on their own). */
+export function clickRow(file: FileView, e: React.MouseEvent, actions: LibraryRowActions): void {
+  if (e.target instanceof Element && e.target.closest('button')) return;
+  if (e.shiftKey || toggles(e)) {
+    e.preventDefault();
+    actions.pick(file, e);
+  } else if (canOpen(file)) actions.open(file);
 }
 
 /** Why a clip cannot be saved from this file, or null: clips are cut from the library's video. */
@@ -69,10 +81,13 @@ export function canOpen(file: FileView): boolean {
 export function LibraryRow({
   file,
   progress,
+  picked,
   actions,
 }: {
   file: FileView;
   progress: UploadProgress | undefined;
+  /** In the selection that the selection bar's actions apply to. */
+  picked: boolean;
   actions: LibraryRowActions;
 }): React.JSX.Element {
   const openable = canOpen(file);
@@ -83,7 +98,8 @@ export function LibraryRow({
     <ContextMenu.Root>
       <ContextMenu.Trigger asChild>
         <div
-          className={`file-row library-row${openable ? ' openable' : ''}`}
+          className={`file-row library-row${openable ? ' openable' : ''}${picked ? ' picked' : ''}`}
+          data-picked={picked}
           data-testid="file-row"
           data-path={file.path}
           data-status={file.status}
@@ -96,9 +112,9 @@ export function LibraryRow({
               open();
             }
           }}
-          onClick={(e) => {
-            if (!(e.target instanceof Element && e.target.closest('button'))) open();
-          }}
+          // Shift-click picks a range of files, not a range of text.
+          onMouseDown={(e) => e.shiftKey && e.preventDefault()}
+          onClick={(e) => clickRow(file, e, actions)}
         >
           <PosterThumb path={file.path} playable={file.status !== 'deleted' && file.codec !== null} />
           <div className="file-main">
@@ -110,19 +126,27 @@ export function LibraryRow({
               {file.duplicateOf ? ' · already in the library' : ''}
             </div>
           </div>
-          <span className="fact num" data-testid="fact-duration">
+          <span className="fact num" data-testid="fact-duration" data-col="duration">
             {durationLabel(file.duration)}
           </span>
-          <span className="fact num">{resolutionLabel(file.width, file.height)}</span>
-          <span className="fact num">{fpsLabel(file.fps)}</span>
-          <span className="fact" data-testid="fact-codec">
+          <span className="fact num" data-col="resolution">
+            {resolutionLabel(file.width, file.height)}
+          </span>
+          <span className="fact num" data-col="fps">
+            {fpsLabel(file.fps)}
+          </span>
+          <span className="fact" data-testid="fact-codec" data-col="codec">
             {codecLabel(file.codec)}
           </span>
-          <span className="fact ellipsis" title={file.camera ?? undefined}>
+          <span className="fact ellipsis" title={file.camera ?? undefined} data-col="camera">
             {textOrNone(file.camera)}
           </span>
-          <span className="fact">{takenLabel(file.takenAt)}</span>
-          <span className="fact num">{bytes(file.size)}</span>
+          <span className="fact" data-col="taken">
+            {takenLabel(file.takenAt)}
+          </span>
+          <span className="fact num" data-col="size">
+            {bytes(file.size)}
+          </span>
           <FileStatusCell file={file} progress={progress} />
           <FileActionButtons file={file} actions={actions} />
         </div>

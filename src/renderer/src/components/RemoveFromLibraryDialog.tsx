@@ -4,62 +4,53 @@ import { useToast } from '../hooks/useToast';
 import { fileName } from '../lib/format';
 import { call } from '../transport';
 import { ConfirmDialog } from './ConfirmDialog';
-
-/** How long "Remove from library" waits for an Undo before the service deletes the video (which cannot be undone). */
-export const REMOVE_UNDO_MS = 8_000;
+import { REMOVE_UNDO_MS, removeEach, useRemoveLater } from '../hooks/useRemoveLater';
 
 /**
- * Asks before removing a file's video from the library, then waits REMOVE_UNDO_MS with an Undo before asking the
- * service: its delete cannot be taken back, so the undo window sits before it. Closing the app meanwhile removes
- * nothing. The file on disk is never touched; a failure (the service offline) comes back as a toast in plain words.
+ * Asks before removing files' videos from the library (one file, or the Library's selection), then waits
+ * REMOVE_UNDO_MS with an Undo before asking the service: its delete cannot be taken back, so the undo window sits
+ * before it. Closing the app meanwhile removes nothing. The files on disk are never touched; a failure (the service
+ * offline) comes back as a toast in plain words.
  */
 export function RemoveFromLibraryDialog({
-  file,
+  files,
   onClose,
 }: {
-  file: FileView | null;
+  files: readonly FileView[] | null;
   onClose: () => void;
 }): React.JSX.Element {
   const qc = useQueryClient();
+  const removeLater = useRemoveLater();
   const toast = useToast();
-  const removeLater = (f: FileView): void => {
-    const name = fileName(f.path);
-    const timer = setTimeout(() => {
-      call('sync:remove', { fileId: f.id })
-        .then(() => toast({ title: 'Removed from the library', body: `${name} stays on disk.`, tone: 'ok' }))
-        .catch((err: unknown) =>
-          toast({
-            title: `Nothing was removed: ${name}`,
-            body: err instanceof Error ? err.message : String(err),
-            tone: 'bad',
-          }),
-        )
-        .finally(() => {
-          void qc.invalidateQueries({ queryKey: ['sync'] });
-          void qc.invalidateQueries({ queryKey: ['search'] });
-        });
-    }, REMOVE_UNDO_MS);
-    toast({
-      title: `Removing ${name} from the library`,
-      body: `In ${Math.round(REMOVE_UNDO_MS / 1000)} seconds. The file on disk stays.`,
-      durationMs: REMOVE_UNDO_MS,
-      action: {
-        label: 'Undo',
-        altText: `Keep ${name} in the library`,
-        testId: 'undo-remove',
-        run: () => {
-          clearTimeout(timer);
-          toast({ title: 'Kept in the library', body: name });
-        },
+  const file = files?.length === 1 ? files[0] : undefined;
+  const what = file ? fileName(file.path) : `${files?.length ?? 0} files`;
+  const confirm = (list: readonly FileView[]): void =>
+    removeLater({
+      what,
+      from: 'from the library',
+      stays: list.length === 1 ? 'The file on disk stays.' : 'The files on disk stay.',
+      run: async () => {
+        const r = await removeEach(
+          list.map((f) => f.id),
+          (fileId) => call('sync:remove', { fileId }),
+        );
+        void qc.invalidateQueries({ queryKey: ['sync'] });
+        void qc.invalidateQueries({ queryKey: ['search'] });
+        if (r.failed === 0)
+          return { title: 'Removed from the library', body: `${what} stays on disk.`, tone: 'ok' as const };
+        return {
+          title: r.removed === 0 ? `Nothing was removed: ${what}` : `${r.removed} removed, ${r.failed} kept`,
+          body: r.firstError ?? undefined,
+          tone: 'bad' as const,
+        };
       },
     });
-  };
   const forget = useMutation({
     mutationFn: (id: number) => call('sync:remove', { fileId: id }),
     onSettled: () => void qc.invalidateQueries({ queryKey: ['sync'] }),
     onError: (err) => toast({ title: 'The row stays', body: err.message, tone: 'bad' }),
   });
-  if (file && file.status === 'deleted' && file.videoNo === null) {
+  if (file?.status === 'deleted' && file.videoNo === null) {
     return (
       <ConfirmDialog
         open
@@ -81,25 +72,26 @@ export function RemoveFromLibraryDialog({
   }
   return (
     <ConfirmDialog
-      open={file !== null}
+      open={files !== null && files.length > 0}
       onOpenChange={(o) => !o && onClose()}
       testId="remove-dialog"
-      title={<>Remove “{file ? fileName(file.path) : ''}” from the library?</>}
+      title={file ? <>Remove “{fileName(file.path)}” from the library?</> : <>Remove {what} from the library?</>}
       cancelLabel="Keep"
       confirmLabel="Remove from library"
       tone="danger"
       confirmTestId="remove-confirm"
-      confirmDisabled={file === null}
+      confirmDisabled={!files?.length}
       onConfirm={() => {
-        if (!file) return;
-        removeLater(file);
+        if (!files?.length) return;
+        confirm(files);
         onClose();
       }}
     >
       <p>
-        The library deletes this video, its index and its search results. The file on your disk is not touched, and
-        Reelsync stops uploading it: choose Retry on it later to add it back. You have {REMOVE_UNDO_MS / 1000} seconds
-        to undo.
+        {file
+          ? 'The library deletes this video, its index and its search results. The file on your disk is not touched, and Reelsync stops uploading it: choose Retry on it later to add it back.'
+          : 'The library deletes these videos, their index and their search results. The files on your disk are not touched, and Reelsync stops uploading them: choose Retry on a file later to add it back.'}{' '}
+        You have {REMOVE_UNDO_MS / 1000} seconds to undo.
       </p>
     </ConfirmDialog>
   );

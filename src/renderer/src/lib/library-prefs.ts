@@ -30,3 +30,23 @@ export function rememberOrder(order: LibraryOrder): void {
  * when the player closes, and focus returns to that row (not to the page body) at the same scroll position.
  */
 export const libraryReturn: { path: string | null; offset: number } = { path: null, offset: 0 };
+
+/** List or grid, kept per page ("library", …) in this browser profile like the sort. */
+export type PageView = 'list' | 'grid';
+const viewKey = (page: string): string => `reelsync.${page}.view`;
+
+export function rememberedView(page: string): PageView {
+  try {
+    return globalThis.localStorage?.getItem(viewKey(page)) === 'grid' ? 'grid' : 'list';
+  } catch {
+    return 'list';
+  }
+}
+
+export function rememberView(page: string, view: PageView): void {
+  try {
+    globalThis.localStorage?.setItem(viewKey(page), view);
+  } catch {
+    // Storage refused: the view lasts while the page is open.
+  }
+}

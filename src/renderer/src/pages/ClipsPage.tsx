@@ -1,8 +1,10 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { Scissors, Search as SearchIcon, SearchX } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { ClipCard } from '../components/ClipCard';
 import { ClipDetail } from '../components/ClipDetail';
+import { ClipSelectionActions } from '../components/ClipSelectionActions';
+import { SelectionBar } from '../components/SelectionBar';
 import { Choice } from '../components/Choice';
 import { DownloadsList } from '../components/DownloadsList';
 import { ExportDialog } from '../components/ExportDialog';
@@ -11,6 +13,9 @@ import { useClipCount, useDownloads } from '../hooks/queries';
 import { useClipList, type ClipStateFilter } from '../hooks/useClipList';
 import { useGridKeys } from '../hooks/useGridKeys';
 import { useReveal, useRevealLabel } from '../hooks/useReveal';
+import { EMPTY_SELECTION, keepShown, pick, selectAll, type PickKeys, type Selection } from '../lib/selection';
+
+const PLAIN: PickKeys = { shiftKey: false, ctrlKey: false, metaKey: false };
 
 /** Every saved clip: local search and filters, a detail pane that plays and edits, marker export; and the downloads. */
 export function ClipsPage(): React.JSX.Element {
@@ -19,6 +24,8 @@ export function ClipsPage(): React.JSX.Element {
   const [tag, setTag] = useState<string | null>(null);
   const [state, setState] = useState<ClipStateFilter>('all');
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [picked, setPicked] = useState<Selection>(EMPTY_SELECTION);
+  const shiftHeld = useRef(false);
   const grid = useRef<HTMLDivElement>(null);
   const reveal = useReveal('clip');
   const revealLabel = useRevealLabel();
@@ -30,6 +37,14 @@ export function ClipsPage(): React.JSX.Element {
     clips.findIndex((c) => c.id === selectedId),
   );
   const selected = clips[index];
+  const order = clips.map((c) => c.id);
+  // What the actions apply to: the cards picked and still shown (a filter may have hidden some).
+  const shown = keepShown(picked, order);
+  const pickedClips = clips.filter((c) => shown.ids.has(c.id));
+  const choose = (id: number, keys: PickKeys): void => {
+    setPicked(pick(shown, order, id, keys));
+    setSelectedId(id);
+  };
   const tags = [...new Set((query.data ?? []).flatMap((c) => c.tags))].sort();
   const play = (): void => {
     const v = document.querySelector<HTMLVideoElement>('[data-testid="clip-video"]');
@@ -39,10 +54,29 @@ export function ClipsPage(): React.JSX.Element {
     grid,
     count: clips.length,
     index,
-    setIndex: (i) => setSelectedId(clips[i]?.id ?? null),
+    setIndex: (i) => {
+      const id = clips[i]?.id;
+      // Shift with an arrow extends the selection from its anchor, as in a file manager.
+      if (id !== undefined) choose(id, { ...PLAIN, shiftKey: shiftHeld.current });
+    },
     onOpen: play,
     onPreview: play,
   });
+  const onGridKey = (e: KeyboardEvent): void => {
+    if ((e.ctrlKey || e.metaKey) && (e.key === 'a' || e.key === 'A')) {
+      e.preventDefault();
+      setPicked(selectAll(order));
+      return;
+    }
+    if (e.key === 'Escape' && shown.ids.size > 1) {
+      e.preventDefault();
+      setPicked(selected ? pick(EMPTY_SELECTION, order, selected.id, PLAIN) : EMPTY_SELECTION);
+      return;
+    }
+    shiftHeld.current = e.shiftKey;
+    onKeyDown(e);
+    shiftHeld.current = false;
+  };
   const activeDownloads = (downloads.data?.downloads ?? []).filter(
     (d) => d.state === 'queued' || d.state === 'downloading',
   ).length;
@@ -118,17 +152,28 @@ export function ClipsPage(): React.JSX.Element {
               <p>Try other words or clear the filters.</p>
             </EmptyState>
           )}
+          <SelectionBar count={pickedClips.length} noun={['clip', 'clips']} onClear={() => setPicked(EMPTY_SELECTION)}>
+            <ClipSelectionActions clips={pickedClips} onDone={() => setPicked(EMPTY_SELECTION)} />
+          </SelectionBar>
           {clips.length > 0 && (
             <div className="clips-layout">
-              <div className="hit-grid" role="grid" aria-label="Clips" ref={grid} onKeyDown={onKeyDown}>
+              <div
+                className="hit-grid"
+                role="grid"
+                aria-label="Clips"
+                aria-multiselectable="true"
+                ref={grid}
+                onKeyDown={onGridKey}
+              >
                 <div role="row" className="hit-grid-row">
                   {clips.map((c, i) => (
                     <ClipCard
                       key={c.id}
                       clip={c}
                       selected={i === index}
+                      picked={shown.ids.has(c.id) || (shown.ids.size === 0 && i === index)}
                       actions={{
-                        onSelect: () => setSelectedId(c.id),
+                        onSelect: (keys) => choose(c.id, keys ?? PLAIN),
                         onOpen: play,
                         onReveal: () => reveal.mutate(c.id),
                         revealLabel,

@@ -1,16 +1,20 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Film, FolderOpen, FolderPlus } from 'lucide-react';
+import { Film, FolderOpen, FolderPlus, LayoutGrid, List } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { AddPathsDialog } from '../components/AddPathsDialog';
 import type { SearchHit } from '../../../shared/contract/library';
 import type { FileView } from '../../../shared/contract/sync';
 import { Choice } from '../components/Choice';
+import { ColumnChooser } from '../components/ColumnChooser';
 import { LibraryHeader } from '../components/LibraryHeader';
+import { LibraryGrid } from '../components/LibraryGrid';
 import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
+import { LibrarySelectionActions } from '../components/LibrarySelectionActions';
 import { RemoveFromLibraryDialog } from '../components/RemoveFromLibraryDialog';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
+import { SelectionBar } from '../components/SelectionBar';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useFolders, useSyncStatus } from '../hooks/queries';
 import { useFileActions } from '../hooks/useFileActions';
@@ -18,7 +22,17 @@ import { usePagedFiles, type FileStateFilter } from '../hooks/usePagedFiles';
 import { useUploadProgress } from '../hooks/useSyncEvents';
 import { useToast } from '../hooks/useToast';
 import { fileName } from '../lib/format';
-import { libraryReturn, rememberedOrder, rememberOrder, type LibraryOrder } from '../lib/library-prefs';
+import {
+  libraryReturn,
+  rememberedOrder,
+  rememberedView,
+  rememberOrder,
+  rememberView,
+  type LibraryOrder,
+  type PageView,
+} from '../lib/library-prefs';
+import { useLibrarySelection } from '../hooks/useLibrarySelection';
+import { columnTemplate, rememberedHidden, rememberHidden, type ColumnId } from '../lib/library-columns';
 import { codecLabel } from '../lib/media-facts';
 import { call } from '../transport';
 
@@ -61,7 +75,18 @@ export function LibraryPage({
 }): React.JSX.Element {
   const [adding, setAdding] = useState(false);
   const [saving, setSaving] = useState<ClipTarget | null>(null);
-  const [removing, setRemoving] = useState<FileView | null>(null);
+  const [removing, setRemoving] = useState<FileView[] | null>(null);
+  const [hidden, setHiddenState] = useState<ColumnId[]>(rememberedHidden);
+  const setHidden = (next: ColumnId[]): void => {
+    setHiddenState(next);
+    rememberHidden(next);
+  };
+  const template = columnTemplate(hidden);
+  const [view, setViewState] = useState<PageView>(() => rememberedView('library'));
+  const setView = (next: PageView): void => {
+    setViewState(next);
+    rememberView('library', next);
+  };
   const [filter, setFilter] = useState('all');
   const [order, setOrderState] = useState<LibraryOrder>(rememberedOrder);
   const setOrder = (next: LibraryOrder): void => {
@@ -91,6 +116,7 @@ export function LibraryPage({
     },
     visible,
   );
+  const selection = useLibrarySelection(files.total, files.row, [filter, codec, camera, nameFilter]);
   const progress = useUploadProgress();
   const fileActions = useFileActions();
   const actions: LibraryRowActions = {
@@ -102,7 +128,8 @@ export function LibraryPage({
     },
     saveClip: (file) =>
       setSaving({ hit: wholeFileHit(file), start: 0, end: file.duration ?? 0, query: '', searchType: null }),
-    remove: setRemoving,
+    remove: (file) => setRemoving([file]),
+    pick: selection.pick,
     copyPath: (path) => {
       navigator.clipboard.writeText(path).then(
         () => toast({ title: 'Path copied', body: path }),
@@ -133,7 +160,7 @@ export function LibraryPage({
   const onRowKey = (e: KeyboardEvent<HTMLDivElement>): void => {
     const row = e.target instanceof HTMLElement && e.target.dataset.testid === 'file-row' ? e.target : null;
     const at = Number(row?.parentElement?.dataset.index);
-    if (!row || !Number.isInteger(at) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!row || !Number.isInteger(at) || selection.onKey(e, at) || e.altKey || e.ctrlKey || e.metaKey) return;
     const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
     const to =
       e.key === 'Home' ? 0 : e.key === 'End' ? files.total - 1 : e.key in step ? at + (step[e.key] ?? 0) : null;
@@ -142,6 +169,7 @@ export function LibraryPage({
     const next = Math.max(0, Math.min(files.total - 1, to));
     virtualizer.scrollToIndex(next, { align: 'auto' });
     focusRow(next);
+    selection.moved(at, next, e);
   };
   // Back from the player: the row it was opened from gets the focus again.
   useEffect(() => {
@@ -182,7 +210,13 @@ export function LibraryPage({
         </button>
         <AddPathsDialog open={adding} onOpenChange={setAdding} dropped={NONE} />
         <SaveClipDialog target={saving} onClose={() => setSaving(null)} />
-        <RemoveFromLibraryDialog file={removing} onClose={() => setRemoving(null)} />
+        <RemoveFromLibraryDialog
+          files={removing}
+          onClose={() => {
+            setRemoving(null);
+            selection.clear();
+          }}
+        />
       </header>
       {folderList.length > 0 && (
         <ul className="folder-chips" aria-label="Watched folders">
@@ -237,8 +271,26 @@ export function LibraryPage({
             ]}
             onChange={setCodec}
           />
+          {view === 'list' && <ColumnChooser hidden={hidden} onChange={setHidden} />}
+          <Tabs.Root
+            value={view}
+            onValueChange={(v) => setView(v === 'grid' ? 'grid' : 'list')}
+            className="view-switch"
+          >
+            <Tabs.List className="segmented" aria-label="View">
+              <Tabs.Trigger value="list" className="segment" data-testid="view-list">
+                <List size={14} aria-hidden="true" /> List
+              </Tabs.Trigger>
+              <Tabs.Trigger value="grid" className="segment" data-testid="view-grid">
+                <LayoutGrid size={14} aria-hidden="true" /> Grid
+              </Tabs.Trigger>
+            </Tabs.List>
+          </Tabs.Root>
         </div>
       </div>
+      <SelectionBar count={selection.files.length} noun={['file', 'files']} onClear={selection.clear}>
+        <LibrarySelectionActions files={selection.files} onRemove={setRemoving} />
+      </SelectionBar>
       {files.first.isLoading && <LoadingState label="Reading the library…" />}
       {files.first.isError && <ErrorState title="Could not list files" error={files.first.error} />}
       {files.first.isSuccess &&
@@ -262,10 +314,28 @@ export function LibraryPage({
             </p>
           </EmptyState>
         ))}
-      {files.total > 0 && (
+      {files.total > 0 && view === 'grid' && (
+        <div ref={scroller} className="virtual-list" data-testid="file-grid">
+          <LibraryGrid
+            scroller={scroller}
+            total={files.total}
+            row={files.row}
+            isPicked={selection.isPicked}
+            actions={actions}
+            onVisible={(v) => {
+              if (v.start !== visible.start || v.end !== visible.end) setVisible(v);
+            }}
+            onKey={selection.onKey}
+            onMoved={selection.moved}
+          />
+        </div>
+      )}
+      {files.total > 0 && view === 'list' && (
         <div
           ref={scroller}
-          className="virtual-list library-list"
+          className={`virtual-list library-list${template ? ' columns-chosen' : ''}`}
+          style={template ? ({ '--library-columns': template } as React.CSSProperties) : undefined}
+          data-hidden={hidden.join(' ')}
           data-testid="file-list"
           role="table"
           aria-label="Library files"
@@ -283,7 +353,12 @@ export function LibraryPage({
                   style={{ height: item.size, transform: `translateY(${item.start}px)` }}
                 >
                   {file ? (
-                    <LibraryRow file={file} progress={progress.get(file.id)} actions={actions} />
+                    <LibraryRow
+                      file={file}
+                      progress={progress.get(file.id)}
+                      picked={selection.isPicked(file)}
+                      actions={actions}
+                    />
                   ) : (
                     <div className="file-row skeleton" aria-hidden="true" />
                   )}
