@@ -11,6 +11,7 @@ import {
   folderSchema,
   listVideosDataSchema,
   metadataSchema,
+  transcriptionSchema,
   uploadedVideoSchema,
   type SearchType,
   type UploadedVideo,
@@ -154,6 +155,16 @@ export class LibraryClient {
     return this.callNullable('GET', `/get_metadata?video_no=${encodeURIComponent(videoNo)}`, metadataSchema, {
       signal,
     });
+  }
+
+  /** A video's transcript, one row per indexed segment with speech; null when the service does not know the video. */
+  async getTranscription(videoNo: string, signal?: AbortSignal): Promise<z.infer<typeof transcriptionSchema> | null> {
+    return this.callNullable(
+      'GET',
+      `/get_video_transcription?video_no=${encodeURIComponent(videoNo)}`,
+      transcriptionSchema,
+      { signal },
+    );
   }
 
   async listVideos(filter: ListVideosFilter, signal?: AbortSignal): Promise<z.infer<typeof listVideosDataSchema>> {

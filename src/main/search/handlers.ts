@@ -33,6 +33,14 @@ export function searchHandlers(d: SearchHandlerDeps) {
           identities: new OriginalIdentities(new SqliteIdentityStore(d.db())),
         }),
       ),
+    'library:transcript': async ({ videoNo }) => {
+      const t = await libraryCall(() => d.client().getTranscription(videoNo));
+      const lines = (t?.transcriptions ?? [])
+        .map((s) => ({ start: s.startTime, end: s.endTime, text: s.content.trim() }))
+        .filter((l) => l.text !== '')
+        .sort((a, b) => a.start - b.start);
+      return { lines };
+    },
     'library:folders': async () => ({
       folders: (await libraryCall(() => d.client().listFolders())).map((f) => ({
         folderId: f.folder_id,

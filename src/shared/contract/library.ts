@@ -96,6 +96,12 @@ export const videoDetailSchema = z.object({
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
 
+/** A video's speech as the library transcribed it: one line per indexed segment, in media-time order (seconds). */
+export const transcriptSchema = z.object({
+  lines: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })),
+});
+export type Transcript = z.infer<typeof transcriptSchema>;
+
 export const remoteFolderSchema = z.object({
   folderId: z.number().int(),
   name: z.string(),
@@ -111,6 +117,10 @@ export const libraryChannels = {
   'library:video': {
     req: z.object({ videoNo: z.string().min(1).max(100) }).strict(),
     res: videoDetailSchema,
+  },
+  'library:transcript': {
+    req: z.object({ videoNo: z.string().min(1).max(100) }).strict(),
+    res: transcriptSchema,
   },
   'library:folders': {
     req: z.object({}).strict(),

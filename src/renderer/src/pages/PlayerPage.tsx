@@ -4,6 +4,7 @@ import {
   ChevronLeft,
   ChevronRight,
   FileWarning,
+  MessageSquareText,
   Pause,
   Play,
   Scissors,
@@ -17,6 +18,7 @@ import { SourceTimecode } from '../components/SourceTimecode';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { Timeline } from '../components/Timeline';
 import { Tip } from '../components/Tip';
+import { TranscriptPanel } from '../components/TranscriptPanel';
 import { useShuttle, type Shuttle } from '../hooks/useShuttle';
 import { smpte } from '../lib/format';
 import { rememberedMuted, rememberMuted } from '../lib/player-prefs';
@@ -54,6 +56,7 @@ export function PlayerPage({
   const [time, setTime] = useState(hit?.start ?? 0);
   const [marks, setMarks] = useState<{ in: number | null; out: number | null }>({ in: null, out: null });
   const [saving, setSaving] = useState<ClipTarget | null>(null);
+  const [showTranscript, setShowTranscript] = useState(false);
   const detail = useQuery({
     queryKey: ['video', hit?.videoNo],
     queryFn: () => call('library:video', { videoNo: hit?.videoNo ?? '' }),
@@ -318,6 +321,15 @@ export function PlayerPage({
             )}
             {hit.text && <span className="hit-text">“{hit.text}”</span>}
             <span className="spacer" />
+            <button
+              type="button"
+              className="button"
+              aria-pressed={showTranscript}
+              onClick={() => setShowTranscript((v) => !v)}
+              data-testid="player-transcript-toggle"
+            >
+              <MessageSquareText size={14} aria-hidden="true" /> Transcript
+            </button>
             <span className="mono muted" data-testid="in-out">
               In {marks.in === null ? '—' : tc(marks.in)} · Out {marks.out === null ? '—' : tc(marks.out)}
             </span>
@@ -331,6 +343,7 @@ export function PlayerPage({
               <Scissors size={14} aria-hidden="true" /> Save clip
             </button>
           </div>
+          {showTranscript && <TranscriptPanel videoNo={hit.videoNo} time={time} label={tc} onSeek={seek} />}
         </>
       )}
       <SaveClipDialog target={saving} onClose={() => setSaving(null)} />
