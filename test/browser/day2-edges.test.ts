@@ -1,0 +1,75 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixturePath } from '../fixtures/media';
+import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
+import { screenshotsDir, uiSession } from '../helpers/ui-app';
+
+/**
+ * Issue 28 item 8, more rough edges an editor met: the drop overlay's words over the empty state's, paths dropped as
+ * text added without the dialog's tags and options, a text file named .mp4 called "incomplete", lowercase ffprobe
+ * codec names.
+ */
+describe.skipIf(skipBrowserTests)('rough edges of a real run, part 2 (Chromium, web mode)', () => {
+  const ui = uiSession({
+    prepare: (running) => {
+      copyFileSync(fixturePath('notVideoMp4'), join(running.footageDir, 'notes.mp4'));
+      copyFileSync(fixturePath('mpeg4Avi'), join(running.footageDir, 'old.avi'));
+    },
+  });
+  const row = (name: string) => ui.page.locator(`[data-testid="file-row"][data-path$="/${name}"]`);
+  const shot = (name: string) => screenshotBothThemes(ui.page, join(screenshotsDir, name));
+
+  it('drops a path as text on the empty library: the overlay stands alone, the dialog takes tags first', async () => {
+    await ui.page.goto(ui.running.web.url);
+    await ui.page.getByTestId('library-empty').waitFor();
+    const text = await ui.page.evaluateHandle((path: string) => {
+      // Runs in the page (the node tsconfig has no DOM lib).
+      const Ctor = (globalThis as unknown as { DataTransfer: new () => { setData(t: string, d: string): void } })
+        .DataTransfer;
+      const d = new Ctor();
+      d.setData('text/plain', path);
+      return d;
+    }, ui.running.footageDir);
+    await ui.page.dispatchEvent('main', 'dragenter', { dataTransfer: text });
+    const overlay = ui.page.getByTestId('drop-overlay');
+    await overlay.waitFor();
+    // The empty state's words do not show through: the overlay's message sits on a solid panel.
+    const panel = await overlay.locator('.drop-overlay-message').evaluate((el) => {
+      const g = globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } };
+      return g.getComputedStyle(el).backgroundColor;
+    });
+    expect(panel).toMatch(/^rgb\(/);
+    await shot('28-drop-overlay-empty-library');
+
+    await ui.page.dispatchEvent('main', 'drop', { dataTransfer: text });
+    const dialog = ui.page.getByTestId('add-paths-dialog');
+    await dialog.waitFor();
+    // Nothing added yet: the path waits in the field, where tags and options can be set first.
+    expect(await ui.page.getByLabel('Paths to add').inputValue()).toBe(ui.running.footageDir);
+    expect(await dialog.getByTestId('add-results').count()).toBe(0);
+    await dialog.getByPlaceholder('shoot-42, drone').fill('day-two');
+    await shot('28-dropped-path-in-dialog');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.locator('[data-testid="add-results"] [data-outcome="watching"]').waitFor();
+    await ui.page.keyboard.press('Escape');
+    await ui.page.getByTestId('nav-settings').click();
+    await expect.poll(() => ui.page.getByTestId('folder-list').textContent()).toContain('day-two');
+  });
+
+  it('says a text file named .mp4 is not a video at all, and names codecs as editors know them', async () => {
+    await ui.page.getByTestId('nav-library').click();
+    await expect.poll(() => row('notes.mp4').getAttribute('data-status'), { timeout: 30_000 }).toBe('skipped');
+    const reason = row('notes.mp4').getByTestId('file-reason');
+    expect(await reason.textContent()).toBe(
+      'This is not a video at all: it holds text, whatever its name says. Nothing to upload.',
+    );
+    expect(await row('notes.mp4').locator('.reason-line').getAttribute('data-tone')).toBe('error');
+    // MPEG-4 Part 2 goes up as a search proxy; the Library names the original's codec.
+    await expect
+      .poll(() => row('old.avi').getAttribute('data-status'), { timeout: 120_000, interval: 500 })
+      .toBe('indexed');
+    expect(await row('old.avi').getByTestId('fact-codec').textContent()).toBe('MPEG-4 Part 2');
+    await shot('28-not-a-video-and-codec-names');
+  }, 150_000);
+});
