@@ -70,6 +70,12 @@ describe.skipIf(skipBrowserTests)('rough edges of a real run, part 2 (Chromium, 
       .poll(() => row('old.avi').getAttribute('data-status'), { timeout: 120_000, interval: 500 })
       .toBe('indexed');
     expect(await row('old.avi').getByTestId('fact-codec').textContent()).toBe('MPEG-4 Part 2');
+    // No file has a camera or a date: those columns give their room to the names and reasons.
+    const headers = await ui.page.getByRole('columnheader').allTextContents();
+    expect(headers).toEqual(['Name', 'Duration', 'Resolution', 'FPS', 'Codec', 'Size', 'Status']);
+    const whole = (el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth <= el.clientWidth;
+    expect(await row('old.avi').getByTestId('fact-codec').evaluate(whole)).toBe(true);
+    expect(await reason.getAttribute('title')).toBe(await reason.textContent());
     await shot('28-not-a-video-and-codec-names');
   }, 150_000);
 });

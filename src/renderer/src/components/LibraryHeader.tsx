@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import type { FileSort } from '../../../shared/contract/sync';
+import { NO_HIDDEN_COLUMNS, type HiddenColumns } from './LibraryRow';
 
 const COLUMNS: { sort: FileSort | null; label: string; className?: string }[] = [
   { sort: null, label: '' },
@@ -20,14 +21,17 @@ export function LibraryHeader({
   sort,
   desc,
   onSort,
+  hide = NO_HIDDEN_COLUMNS,
 }: {
   sort: FileSort;
   desc: boolean;
   onSort: (sort: FileSort, desc: boolean) => void;
+  hide?: HiddenColumns;
 }): React.JSX.Element {
+  const shown = COLUMNS.filter((c) => !(c.sort === 'camera' && hide.camera) && !(c.sort === 'taken' && hide.taken));
   return (
     <div className="library-row library-header" role="row">
-      {COLUMNS.map((c, i) => {
+      {shown.map((c, i) => {
         const key = c.sort;
         if (key === null) return <span key={i} aria-hidden="true" />;
         const active = key === sort;

@@ -54,6 +54,13 @@ function BlockableItem({
   return blocker === null ? item : <Tip text={blocker}>{item}</Tip>;
 }
 
+/** Columns with nothing to show (no file has a camera or a date taken): hidden, their room given to names and reasons. */
+export interface HiddenColumns {
+  camera: boolean;
+  taken: boolean;
+}
+export const NO_HIDDEN_COLUMNS: HiddenColumns = { camera: false, taken: false };
+
 /**
  * Whether the player can open this file: it needs the library's video (the player reads its details from it). A file
  * deleted from disk whose video is in the library still opens, from the library.
@@ -70,10 +77,12 @@ export function LibraryRow({
   file,
   progress,
   actions,
+  hide = NO_HIDDEN_COLUMNS,
 }: {
   file: FileView;
   progress: UploadProgress | undefined;
   actions: LibraryRowActions;
+  hide?: HiddenColumns;
 }): React.JSX.Element {
   const openable = canOpen(file);
   const open = (): void => {
@@ -115,13 +124,19 @@ export function LibraryRow({
           </span>
           <span className="fact num">{resolutionLabel(file.width, file.height)}</span>
           <span className="fact num">{fpsLabel(file.fps)}</span>
-          <span className="fact" data-testid="fact-codec">
+          <span className="fact ellipsis" data-testid="fact-codec" title={codecLabel(file.codec)}>
             {codecLabel(file.codec)}
           </span>
-          <span className="fact ellipsis" title={file.camera ?? undefined}>
-            {textOrNone(file.camera)}
-          </span>
-          <span className="fact">{takenLabel(file.takenAt)}</span>
+          {!hide.camera && (
+            <span className="fact ellipsis" title={file.camera ?? undefined}>
+              {textOrNone(file.camera)}
+            </span>
+          )}
+          {!hide.taken && (
+            <span className="fact ellipsis" title={takenLabel(file.takenAt)}>
+              {takenLabel(file.takenAt)}
+            </span>
+          )}
           <span className="fact num">{bytes(file.size)}</span>
           <FileStatusCell file={file} progress={progress} />
           <FileActionButtons file={file} actions={actions} />

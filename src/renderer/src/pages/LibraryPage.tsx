@@ -8,7 +8,8 @@ import type { SearchHit } from '../../../shared/contract/library';
 import type { FileView } from '../../../shared/contract/sync';
 import { Choice } from '../components/Choice';
 import { LibraryHeader } from '../components/LibraryHeader';
-import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
+import { LibraryRow, type HiddenColumns, type LibraryRowActions } from '../components/LibraryRow';
+import './library-columns.css';
 import { RemoveFromLibraryDialog } from '../components/RemoveFromLibraryDialog';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
@@ -123,6 +124,13 @@ export function LibraryPage({
       if (start !== visible.start || end !== visible.end) setVisible({ start, end });
     },
   });
+
+  // Camera: hidden while the library knows no camera at all; Date taken: while no row on screen has one.
+  const onScreen = virtualizer.getVirtualItems().map((item) => files.row(item.index));
+  const hide: HiddenColumns = {
+    camera: cameras.isSuccess && cameras.data.cameras.length === 0,
+    taken: onScreen.length > 0 && onScreen.every((f) => f !== undefined && f !== null && !f.takenAt),
+  };
 
   const focusRow = (index: number, triesLeft = 10): void => {
     const row = scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"] [data-testid="file-row"]`);
@@ -265,13 +273,18 @@ export function LibraryPage({
       {files.total > 0 && (
         <div
           ref={scroller}
-          className="virtual-list library-list"
+          className={`virtual-list library-list${hide.camera ? ' no-camera' : ''}${hide.taken ? ' no-taken' : ''}`}
           data-testid="file-list"
           role="table"
           aria-label="Library files"
           onKeyDown={onRowKey}
         >
-          <LibraryHeader sort={order.sort} desc={order.desc} onSort={(sort, desc) => setOrder({ sort, desc })} />
+          <LibraryHeader
+            sort={order.sort}
+            desc={order.desc}
+            onSort={(sort, desc) => setOrder({ sort, desc })}
+            hide={hide}
+          />
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const file = files.row(item.index);
@@ -283,7 +296,7 @@ export function LibraryPage({
                   style={{ height: item.size, transform: `translateY(${item.start}px)` }}
                 >
                   {file ? (
-                    <LibraryRow file={file} progress={progress.get(file.id)} actions={actions} />
+                    <LibraryRow file={file} progress={progress.get(file.id)} actions={actions} hide={hide} />
                   ) : (
                     <div className="file-row skeleton" aria-hidden="true" />
                   )}
