@@ -1,6 +1,7 @@
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { replacedName } from '../../src/shared/replaced-name';
 import { fixturePath } from '../fixtures/media';
 import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
 import { screenshotsDir, uiSession } from '../helpers/ui-app';
@@ -78,4 +79,28 @@ describe.skipIf(skipBrowserTests)('rough edges of a real run, part 2 (Chromium, 
     expect(await reason.getAttribute('title')).toBe(await reason.textContent());
     await shot('28-not-a-video-and-codec-names');
   }, 150_000);
+
+  it('offers Replace when the export file exists, and keeps the replaced file beside it', async () => {
+    await row('old.avi').click({ button: 'right' });
+    await ui.page.getByTestId('menu-save-clip').click();
+    await ui.page.getByTestId('save-clip-submit').click();
+    await ui.page.getByTestId('save-clip-dialog').waitFor({ state: 'detached' });
+    await ui.page.getByTestId('nav-clips').click();
+    await ui.page.getByTestId('clip-card').first().waitFor();
+    await ui.page.getByTestId('export-open').click();
+    const file = await ui.page.getByTestId('export-file').inputValue();
+    await ui.page.getByTestId('export-run').click();
+    await ui.page.getByTestId('export-done').waitFor();
+    writeFileSync(file, 'the editor changed this list');
+    await ui.page.getByTestId('export-run').click();
+    const exists = ui.page.getByTestId('export-exists');
+    await exists.waitFor();
+    expect(await exists.textContent()).toContain(`Replace keeps the old file beside it as “${replacedName(file)}”`);
+    await shot('28-export-replace');
+    await ui.page.getByTestId('export-replace').click();
+    expect(await ui.page.getByTestId('export-done').textContent()).toContain(file);
+    expect(readFileSync(file, 'utf8')).not.toBe('the editor changed this list');
+    expect(readFileSync(join(dirname(file), replacedName(file)), 'utf8')).toBe('the editor changed this list');
+    await ui.page.keyboard.press('Escape');
+  }, 60_000);
 });
