@@ -101,6 +101,34 @@ describe.skipIf(skipBrowserTests)('rough edges of a real run, part 2 (Chromium, 
     expect(await ui.page.getByTestId('export-done').textContent()).toContain(file);
     expect(readFileSync(file, 'utf8')).not.toBe('the editor changed this list');
     expect(readFileSync(join(dirname(file), replacedName(file)), 'utf8')).toBe('the editor changed this list');
-    await ui.page.keyboard.press('Escape');
+    await ui.page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).last().click();
+    await ui.page.getByRole('dialog').waitFor({ state: 'detached' });
   }, 60_000);
+
+  it('offline, shows the search made last, even one asked again from the cache', async () => {
+    const search = async (query: string) => {
+      await ui.page.getByLabel('Search the library').fill(query);
+      await ui.page.keyboard.press('Enter');
+      // What main keeps as the last results (the offline page shows it).
+      const last = async () => {
+        const answer = await ui.running.app.registry.invoke('search:last-results', {});
+        return answer.ok ? (answer.value as { results: { query: string } | null }).results?.query : null;
+      };
+      await expect.poll(last, { timeout: 20_000 }).toBe(query);
+    };
+    await ui.page.getByTestId('nav-search').click();
+    await search('colour bars');
+    await search('harbour at night');
+    // Asked again within a minute: its answer is cached in the page, and it is still the last search made.
+    await search('colour bars');
+    await ui.running.app.connection.disconnect();
+    await ui.page.reload();
+    await ui.page.getByTestId('nav-search').click();
+    const banner = ui.page.getByTestId('offline-banner');
+    await banner.waitFor({ timeout: 20_000 });
+    expect(await banner.textContent()).toContain('“colour bars”');
+    await shot('28-offline-last-search');
+    // Offline, the page's requests to the library (posters) answer 503: expected here, and nothing else may fail.
+    expect(ui.errors.splice(0).filter((e) => !e.includes('status of 503 (Service Unavailable)'))).toEqual([]);
+  });
 });
