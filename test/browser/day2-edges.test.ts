@@ -16,6 +16,7 @@ describe.skipIf(skipBrowserTests)('rough edges of a real run, part 2 (Chromium, 
     prepare: (running) => {
       copyFileSync(fixturePath('notVideoMp4'), join(running.footageDir, 'notes.mp4'));
       copyFileSync(fixturePath('mpeg4Avi'), join(running.footageDir, 'old.avi'));
+      copyFileSync(fixturePath('speechMp4'), join(running.footageDir, 'harbour-talk.mp4'));
     },
   });
   const row = (name: string) => ui.page.locator(`[data-testid="file-row"][data-path$="/${name}"]`);
@@ -104,6 +105,26 @@ describe.skipIf(skipBrowserTests)('rough edges of a real run, part 2 (Chromium, 
     await ui.page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).last().click();
     await ui.page.getByRole('dialog').waitFor({ state: 'detached' });
   }, 60_000);
+
+  it("shows a picture on speech-mode cards (the file's poster: speech hits carry no keyframe)", async () => {
+    await ui.page.getByTestId('nav-library').click();
+    await expect
+      .poll(() => row('harbour-talk.mp4').getAttribute('data-status'), { timeout: 120_000, interval: 500 })
+      .toBe('indexed');
+    await ui.page.getByTestId('nav-search').click();
+    await ui.page.getByRole('tab', { name: 'Speech', exact: true }).click();
+    await ui.page.getByLabel('Search the library').fill('sunset harbour');
+    await ui.page.keyboard.press('Enter');
+    const card = ui.page.getByTestId('hit-card').first();
+    await card.waitFor({ timeout: 20_000 });
+    const poster = card.getByTestId('poster');
+    await expect
+      .poll(() =>
+        poster.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    await shot('28-speech-card-poster');
+  }, 150_000);
 
   it('offline, shows the search made last, even one asked again from the cache', async () => {
     const search = async (query: string) => {
