@@ -65,3 +65,29 @@ describe('validateVideo on an mp4 whose index comes first (+faststart)', () => {
     });
   });
 });
+
+describe('validateVideo on a file that is no video at all', () => {
+  it('says a text file named .mp4 is not a video, and an MP4 missing its end is a video cut short', async () => {
+    const note = join(dir, 'note.mp4');
+    await writeFile(note, 'Shot list, day 2\nA001 harbour wide\n');
+    const text = await validateVideo(note);
+    expect(text).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^not a video file \(its content is text\): /) as unknown,
+    });
+    const data = join(dir, 'data.mp4');
+    await writeFile(data, Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0x80, 0x00, 0x10]));
+    expect(await validateVideo(data)).toMatchObject({
+      reason: expect.stringMatching(/^not a video file \(its content is no video container\)/) as unknown,
+    });
+    // The same ffprobe failure on an MP4 whose index never came (its ftyp, then media data cut off): cut short.
+    const head = join(dir, 'head-only.mp4');
+    const mdat = Buffer.alloc(4096);
+    mdat.writeUInt32BE(1_000_000, 0);
+    mdat.write('mdat', 4, 'latin1');
+    await writeFile(head, Buffer.concat([whole.subarray(0, whole.readUInt32BE(0)), mdat]));
+    expect(await validateVideo(head)).toMatchObject({
+      reason: expect.stringMatching(/^not a readable video \(truncated or corrupt\?\)/) as unknown,
+    });
+  });
+});

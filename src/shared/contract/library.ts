@@ -59,6 +59,8 @@ export const sourceIdentitySchema = z.object({
   reel: z.string().nullable(),
   clipName: z.string(),
   codec: z.string().nullable(),
+  /** The codec's profile as ffprobe names it ("HQ"), shown with the codec's name ("Apple ProRes 422 HQ"). */
+  profile: z.string().nullable().optional(),
 });
 export type SourceIdentity = z.infer<typeof sourceIdentitySchema>;
 

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import * as Tabs from '@radix-ui/react-tabs';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Search as SearchIcon, SearchX, SlidersHorizontal, WifiOff, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared/contract/library';
@@ -73,9 +73,14 @@ export function SearchPage({
     const hit = hits[i];
     if (hit) setSaving({ hit, start: hit.start, end: hit.end, ...found });
   };
+  const qc = useQueryClient();
   const submit = (t: UiSearchType = type): void => {
     if (!text.trim()) return;
-    setState({ request: { query: text.trim(), type: t, ...filters }, selected: 0 });
+    const request = { query: text.trim(), type: t, ...filters };
+    // A search asked again runs again, even when its answer is cached: main then keeps it as the last results, so
+    // offline shows the search the editor made last, not an older one.
+    void qc.invalidateQueries({ queryKey: ['search', request], exact: true });
+    setState({ request, selected: 0 });
   };
   // Back from the player (or any page) to results: the card it came from has the focus; with no results, the search box.
   const focusedOnce = useRef(false);
