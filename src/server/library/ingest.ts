@@ -61,12 +61,15 @@ export class LibraryIngest {
     await admitNewMedia(this.ctx, accountId, indexingPrice(60));
   }
 
-  /** Where an upload named `fileName` goes while it arrives (BlobStore.receive): finished by fromFile, or aborted. */
-  receive(accountId: number, fileName: string): IncomingUpload {
+  /**
+   * Where an upload named `fileName` goes while it arrives (BlobStore.receive), its length foreseen when the request
+   * tells it: finished by fromFile, or aborted.
+   */
+  receive(accountId: number, fileName: string, expectedBytes: number | null): IncomingUpload {
     const videoNo = newVideoNo();
     const bucket = bucketOf(accountId);
     const blob = `videos/${videoNo}/${safeFileName(fileName)}`;
-    return { videoNo, bucket, blob, receiver: this.ctx.blobs.receive(bucket, blob) };
+    return { videoNo, bucket, blob, receiver: this.ctx.blobs.receive(bucket, blob, expectedBytes) };
   }
 
   /**
