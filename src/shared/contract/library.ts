@@ -18,6 +18,8 @@ export const searchHitSchema = z.object({
   keyframe: z.object({ bucket: z.string(), blob: z.string() }).nullable(),
   /** Why it matched ("on screen: 'SCENE 12'", "seen: car", "file name"), when the service says (Reelsync's does, the cloud not). */
   why: z.string().optional(),
+  /** The query's words this hit lacks, when the service says (Reelsync's does): see unmatchedWords in api-types.ts. */
+  missing: z.array(z.string()).optional(),
   /** A local original of this video on this computer, when one exists. */
   localPath: z.string().nullable(),
 });

@@ -7,6 +7,7 @@ import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared
 import { HitCard } from '../components/HitCard';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { SemanticHint } from '../components/SemanticHint';
+import { UnmatchedNote } from '../components/UnmatchedNote';
 import { SearchFilters, type Filters } from '../components/SearchFilters';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useLibraryOffline } from '../hooks/queries';
@@ -203,6 +204,7 @@ export function SearchPage({
             {hits.length} {hits.length === 1 ? 'moment' : 'moments'}
             {lastResults ? ` for “${lastResults.query}” (stored)` : ` · ${results.data?.tookMs ?? 0} ms`}
           </p>
+          <UnmatchedNote hits={hits} />
           <div className="hit-grid" role="grid" aria-label="Search results" ref={grid} onKeyDown={onKeyDown}>
             <div role="row" className="hit-grid-row">
               {hits.map((hit, i) => (
