@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testPattern, X264 } from '../../../test/fixtures/media';
 import { tempDir } from '../../../test/helpers/temp';
 import { validateVideo } from './validator';
 
-const run = promisify(execFile);
 let dir: string;
 let cleanup: () => Promise<void>;
 let whole: Buffer;
@@ -14,25 +12,7 @@ let whole: Buffer;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-validate-'));
   const file = join(dir, 'whole.mp4');
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=640x360:rate=30',
-    '-t',
-    '3',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-movflags',
-    '+faststart',
-    file,
-  ]);
+  await testPattern(file, { size: '640x360', rate: 30, seconds: 3, encode: [...X264, '-movflags', '+faststart'] });
   whole = await readFile(file);
 });
 afterAll(async () => cleanup());

@@ -5,10 +5,11 @@ import { indexingPrice } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
 import { invalidInput } from '../domain-errors';
 import type { BlobReceiver } from '../storage/blob-store';
-import { admitNewMedia, holdQueueCap } from './admission';
-import { safeFileName, urlFileName } from './file-names';
+import { admitNewMedia, holdQueueCap } from '../ingest/admission';
+import { safeFileName, urlFileName } from '../ingest/file-names';
 import { startUrlUpload } from './url-upload';
-import { newVideoNo, type NewVideo, type VideoRow } from './videos';
+import { type NewVideo, type VideoRow } from './videos';
+import { newVideoNo } from '../ingest/video-numbers';
 
 const ALLOWED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
 

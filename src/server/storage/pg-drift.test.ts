@@ -8,8 +8,8 @@ import type { Migration } from '../../shared/sqlite-migrate';
 import { serviceMigrations } from './migrations';
 import { openPgSql } from './open-pg-sql';
 import { SQLITE_ONLY_TABLES } from './pg-migrations/001-library';
-import { PG_ONLY_TABLES } from './pg-migrations/002-segment-search';
-import { PG_ONLY_COUNT_TABLES } from './pg-migrations/010-segment-search-counts';
+import { PG_ONLY_TABLES } from './pg-migrations/008-segment-search';
+import { PG_ONLY_COUNT_TABLES } from './pg-migrations/016-segment-search-counts';
 import type { PgSql } from './pg-sql';
 
 /**

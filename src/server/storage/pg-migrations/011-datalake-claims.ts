@@ -1,11 +1,11 @@
 import type { PgMigration } from './pg-migration';
 
 /**
- * SQLite 010-datalake-claims (005 here): who works on a datalake operation or webhook
+ * Migration 11, the twin of SQLite's 011-datalake-claims: who works on a datalake operation or webhook
  * delivery, and until when (ms).
  */
-export const pg005DatalakeClaims: PgMigration = {
-  version: 5,
+export const pg011DatalakeClaims: PgMigration = {
+  version: 11,
   name: 'datalake-claims',
   up: `
     ALTER TABLE dl_operations ADD COLUMN claimed_by TEXT;

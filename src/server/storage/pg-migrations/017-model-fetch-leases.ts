@@ -1,8 +1,8 @@
 import type { PgMigration } from './pg-migration';
 
-/** SQLite 015-model-fetch-leases (011 here): the process fetching an asked-for model from its host, and its bytes. */
-export const pg011ModelFetchLeases: PgMigration = {
-  version: 11,
+/** Migration 17, the twin of SQLite's 017-model-fetch-leases: the process fetching an asked-for model from its host, and its bytes. */
+export const pg017ModelFetchLeases: PgMigration = {
+  version: 17,
   name: 'model-fetch-leases',
   up: `
     ALTER TABLE semantic_model_requests ADD COLUMN fetching_by TEXT;

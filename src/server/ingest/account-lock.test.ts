@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { newAccount, newVideo } from '../../../test/helpers/library-rows';
 import { SERVICE_SQL_ENGINES, useServiceSql } from '../../../test/helpers/service-sql';
 import { lockAccount } from './account-lock';
-import { Folders } from './folders';
-import { Videos } from './videos';
+import { Folders } from '../library/folders';
+import { Videos } from '../library/videos';
 
 describe.each(SERVICE_SQL_ENGINES)('lockAccount on %s', (engine) => {
   const t = useServiceSql(engine);

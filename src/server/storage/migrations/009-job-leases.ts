@@ -5,8 +5,8 @@ import type { Migration } from '../../../shared/sqlite-migrate';
  * (ms), which that worker keeps pushing forward while the job runs. A running job whose lease has passed is claimable
  * again by any process: its worker died or stalled.
  */
-export const m008JobLeases: Migration = {
-  version: 8,
+export const m009JobLeases: Migration = {
+  version: 9,
   name: 'job-leases',
   up: `
     ALTER TABLE jobs ADD COLUMN leased_by TEXT;

@@ -1,8 +1,8 @@
 import type { PgMigration } from './pg-migration';
 
-/** SQLite 008 (../migrations/008-rate-limits.ts) in PostgreSQL: the shared rate-limit windows. */
-export const pg004RateLimits: PgMigration = {
-  version: 4,
+/** SQLite's 010 (../migrations/010-rate-limits.ts) in PostgreSQL: the shared rate-limit windows. */
+export const pg010RateLimits: PgMigration = {
+  version: 10,
   name: 'rate-limits',
   up: `
     CREATE TABLE rate_limits (

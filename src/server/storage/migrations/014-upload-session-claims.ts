@@ -5,8 +5,8 @@ import type { Migration } from '../../../shared/sqlite-migrate';
  * names itself in `claimed_by` until `claim_until` (ms), so two requests, on any API replica, never write one session
  * at once; a claim left by a process that died lapses at `claim_until`.
  */
-export const m013UploadSessionClaims: Migration = {
-  version: 13,
+export const m014UploadSessionClaims: Migration = {
+  version: 14,
   name: 'upload-session-claims',
   up: `
     ALTER TABLE dl_videos ADD COLUMN claimed_by TEXT;

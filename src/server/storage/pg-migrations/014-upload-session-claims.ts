@@ -1,8 +1,8 @@
 import type { PgMigration } from './pg-migration';
 
-/** SQLite 013-upload-session-claims (008 here): which request holds a resumable upload session, and until when (ms). */
-export const pg008UploadSessionClaims: PgMigration = {
-  version: 8,
+/** Migration 14, the twin of SQLite's 014-upload-session-claims: which request holds a resumable upload session, and until when (ms). */
+export const pg014UploadSessionClaims: PgMigration = {
+  version: 14,
   name: 'upload-session-claims',
   up: `
     ALTER TABLE dl_videos ADD COLUMN claimed_by TEXT;

@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import { outboundAgent } from '../security/agents';
-import { OperationFailure } from './errors';
+import { OperationFailure } from './operation-failure';
 import { MAX_MEDIA_BYTES, mayBeVideoType } from './media';
 
 const PAGE_TYPES = ['text/html', 'application/xhtml+xml'];

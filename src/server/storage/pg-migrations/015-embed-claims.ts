@@ -1,11 +1,11 @@
 import type { PgMigration } from './pg-migration';
 
 /**
- * SQLite 014-embed-claims (009 here): which process embeds a keyframe for a model, and until when (ms); the models
+ * Migration 15, the twin of SQLite's 015-embed-claims: which process embeds a keyframe for a model, and until when (ms); the models
  * whose download was asked for.
  */
-export const pg009EmbedClaims: PgMigration = {
-  version: 9,
+export const pg015EmbedClaims: PgMigration = {
+  version: 15,
   name: 'embed-claims',
   up: `
     CREATE TABLE segment_embed_claims (

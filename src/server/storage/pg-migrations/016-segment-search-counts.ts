@@ -4,7 +4,7 @@ import type { PgMigration } from './pg-migration';
 export const PG_ONLY_COUNT_TABLES = /^segment_search_(totals|terms)$/;
 
 /**
- * Per-account counts of segment_search (migration pg 2), kept by triggers in the transaction that changes its rows, as
+ * Per-account counts of segment_search (migration 8), kept by triggers in the transaction that changes its rows, as
  * each account's FTS5 table keeps its own (search/pg/pg-phrase-hits.ts reads them):
  * - segment_search_totals: the account's rows and words (bm25's N and average document length);
  * - segment_search_terms: for each lexeme, the account's rows holding it in any column, in the caption, and in the
@@ -18,8 +18,8 @@ export const PG_ONLY_COUNT_TABLES = /^segment_search_(totals|terms)$/;
  * each other from their first segment_search write, as SQLite's writers always do). No foreign keys: deleting an
  * account deletes its segment_search rows, whose trigger then writes the account's counts down to zero.
  */
-export const pg010SegmentSearchCounts: PgMigration = {
-  version: 10,
+export const pg016SegmentSearchCounts: PgMigration = {
+  version: 16,
   name: 'segment-search-counts',
   up: `
     CREATE TABLE segment_search_totals (

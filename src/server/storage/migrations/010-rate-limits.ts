@@ -6,8 +6,8 @@ import type { Migration } from '../../../shared/sqlite-migrate';
  * compare-and-set on `version`, so replicas never lose each other's hits; `expires_at` (newest hit + window) lets a
  * sweep delete the rows of idle keys.
  */
-export const m009RateLimits: Migration = {
-  version: 9,
+export const m010RateLimits: Migration = {
+  version: 10,
   name: 'rate-limits',
   up: `
     CREATE TABLE rate_limits (

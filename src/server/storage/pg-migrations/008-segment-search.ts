@@ -17,8 +17,8 @@ export const PG_ONLY_TABLES = /^segment_search$/;
  * - `body` (every column joined, as segments_trigram held it) has a pg_trgm index for fuzzy matches: a word no segment
  *   of the account contains is looked up by trigram similarity (search/pg/pg-fuzzy.ts).
  */
-export const pg002SegmentSearch: PgMigration = {
-  version: 2,
+export const pg008SegmentSearch: PgMigration = {
+  version: 8,
   name: 'segment-search',
   up: `
     CREATE EXTENSION IF NOT EXISTS pg_trgm;

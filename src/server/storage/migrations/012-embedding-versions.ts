@@ -7,8 +7,8 @@ import type { Migration } from '../../../shared/sqlite-migrate';
  * video with vectors entering or leaving PARSE (the scan reads PARSE videos only). A search process reads one row to
  * know whether the vectors it keeps are still the database's, on both engines (PostgreSQL: pg-migrations/006).
  */
-export const m011EmbeddingVersions: Migration = {
-  version: 11,
+export const m012EmbeddingVersions: Migration = {
+  version: 12,
   name: 'embedding-versions',
   up: `
     CREATE TABLE segment_embedding_versions (

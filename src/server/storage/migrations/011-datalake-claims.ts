@@ -5,8 +5,8 @@ import type { Migration } from '../../../shared/sqlite-migrate';
  * until `claim_until` (ms), so two worker processes on one database never both run an operation's stage or send the
  * same delivery attempt; a claim left by a worker that died lapses at `claim_until`.
  */
-export const m010DatalakeClaims: Migration = {
-  version: 10,
+export const m011DatalakeClaims: Migration = {
+  version: 11,
   name: 'datalake-claims',
   up: `
     ALTER TABLE dl_operations ADD COLUMN claimed_by TEXT;

@@ -1,13 +1,13 @@
 import type { PgMigration } from './pg-migration';
 
 /**
- * SQLite 011-embedding-versions (006 here): a version per model of the keyframe embeddings, bumped by triggers in the
+ * Migration 12, the twin of SQLite's 012-embedding-versions: a version per model of the keyframe embeddings, bumped by triggers in the
  * transaction of every change. Statement-level triggers with transition tables bump once per statement that changed
  * rows (a cascade from a deleted segment is one such statement), not once per row; models in order, so two
  * transactions bumping several take the rows' locks in the same order.
  */
-export const pg006EmbeddingVersions: PgMigration = {
-  version: 6,
+export const pg012EmbeddingVersions: PgMigration = {
+  version: 12,
   name: 'embedding-versions',
   up: `
     CREATE TABLE segment_embedding_versions (

@@ -1,8 +1,8 @@
 import type { PgMigration } from './pg-migration';
 
-/** SQLite migration 8's twin: job leases (jobs/job-rows.ts). */
-export const pg003JobLeases: PgMigration = {
-  version: 3,
+/** The twin of SQLite's 009-job-leases: job leases (jobs/job-rows.ts). */
+export const pg009JobLeases: PgMigration = {
+  version: 9,
   name: 'job-leases',
   up: `
     ALTER TABLE jobs ADD COLUMN leased_by TEXT;

@@ -11,8 +11,8 @@ import type { Migration } from '../../../shared/sqlite-migrate';
  *   every process of a team server fetches it into its own cache: workers to embed keyframes, API replicas to embed
  *   query text.
  */
-export const m014EmbedClaims: Migration = {
-  version: 14,
+export const m015EmbedClaims: Migration = {
+  version: 15,
   name: 'embed-claims',
   up: `
     CREATE TABLE segment_embed_claims (

@@ -6,8 +6,8 @@ import type { Migration } from '../../../shared/sqlite-migrate';
  * goes; the others wait and copy the model from the team's blob store once it is there. A lease left by a process
  * that died lapses at `fetching_until`, and another process takes the fetch over.
  */
-export const m015ModelFetchLeases: Migration = {
-  version: 15,
+export const m017ModelFetchLeases: Migration = {
+  version: 17,
   name: 'model-fetch-leases',
   up: `
     ALTER TABLE semantic_model_requests ADD COLUMN fetching_by TEXT;

@@ -1,6 +1,6 @@
 import { ProbeError, type ProbeResult } from '../../common/media/ffprobe';
 import { probeWithTrustedDuration } from '../../common/media/probe-duration';
-import { OperationFailure } from './errors';
+import { OperationFailure } from './operation-failure';
 
 /** The contract's container list, by file extension (mp4, m4v, mov, mkv, webm, avi, flv, f4v, wmv, mpg, mpeg, 3gp, ts, m2ts). */
 export const CONTAINER_EXTENSIONS = [
