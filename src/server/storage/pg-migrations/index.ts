@@ -9,6 +9,7 @@ import { pg008UploadSessionClaims } from './008-upload-session-claims';
 import { pg009EmbedClaims } from './009-embed-claims';
 import { pg010SegmentSearchCounts } from './010-segment-search-counts';
 import { pg011ModelFetchLeases } from './011-model-fetch-leases';
+import { pg012SegmentSearchRank } from './012-segment-search-rank';
 import type { PgMigration } from './pg-migration';
 
 /** The service's PostgreSQL migrations, in order. Append only. */
@@ -24,4 +25,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg009EmbedClaims,
   pg010SegmentSearchCounts,
   pg011ModelFetchLeases,
+  pg012SegmentSearchRank,
 ];
