@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sql, SqlParam } from '../../storage/sql';
 import type { Where } from '../../storage/where';
-import { COLUMNS, parseTsvector, type Bm25Row, type Positions } from './bm25';
+import { COLUMNS, parseTsvector, unquoteLexeme, type Bm25Row, type Positions } from './bm25';
 
 /** A condition on segment_search_rank (alias f) and its arguments. */
 export interface Match {
@@ -74,24 +74,56 @@ export async function candidates(
   return found.map((c) => ({ id: c.id, tokens: c.tokens, columns: c.columns ?? columnsOf.get(c.id) ?? [] }));
 }
 
-/** A row's filtered `terms` as its columns' positions, by the gaps between them; null if the gaps are not all there. */
+/** One lexeme of a tsvector as PostgreSQL prints it, with its positions (`'car':2,5A`). */
+const ENTRY = /'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g;
+
+/**
+ * A row's filtered `terms` as its columns' positions, by the gaps between them; null if the gaps are not all there.
+ * Parsed in one pass, with a column's map made only when it holds a word (most hold none of the query's).
+ */
 function split(text: string): Positions[] | null {
-  const all = parseTsvector(text);
-  const gaps = all.get(GAP);
-  if (gaps?.length !== COLUMNS.length - 1) return null;
-  const columns = COLUMNS.map((): Positions => new Map());
-  for (const [lexeme, positions] of all) {
-    if (lexeme === GAP) continue;
-    for (const p of positions) {
+  const entries: [string, string][] = [];
+  let gaps: number[] = [];
+  for (const m of text.matchAll(ENTRY)) {
+    const lexeme = unquoteLexeme(m[1]!);
+    if (lexeme === GAP) gaps = positionsOf(m[2] ?? '');
+    else entries.push([lexeme, m[2] ?? '']);
+  }
+  if (gaps.length !== COLUMNS.length - 1) return null;
+  const columns: Positions[] = COLUMNS.map(() => NONE);
+  for (const [lexeme, text] of entries)
+    for (const p of positionsOf(text)) {
       let column = 0;
       while (column < gaps.length && gaps[column]! < p) column++;
+      if (columns[column] === NONE) columns[column] = new Map();
       const at = columns[column]!;
       const list = at.get(lexeme);
       if (list) list.push(p);
       else at.set(lexeme, [p]);
     }
-  }
   return columns;
+}
+
+const NONE: Positions = new Map();
+
+/** `1,5A,7` -> [1, 5, 7] (weights dropped). */
+function positionsOf(text: string): number[] {
+  const out: number[] = [];
+  let n = 0;
+  let digits = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      n = n * 10 + c - 48;
+      digits = true;
+    } else if (c === 44) {
+      if (digits) out.push(n);
+      n = 0;
+      digits = false;
+    }
+  }
+  if (digits) out.push(n);
+  return out;
 }
 
 const TSV_COLUMNS = ['caption_tsv', 'transcript_tsv', 'ocr_tsv', 'labels_tsv', 'names_tsv'] as const;
