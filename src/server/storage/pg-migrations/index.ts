@@ -9,6 +9,7 @@ import { pg014UploadSessionClaims } from './014-upload-session-claims';
 import { pg015EmbedClaims } from './015-embed-claims';
 import { pg016SegmentSearchCounts } from './016-segment-search-counts';
 import { pg017ModelFetchLeases } from './017-model-fetch-leases';
+import { pg018SegmentSearchRank } from './018-segment-search-rank';
 import type { PgMigration } from './pg-migration';
 
 /** SQLite migrations 2-7, whose schema 001-library already holds: recorded here as no-ops under their numbers. */
@@ -36,4 +37,5 @@ export const pgMigrations: readonly PgMigration[] = [
   pg015EmbedClaims,
   pg016SegmentSearchCounts,
   pg017ModelFetchLeases,
+  pg018SegmentSearchRank,
 ];
