@@ -26,7 +26,24 @@ export function objectMinScore(label: string): number {
   return CLASS_MIN[label] ?? DEFAULT_MIN;
 }
 
-/** Whether a detection is sure enough of its class to be indexed. */
-export function passesObjectThreshold(object: { label: string; score: number }): boolean {
-  return object.score >= objectMinScore(object.label);
+/** A person box the detector is less sure of still counts when a confirmed face sits inside it: two signals agree. */
+const PERSON_WITH_FACE_MIN = 0.1;
+
+type Box = readonly [number, number, number, number];
+
+/**
+ * Whether a detection is sure enough of its class to be indexed: its class's threshold, or for a person, a face
+ * confirmed on its own (face-confirm.ts) centred inside its box.
+ */
+export function passesObjectThreshold(
+  object: { label: string; score: number; box?: Box },
+  faces: readonly { box: Box }[] = [],
+): boolean {
+  if (object.score >= objectMinScore(object.label)) return true;
+  const box = object.box;
+  if (object.label !== 'person' || !box || object.score < PERSON_WITH_FACE_MIN) return false;
+  return faces.some(({ box: [x, y, w, h] }) => {
+    const [cx, cy] = [x + w / 2, y + h / 2];
+    return cx >= box[0] && cx <= box[0] + box[2] && cy >= box[1] && cy <= box[1] + box[3];
+  });
 }

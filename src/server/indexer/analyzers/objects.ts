@@ -34,8 +34,8 @@ export class ObjectsAnalyzer implements FrameAnalyzer {
     this.engine ??= await loadDetectionEngine();
     const rgb = await segment.rgb();
     const found = await detectRgb(this.engine, rgb, segment.width, segment.height);
-    // Only classes sure enough to be indexed get a label, and so a colour.
-    const objects = found.objects.filter(passesObjectThreshold);
+    // Only classes sure enough to be indexed get a label, and so a colour (a person also when a confirmed face agrees).
+    const objects = found.objects.filter((o) => passesObjectThreshold(o, found.people.faces));
     const labels: Label[] = objects.map((o) => ({
       label: o.label,
       score: round(o.score),

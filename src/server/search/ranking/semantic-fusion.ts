@@ -54,10 +54,10 @@ const DARKNESS = new Set(['black', 'dark', 'night']);
 const seenRow = z.object({ id: z.number().int(), labels: z.string(), ocr_text: z.string() });
 
 /**
- * Takes out of `similarity` the segments whose keyframe shows nothing the analyzers could see (no label but darkness,
- * no text on screen): an embedding of a black frame is near many queries, so a dark clip with only speech would
- * otherwise rank for "red car". Such a segment still matches the words it says. Reads the candidates only: the best
- * `limit` by similarity and the keyword hits.
+ * Takes out of `similarity` the segments whose keyframe the analyzers saw as too dark to show anything (darkness
+ * its only labels, no text on screen): an embedding of a black frame is near many queries, so a dark clip with only
+ * speech would otherwise rank for "red car". Such a segment still matches the words it says. Reads the candidates
+ * only: the best `limit` by similarity and the keyword hits.
  */
 async function dropUnseen(
   sql: Sql,
@@ -79,8 +79,12 @@ async function dropUnseen(
     ...list,
   );
   for (const r of parsedRows(seenRow, rows)) {
-    const seen = segmentLabels(r.labels).some((l) => !(l.source === 'colour:frame' && DARKNESS.has(l.label)));
-    if (!seen && r.ocr_text.trim() === '') similarity.delete(r.id);
+    const labels = segmentLabels(r.labels);
+    const darkness = (l: (typeof labels)[number]): boolean => l.source === 'colour:frame' && DARKNESS.has(l.label);
+    // Only a frame the analyzers saw as dark: one they left unlabelled (indexed before the colour descriptors) keeps
+    // its embedding's say.
+    const dark = labels.some(darkness) && labels.every(darkness);
+    if (dark && r.ocr_text.trim() === '') similarity.delete(r.id);
   }
 }
 
