@@ -15,6 +15,9 @@ import type { PgMigration } from './pg-migrations/pg-migration';
 import { PgSql } from './pg-sql';
 import { SHARED_NUMBERING_MARK } from './schema-renumbering';
 
+/** The shared numbering's latest version, which a renumbered file ends at. */
+const LATEST = serviceMigrations.at(-1)!.version;
+
 /**
  * Databases written by a build of the old numbering (SQLite 1-15, PostgreSQL 1-11) move to the shared one when the
  * service opens them: same schema as a new database, nothing run twice (an ALTER TABLE ADD COLUMN would fail), nothing
@@ -42,7 +45,7 @@ describe('SQLite service database at an old version number', () => {
   function newSchema(): unknown {
     const db = openServiceDb(join(dir.dir, 'new'));
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(17);
+      expect(db.pragma('user_version', { simple: true })).toBe(LATEST);
       expect(db.pragma('application_id', { simple: true })).toBe(SHARED_NUMBERING_MARK);
       return schemaOf(db);
     } finally {
@@ -66,7 +69,7 @@ describe('SQLite service database at an old version number', () => {
     }
     const db = openServiceDb(data);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(17);
+      expect(db.pragma('user_version', { simple: true })).toBe(LATEST);
       expect(db.pragma('application_id', { simple: true })).toBe(SHARED_NUMBERING_MARK);
       expect(schemaOf(db)).toEqual(newSchema());
       expect(db.prepare('SELECT name FROM accounts').all()).toEqual([{ name: 'old' }]);
