@@ -158,15 +158,15 @@ function inTiers(ranked: Candidate[], limit: number): Candidate[] {
 }
 
 /**
- * The highest score of a hit that lacks some of the query's words (or matches by names only): just under the medium
- * filtering level, so that medium and high mean "matches what was asked" and a partial match shows at low, with the
- * words it lacks named ("no match for: crash").
+ * The highest score of a hit that lacks some of the query's words: just under the medium filtering level, so that
+ * medium and high mean "matches what was asked" and a partial match shows at low, with the words it lacks named
+ * ("no match for: crash").
  */
 export const PARTIAL_MAX_SCORE = FILTERING_LEVELS.medium - 0.0001;
 
 /** Hits already in tier order: partial ones held under medium, each score under the hit before it (see inTiers). */
 export function holdUnder(hits: SegmentHit[]): void {
-  for (const h of hits) if (h.tier > 0 && h.score > PARTIAL_MAX_SCORE) h.score = PARTIAL_MAX_SCORE;
+  for (const h of hits) if (h.missing.length > 0 && h.score > PARTIAL_MAX_SCORE) h.score = PARTIAL_MAX_SCORE;
   for (let i = 1; i < hits.length; i++) {
     const [prev, h] = [hits[i - 1]!, hits[i]!];
     // Under the hit before: by a score step below a tier above, by a millionth below an equal score.
