@@ -28,6 +28,44 @@ const serviceBorder = (files, ignores, patterns, moreRules = {}) => ({
   },
 });
 
+/** What domain code (the service outside http/ and the composition root) may not import. */
+const domainPatterns = [
+  {
+    group: ['**/http/**'],
+    message:
+      'Only routes and the composition root import src/server/http: domain code throws refusals (domain-errors.ts) that http/ maps to envelopes.',
+  },
+  {
+    group: ['fastify', 'fastify/*', '@fastify/*'],
+    message: 'Routes live under src/server/http only.',
+  },
+  {
+    group: ['**/storage/migrations/*-*'],
+    message: 'A shipped migration is frozen history: run-time code keeps its own copy of what it needs.',
+  },
+];
+
+/** The shared ingest steps (src/server/ingest) serve both interfaces: library and datalake never import each other. */
+const ingestBorders = [
+  {
+    files: ['src/server/library/**/*.ts'],
+    group: ['**/datalake/**'],
+    message:
+      'The library (interface A) never imports the datalake (interface B): shared ingest steps live in src/server/ingest.',
+  },
+  {
+    files: ['src/server/datalake/**/*.ts'],
+    // A datalake video stands on a library video: it may read that row's type (library/videos), nothing more.
+    group: ['**/library/**', '!**/library/videos'],
+    message: 'The datalake never imports the library (interface A): shared ingest steps live in src/server/ingest.',
+  },
+  {
+    files: ['src/server/ingest/**/*.ts'],
+    group: ['**/library/**', '**/datalake/**'],
+    message: 'The shared ingest steps serve both interfaces and import neither.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'test-artifacts/**', 'bin/**'] },
   js.configs.recommended,
@@ -178,21 +216,10 @@ export default tseslint.config(
   serviceBorder(
     ['src/server/**/*.ts'],
     ['src/server/http/**', 'src/server/service.ts', 'src/server/cli.ts', 'src/server/**/*.test.ts'],
-    [
-      {
-        group: ['**/http/**'],
-        message:
-          'Only routes and the composition root import src/server/http: domain code throws refusals (domain-errors.ts) that http/ maps to envelopes.',
-      },
-      {
-        group: ['fastify', 'fastify/*', '@fastify/*'],
-        message: 'Routes live under src/server/http only.',
-      },
-      {
-        group: ['**/storage/migrations/*-*'],
-        message: 'A shipped migration is frozen history: run-time code keeps its own copy of what it needs.',
-      },
-    ],
+    [...domainPatterns],
+  ),
+  ...ingestBorders.map(({ files, ...pattern }) =>
+    serviceBorder(files, ['src/server/**/*.test.ts'], [...domainPatterns, pattern]),
   ),
   serviceBorder(
     ['src/server/http/**/*.ts'],

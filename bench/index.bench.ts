@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeVideo, createAnalyzers, type AnalyzeResult } from '../src/server/indexer/analyze-video';
 import type { Analyzer } from '../src/server/indexer/types';
+import { cpuSeconds } from './cpu-time';
 import { CUT_CLIP_DURATION, CUT_SECONDS, cutEvery4sClip } from './cut-clip';
 import { command, compare, timeBest, type Benchmark, type BenchResult, type Comparison } from './harness';
 import { benchClip, DURATION } from './titled-clip';
@@ -28,17 +28,6 @@ function ffmpegKeyframes(clip: string): Promise<string> {
     'null',
     '-',
   ]);
-}
-
-/**
- * CPU seconds this process has used (every thread: tesseract's, the wasm detectors') plus its finished children
- * (ffmpeg, pocketsphinx), from /proc. Wall time on a machine shared by other jobs measures their load as much as ours;
- * CPU time much less so.
- */
-function cpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime, stime, cutime, cstime: fields 14-17 of proc(5), in clock ticks (100 per second on Linux).
-  return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / 100;
 }
 
 /** A job's CPU seconds, by cpuSeconds(). */

@@ -25,6 +25,7 @@ const BUILT = [
   'main/download-worker.js',
   'service/cli.js',
   'service/analysis-worker.js',
+  'service/scene-text-worker.js',
 ];
 
 /** Builds the app when any built entry is missing or older than the sources. */

@@ -8,11 +8,15 @@ export type Db = Database.Database;
 
 /**
  * Opens (creating if needed) a SQLite file in WAL mode with foreign keys on, and brings its schema up to date.
- * Refuses a file whose schema is newer than `migrations`. The caller owns the connection and must close it.
+ * Refuses a file whose schema is newer than `migrations`. `prepare` runs first (the service renumbers old files). The caller owns the connection and must close it.
  * The file is 0600 before SQLite opens it (SQLite gives its -wal and -shm the database's mode); a folder it creates
  * is 0700. An existing folder keeps its mode: a database may live in a folder the user shares (`--db ./x.db`).
  */
-export function openSqlite(file: string, migrations: readonly Migration[]): Db {
+export function openSqlite(
+  file: string,
+  migrations: readonly Migration[],
+  prepare?: (db: Database.Database) => void,
+): Db {
   if (file !== ':memory:') {
     const dir = dirname(file);
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
@@ -25,6 +29,7 @@ export function openSqlite(file: string, migrations: readonly Migration[]): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    prepare?.(db);
     migrate(db, migrations);
     return db;
   } catch (err) {

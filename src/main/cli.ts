@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { SEARCH_TYPES } from '../shared/api-types';
+import { SEARCH_TYPES, unmatchedWords } from '../shared/api-types';
 import { CLIP_FORMATS } from '../shared/contract/clips';
 import { describeError } from '../shared/errors';
 import { LibraryApiError } from './api/errors';
@@ -145,6 +145,8 @@ program
           return EXIT.ok;
         }
         if (results.length === 0) process.stdout.write('no results\n');
+        const unmatched = unmatchedWords(results);
+        if (unmatched.length) process.stdout.write(`no match for: ${unmatched.join(', ')}\n`);
         for (const r of results) {
           if ('videoNo' in r)
             process.stdout.write(

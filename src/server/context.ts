@@ -13,7 +13,10 @@ import type { SemanticSlot } from './semantic/semantic-slot';
 import type { Sql } from './storage/sql';
 
 /** What routes and the indexer ask of the semantic slot. */
-export type SemanticPart = Pick<SemanticSlot, 'state' | 'startDownload' | 'cancelDownload' | 'embedPending'>;
+export type SemanticPart = Pick<
+  SemanticSlot,
+  'state' | 'startDownload' | 'cancelDownload' | 'installFrom' | 'embedPending'
+>;
 
 /** Everything a route or worker needs, built once by the service's composition root. */
 export interface ServiceContext {

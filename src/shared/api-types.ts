@@ -102,8 +102,19 @@ export const clipItemSchema = z.object({
   keyframe_blob: z.string().optional(),
   /** Reelsync's service only (the cloud has no such field): why the segment matched, e.g. "on screen: 'SCENE 12'". */
   matched: z.string().optional(),
+  /** Reelsync's service only: the query's words this hit has nothing for (see unmatchedWords). */
+  missing: z.array(z.string()).optional(),
 });
 export type ClipItem = z.infer<typeof clipItemSchema>;
+
+/**
+ * The query's words that no result matched, from the items' `missing` (Reelsync's service only): what every item is
+ * missing. Empty when there are no items (nothing to say beside "no results") or one matched them all.
+ */
+export function unmatchedWords(items: readonly { missing?: string[] }[]): string[] {
+  if (items.length === 0) return [];
+  return (items[0]!.missing ?? []).filter((w) => items.every((i) => i.missing?.includes(w)));
+}
 
 export const captionItemSchema = z.object({
   video_no: z.string(),
@@ -115,6 +126,7 @@ export const captionItemSchema = z.object({
   score: z.number(),
   /** Reelsync's service only (the cloud has none of these): why it matched, and the segment's keyframe. */
   matched: z.string().optional(),
+  missing: z.array(z.string()).optional(),
   keyframe_bucket: z.string().optional(),
   keyframe_blob: z.string().optional(),
 });

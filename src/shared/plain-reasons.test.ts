@@ -6,6 +6,8 @@ const RAW: Record<Exclude<ReasonCause, 'unknown'>, string> = {
   'camera-raw': "camera raw RED R3D cannot be decoded here (open it in REDCINE-X PRO or RED's SDK)",
   'making-proxy': 'making a search proxy',
   'proxy-cache-full': 'the proxy cache is full: 2.0 GB of 2.0 GB held by proxies waiting for indexing',
+  'not-a-video':
+    'not a video file (its content is text): moov atom not found; Invalid data found when processing input',
   'cut-short': 'partial file: the streams declare 266.3 KB but the file holds 148.3 KB',
   'no-index':
     'not a readable video (truncated or corrupt?): moov atom not found; Invalid data found when processing input',
@@ -61,7 +63,12 @@ describe('plainReason', () => {
   });
 
   it('keeps the numbers an editor needs (codec name, sizes)', () => {
-    expect(plainReason(RAW.codec).text).toContain('mpeg4');
+    expect(plainReason(RAW.codec).text).toContain('the MPEG-4 Part 2 codec');
+    expect(plainReason('video codec prores (HQ) is not accepted (h264, h265/hevc, vp9)').text).toContain(
+      'the Apple ProRes 422 HQ codec',
+    );
+    expect(plainReason('video codec dnxhd (DNXHR HQX) is not accepted').text).toContain('the Avid DNxHR HQX codec');
+    expect(plainReason('codec weirdcodec is not supported').text).toContain('the WEIRDCODEC codec');
     expect(plainReason(RAW['too-large']).text).toContain('5.2 GB');
     expect(plainReason(RAW['too-large']).text).toContain('5.0 GB');
   });
@@ -71,6 +78,13 @@ describe('plainReason', () => {
     expect(plainReason('extension .webm is not supported').cause).toBe('extension');
     expect(plainReason('not a readable video: moov atom not found').cause).toBe('no-index');
     expect(plainReason('file is empty').cause).toBe('empty');
+  });
+
+  it('says a file that is not a video is not one: no copy was interrupted', () => {
+    const text = plainReason(RAW['not-a-video']).text;
+    expect(text).toBe('This is not a video at all: it holds text, whatever its name says. Nothing to upload.');
+    expect(text).not.toMatch(/incomplete|interrupted/);
+    expect(plainReason('not a video file (its content is no video container): x').text).toMatch(/no video format/);
   });
 
   it('names the missing index, not the first symptom, when ffprobe lists both', () => {

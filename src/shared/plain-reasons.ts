@@ -1,3 +1,5 @@
+import { codecDisplayName } from './codec-names';
+
 /**
  * The one mapping from raw failure text (errno codes, ffmpeg/ffprobe messages, the validator's and the API client's
  * technical reasons, the service's indexing failures) to a sentence an editor understands. The raw text is never lost:
@@ -40,6 +42,14 @@ const RULES = [
       'Waiting for room in the proxy cache: it makes this search proxy once earlier ones are uploaded and indexed, or when you raise the cache size in Settings.',
   },
   {
+    cause: 'not-a-video',
+    match: /not a video file \(its content is (text|no video container)\)/i,
+    text: (m) =>
+      m[1] === 'text'
+        ? 'This is not a video at all: it holds text, whatever its name says. Nothing to upload.'
+        : 'This is not a video at all: its content is no video format, whatever its name says. Nothing to upload.',
+  },
+  {
     cause: 'cut-short',
     match: /partial file|last second does not decode|Input buffer exhausted/i,
     text: () =>
@@ -59,9 +69,9 @@ const RULES = [
   },
   {
     cause: 'codec',
-    match: /codec (\S+) is not (?:accepted|supported)/i,
+    match: /codec (\S+)(?: \(([^)]+)\))? is not (?:accepted|supported)/i,
     text: (m) =>
-      `This video uses the ${m[1] ?? 'unknown'} codec, which the library does not accept. Export it as H.264, H.265 (HEVC) or VP9.`,
+      `This video uses the ${codecDisplayName(m[1] ?? 'unknown', m[2])} codec, which the library does not accept. Export it as H.264, H.265 (HEVC) or VP9.`,
   },
   {
     cause: 'extension',

@@ -24,6 +24,8 @@ export const semanticStateSchema = z.discriminatedUnion('state', [
     /** Bytes per second since this download started (bytes resumed from an earlier one not counted); null at first. */
     bytesPerSecond: z.number().nonnegative().nullable(),
     file: z.string(),
+    /** Installing from this folder or archive (an editor's drive) rather than downloading from the host. */
+    from: z.string().optional(),
   }),
   z.object({
     state: z.literal('ready'),
@@ -43,7 +45,7 @@ export function semanticStateLine(s: SemanticState): string {
     case 'off':
       return `semantic search: off (${s.reason})`;
     case 'downloading':
-      return `semantic search: downloading ${s.model}${s.percent === null ? '' : ` ${Math.floor(s.percent)}%`}`;
+      return `semantic search: ${s.from ? 'installing' : 'downloading'} ${s.model}${s.percent === null ? '' : ` ${Math.floor(s.percent)}%`}`;
     case 'ready':
       return `semantic search: on (${s.model})`;
     case 'failed':

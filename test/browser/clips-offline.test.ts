@@ -45,6 +45,9 @@ describe.skipIf(skipBrowserTests)(
         return d;
       }, `file://${loose}`);
       await ui.page.dispatchEvent('main', 'drop', { dataTransfer: dt });
+      // The dropped path waits in the dialog's field (tags and options can be set) until Add.
+      expect(await ui.page.getByLabel('Paths to add').inputValue()).toBe(loose);
+      await ui.page.getByTestId('add-paths-dialog').getByRole('button', { name: 'Add', exact: true }).click();
       const watched = ui.page.locator('[data-testid="add-results"] [data-outcome="watching"]');
       await watched.waitFor();
       expect(await watched.textContent()).toContain('watched on its own');

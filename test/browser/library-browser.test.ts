@@ -86,7 +86,7 @@ describe.skipIf(skipBrowserTests)('library browser (Chromium, web mode, embedded
     await shot('17-library-browser');
 
     await ui.page.getByRole('combobox', { name: 'Codec' }).click();
-    await ui.page.getByRole('option', { name: 'H264' }).click();
+    await ui.page.getByRole('option', { name: 'H.264' }).click();
     await expect.poll(names).toEqual(['title.mp4', 'phone.mp4']);
     await ui.page.getByRole('combobox', { name: 'Codec' }).click();
     await ui.page.getByRole('option', { name: 'VP9' }).click();

@@ -40,6 +40,22 @@ describe.skipIf(skipBrowserTests)('search results say why they matched (Chromium
     await ui.page.screenshot({ path: join(screenshotsDir, '30-search-why.png') });
   }, 60_000);
 
+  it('says "no match for" beside results that match only some of the words (issue 30 item 3)', async () => {
+    await ui.page.getByLabel('Search the library').fill('scene crash');
+    await ui.page.getByLabel('Search the library').press('Enter');
+    const card = ui.page.getByTestId('hit-card').first();
+    await expect
+      .poll(() => card.getByTestId('hit-why').textContent(), { timeout: 20_000 })
+      .toBe("on screen: 'SCENE 12'");
+    const note = ui.page.getByTestId('unmatched-note');
+    await expect.poll(() => note.textContent(), { timeout: 10_000 }).toMatch(/^No match for: crash\b/);
+    await ui.page.screenshot({ path: join(screenshotsDir, '30-search-no-match-for.png') });
+    // Every word found: no note.
+    await ui.page.getByLabel('Search the library').fill('scene');
+    await ui.page.getByLabel('Search the library').press('Enter');
+    await expect.poll(() => note.count(), { timeout: 10_000 }).toBe(0);
+  }, 60_000);
+
   it('gives caption results a thumbnail and a why line too', async () => {
     await ui.page.getByRole('tab', { name: 'Captions' }).click();
     const card = ui.page.getByTestId('hit-card').first();

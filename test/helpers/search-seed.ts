@@ -139,6 +139,6 @@ export async function seedSegmentsSql(
   });
   // The planner's statistics as autovacuum leaves them within a minute of a bulk load: without them a search right
   // after seeding plans for the tables as they were before it (a nested loop over every one of the account's videos).
-  await sql.run('ANALYZE videos, segments, segment_search');
+  await sql.run('ANALYZE videos, segments, segment_search, segment_search_rank');
   return { accountId, firstVideoNo: `${prefix}v0` };
 }

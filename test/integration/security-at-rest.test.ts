@@ -1,18 +1,17 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/server/accounts/accounts';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 let service: TestService;
 let dlKey: string;
+const testService = useService({ config: { indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true } } });
+  service = testService();
   dlKey = service.createKey('test', { kind: 'datalake' });
 }, 60_000);
-afterAll(async () => {
-  await service?.stop();
-});
 
 describe('keys at rest', () => {
   it('no file of the data folder holds a key in clear; only its SHA-256 digest (the lookup is by digest)', async () => {

@@ -72,7 +72,6 @@ describe('writes a web token holder cannot make', () => {
     await mkdir(exportsDir(), { recursive: true });
     await symlink(outside, join(exportsDir(), 'link'));
     await refused('clips:export', { format: 'csv', file: join(exportsDir(), 'link', 'm.csv') });
-    await refused('clips:export', { format: 'csv', file: join(exportsDir(), 'new.csv'), onExists: 'replace' });
     await refused('clips:export', { format: 'csv', fileGrant: 'A'.repeat(24) });
     expect(await readdir(outside)).toEqual([]);
   });
@@ -148,7 +147,7 @@ describe('writes a web token holder cannot make', () => {
 });
 
 describe('writes the user allowed', () => {
-  it('exports into an allowed root, 0644, every CSV cell quoted and formulas neutralised; never overwrites', async () => {
+  it('exports into an allowed root, 0644, every CSV cell quoted and formulas neutralised; never destroys', async () => {
     const file = join(exportsDir(), 'markers.csv');
     const first = await rpc('clips:export', { format: 'csv', file });
     expect(first.ok && first.value.file).toBe(file);
@@ -170,11 +169,18 @@ describe('writes the user allowed', () => {
     const renamed = await rpc('clips:export', { format: 'csv', file, onExists: 'rename' });
     expect(renamed.ok && renamed.value.file).toBe(join(exportsDir(), 'markers (1).csv'));
     expect(await readFile(file, 'utf8')).toBe('mine');
+    // Replace by a typed path writes the export and keeps what it replaces beside it: nothing is lost.
+    const replaced = await rpc('clips:export', { format: 'csv', file, onExists: 'replace' });
+    expect(replaced.ok && replaced.value.file).toBe(file);
+    expect(await readFile(file, 'utf8')).toContain('"$(touch /tmp/reelsync-pwned)"');
+    expect(await readFile(join(exportsDir(), 'markers (replaced).csv'), 'utf8')).toBe('mine');
 
     const victim = join(outside, 'victim.txt');
     await writeFile(victim, 'keep');
     await symlink(victim, join(exportsDir(), 'planted.csv'));
     await refused('clips:export', { format: 'csv', file: join(exportsDir(), 'planted.csv') }, 'file_exists');
+    const planted = { format: 'csv', file: join(exportsDir(), 'planted.csv'), onExists: 'replace' } as const;
+    expect(await refused('clips:export', planted, 'file_exists')).toContain('is not a plain file');
     expect(await readFile(victim, 'utf8')).toBe('keep');
   });
 

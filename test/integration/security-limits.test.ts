@@ -1,21 +1,20 @@
 import { connect, type Socket } from 'node:net';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, DATALAKE_BASE_PATH } from '../../src/shared/api-types';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 const IDLE_MS = 800;
 let service: TestService;
 let dlKey: string;
+const testService = useService({
+  config: { indexer: { paused: true }, http: { idleTimeoutMs: IDLE_MS, maxJsonBytes: 64 * 1024 } },
+});
 beforeAll(async () => {
-  service = await startService({
-    config: { indexer: { paused: true }, http: { idleTimeoutMs: IDLE_MS, maxJsonBytes: 64 * 1024 } },
-  });
+  service = testService();
   dlKey = service.createKey('test', { kind: 'datalake' });
 }, 60_000);
-afterAll(async () => {
-  await service?.stop();
-});
 
 /** Opens a raw socket, writes `text`, and resolves with how long the server kept it open and what it answered. */
 function stallWith(

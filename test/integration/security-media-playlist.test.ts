@@ -8,7 +8,8 @@ import { fixturePath } from '../fixtures/media';
 import { apiClient, type ApiClient } from '../helpers/api';
 import { datalakeClient, waitForOperation, type DatalakeClient } from '../helpers/datalake';
 import { playlistText } from '../helpers/playlist';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 // Account A stores a real video; account B uploads HLS playlists named x.mp4 whose segments are A's stored file (by
 // absolute file:// URL and by a path relative to where the service keeps uploads), or files that do not exist.
@@ -20,8 +21,9 @@ let playlists: { existing: string[]; missing: string[] };
 let bBalance: () => Promise<number>;
 let media: { url: string; server: Server };
 
+const testService = useService({ config: { indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true } } });
+  service = testService();
   a = apiClient(service.baseUrl, service.key);
   b = apiClient(service.baseUrl, service.createKey('intruder', { credits: 10 }));
   bLake = datalakeClient(service.origin, service.createKey('intruder', { kind: 'datalake' }));
@@ -51,7 +53,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((r) => media?.server.close(r));
-  await service?.stop();
 });
 
 const all = () => [...playlists.existing, ...playlists.missing];

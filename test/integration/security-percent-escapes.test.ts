@@ -1,20 +1,19 @@
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { datalakeClient, type DatalakeClient } from '../helpers/datalake';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 let service: TestService;
 let dl: DatalakeClient;
 let collection: string;
 
+const testService = useService({ config: { indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true } } });
+  service = testService();
   dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
   collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'escapes' })).json.collection_id;
 }, 60_000);
-afterAll(async () => {
-  await service?.stop();
-});
 
 describe('malformed percent-escapes in datalake ingest URLs', () => {
   // `%zz` is no escape at all; `%ff` is one byte that is not UTF-8: decodeURIComponent throws on both.

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { photoPath } from '../fixtures/media';
 import { apiClient, type ApiClient } from '../helpers/api';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 /** A real PNG of width x height RGB pixels, all black: a few hundred KB that decode to width x height x 3 bytes. */
@@ -59,14 +60,14 @@ describe('photo search refuses images over the pixel budget before decoding (iss
   let api: ApiClient;
   let dir: { dir: string; cleanup(): Promise<void> };
 
+  const testService = useService({ config: { limits: { searchPerSecond: 1000 } } });
   beforeAll(async () => {
-    service = await startService({ config: { limits: { searchPerSecond: 1000 } } });
+    service = testService();
     api = apiClient(service.baseUrl, service.key);
     dir = await tempDir('reelsync-image-bomb-');
   }, 120_000);
 
   afterAll(async () => {
-    await service?.stop();
     await dir?.cleanup();
   });
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, API_V2_BASE_PATH, DATALAKE_BASE_PATH } from '../../src/shared/api-types';
 import { datalakeClient } from '../helpers/datalake';
 import { datalakeAttacks, datalakeShapeProblem } from '../helpers/fuzz-datalake';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 const REQUESTS = 10_000;
 
@@ -14,13 +15,14 @@ let pool: Pool;
 let dlKey: string;
 /** A real collection and resumable session of the fuzzing account, so some ids hit existing rows. */
 let dlIds: { collection: string; upload: string };
+const testService = useService({
+  config: {
+    indexer: { paused: true },
+    limits: { searchPerSecond: 100_000, uploadPerMinute: 100_000, downloadPerMinute: 100_000 },
+  },
+});
 beforeAll(async () => {
-  service = await startService({
-    config: {
-      indexer: { paused: true },
-      limits: { searchPerSecond: 100_000, uploadPerMinute: 100_000, downloadPerMinute: 100_000 },
-    },
-  });
+  service = testService();
   pool = new Pool(service.origin, { connections: 8 });
   dlKey = service.createKey('test', { kind: 'datalake' });
   const dl = datalakeClient(service.origin, dlKey);
@@ -36,7 +38,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool.close();
-  await service.stop();
 });
 
 interface Attack {

@@ -1,18 +1,17 @@
 import Database from 'better-sqlite3';
 import { mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 let service: TestService;
 
+const testService = useService({ config: { indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true } } });
+  service = testService();
 }, 60_000);
-afterAll(async () => {
-  await service?.stop();
-});
 
 const exists = async (path: string): Promise<boolean> => (await stat(path).catch(() => null)) !== null;
 

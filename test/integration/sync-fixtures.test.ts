@@ -37,7 +37,10 @@ describe('sync of the fixture folder against the real service', () => {
         reason: expect.stringMatching(/incomplete/) as unknown,
         details: expect.stringMatching(/moov/) as unknown,
       });
-      expect(byName.get('not-a-video.mp4')?.status).toBe('skipped');
+      expect(byName.get('not-a-video.mp4')).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringMatching(/^This is not a video at all/) as unknown,
+      });
       const renamed = byName.get('day2/same-content-renamed.mp4');
       expect(renamed?.status).toBe('indexed');
       expect(renamed?.videoNo).toBe(byName.get('phone-h264.mp4')?.videoNo);

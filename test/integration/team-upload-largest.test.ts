@@ -69,13 +69,14 @@ interface Answer {
 
 /** POST /upload of the generated take, written as the socket takes it; when its last byte went and the answer came. */
 function upload(baseUrl: string, key: string, take: () => Generator<Buffer>, size: number): Promise<Answer> {
+  // Fields first and the file last, as curl -F, fetch's FormData and Reelsync's client send them: the service foresees
+  // the file's length and streams it into S3 as one PUT (a file followed by fields goes as parts: blob-stores.test.ts).
   const head = Buffer.from(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="take.mp4"\r\n` +
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="tags[0]"\r\n\r\nlargest\r\n` +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="take.mp4"\r\n` +
       'Content-Type: video/mp4\r\n\r\n',
   );
-  const tail = Buffer.from(
-    `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="tags[0]"\r\n\r\nlargest\r\n--${BOUNDARY}--\r\n`,
-  );
+  const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   return new Promise((resolve, reject) => {
     let lastByteMs = 0;
     let processing = 0;
@@ -156,12 +157,11 @@ it.skipIf(skipPostgresTests)(
     );
     expect(row).toMatchObject({ size: SIZE, sha256: sent.digest('hex') });
     expect((await cluster.s3.keys()).filter((k) => k.endsWith(row!.blob))).toHaveLength(1);
-    // Streamed into the store as it arrived: by the client's last byte, all but the parts in flight and the socket
-    // buffers (under 128 MiB of the 3 GiB; receiving first and storing after, none of it) had reached the
-    // store. What is left after it is the store's completion of the multipart upload (s3rver copies every part into
-    // the object, on a loaded machine for as long as a minute), answered with 102 Processing meanwhile.
+    // Streamed into the store as it arrived: by the client's last byte, all but what is in flight and in the socket
+    // buffers (under 128 MiB of the 3 GiB; receiving first and storing after, none of it) had reached the store.
+    // What is left after it is the probe of the staged copy, answered with 102 Processing meanwhile.
     expect(storedByLastByte).toBeGreaterThan(SIZE - 128 * MIB);
-    // 4 parts of 8 MiB in flight, one filling, and what the GC has not yet returned: not the 3 GiB.
+    // The PUT's buffers and what the GC has not yet returned: not the 3 GiB.
     expect(peak - idle).toBeLessThan(200);
   },
   240_000,

@@ -145,3 +145,25 @@ export const EVAL_CASES: EvalCase[] = [
     kind: 'objects',
   },
 ];
+
+/**
+ * Queries whose answer is nowhere in the evaluation's footage: at the medium filtering level each should return
+ * nothing (a hit is an invented label, a misread word or a leak from another kind of evidence).
+ */
+export const ABSENT_CASES: { query: string; kind: EvalKind }[] = [
+  { query: 'giraffe', kind: 'objects' },
+  { query: 'airplane', kind: 'objects' },
+  { query: 'horse', kind: 'objects' },
+  { query: 'fire hydrant', kind: 'objects' },
+  { query: 'stop sign', kind: 'objects' },
+  { query: 'purple car', kind: 'colour' },
+  { query: 'yellow kite', kind: 'colour' },
+  { query: 'pink umbrella', kind: 'colour' },
+  { query: 'elderly man', kind: 'people' },
+  { query: 'child', kind: 'people' },
+  { query: 'baby', kind: 'people' },
+  { query: 'exit sign', kind: 'ocr' },
+  { query: 'welcome to paris', kind: 'ocr' },
+  { query: 'thunderstorm warning', kind: 'speech' },
+  { query: 'pencil sketch', kind: 'drawing' },
+];

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ExifDateTime, ExifTool, exiftoolPath, type Tags } from 'exiftool-vendored';
 import type { Logger } from 'pino';
@@ -62,6 +62,32 @@ async function exiftoolCommand(env: NodeJS.ProcessEnv): Promise<{ script: string
 }
 
 /**
+ * exiftool in `-stay_open` mode outlives its parent: a service killed (SIGKILL, a crash) closes exiftool's stdin, and
+ * exiftool keeps waiting for more (tested: still alive seconds after EOF). So perl first forks a watcher that closes its
+ * own copies of the pipes and, once a second, looks whether the process that started exiftool is still there; when it
+ * is gone it ends exiftool (TERM) and itself. Then perl becomes exiftool (exec, same pid for exiftool-vendored), which
+ * the watcher also leaves once exiftool has ended. POSIX only: Windows runs exiftool's own .exe.
+ */
+const WATCHER = [
+  'my ($parent, $me) = (getppid(), $$);',
+  'my $alive = sub { kill(0, $_[0]) || $!{EPERM} };',
+  'if (!fork()) {',
+  '  close STDIN; close STDOUT; close STDERR;',
+  '  while (1) { sleep 1; exit 0 unless $alive->($me); if (!$alive->($parent)) { kill "TERM", $me; exit 0 } }',
+  '}',
+  'exec { $ARGV[0] } @ARGV or exit 127;',
+].join(' ');
+
+function spawnTiedToParent(script: string): ChildProcess {
+  const perl = existsSync('/usr/bin/perl') ? '/usr/bin/perl' : 'perl';
+  return spawn(perl, ['-e', WATCHER, perl, script, '-stay_open', 'True', '-@', '-'], {
+    stdio: 'pipe',
+    shell: false,
+    env: { ...process.env, LANG: 'C' },
+  });
+}
+
+/**
  * Runs `exiftool -ver` once; resolves with null when it works, else with why not. exiftool-vendored itself cannot be
  * asked: a spawn failure (ENOENT, EACCES) is emitted on its child process before anything listens, which kills the
  * process that started it.
@@ -112,7 +138,12 @@ export class MetadataReader {
       this.log.warn({ reason }, 'exiftool is unavailable: capture metadata (camera, GPS, date) will not be read');
       return null;
     }
-    return new ExifTool({ maxProcs: 1, taskTimeoutMillis: 20_000, exiftoolPath: script });
+    return new ExifTool({
+      maxProcs: 1,
+      taskTimeoutMillis: 20_000,
+      exiftoolPath: script,
+      ...(process.platform === 'win32' ? {} : { processFactory: () => spawnTiedToParent(script) }),
+    });
   }
 
   async stop(): Promise<void> {

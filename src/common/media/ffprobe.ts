@@ -10,6 +10,7 @@ const streamSchema = z.object({
   index: z.number(),
   codec_type: z.string().optional(),
   codec_name: z.string().optional(),
+  profile: z.string().optional(),
   width: z.number().optional(),
   height: z.number().optional(),
   avg_frame_rate: z.string().optional(),
@@ -45,6 +46,8 @@ export interface ProbeResult {
   declaredStreamBytes: number | null;
   video: {
     codec: string;
+    /** The codec's profile as ffprobe names it ("HQ" for ProRes 422 HQ), when it states one. */
+    profile: string | null;
     width: number;
     height: number;
     fps: number | null;
@@ -112,6 +115,7 @@ export async function ffprobe(file: string, options: { kind: InputKind; signal?:
     video: v?.codec_name
       ? {
           codec: v.codec_name,
+          profile: v.profile ?? null,
           width: v.width ?? 0,
           height: v.height ?? 0,
           fps: parseRate(v.avg_frame_rate) ?? parseRate(v.r_frame_rate),

@@ -210,6 +210,11 @@ export class LibraryClient {
     return notOfferedOn404(this.call('POST', '/semantic/cancel', semanticStateSchema, jsonBody({}, signal)));
   }
 
+  /** Installs the model from a folder or .zip/.tar on the service's machine (checked first; 400 names what is wrong). */
+  async installSemanticModel(path: string, signal?: AbortSignal): Promise<SemanticState> {
+    return notOfferedOn404(this.call('POST', '/semantic/install', semanticStateSchema, jsonBody({ path }, signal)));
+  }
+
   private async call<T extends z.ZodType>(
     method: 'GET' | 'POST',
     path: string,

@@ -53,5 +53,6 @@ export function sourceIdentity(id: OriginalIdentity | null): SourceIdentity | nu
     reel: id.reel,
     clipName: id.clipName,
     codec: id.codec,
+    profile: id.profile,
   };
 }

@@ -46,6 +46,7 @@ export async function runSearch(
             ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob }
             : null,
         ...(item.matched ? { why: item.matched } : {}),
+        ...(item.missing?.length ? { missing: item.missing } : {}),
       };
     }
     const start = Number(item.startTime);
@@ -61,6 +62,7 @@ export async function runSearch(
       keyframe:
         item.keyframe_bucket && item.keyframe_blob ? { bucket: item.keyframe_bucket, blob: item.keyframe_blob } : null,
       ...(item.matched ? { why: item.matched } : {}),
+      ...(item.missing?.length ? { missing: item.missing } : {}),
     };
   });
   const paths = originals.pathsOf(hits.map((h) => h.videoNo));

@@ -8,5 +8,6 @@ export function semanticHandlers(client: () => LibraryClient) {
     'semantic:state': () => libraryCall(() => client().semanticState()),
     'semantic:download': () => libraryCall(() => client().startSemanticDownload()),
     'semantic:cancel': () => libraryCall(() => client().cancelSemanticDownload()),
+    'semantic:install': ({ path }) => libraryCall(() => client().installSemanticModel(path)),
   } satisfies HandlerMap;
 }

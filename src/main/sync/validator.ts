@@ -3,6 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { ffprobe, ProbeError } from '../../common/media/ffprobe';
 import { decodeTail } from '../../common/media/tail-decode';
+import { fileSignature } from './media-signature';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
 import { CAMERA_EXTENSIONS, RAW_EXTENSIONS, rawFormatProblem } from '../proxy/camera-formats';
 import { OriginalProbeError, probeOriginal, type OriginalProbe } from '../proxy/original-probe';
@@ -65,14 +66,18 @@ export async function validateVideo(
     probe = await ffprobe(path, { kind: 'uploadVideo', signal: options.signal });
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    if (err instanceof ProbeError)
-      return { ok: false, reason: `not a readable video (truncated or corrupt?): ${err.message}` };
+    if (err instanceof ProbeError) return { ok: false, reason: await unreadableReason(path, err.message) };
     throw err;
   }
   if (!probe.video) return { ok: false, reason: 'no video stream found' };
   const codec = probe.video.codec.toLowerCase();
   if (!ACCEPTED_CODECS.includes(codec))
-    return { ok: false, reason: `video codec ${codec} is not accepted (h264, h265/hevc, vp9)`, proxyable: true };
+    return {
+      ok: false,
+      // The profile in parentheses: plain-reasons.ts names the codec as editors know it ("Apple ProRes 422 HQ").
+      reason: `video codec ${codec}${probe.video.profile ? ` (${probe.video.profile})` : ''} is not accepted (h264, h265/hevc, vp9)`,
+      proxyable: true,
+    };
   if (probe.durationSeconds === null || probe.durationSeconds <= 0)
     return { ok: false, reason: 'no duration: the file looks truncated' };
   if (probe.declaredStreamBytes !== null && probe.declaredStreamBytes > info.size * DECLARED_SLACK) {
@@ -119,12 +124,23 @@ export async function decideVideo(
     original = await probeOriginal(path, options.signal);
   } catch (err) {
     if (options.signal?.aborted || !(err instanceof OriginalProbeError)) throw err;
-    return { action: 'skip', reason: `not a readable video (truncated or corrupt?): ${err.message}` };
+    return { action: 'skip', reason: await unreadableReason(path, err.message) };
   }
   const tail = await decodeTail(path, { kind: 'cameraOriginal', signal: options.signal });
   if (!tail.ok && !startsMidGop(tail.detail))
     return { action: 'skip', reason: `the last second does not decode: ${tail.detail}` };
   return { action: 'proxy', why: validation.reason, size: info.size, original };
+}
+
+/**
+ * Why ffprobe could not read a file, decided by what the file holds: a container's header means a video cut short or
+ * damaged ("moov atom not found" on an interrupted copy); text or other data means it is no video at all, whatever its
+ * name says (a note saved as .mp4 gets the same ffprobe message as a cut MP4).
+ */
+async function unreadableReason(path: string, probeMessage: string): Promise<string> {
+  const kind = await fileSignature(path).catch(() => 'media' as const);
+  if (kind === 'media') return `not a readable video (truncated or corrupt?): ${probeMessage}`;
+  return `not a video file (its content is ${kind === 'text' ? 'text' : 'no video container'}): ${probeMessage}`;
 }
 
 /**

@@ -36,14 +36,3 @@ export const invalid = (message: string): DatalakeError => new DatalakeError(400
 export const missing = (what: string): DatalakeError => new DatalakeError(404, 'not_found', `${what} not found`);
 export const conflict = (message: string, details: Record<string, unknown> = {}): DatalakeError =>
   new DatalakeError(409, 'conflict', message, {}, details);
-
-/** A failure that ends an operation: {code, message} on the operation record. */
-export class OperationFailure extends Error {
-  constructor(
-    readonly code: DatalakeErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OperationFailure';
-  }
-}

@@ -8,9 +8,9 @@ import type { JobHandler } from '../jobs/job-queue';
 import type { LocalBlobFile } from '../storage/blob-store';
 import type { Datalake } from './datalake';
 import type { DlVideoRow } from './dl-videos';
-import { OperationFailure } from './errors';
-import { fetchSource } from './fetch-source';
-import { checkMedia } from './media';
+import { OperationFailure } from '../ingest/operation-failure';
+import { fetchSource } from '../ingest/fetch-source';
+import { checkMedia } from '../ingest/media';
 import { lockRow } from '../storage/dialect';
 
 const payloadSchema = z.object({ operationId: z.string() });

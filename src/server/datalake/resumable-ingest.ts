@@ -1,11 +1,12 @@
 import { rm, stat, writeFile } from 'node:fs/promises';
 import type { Account } from '../accounts/accounts';
-import { safeFileName } from '../library/file-names';
+import { safeFileName } from '../ingest/file-names';
 import type { Datalake } from './datalake';
 import type { DlVideoRow } from './dl-videos';
-import { DatalakeError, OperationFailure } from './errors';
+import { DatalakeError } from './errors';
+import { OperationFailure } from '../ingest/operation-failure';
 import { admit, conflict, targetCollection } from './ingest-admission';
-import { checkMedia, extensionAllowed, mayBeVideoType } from './media';
+import { checkMedia, extensionAllowed, mayBeVideoType } from '../ingest/media';
 import type { OperationRow } from './operations';
 import { lockRow } from '../storage/dialect';
 import { newVideoId, queueIngest } from './start-ingest';

@@ -1,4 +1,4 @@
-import { newVideoNo } from '../library/videos';
+import { newVideoNo } from '../ingest/video-numbers';
 import type { Sql } from '../storage/sql';
 import { INGEST_JOB, type Datalake } from './datalake';
 import type { DlVideoRow, SourceType } from './dl-videos';

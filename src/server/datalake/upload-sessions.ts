@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatUsd } from '../accounts/billing';
-import { admitNewMedia } from '../library/admission';
+import { admitNewMedia } from '../ingest/admission';
 import { indexingPrice } from '../accounts/billing';
 import type { Datalake } from './datalake';
 import type { DlVideoRow, NewDlVideo } from './dl-videos';

@@ -5,10 +5,11 @@ import { indexingPrice } from '../accounts/billing';
 import { bucketOf, type ServiceContext } from '../context';
 import { invalidInput } from '../domain-errors';
 import type { BlobReceiver } from '../storage/blob-store';
-import { admitNewMedia, holdQueueCap } from './admission';
-import { safeFileName, urlFileName } from './file-names';
+import { admitNewMedia, holdQueueCap } from '../ingest/admission';
+import { safeFileName, urlFileName } from '../ingest/file-names';
 import { startUrlUpload } from './url-upload';
-import { newVideoNo, type NewVideo, type VideoRow } from './videos';
+import { type NewVideo, type VideoRow } from './videos';
+import { newVideoNo } from '../ingest/video-numbers';
 
 const ALLOWED_CODECS: readonly string[] = UPLOAD_LIMITS.codecs;
 
@@ -61,12 +62,15 @@ export class LibraryIngest {
     await admitNewMedia(this.ctx, accountId, indexingPrice(60));
   }
 
-  /** Where an upload named `fileName` goes while it arrives (BlobStore.receive): finished by fromFile, or aborted. */
-  receive(accountId: number, fileName: string): IncomingUpload {
+  /**
+   * Where an upload named `fileName` goes while it arrives (BlobStore.receive), its length foreseen when the request
+   * tells it: finished by fromFile, or aborted.
+   */
+  receive(accountId: number, fileName: string, expectedBytes: number | null): IncomingUpload {
     const videoNo = newVideoNo();
     const bucket = bucketOf(accountId);
     const blob = `videos/${videoNo}/${safeFileName(fileName)}`;
-    return { videoNo, bucket, blob, receiver: this.ctx.blobs.receive(bucket, blob) };
+    return { videoNo, bucket, blob, receiver: this.ctx.blobs.receive(bucket, blob, expectedBytes) };
   }
 
   /**

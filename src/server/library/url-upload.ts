@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
 import { indexingPrice, InsufficientBalanceError } from '../accounts/billing';
 import type { ServiceContext } from '../context';
-import { OperationFailure } from '../datalake/errors';
-import { fetchSource } from '../datalake/fetch-source';
+import { OperationFailure } from '../ingest/operation-failure';
+import { fetchSource } from '../ingest/fetch-source';
 import { rateLimited } from '../domain-errors';
-import { checkMedia } from '../datalake/media';
+import { checkMedia } from '../ingest/media';
 import type { JobHandler } from '../jobs/job-queue';
-import { holdQueueCap } from './admission';
+import { holdQueueCap } from '../ingest/admission';
 import type { NewVideo, VideoRow } from './videos';
 
 /** Job kind of POST /upload_url: fetch the original, then queue the index job. */

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { newVideoNo } from '../ingest/video-numbers';
 import { z } from 'zod';
 import { VIDEO_STATUSES, type VideoStatus } from '../../shared/api-types';
 import { videoFullText } from '../search/segment-index';
@@ -82,10 +82,6 @@ export interface ListFilter {
   tag?: string;
   page: number;
   size: number;
-}
-
-export function newVideoNo(): string {
-  return `VI${Date.now()}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
 }
 
 export class Videos {

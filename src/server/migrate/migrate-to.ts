@@ -5,7 +5,7 @@ import { LocalBlobStore } from '../storage/local-blob-store';
 import { openBlobStore } from '../storage/open-blob-store';
 import { openPgSql } from '../storage/open-pg-sql';
 import type { PgSql } from '../storage/pg-sql';
-import type { S3Settings } from '../storage/s3-blob-store';
+import type { S3Settings } from '../storage/s3-client';
 import { SqliteSql } from '../storage/sqlite-sql';
 import { copyTable } from './copy-rows';
 import { blobCounts, copyBlobs, libraryBlobs, LibraryBytes, verifyBlobs } from './library-blobs';

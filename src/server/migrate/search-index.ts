@@ -40,7 +40,7 @@ export async function rebuildSearchIndex(db: Db, target: Sql): Promise<number> {
     for (let after = 0; ;) {
       const rows = z.array(Indexed).parse(read.all(after, BATCH));
       if (rows.length === 0) break;
-      // One statement per batch: segment_search's counting trigger (pg migration 10) then runs once for the batch.
+      // One statement per batch: segment_search's counting trigger (migration 16) then runs once for the batch.
       await indexSegmentsPg(
         target,
         account,

@@ -4,6 +4,7 @@ import type { Db } from '../../common/sqlite';
 import { migrate } from '../../shared/sqlite-migrate';
 import { serviceDbFile } from '../storage/db';
 import { serviceMigrations } from '../storage/migrations';
+import { renumberSqlite } from '../storage/schema-renumbering';
 
 /** The copy cannot start: nothing was changed on either side. */
 export class MigrateRefusal extends Error {
@@ -40,6 +41,7 @@ export function openSourceLibrary(dataDir: string): Db {
       throw err;
     }
     // What the service does at its start: the copy reads the schema this build's PostgreSQL migrations mirror.
+    renumberSqlite(db);
     migrate(db, serviceMigrations);
     return db;
   } catch (err) {

@@ -16,7 +16,8 @@ import { readImageHeader, type ImageHeader } from './photo/image-header';
 import type { LibraryQuery } from './query/library-query';
 import { lexicalVector } from './query/query-text';
 import { captionItem, clipItem, imagePage } from './result-items';
-import type { SegmentFilter } from './segment-types';
+import { inTierOrder } from './ranking/segment-scoring';
+import type { SegmentFilter, SegmentHit } from './segment-types';
 
 /** The data of POST /search, by search type. */
 export type LibrarySearchResult = ClipItem[] | CaptionItem[] | ImagePage;
@@ -79,10 +80,17 @@ export class LibrarySearch {
     await ctx.billing.charge(accountId, PRICES_MICRO_USD.search, 'search', query.search_type);
     switch (query.search_type) {
       case 'BY_CLIP':
-      case 'BY_VIDEO':
-        return (await ctx.search.search({ text, field: 'all', filter, limit: k }))
+      case 'BY_VIDEO': {
+        // A spoken match counts as much here as in BY_AUDIO: the transcript's own ranking (its words' rarity in the
+        // speech alone) joins the ranking over everything, each segment keeping the better of its two scores.
+        const [all, spoken] = await Promise.all([
+          ctx.search.search({ text, field: 'all', filter, limit: k }),
+          ctx.search.search({ text, field: 'transcript', filter, limit: k }),
+        ]);
+        return withSpoken(all, spoken, k)
           .filter((h) => h.score >= min)
           .map((h) => clipItem(h, true));
+      }
       case 'BY_AUDIO':
         return (await ctx.search.search({ text, field: 'transcript', filter, limit: k }))
           .filter((h) => h.score >= min)
@@ -149,6 +157,20 @@ export class LibrarySearch {
       faces_in_query: descriptors.length,
     };
   }
+}
+
+/**
+ * The hits of a search over everything with those of the same search over the transcript: a segment in both keeps its
+ * better score, with the reasons and missing words of the search over everything (they name what it shows as well).
+ */
+export function withSpoken(all: SegmentHit[], spoken: SegmentHit[], limit: number): SegmentHit[] {
+  const byId = new Map(all.map((h) => [h.segmentId, { ...h }]));
+  for (const h of spoken) {
+    const other = byId.get(h.segmentId);
+    if (!other) byId.set(h.segmentId, { ...h });
+    else if (h.score > other.score) other.score = h.score;
+  }
+  return inTierOrder([...byId.values()], limit);
 }
 
 function topK(query: LibraryQuery): number {

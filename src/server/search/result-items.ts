@@ -18,6 +18,7 @@ export function clipItem(h: SegmentHit, withKeyframe: boolean): ClipItem {
     score: h.score,
   };
   if (h.matched) item.matched = h.matched;
+  if (h.missing.length) item.missing = h.missing;
   if (h.transcript) item.audio_ts = h.transcript;
   if (h.videoBlob) {
     item.video_bucket = h.bucket;
@@ -45,6 +46,7 @@ export function captionItem(h: SegmentHit, queryVector: Float32Array, accountId:
     score: Math.round(similarity * 10_000) / 10_000,
   };
   if (h.matched) item.matched = h.matched;
+  if (h.missing.length) item.missing = h.missing;
   if (h.keyframeBlob) {
     item.keyframe_bucket = h.bucket;
     item.keyframe_blob = h.keyframeBlob;

@@ -25,6 +25,10 @@ export interface SegmentHit {
   score: number;
   /** Why it matched, for a person (match-reason.ts): "on screen: 'SCENE 12'", "seen: car", "file name"... */
   matched: string;
+  /** The query's words (and quoted phrases) this hit has nothing for, in the query's order (query-text.ts queryWords). */
+  missing: string[];
+  /** 0: every query word found; 1: some (or only the semantic model's likeness); 2: only the names (segment-scoring.ts). */
+  tier: number;
 }
 
 export type SearchField = 'all' | 'transcript' | 'caption';

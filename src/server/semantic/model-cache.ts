@@ -66,13 +66,24 @@ export class ModelCache {
   }
 }
 
-const completeMarkerSchema = z.object({
+const checksumSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sha256'), hex: z.string().regex(/^[0-9a-f]{64}$/) }),
+  z.object({ kind: z.literal('git-blob-sha1'), hex: z.string().regex(/^[0-9a-f]{40}$/) }),
+]);
+
+/**
+ * What the cache holds once complete. Each file's checksum (the host's, or the sha256 of an install from a folder) lets
+ * a copy of this folder, brought to another machine on a drive, be checked there (model-install.ts).
+ */
+export const completeMarkerSchema = z.object({
   model: z.string(),
   revision: z.string(),
   dtype: z.string(),
   host: z.string(),
   sizeBytes: z.number().int().nonnegative(),
-  files: z.array(z.object({ name: z.string(), size: z.number().int().nonnegative() })),
+  files: z.array(
+    z.object({ name: z.string(), size: z.number().int().nonnegative(), checksum: checksumSchema.optional() }),
+  ),
   completedAt: z.string(),
 });
 export type CompleteMarker = z.infer<typeof completeMarkerSchema>;

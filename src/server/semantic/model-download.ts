@@ -51,7 +51,7 @@ async function fetchFromHost(
   names: string[],
   onProgress: (p: DownloadProgress) => void,
   signal: AbortSignal,
-): Promise<{ name: string; size: number }[]> {
+): Promise<CompleteMarker['files']> {
   const dispatcher = modelHostDispatcher();
   try {
     return await fetchThrough(dispatcher, config, cache, names, onProgress, signal);
@@ -67,7 +67,7 @@ async function fetchThrough(
   names: string[],
   onProgress: (p: DownloadProgress) => void,
   signal: AbortSignal,
-): Promise<{ name: string; size: number }[]> {
+): Promise<CompleteMarker['files']> {
   // Every file at the commit the host resolved the first one at: a `main` that moves meanwhile cannot mix revisions.
   let revision = config.revision;
   const remote: RemoteFile[] = [];
@@ -108,7 +108,7 @@ async function fetchThrough(
       );
     }, signal);
   }
-  return remote.map((f) => ({ name: f.name, size: f.size }));
+  return remote.map((f) => ({ name: f.name, size: f.size, checksum: f.checksum }));
 }
 
 /** A folder host holds `<model>/<file>` (the layout transformers.js reads): the files are copied into the cache. */

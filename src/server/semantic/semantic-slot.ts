@@ -11,7 +11,10 @@ import { EmbeddingStore } from './embedding-store';
 import { ModelCache, type CompleteMarker } from './model-cache';
 import { plainDownloadFailure } from './download-words';
 import { downloadModel, expectedModelBytes, type DownloadProgress } from './model-download';
+import { installModel, planInstall, type InstallPlan } from './model-install';
 import { ModelRequests } from './model-requests';
+import { ModelSourceError } from './model-source';
+import { invalidInput } from '../domain-errors';
 import type { SemanticConfig } from './semantic-config';
 import { SharedModelStore } from './shared-model-store';
 import { TeamModelFetch, type TeamFetchOutcome } from './team-model-fetch';
@@ -42,7 +45,13 @@ export interface SemanticSlotOptions {
 
 type Phase =
   | { kind: 'idle' }
-  | { kind: 'downloading'; progress: DownloadProgress; since: { at: number; bytes: number } | null }
+  | {
+      kind: 'downloading';
+      progress: DownloadProgress;
+      since: { at: number; bytes: number } | null;
+      /** Installing from this folder or archive rather than downloading. */
+      installing: string | null;
+    }
   /** Another process of the team fetches the model from its host; this one copies it from the team store after. */
   | { kind: 'waiting' }
   | { kind: 'failed'; reason: string };
@@ -145,7 +154,8 @@ export class SemanticSlot {
       const since = this.phase.since;
       const seconds = since ? (Date.now() - since.at) / 1000 : 0;
       const bytesPerSecond = since && seconds >= 0.5 ? Math.max(0, receivedBytes - since.bytes) / seconds : null;
-      return { state: 'downloading', model, receivedBytes, totalBytes, percent, bytesPerSecond, file };
+      const from = this.phase.installing ?? undefined;
+      return { state: 'downloading', model, receivedBytes, totalBytes, percent, bytesPerSecond, file, from };
     }
     if (this.marker) {
       if (this.loadError) return { state: 'failed', model, reason: this.loadError };
@@ -220,38 +230,81 @@ export class SemanticSlot {
       void this.embedPending();
     }
     if (this.download || this.marker) return;
+    this.fetchInBackground(null, async (onProgress, signal) => {
+      await this.cache.markRequested(this.config);
+      return this.teamFetch
+        ? this.teamFetch.acquire(this.config, this.cache, onProgress, signal)
+        : { kind: 'ready', marker: await downloadModel(this.config, this.cache, onProgress, signal), from: 'host' };
+    });
+  }
+
+  /**
+   * Installs the model from a folder or a .zip/.tar an editor brought (an offline machine): checked first, in plain
+   * words naming what is missing or wrong (a refusal, nothing copied); then copied into the cache with progress, in
+   * the background, and loaded once there so a model that cannot run says so at once.
+   */
+  async installFrom(path: string): Promise<SemanticState> {
+    if (this.options.sharedDatabase)
+      throw invalidInput(
+        'A team library fetches its model from its host for every process; install from a folder works on a library of one machine.',
+      );
+    if (this.download) throw invalidInput('The model is being downloaded or installed: cancel that first.');
+    if (this.marker && !this.loadError) throw invalidInput(`The model ${this.config.model} is already installed.`);
+    let plan: InstallPlan;
+    try {
+      plan = await planInstall(this.config, path);
+    } catch (err) {
+      if (err instanceof ModelSourceError) throw invalidInput(err.message);
+      throw err;
+    }
+    this.loadError = null;
+    this.embedder = null;
+    this.marker = null;
+    this.fetchInBackground(path, async (onProgress, signal) => ({
+      kind: 'ready',
+      marker: await installModel(this.config, this.cache, plan, onProgress, signal),
+      from: 'folder',
+    }));
+    return this.state();
+  }
+
+  private fetchInBackground(
+    installing: string | null,
+    fetch: (
+      onProgress: (p: DownloadProgress) => void,
+      signal: AbortSignal,
+    ) => Promise<TeamFetchOutcome | { kind: 'ready'; marker: CompleteMarker; from: 'folder' }>,
+  ): void {
     const abort = new AbortController();
-    const log = this.options.log.child({ model: this.config.model, host: this.config.host });
+    const log = this.options.log.child({ model: this.config.model, host: installing ?? this.config.host });
     // A process waiting for another's fetch looks again every pollMs: it says so once.
     if (this.phase.kind !== 'waiting') {
-      this.phase = { kind: 'downloading', progress: { file: '', receivedBytes: 0, totalBytes: null }, since: null };
-      log.info('semantic model download started');
+      const progress = { file: '', receivedBytes: 0, totalBytes: null };
+      this.phase = { kind: 'downloading', progress, since: null, installing };
+      log.info(installing ? 'semantic model install started' : 'semantic model download started');
     }
     const onProgress = (progress: DownloadProgress): void => {
       // The first report counts the bytes resumed from disk: the rate starts after it.
       const since = this.phase.kind === 'downloading' ? this.phase.since : null;
-      this.phase = { kind: 'downloading', progress, since: since ?? { at: Date.now(), bytes: progress.receivedBytes } };
+      const at = since ?? { at: Date.now(), bytes: progress.receivedBytes };
+      this.phase = { kind: 'downloading', progress, since: at, installing };
     };
     const done = (async () => {
       try {
-        await this.cache.markRequested(this.config);
-        const fetched: TeamFetchOutcome = this.teamFetch
-          ? await this.teamFetch.acquire(this.config, this.cache, onProgress, abort.signal)
-          : {
-              kind: 'ready',
-              marker: await downloadModel(this.config, this.cache, onProgress, abort.signal),
-              from: 'host',
-            };
+        const fetched = await fetch(onProgress, abort.signal);
         if (fetched.kind === 'waiting') {
           this.phase = { kind: 'waiting' };
           return;
         }
+        // An installed model is loaded before it is called ready: one that cannot run says so on the card at once.
+        if (installing) await this.loaded().catch(() => undefined);
         this.marker = fetched.marker;
         this.phase = { kind: 'idle' };
         log.info({ bytes: this.marker.sizeBytes, from: fetched.from }, 'semantic model downloaded');
         void this.embedPending();
       } catch (err) {
-        const reason = plainDownloadFailure(err, this.config.host);
+        const reason =
+          err instanceof ModelSourceError ? err.message : plainDownloadFailure(err, installing ?? this.config.host);
         this.phase = abort.signal.aborted ? { kind: 'idle' } : { kind: 'failed', reason };
         if (!abort.signal.aborted) log.warn({ err: reason }, 'semantic model download failed');
       } finally {

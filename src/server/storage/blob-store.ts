@@ -48,8 +48,11 @@ export interface BlobStore {
   read(bucket: string, blob: string, range?: BlobRange): Readable;
   /** Stores a finished file under bucket/blob; the file is gone afterwards (moved or uploaded, then removed). */
   adopt(bucket: string, blob: string, file: string): Promise<void>;
-  /** Stores an upload under bucket/blob as it arrives (S3: parts sent as they fill), for the caller to finish or abort. */
-  receive(bucket: string, blob: string): BlobReceiver;
+  /**
+   * Stores an upload under bucket/blob as it arrives, for the caller to finish or abort. `expectedBytes`, when the
+   * caller can foresee the length, lets S3 take it as one streamed PUT; a wrong guess costs time, never data.
+   */
+  receive(bucket: string, blob: string, expectedBytes?: number | null): BlobReceiver;
   /** Stores a stream under bucket/blob without holding it in memory. */
   writeFrom(bucket: string, blob: string, source: Readable): Promise<void>;
   delete(bucket: string, blob: string): Promise<void>;

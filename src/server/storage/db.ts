@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ensurePrivateDirSync } from '../../common/private-files';
 import { openSqlite, type Db } from '../../common/sqlite';
 import { serviceMigrations } from './migrations';
+import { renumberSqlite } from './schema-renumbering';
 
 export type { Db };
 
@@ -12,5 +13,5 @@ export function serviceDbFile(dataDir: string): string {
 /** The service database in its data folder, which is made 0700 (blobs, keys and uploads live under it). */
 export function openServiceDb(dataDir: string): Db {
   ensurePrivateDirSync(dataDir);
-  return openSqlite(serviceDbFile(dataDir), serviceMigrations);
+  return openSqlite(serviceDbFile(dataDir), serviceMigrations, renumberSqlite);
 }

@@ -8,8 +8,9 @@ import type { Migration } from '../../shared/sqlite-migrate';
 import { serviceMigrations } from './migrations';
 import { openPgSql } from './open-pg-sql';
 import { SQLITE_ONLY_TABLES } from './pg-migrations/001-library';
-import { PG_ONLY_TABLES } from './pg-migrations/002-segment-search';
-import { PG_ONLY_COUNT_TABLES } from './pg-migrations/010-segment-search-counts';
+import { PG_ONLY_TABLES } from './pg-migrations/008-segment-search';
+import { PG_ONLY_COUNT_TABLES } from './pg-migrations/016-segment-search-counts';
+import { PG_ONLY_RANK_TABLES } from './pg-migrations/018-segment-search-rank';
 import type { PgSql } from './pg-sql';
 
 /**
@@ -111,7 +112,8 @@ const PG_ON_DELETE: Record<string, string> = {
 };
 
 /** A PostgreSQL table with a SQLite twin (the search tables of each engine are its own). */
-const shared = (table: string): boolean => !PG_ONLY_TABLES.test(table) && !PG_ONLY_COUNT_TABLES.test(table);
+const shared = (table: string): boolean =>
+  !PG_ONLY_TABLES.test(table) && !PG_ONLY_COUNT_TABLES.test(table) && !PG_ONLY_RANK_TABLES.test(table);
 
 async function pgSchema(sql: PgSql): Promise<Schema> {
   const tables = z

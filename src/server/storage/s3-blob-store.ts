@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import type { S3Client } from '@aws-sdk/client-s3';
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -10,11 +11,12 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
-  S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../common/private-files';
+import { openS3Client, type S3Credentials, type S3Settings } from './s3-client';
 import { S3PartWriter } from './s3-part-writer';
+import { MAX_SINGLE_PUT_BYTES, S3StreamedPut } from './s3-streamed-put';
 import {
   blobKey,
   type BlobRange,
@@ -23,21 +25,6 @@ import {
   type ListedBlob,
   type LocalBlobFile,
 } from './blob-store';
-
-/** storage.s3 of the config file (config.ts). */
-export interface S3Settings {
-  endpoint?: string | undefined;
-  bucket: string;
-  region: string;
-  forcePathStyle: boolean;
-}
-
-/** From AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (open-blob-store.ts). */
-export interface S3Credentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string | undefined;
-}
 
 /** S3 allows 10,000 parts per upload; parts of at least 8 MiB, queueSize at a time, bound the memory an upload holds. */
 export const MIN_PART_BYTES = 8 * 1024 * 1024;
@@ -60,17 +47,7 @@ export class S3BlobStore implements BlobStore {
     credentials: S3Credentials,
     private readonly tmpDir: string,
   ) {
-    this.client = new S3Client({
-      endpoint: settings.endpoint,
-      region: settings.region,
-      forcePathStyle: settings.forcePathStyle,
-      credentials,
-      // Checksums only where S3 requires them: the newer default (CRC32 on every upload, aws-chunked bodies with
-      // trailers) is refused or stored verbatim by several S3-compatible servers.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
-    if (settings.endpoint?.startsWith('http://')) unsignedPayloads(this.client);
+    this.client = openS3Client(settings, credentials);
   }
 
   async check(): Promise<void> {
@@ -124,9 +101,18 @@ export class S3BlobStore implements BlobStore {
     await rm(file, { force: true });
   }
 
-  /** Parts go out as they fill (S3PartWriter); finish waits for the upload's completion and removes the staged copy. */
-  receive(bucket: string, blob: string): BlobReceiver {
-    const copy = this.partWriter(this.validKey(bucket, blob), MIN_PART_BYTES);
+  /**
+   * With the upload's length known before its first byte: one PutObject streamed as the bytes arrive (S3StreamedPut,
+   * the store writes the object once); should the length differ or the PUT fail, finish stores the staged copy as a
+   * multipart upload instead. Without it: parts go out as they fill (S3PartWriter). Finish waits for the store and
+   * removes the staged copy.
+   */
+  receive(bucket: string, blob: string, expectedBytes?: number | null): BlobReceiver {
+    const key = this.validKey(bucket, blob);
+    if (expectedBytes && expectedBytes >= MIN_PART_BYTES && expectedBytes <= MAX_SINGLE_PUT_BYTES) {
+      return this.receiveStreamedPut(key, expectedBytes);
+    }
+    const copy = this.partWriter(key, MIN_PART_BYTES);
     return {
       copy,
       finish: async (staged) => {
@@ -134,6 +120,23 @@ export class S3BlobStore implements BlobStore {
         await rm(staged, { force: true });
       },
       abort: () => copy.discard(),
+    };
+  }
+
+  private receiveStreamedPut(key: string, expectedBytes: number): BlobReceiver {
+    const copy = new S3StreamedPut({ client: this.client, bucket: this.settings.bucket, key, expectedBytes });
+    return {
+      copy,
+      finish: async (staged) => {
+        await finished(copy);
+        if (!(await copy.stored())) await this.upload(key, createReadStream(staged), (await stat(staged)).size);
+        await rm(staged, { force: true });
+      },
+      abort: async () => {
+        if (!copy.destroyed) copy.destroy();
+        await copy.settled();
+        await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+      },
     };
   }
 
@@ -232,23 +235,6 @@ export class S3BlobStore implements BlobStore {
     if (!key) throw new Error(`invalid blob address ${bucket}/${blob}`);
     return key;
   }
-}
-
-/**
- * Over HTTPS the SDK signs S3 requests without hashing their bodies (UNSIGNED-PAYLOAD); over plain HTTP (a store on
- * the LAN, MinIO, s3rver) it would SHA-256 every part before sending it, which halved the upload rate. The same
- * choice for both: TLS, not the signature, is what protects a body in transit, and the upload's own SHA-256 is
- * computed as it arrives.
- */
-function unsignedPayloads(client: S3Client): void {
-  client.middlewareStack.add(
-    (next) => (args) => {
-      const request = args.request as { headers?: Record<string, string> };
-      if (request.headers) request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
-      return next(args);
-    },
-    { step: 'build', name: 'reelsyncUnsignedPayload' },
-  );
 }
 
 function isNotFound(err: unknown): boolean {

@@ -18,6 +18,8 @@ export const searchHitSchema = z.object({
   keyframe: z.object({ bucket: z.string(), blob: z.string() }).nullable(),
   /** Why it matched ("on screen: 'SCENE 12'", "seen: car", "file name"), when the service says (Reelsync's does, the cloud not). */
   why: z.string().optional(),
+  /** The query's words this hit lacks, when the service says (Reelsync's does): see unmatchedWords in api-types.ts. */
+  missing: z.array(z.string()).optional(),
   /** A local original of this video on this computer, when one exists. */
   localPath: z.string().nullable(),
 });
@@ -59,6 +61,8 @@ export const sourceIdentitySchema = z.object({
   reel: z.string().nullable(),
   clipName: z.string(),
   codec: z.string().nullable(),
+  /** The codec's profile as ffprobe names it ("HQ"), shown with the codec's name ("Apple ProRes 422 HQ"). */
+  profile: z.string().nullable().optional(),
 });
 export type SourceIdentity = z.infer<typeof sourceIdentitySchema>;
 

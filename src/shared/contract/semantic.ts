@@ -7,4 +7,6 @@ export const semanticChannels = {
   'semantic:download': { req: z.object({}).strict(), res: semanticStateSchema },
   /** Stops the download under way; what was fetched stays for a later download. */
   'semantic:cancel': { req: z.object({}).strict(), res: semanticStateSchema },
+  /** Installs the model from a folder or .zip/.tar archive on this computer (an offline machine's drive). */
+  'semantic:install': { req: z.object({ path: z.string().min(1).max(4096) }).strict(), res: semanticStateSchema },
 } as const;

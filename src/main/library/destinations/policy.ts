@@ -1,8 +1,9 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, unreachable } from '../../../shared/errors';
+import { replacedName } from '../../../shared/replaced-name';
 import type { AppSettings } from '../../settings';
-import { sanitizeFileName } from '../filenames';
+import { placeWithoutClobber, safeJoin, sanitizeFileName } from '../filenames';
 import { DestinationGrants } from './grants';
 import { hiddenComponent, realPathOf, systemFolderProblem } from './system-folders';
 import { writeNewFile, type OnExists } from './write-new';
@@ -140,7 +141,9 @@ export class DestinationPolicy {
 
   /**
    * Writes an export (`extension` without the dot) to the target and returns where it went. A path names its file
-   * exactly (sanitised name, the format's extension); `replace` needs a grant: the save dialog asked the user.
+   * exactly (sanitised name, the format's extension). `replace` with a grant (the save dialog asked the user)
+   * overwrites; with a typed path it never destroys: the existing file (a plain file, never a link) is first moved
+   * aside to `<name> (replaced).<ext>` (numbered when taken), so one click loses nothing.
    */
   async writeFile(target: Target, extension: string, content: string, onExists: OnExists): Promise<string> {
     if (target.grant !== undefined) {
@@ -150,11 +153,6 @@ export class DestinationPolicy {
       this.grants.use(target.grant);
       return written;
     }
-    if (onExists === 'replace')
-      throw new AppError(
-        'forbidden',
-        'replacing an existing file needs the save dialog (a fresh grant); a typed path never overwrites',
-      );
     const file = target.path ?? '';
     const name = path.basename(file);
     if (sanitizeFileName(name) !== name)
@@ -163,7 +161,13 @@ export class DestinationPolicy {
       throw new AppError('forbidden', `a ${extension.toUpperCase()} export must be named *.${extension}: ${name}`);
     const dir = await this.insideRoot(path.dirname(file));
     await mkdir(dir, { recursive: true });
-    return writeNewFile(dir, name, content, onExists);
+    if (onExists !== 'replace') return writeNewFile(dir, name, content, onExists);
+    const existing = safeJoin(dir, name);
+    const info = await lstat(existing).catch(() => null);
+    if (info && !info.isFile())
+      throw new AppError('file_exists', `${existing} exists and is not a plain file: nothing was written`);
+    if (info) await placeWithoutClobber(existing, dir, replacedName(name));
+    return writeNewFile(dir, name, content, 'refuse');
   }
 
   /** `p` with symlinks resolved, when it lies inside an allowed root; `forbidden` otherwise. */

@@ -48,14 +48,15 @@ export function AddPathsDialog({
       if (r.path) add.mutate([r.path]);
     },
   });
-  const { mutate, reset } = add;
+  const { reset } = add;
   useEffect(() => {
-    if (open && dropped.length) mutate(dropped);
+    // Dropped paths wait in the field like typed ones: the editor sees them and sets tags and options before Add.
+    if (open && dropped.length) setText(dropped.join('\n'));
     if (!open) {
       reset();
       setOptions(NO_WATCH_OPTIONS);
     }
-  }, [open, dropped, mutate, reset]);
+  }, [open, dropped, reset]);
   const typed = typedPaths(text);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>

@@ -3,14 +3,15 @@ import { useEffect, useState } from 'react';
 import { droppedPaths } from '../lib/dropped-paths';
 import { pathsForDroppedFiles, transportKind } from '../transport';
 import { AddPathsDialog } from './AddPathsDialog';
+import './drop-overlay.css';
 
 const carriesText = (dt: DataTransfer | null): boolean =>
   !!dt && (dt.types.includes('text/uri-list') || dt.types.includes('text/plain'));
 const carriesFiles = (dt: DataTransfer | null): boolean => !!dt && dt.types.includes('Files');
 
 /**
- * Drops on the window open "Add footage" with every path they name, which goes to main through sync:add-paths (main
- * checks each one). In Electron the preload tells where each dropped file or folder lives, so a drop of many items adds
+ * Drops on the window open "Add footage" with every path they name in its field, to be given tags and options there
+ * before Add sends them to main through sync:add-paths (main checks each one). In Electron the preload tells where each dropped file or folder lives, so a drop of many items adds
  * them all; should it give no path, the drop is left alone and the shell takes the file:// navigation it causes (one
  * item). In a browser a dropped file carries no path, so the overlay says so and the drop opens "Add footage" to type
  * or paste the path; paths dropped as text (or file:// URIs) work in both.
@@ -65,10 +66,12 @@ export function DropOverlay(): React.JSX.Element {
     <>
       {over && (
         <div className="drop-overlay" data-testid="drop-overlay" aria-hidden="true">
-          <FolderPlus size={36} strokeWidth={1.25} />
-          {over === 'paths'
-            ? 'Drop folders or videos to watch and sync them'
-            : 'A browser does not say where a dropped folder lives: drop it to type or paste its path instead'}
+          <div className="drop-overlay-message">
+            <FolderPlus size={36} strokeWidth={1.25} />
+            {over === 'paths'
+              ? 'Drop folders or videos to watch and sync them'
+              : 'A browser does not say where a dropped folder lives: drop it to type or paste its path instead'}
+          </div>
         </div>
       )}
       <AddPathsDialog

@@ -1,4 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { replacedName } from '../../../shared/replaced-name';
+import './export-dialog.css';
 import { useMutation } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
@@ -52,8 +54,8 @@ const RATE_LABEL: Record<ExportFrameRate, string> = {
 
 /**
  * Exports marker lists (the selected clips or all). In the desktop app the file comes from the native save dialog
- * (main grants it once); in a browser the path must lie inside an allowed folder, and an existing file is never
- * replaced: the user may save under a new name instead.
+ * (main grants it once); in a browser the path must lie inside an allowed folder, and an existing file is kept: the
+ * user saves under a new name, or replaces it (the old file moved aside to "<name> (replaced)").
  */
 export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; disabled: boolean }): React.JSX.Element {
   const destinations = useDestinations();
@@ -184,11 +186,17 @@ export function ExportDialog({ ids, disabled }: { ids: number[] | undefined; dis
       )}
       {run.isSuccess && <pre className="export-preview">{run.data.content.slice(0, 1200)}</pre>}
       {existsError && (
-        <div className="callout warn" role="alert" data-testid="export-exists">
-          {existsError.message}
-          <button type="button" className="button" onClick={() => run.mutate('rename')} data-testid="export-rename">
-            Save as a new name
-          </button>
+        <div className="callout warn export-exists" role="alert" data-testid="export-exists">
+          <p>{existsError.message}</p>
+          <div className="export-exists-actions">
+            <button type="button" className="button" onClick={() => run.mutate('rename')} data-testid="export-rename">
+              Save as a new name
+            </button>
+            <button type="button" className="button" onClick={() => run.mutate('replace')} data-testid="export-replace">
+              Replace it
+            </button>
+          </div>
+          <span className="muted">Replace keeps the old file beside it as “{replacedName(target)}”.</span>
         </div>
       )}
       {run.isError && !existsError && (

@@ -1,6 +1,6 @@
 import * as ContextMenu from '@radix-ui/react-context-menu';
 import { FolderOpen, Pause, Play, RotateCcw, X } from 'lucide-react';
-import type { FileView } from '../../../shared/contract/sync';
+import type { FileStatus, FileView } from '../../../shared/contract/sync';
 import type { ProxyProgress, UploadProgress } from '../hooks/useSyncEvents';
 import { bytes, eta, fileName, folderOf, rate } from '../lib/format';
 import { ProgressBar } from './ProgressBar';
@@ -18,6 +18,9 @@ export interface FileActions {
   /** "Show in Finder", "Show in Explorer" or "Show in Folder". */
   revealLabel: string;
 }
+
+/** Statuses whose reason says what went wrong; any other file's reason says what is being done or awaited. */
+const FAILED: ReadonlySet<FileStatus> = new Set(['skipped', 'failed', 'index_failed']);
 
 /** The status badge with upload/index progress or the reason. */
 export function FileStatusCell({
@@ -60,7 +63,9 @@ export function FileStatusCell({
           <span className="muted">{Math.round(file.indexProgress)}% indexed</span>
         </div>
       )}
-      {file.reason && file.status !== 'indexed' && <ReasonLine reason={file.reason} details={file.details} />}
+      {file.reason && file.status !== 'indexed' && (
+        <ReasonLine reason={file.reason} details={file.details} tone={FAILED.has(file.status) ? 'error' : 'info'} />
+      )}
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import * as ContextMenu from '@radix-ui/react-context-menu';
+import { PosterThumb } from './PosterThumb';
+import './hit-card.css';
 import { Eye, Film, Play, Scissors } from 'lucide-react';
 import type { SearchHit } from '../../../shared/contract/library';
 import { fileName, timecode } from '../lib/format';
@@ -40,6 +42,10 @@ export function HitCard({
           <div className="hit-frame">
             {hit.keyframe ? (
               <img src={keyframeUrl(hit.keyframe.bucket, hit.keyframe.blob)} alt="" loading="lazy" />
+            ) : hit.localPath ? (
+              // Speech and caption hits carry no keyframe (the interface gives one to BY_CLIP only): the file's own
+              // poster, made from the original on this computer, stands in.
+              <PosterThumb path={hit.localPath} playable />
             ) : (
               <Film size={28} strokeWidth={1.25} aria-hidden="true" />
             )}

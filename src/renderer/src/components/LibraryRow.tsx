@@ -135,13 +135,13 @@ export function LibraryRow({
           <span className="fact num" data-col="fps">
             {fpsLabel(file.fps)}
           </span>
-          <span className="fact" data-testid="fact-codec" data-col="codec">
+          <span className="fact ellipsis" data-testid="fact-codec" data-col="codec" title={codecLabel(file.codec)}>
             {codecLabel(file.codec)}
           </span>
           <span className="fact ellipsis" title={file.camera ?? undefined} data-col="camera">
             {textOrNone(file.camera)}
           </span>
-          <span className="fact" data-col="taken">
+          <span className="fact ellipsis" data-col="taken" title={takenLabel(file.takenAt)}>
             {takenLabel(file.takenAt)}
           </span>
           <span className="fact num" data-col="size">

@@ -1,9 +1,22 @@
 import { plainReason } from '../../../shared/plain-reasons';
+import './reason-line.css';
 
-/** The plain reason on one line; the whole sentence and the raw cause (an ffmpeg message, an errno) under "Details". */
-export function ReasonLine({ reason, details }: { reason: string; details: string | null }): React.JSX.Element {
+/**
+ * The plain reason on one line; the whole sentence and the raw cause (an ffmpeg message, an errno) under "Details".
+ * `info`: the reason says what is being done ("Making a small search proxy…", "Waiting for room…"), not what failed,
+ * and does not look like an error.
+ */
+export function ReasonLine({
+  reason,
+  details,
+  tone = 'error',
+}: {
+  reason: string;
+  details: string | null;
+  tone?: 'error' | 'info';
+}): React.JSX.Element {
   return (
-    <span className="reason-line">
+    <span className="reason-line" data-tone={tone}>
       <span className="reason" data-testid="file-reason" title={reason}>
         {reason}
       </span>

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { ServiceState } from '../../../shared/contract/service';
 import { unreachable } from '../../../shared/errors';
 import { bridge, call } from '../transport';
+import './service-banner.css';
 
 /** The embedded service's state: asked once, then kept current by `service:state` events. */
 export function useServiceState(): ServiceState | undefined {
@@ -72,10 +73,39 @@ function RestartButton(): React.JSX.Element {
   );
 }
 
+/**
+ * Whether the service was down (restarting or crashed) since it last ran: a start after that is a restart under way,
+ * shown as such until the service runs, and not the banner vanishing as if all were well.
+ */
+function useWasDown(state: ServiceState | undefined): boolean {
+  const [down, setDown] = useState(false);
+  const kind = state?.state;
+  useEffect(() => {
+    if (kind === 'restarting' || kind === 'crashed') setDown(true);
+    else if (kind !== 'starting') setDown(false);
+  }, [kind]);
+  return down || kind === 'restarting' || kind === 'crashed';
+}
+
 /** Above every page while the embedded service is down or coming back: what happened, and "Restart service". */
 export function ServiceBanner(): React.JSX.Element | null {
   const state = useServiceState();
   const secondsLeft = useSecondsUntil(state?.state === 'restarting' ? state.nextAt : null);
+  const wasDown = useWasDown(state);
+  if (state?.state === 'starting' && wasDown)
+    return (
+      <div className="service-banner" role="status" data-testid="service-banner" data-state="starting">
+        <RotateCw size={16} aria-hidden="true" className="spin" />
+        <div className="service-banner-text">
+          <strong>Restarting the library service…</strong>{' '}
+          {state.attempt === 0 ? 'Starting it now.' : `Attempt ${state.attempt}.`} Search, uploads and thumbnails wait
+          until it is back.
+        </div>
+        <button type="button" className="button" disabled>
+          <RotateCw size={14} aria-hidden="true" className="spin" /> Restarting…
+        </button>
+      </div>
+    );
   if (!state || (state.state !== 'restarting' && state.state !== 'crashed')) return null;
   const detail = state.reason;
   return (

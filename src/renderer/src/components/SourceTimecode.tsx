@@ -1,4 +1,5 @@
 import type { Playback, SourceIdentity } from '../../../shared/contract/library';
+import { codecDisplayName } from '../../../shared/codec-names';
 import { timecodeAt } from '../../../shared/timecode';
 import './source-timecode.css';
 
@@ -23,7 +24,9 @@ export function SourceTimecode({
   const tc = source ? timecodeAt(source.startFrame, source.rate, source.dropFrame, time) : null;
   const badge = playback ? PLAYING[playback.kind] : undefined;
   if (!tc && !badge) return null;
-  const why = source?.codec ? `the original (${source.codec}) does not play in a browser` : 'the original is not here';
+  const why = source?.codec
+    ? `the original (${codecDisplayName(source.codec, source.profile)}) does not play in a browser`
+    : 'the original is not here';
   return (
     <span className="source-tc" data-testid="player-source">
       {tc && (

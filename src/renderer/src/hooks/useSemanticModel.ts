@@ -12,7 +12,7 @@ function pollMs(s: SemanticState | undefined): number {
   return 15_000;
 }
 
-/** The semantic model slot's state with its Download and Cancel, shared by Settings' card and the Search page. */
+/** The semantic model slot's state with its Download, Cancel and install from a folder, shared by Settings' card and the Search page. */
 export function useSemanticModel() {
   const qc = useQueryClient();
   const state = useQuery({
@@ -29,7 +29,11 @@ export function useSemanticModel() {
     mutationFn: () => call('semantic:cancel', {}),
     onSuccess: (s) => qc.setQueryData(['semantic'], s),
   });
-  return { state, download, cancel };
+  const install = useMutation({
+    mutationFn: (path: string) => call('semantic:install', { path }),
+    onSuccess: (s) => qc.setQueryData(['semantic'], s),
+  });
+  return { state, download, cancel, install };
 }
 
 /** At a typical office link, what a download of `n` bytes takes. */

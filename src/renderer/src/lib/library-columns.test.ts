@@ -5,7 +5,7 @@ describe('library column template', () => {
   it('keeps poster, name, status and actions, and drops the hidden facts', () => {
     expect(columnTemplate([])).toBeNull();
     const t = columnTemplate(['camera', 'fps']);
-    expect(t).toBe('88px minmax(140px, 1.3fr) 72px 84px 56px 112px 60px minmax(210px, 1.5fr) 60px');
+    expect(t).toBe('88px minmax(140px, 1.3fr) 72px 84px 104px 124px 60px minmax(240px, 1.6fr) 60px');
     expect(t?.split(/ (?![^(]*\))/)).toHaveLength(9);
   });
 });

@@ -2,15 +2,15 @@ import { z } from 'zod';
 
 /**
  * The Library list's columns an editor may hide, with their widths in the list's grid (the same as the full template
- * in styles.css). Name, status, poster and actions always show.
+ * in pages/library-columns.css). Name, status, poster and actions always show.
  */
 export const CHOOSABLE_COLUMNS = [
   { id: 'duration', label: 'Duration', width: '72px' },
   { id: 'resolution', label: 'Resolution', width: '84px' },
   { id: 'fps', label: 'FPS', width: '40px' },
-  { id: 'codec', label: 'Codec', width: '56px' },
+  { id: 'codec', label: 'Codec', width: '104px' },
   { id: 'camera', label: 'Camera', width: 'minmax(80px, 0.8fr)' },
-  { id: 'taken', label: 'Date taken', width: '112px' },
+  { id: 'taken', label: 'Date taken', width: '124px' },
   { id: 'size', label: 'Size', width: '60px' },
 ] as const;
 export type ColumnId = (typeof CHOOSABLE_COLUMNS)[number]['id'];
@@ -41,5 +41,5 @@ export function rememberHidden(hidden: readonly ColumnId[]): void {
 export function columnTemplate(hidden: readonly ColumnId[]): string | null {
   if (hidden.length === 0) return null;
   const facts = CHOOSABLE_COLUMNS.filter((c) => !hidden.includes(c.id)).map((c) => c.width);
-  return ['88px', 'minmax(140px, 1.3fr)', ...facts, 'minmax(210px, 1.5fr)', '60px'].join(' ');
+  return ['88px', 'minmax(140px, 1.3fr)', ...facts, 'minmax(240px, 1.6fr)', '60px'].join(' ');
 }

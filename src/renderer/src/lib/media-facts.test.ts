@@ -22,7 +22,7 @@ describe('library column labels', () => {
       '—',
       '—',
     ]);
-    expect([codecLabel('hevc'), codecLabel('h264'), codecLabel(null)]).toEqual(['HEVC', 'H264', '—']);
+    expect([codecLabel('hevc'), codecLabel('h264'), codecLabel(null)]).toEqual(['HEVC', 'H.264', '—']);
     expect(takenLabel('not a date')).toBe('not a date');
     expect(takenLabel(null)).toBe('—');
   });

@@ -1,3 +1,4 @@
+import { codecDisplayName } from '../../../shared/codec-names';
 /** Short labels for the library's columns; an em dash where the fact is not known (yet). */
 const NONE = '—';
 
@@ -21,7 +22,7 @@ export function fpsLabel(fps: number | null): string {
 
 export function codecLabel(codec: string | null): string {
   if (codec === null) return NONE;
-  return codec === 'hevc' ? 'HEVC' : codec.toUpperCase();
+  return codecDisplayName(codec);
 }
 
 /** The camera's date as a local date and time when it parses, else as written. */

@@ -2,7 +2,7 @@ import { THEMES, type Theme } from '../../../shared/contract/settings';
 
 const THEME_KEY = 'reelsync.theme';
 
-/** Light or dark on <html> (styles.css reads it through color-scheme); none: follow the system. */
+/** Light or dark on <html> (styles/base.css reads it through color-scheme); none: follow the system. */
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;
   if (theme === 'system') delete root.dataset.theme;

@@ -12,6 +12,7 @@ import { LibraryHeader } from '../components/LibraryHeader';
 import { LibraryGrid } from '../components/LibraryGrid';
 import { LibraryRow, type LibraryRowActions } from '../components/LibraryRow';
 import { LibrarySelectionActions } from '../components/LibrarySelectionActions';
+import './library-columns.css';
 import { RemoveFromLibraryDialog } from '../components/RemoveFromLibraryDialog';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { SelectionBar } from '../components/SelectionBar';
@@ -81,7 +82,6 @@ export function LibraryPage({
     setHiddenState(next);
     rememberHidden(next);
   };
-  const template = columnTemplate(hidden);
   const [view, setViewState] = useState<PageView>(() => rememberedView('library'));
   const setView = (next: PageView): void => {
     setViewState(next);
@@ -150,6 +150,15 @@ export function LibraryPage({
       if (start !== visible.start || end !== visible.end) setVisible({ start, end });
     },
   });
+
+  // Camera: left out while the library knows no camera at all; Date taken: while no row on screen has one. Their room
+  // goes to names and reasons; the editor's own choice (the column chooser) adds to these.
+  const onScreen = virtualizer.getVirtualItems().map((item) => files.row(item.index));
+  const empty: ColumnId[] = [];
+  if (cameras.isSuccess && cameras.data.cameras.length === 0) empty.push('camera');
+  if (onScreen.length > 0 && onScreen.every((f) => f !== undefined && f !== null && !f.takenAt)) empty.push('taken');
+  const shownHidden = [...new Set([...hidden, ...empty])];
+  const template = columnTemplate(shownHidden);
 
   const focusRow = (index: number, triesLeft = 10): void => {
     const row = scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"] [data-testid="file-row"]`);
@@ -335,7 +344,7 @@ export function LibraryPage({
           ref={scroller}
           className={`virtual-list library-list${template ? ' columns-chosen' : ''}`}
           style={template ? ({ '--library-columns': template } as React.CSSProperties) : undefined}
-          data-hidden={hidden.join(' ')}
+          data-hidden={shownHidden.join(' ')}
           data-testid="file-list"
           role="table"
           aria-label="Library files"

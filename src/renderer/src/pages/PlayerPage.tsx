@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { codecDisplayName } from '../../../shared/codec-names';
 import {
   ArrowLeft,
   ChevronLeft,
@@ -232,7 +233,7 @@ export function PlayerPage({
         >
           <p>
             {playback?.kind === 'unplayable'
-              ? `The original (${detail.data.source?.codec ?? 'its codec'}) does not play in a browser and its search proxy has left the cache. Save the moment as a clip: it is cut from the original.`
+              ? `The original (${detail.data.source?.codec ? codecDisplayName(detail.data.source.codec, detail.data.source.profile) : 'its codec'}) does not play in a browser and its search proxy has left the cache. Save the moment as a clip: it is cut from the original.`
               : 'This video is in the library, but no watched folder holds its original any more. Save the moment as a clip to download it: the cost shows before anything is downloaded.'}
           </p>
           <button type="button" className="button primary" onClick={openSave}>

@@ -1,12 +1,13 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import * as Tabs from '@radix-ui/react-tabs';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Search as SearchIcon, SearchX, SlidersHorizontal, WifiOff, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared/contract/library';
 import { HitCard } from '../components/HitCard';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { SemanticHint } from '../components/SemanticHint';
+import { UnmatchedNote } from '../components/UnmatchedNote';
 import { SearchFilters, type Filters } from '../components/SearchFilters';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useLibraryOffline } from '../hooks/queries';
@@ -73,9 +74,14 @@ export function SearchPage({
     const hit = hits[i];
     if (hit) setSaving({ hit, start: hit.start, end: hit.end, ...found });
   };
+  const qc = useQueryClient();
   const submit = (t: UiSearchType = type): void => {
     if (!text.trim()) return;
-    setState({ request: { query: text.trim(), type: t, ...filters }, selected: 0 });
+    const request = { query: text.trim(), type: t, ...filters };
+    // A search asked again runs again, even when its answer is cached: main then keeps it as the last results, so
+    // offline shows the search the editor made last, not an older one.
+    void qc.invalidateQueries({ queryKey: ['search', request], exact: true });
+    setState({ request, selected: 0 });
   };
   // Back from the player (or any page) to results: the card it came from has the focus; with no results, the search box.
   const focusedOnce = useRef(false);
@@ -198,6 +204,7 @@ export function SearchPage({
             {hits.length} {hits.length === 1 ? 'moment' : 'moments'}
             {lastResults ? ` for “${lastResults.query}” (stored)` : ` · ${results.data?.tookMs ?? 0} ms`}
           </p>
+          <UnmatchedNote hits={hits} />
           <div className="hit-grid" role="grid" aria-label="Search results" ref={grid} onKeyDown={onKeyDown}>
             <div role="row" className="hit-grid-row">
               {hits.map((hit, i) => (

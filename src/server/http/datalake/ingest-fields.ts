@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { invalid } from '../../datalake/errors';
-import { MAX_MEDIA_BYTES } from '../../datalake/media';
+import { MAX_MEDIA_BYTES } from '../../ingest/media';
 import { tryDecodePercent } from './parse';
 
 const httpUrl = (name: string) =>

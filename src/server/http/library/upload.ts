@@ -10,6 +10,7 @@ import type { IncomingUpload, LibraryIngest, ReceivedFile } from '../../library/
 import { HttpError, badRequest, success } from '../envelope';
 import { copyStage } from '../copy-stage';
 import { DrainingFileSink } from '../draining-file-sink';
+import { watchFilePartLength } from '../file-part-length';
 import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { parseUploadFields, uploadRequestOf } from './form-fields';
@@ -17,7 +18,7 @@ import { hashingMeter } from '../../../common/hashing-meter';
 
 /**
  * POST /upload: multipart `file` and form fields. The file is staged in tmp for the probe and, on S3, sent to the store
- * as it arrives (parts as they fill); after the last byte the ingest checks, charges and finishes or aborts the blob,
+ * as it arrives (one streamed PUT when the request foretells the file's length, else parts as they fill); after the last byte the ingest checks, charges and finishes or aborts the blob,
  * with `102 Processing` keeping the connection alive meanwhile (keep-alive.ts).
  */
 export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest: LibraryIngest): void {
@@ -32,6 +33,8 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
     let incoming: IncomingUpload | undefined;
     // Iterated by hand so that after a refusal the rest of the body can still be read (see drainParts).
     const parts = request.parts()[Symbol.asyncIterator]();
+    // Attached in the tick that the first nextPart starts the parser in, so the two see the same bytes.
+    const fileLength = watchFilePartLength(request.raw);
     try {
       for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
         const part = next.value;
@@ -40,7 +43,7 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext, ingest
             await discard(part.file);
             throw badRequest('exactly one file part is allowed');
           }
-          incoming = await checkFilePart(part, (name) => ingest.receive(account.id, name));
+          incoming = await checkFilePart(part, (name) => ingest.receive(account.id, name, fileLength()));
           received = await receiveFile(ctx, part, request, incoming);
         } else {
           const value = typeof part.value === 'string' ? part.value : String(part.value);

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TfjsCore from '@tensorflow/tfjs-core';
 import type { Config, Human } from '@vladmandic/human';
 import { z } from 'zod';
+import { faceConfirmed } from './face-confirm';
 import { describeFaces, loadFaceDescriber, type DescribedFace, type FaceDescriber } from './face-descriptors';
 import { FRAME_PASS, PASS_MODELS, POSE_PASS, readPose } from './human-passes';
 import { someoneSeen, type PeopleSeen } from './people-descriptors';
@@ -211,11 +212,13 @@ async function detectOnce(
   const tensor = engine.tf.tensor3d(rgb, [height, width, 3], 'int32');
   try {
     const result = resultSchema.parse(await engine.human.detect(tensor, FRAME_PASS));
-    const asked = result.face.map((f, key) => ({ box: f.box, score: f.score, key }));
-    const faces = asked.length > 0 ? await describeFaces(engine.faces, tensor, asked) : [];
     const persons = result.object.filter((o) => o.label === 'person').map((o) => ({ box: o.box, score: o.score }));
+    // A face the detector alone vouches for is dropped: not stored, counted, aged or called smiling.
+    const confirmed = result.face.filter((f) => faceConfirmed(f, persons, rgb, width, height));
+    const asked = confirmed.map((f, key) => ({ box: f.box, score: f.score, key }));
+    const faces = asked.length > 0 ? await describeFaces(engine.faces, tensor, asked) : [];
     const ageOf = new Map(faces.map((f) => [f.key, f.age]));
-    const seenFaces = result.face.map((f, key) => ({
+    const seenFaces = confirmed.map((f, key) => ({
       box: f.box,
       score: f.score,
       happy: f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0,

@@ -2,6 +2,7 @@ import type { Availability, Face, FrameAnalyzer, FrameFindings, Label, SegmentFr
 import { FACE_MODEL } from './face-match';
 import { detectRgb, loadDetectionEngine, type DetectionEngine } from './human-engine';
 import { objectColourLabels } from './object-colour';
+import { passesObjectThreshold } from './object-thresholds';
 
 /** The label source names the model, since COCO labels from another detector would score differently. */
 export const OBJECT_SOURCE = 'objects:centernet';
@@ -9,7 +10,8 @@ export const OBJECT_SOURCE = 'objects:centernet';
 /**
  * Objects and people (COCO's 80 labels, centernet, by @vladmandic/human) and faces: found by human's detector,
  * described by @vladmandic/face-api (128 numbers, tagged with the model so other models' descriptors are never compared).
- * Each object's box also gives its colour ("red motorcycle", see object-colour.ts).
+ * Each object's box also gives its colour ("red motorcycle", see object-colour.ts). Only detections above their class's
+ * threshold (object-thresholds.ts) are indexed.
  */
 export class ObjectsAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
@@ -32,12 +34,14 @@ export class ObjectsAnalyzer implements FrameAnalyzer {
     this.engine ??= await loadDetectionEngine();
     const rgb = await segment.rgb();
     const found = await detectRgb(this.engine, rgb, segment.width, segment.height);
-    const labels: Label[] = found.objects.map((o) => ({
+    // Only classes sure enough to be indexed get a label, and so a colour (a person also when a confirmed face agrees).
+    const objects = found.objects.filter((o) => passesObjectThreshold(o, found.people.faces));
+    const labels: Label[] = objects.map((o) => ({
       label: o.label,
       score: round(o.score),
       source: OBJECT_SOURCE,
     }));
-    labels.push(...objectColourLabels(rgb, segment.width, segment.height, found.objects));
+    labels.push(...objectColourLabels(rgb, segment.width, segment.height, objects));
     const faces: Face[] = found.faces.map((f) => ({
       descriptor: Array.from(f.descriptor),
       model: FACE_MODEL,

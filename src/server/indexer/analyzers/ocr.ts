@@ -77,8 +77,17 @@ export class OcrAnalyzer implements FrameAnalyzer {
     }
   }
 
+  /** The last picture read and its words: the next segment of a still shot shows it again, and is not read again. */
+  private last: { rgb: Uint8Array; width: number; height: number; words: string[] } | null = null;
+
   private async read(rgb: Uint8Array, segment: SegmentFrame): Promise<string[]> {
-    return keptWords(await this.reader.read({ data: rgb, width: segment.width, height: segment.height }));
+    const { width, height } = segment;
+    const last = this.last;
+    if (last && last.width === width && last.height === height && !picturesDiffer(last.rgb, rgb, width, height))
+      return last.words;
+    const words = keptWords(await this.reader.read({ data: rgb, width, height }));
+    this.last = { rgb, width, height, words };
+    return words;
   }
 
   async analyze(segment: SegmentFrame): Promise<FrameFindings> {
@@ -98,6 +107,7 @@ export class OcrAnalyzer implements FrameAnalyzer {
   }
 
   async close(): Promise<void> {
+    this.last = null;
     await this.reader.close();
   }
 }

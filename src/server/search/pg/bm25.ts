@@ -27,7 +27,7 @@ export function parseTsvector(text: string): Positions {
   if (text === '') return NO_POSITIONS;
   const out: Positions = new Map();
   for (const m of text.matchAll(/'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g)) {
-    const lexeme = m[1]!.replace(/''/g, "'").replace(/\\(.)/g, '$1');
+    const lexeme = unquoteLexeme(m[1]!);
     const positions = (m[2] ?? '')
       .split(',')
       .filter(Boolean)
@@ -35,6 +35,11 @@ export function parseTsvector(text: string): Positions {
     out.set(lexeme, positions);
   }
   return out;
+}
+
+/** A lexeme as a tsvector prints it between quotes, unescaped. */
+export function unquoteLexeme(text: string): string {
+  return text.includes("'") || text.includes('\\') ? text.replace(/''/g, "'").replace(/\\(.)/g, '$1') : text;
 }
 
 /** Where a phrase (its lexemes in order) occurs in one column: the number of positions it starts at. */

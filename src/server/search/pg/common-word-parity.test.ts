@@ -16,7 +16,7 @@ import { searchSegmentsPg } from './pg-segment-search';
 
 /**
  * Words in more than 4,000 of an account's segments (but under half of them, so bm25 still weighs them): their idf is
- * counted exactly on both engines (on PostgreSQL from pg migration 10's counts, no longer a count stopped at 4,001), so
+ * counted exactly on both engines (on PostgreSQL from migration 16's counts, no longer a count stopped at 4,001), so
  * both give the same hits and scores.
  */
 

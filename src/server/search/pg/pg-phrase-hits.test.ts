@@ -11,7 +11,7 @@ import { accountTotals, PhraseHits } from './pg-phrase-hits';
 import { indexSegmentPg, unindexVideoPg } from './pg-segment-index';
 
 /**
- * The per-account counts of migration pg 9 (segment_search_totals, segment_search_terms) against a recount from
+ * The per-account counts of migration 16 (segment_search_totals, segment_search_terms) against a recount from
  * segment_search itself, after every way its rows change, and PhraseHits against a count through the GIN index.
  */
 
@@ -33,7 +33,7 @@ const termsRow = z.object({
   in_transcript: z.number(),
 });
 
-/** The account's counts as migration pg 9 keeps them (rows counted down to zero left out). */
+/** The account's counts as migration 16 keeps them (rows counted down to zero left out). */
 async function kept(sql: Sql, accountId: number): Promise<unknown> {
   const terms = z.array(termsRow).parse(
     await sql.all(
@@ -70,7 +70,7 @@ async function recounted(sql: Sql, accountId: number): Promise<unknown> {
 
 const idRow = z.object({ id: z.number() });
 
-describe.skipIf(skipPostgresTests)('segment search counts on PostgreSQL (migration pg 9)', () => {
+describe.skipIf(skipPostgresTests)('segment search counts on PostgreSQL (migration 16)', () => {
   let server: TestPostgres;
   let sql: PgSql;
   let one: Seeded;
@@ -79,8 +79,8 @@ describe.skipIf(skipPostgresTests)('segment search counts on PostgreSQL (migrati
   beforeAll(async () => {
     server = await startPostgres();
     sql = new PgSql(await server.createDatabase());
-    // Rows written before migration 10 are counted by it.
-    await migratePg(sql, pgMigrations.slice(0, 8));
+    // Rows written before migration 16 are counted by it.
+    await migratePg(sql, pgMigrations.slice(0, 14));
     one = await seedLibrary(sql, undefined, 'one', LIBRARY);
     await migratePg(sql, pgMigrations);
     two = await seedLibrary(sql, undefined, 'two', [video('c.mp4', ['red red car'], ['a bridge'])]);

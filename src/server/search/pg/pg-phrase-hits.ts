@@ -8,9 +8,9 @@ import { porterStem } from './porter';
 const TERM_COUNTS: Record<SearchField, string> = { all: 'in_any', caption: 'in_caption', transcript: 'in_transcript' };
 
 const totalsRow = z.object({ segments: z.number(), tokens: z.number() });
-const termRow = z.object({ lexeme: z.string(), n: z.number() });
+const termRow = z.object({ lexeme: z.string(), n: z.number(), tokens: z.number() });
 
-/** The account's indexed segments and their words together (migration pg 10 keeps them), as bm25 reads them. */
+/** The account's indexed segments and their words together (migration 16 keeps them), as bm25 reads them. */
 export async function accountTotals(sql: Sql, accountId: number): Promise<Bm25Stats> {
   const found = await sql.get('SELECT segments, tokens FROM segment_search_totals WHERE account_id = ?', accountId);
   if (found === undefined) return { rows: 0, tokens: 0 };
@@ -21,12 +21,13 @@ export async function accountTotals(sql: Sql, accountId: number): Promise<Bm25St
 /**
  * How many of an account's segments each phrase is found in (inside one column; for a caption or transcript search,
  * inside that column), as FTS5 counts a phrase's rows for its idf. A single word is read from segment_search_terms
- * (migration pg 10: exact, one index lookup for all of a query's words however many rows hold them); a phrase of
+ * (migration 16: exact, one index lookup for all of a query's words however many rows hold them); a phrase of
  * several words is counted by `countPhrase` (through the GIN index) unless one of its words is in no row. Load
  * phrases first, then read them with `of`.
  */
 export class PhraseHits {
   private readonly known = new Map<string, number>();
+  private account?: Bm25Stats;
 
   constructor(
     private readonly sql: Sql,
@@ -35,30 +36,44 @@ export class PhraseHits {
     private readonly countPhrase: (words: string[]) => Promise<number>,
   ) {}
 
+  /** Loads phrases (and, on the first call, the account's totals, in the same round trip). */
   async load(phrases: readonly string[][]): Promise<void> {
     const fresh = phrases.filter((words) => !this.known.has(key(words)));
     const words = [...new Set(fresh.flat())].filter((word) => !this.known.has(word));
-    if (words.length) {
+    if (words.length || !this.account) {
       const count = TERM_COUNTS[this.field];
-      const byLexeme = new Map(
-        z
-          .array(termRow)
-          .parse(
-            await this.sql.all(
-              `SELECT lexeme, ${count} AS n FROM segment_search_terms
-               WHERE account_id = ? AND lexeme IN (${words.map(() => '?').join(', ')})`,
-              this.accountId,
-              ...words.map(porterStem),
-            ),
-          )
-          .map((r) => [r.lexeme, r.n]),
+      // The totals come as a row of lexeme '' (no word is empty): segments as n, beside its tokens.
+      const totals = this.account
+        ? ''
+        : `SELECT '' AS lexeme, segments AS n, tokens FROM segment_search_totals WHERE account_id = ? UNION ALL `;
+      const rows = z.array(termRow).parse(
+        await this.sql.all(
+          `${totals}SELECT lexeme, ${count} AS n, 0 AS tokens FROM segment_search_terms
+           WHERE account_id = ? AND lexeme IN (${['', ...words].map(() => '?').join(', ')})`,
+          ...(this.account ? [] : [this.accountId]),
+          this.accountId,
+          // '' keeps the list non-empty (no lexeme is empty).
+          '',
+          ...words.map(porterStem),
+        ),
       );
+      if (!this.account) {
+        const found = rows.find((r) => r.lexeme === '');
+        this.account = { rows: found?.n ?? 0, tokens: found?.tokens ?? 0 };
+      }
+      const byLexeme = new Map(rows.filter((r) => r.lexeme !== '').map((r) => [r.lexeme, r.n]));
       for (const word of words) this.known.set(word, byLexeme.get(porterStem(word)) ?? 0);
     }
     // A phrase is in no more rows than its rarest word: one with a word in no row needs no count.
     for (const phrase of fresh)
       if (!this.known.has(key(phrase)))
         this.known.set(key(phrase), phrase.some((w) => this.of([w]) === 0) ? 0 : await this.countPhrase(phrase));
+  }
+
+  /** The account's segments and words (bm25's N and average length), read by the first `load`. */
+  totals(): Bm25Stats {
+    if (!this.account) throw new Error('phrase hits: the totals were not loaded');
+    return this.account;
   }
 
   /** A loaded phrase's rows. */

@@ -3,7 +3,7 @@ import { porterStem } from './porter';
 import type { SegmentText } from '../segment-types';
 import type { Sql } from '../../storage/sql';
 
-/** The text search configuration of migration pg 2: each word as written (already stemmed), no stop words. */
+/** The text search configuration of migration 8: each word as written (already stemmed), no stop words. */
 export const SEARCH_CONFIG = 'reelsync_search';
 
 /**

@@ -7,22 +7,22 @@ import { FLOOR_IDF, ftsIdf, K1, merge, splitCommon, splitMany, sumHits, type Ran
 import type { SearchRequest } from '../workers/search-protocol';
 import type { SegmentSearch } from '../workers/search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scoring';
-import type { Sql, SqlParam } from '../../storage/sql';
+import type { Sql } from '../../storage/sql';
 import { fuseSemantic } from '../ranking/semantic-fusion';
-import type { Where } from '../../storage/where';
-import { bm25Scorer, parseTsvector, type Bm25Phrase, type Column } from './bm25';
-import { accountTotals, PhraseHits } from './pg-phrase-hits';
+import { bm25Scorer, type Bm25Phrase, type Column } from './bm25';
+import { candidates, type Match } from './pg-candidates';
+import { PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
 
 /**
- * Segment search on PostgreSQL (migration pg 2), with the SQLite engine's (search-segments.ts) semantics: the same
+ * Segment search on PostgreSQL (migration 8), with the SQLite engine's (search-segments.ts) semantics: the same
  * parsed query and filters, rows ranked by FTS5's bm25 (computed from the matching rows' tsvectors: bm25.ts) over the
  * caller's segments only, the same calibrated score and `matched`. One addition: a query word no segment of the
  * account contains also stands for its nearest indexed word by trigram similarity (pg-fuzzy.ts).
  *
- * Each phrase's rows in the account (its idf) come from the counts migration pg 10 keeps (pg-phrase-hits.ts).
- * Candidates come from the GIN index (account_id, document), newest first, at most MAX_RANKED_ROWS per ranking, split
+ * Each phrase's rows in the account (its idf) come from the counts migration 16 keeps (pg-phrase-hits.ts).
+ * Candidates come from the narrow segment_search_rank (migration 18: pg-candidates.ts), newest first, at most MAX_RANKED_ROWS per ranking, split
  * by phrase as ranked-match.ts splits them (rankLevel): the rarer phrases' rows are ranked exactly even when the
  * common ones match more rows than one ranking reads; rows matched only by words in half the account's segments or
  * more (bm25 says nothing of them) come only when the others are too few, from the newest 4 x wanted.
@@ -51,30 +51,7 @@ interface Phrase extends Bm25Phrase {
   idf: number;
 }
 
-/** A condition on segment_search (alias f) and its arguments. */
-interface Match {
-  sql: string;
-  args: SqlParam[];
-}
-
-const TSV_COLUMNS: Record<Column, string> = {
-  caption: 'caption_tsv',
-  transcript: 'transcript_tsv',
-  ocr_text: 'ocr_tsv',
-  labels: 'labels_tsv',
-  names: 'names_tsv',
-};
-
 const countRow = z.object({ n: z.number() });
-const candidateRow = z.object({
-  id: z.number(),
-  tokens: z.number(),
-  c0: z.string(),
-  c1: z.string(),
-  c2: z.string(),
-  c3: z.string(),
-  c4: z.string(),
-});
 const segmentRow = z.object({
   id: z.number(),
   video_no: z.string(),
@@ -107,28 +84,20 @@ export async function searchSegmentsPg(
   const weight = field === 'all' ? '' : field === 'caption' ? ':A' : ':B';
   const accountId = filter.accountId;
   if (ftsPhrases(parsed).length === 0) return [];
-  const account = await accountTotals(sql, accountId);
-  if (account.rows === 0) return [];
   const tsquery = (words: string[], restrict: string): string =>
     words.map((w) => `'${porterStem(w).replace(/\\/g, '\\\\').replace(/'/g, "''")}'${restrict}`).join(' <-> ');
-  /** Phrases as a condition on segment_search f: any of them inside one column, as FTS5 matches (never across two). */
-  const matchOf = (phrases: { words: string[] }[]): Match => {
-    const inDocument = phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ');
-    // A single word is in the document (with the searched column's weight) only where it is in a column: no phrase can
-    // run from one column into the next, so the columns need no look.
-    if (phrases.every((p) => p.words.length === 1))
-      return { sql: `(f.document @@ CAST(? AS tsquery))`, args: [inDocument] };
-    const inColumn = phrases.map((p) => `(${tsquery(p.words, '')})`).join(' | ');
-    const columns = only ? [TSV_COLUMNS[only]] : Object.values(TSV_COLUMNS);
-    return {
-      sql: `(f.document @@ CAST(? AS tsquery) AND (${columns.map((c) => `f.${c} @@ CAST(? AS tsquery)`).join(' OR ')}))`,
-      args: [inDocument, ...columns.map(() => inColumn)],
-    };
-  };
+  /**
+   * Phrases as a condition on segment_search_rank f: any of them inside one column, as FTS5 matches (never across two:
+   * `terms` has a `|` between columns, so no phrase runs from one into the next).
+   */
+  const matchOf = (phrases: { words: string[] }[]): Match => ({
+    sql: `(f.terms @@ CAST(? AS tsquery))`,
+    args: [phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ')],
+  });
   const count = async (match: Match): Promise<number> =>
     countRow.parse(
       await sql.get(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM segment_search f WHERE f.account_id = ? AND ${match.sql} LIMIT ?) m`,
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM segment_search_rank f WHERE f.account_id = ? AND ${match.sql} LIMIT ?) m`,
         accountId,
         ...match.args,
         MAX_RANKED_ROWS + 1,
@@ -140,9 +109,12 @@ export async function searchSegmentsPg(
   // A word no segment contains stands also for its nearest indexed word (while the phrase budget lasts).
   const room = QUERY_CAPS.ftsPhrases - ftsPhrases(parsed).length;
   const terms = parsed.terms.filter((term) => indexable([term]));
-  // Every word the phrases hold (expansions too) in the same lookup as the terms: one round trip, not two.
+  // Every word the phrases hold (expansions too) in the same lookup as the terms and the account's totals: one round
+  // trip, not three.
   const words = ftsPhrases(parsed).flatMap((fts) => fts.slice(1, -1).split(' ').filter(Boolean));
   await hitsOf.load([...new Set([...terms, ...words.filter((w) => indexable([w]))])].map((word) => [word]));
+  const account = hitsOf.totals();
+  if (account.rows === 0) return [];
   const missing: string[] = [];
   for (const term of terms) if (missing.length < room && hitsOf.of([term]) === 0) missing.push(term);
   const query = missing.length ? await withNearestWords(sql, accountId, parsed, missing) : parsed;
@@ -216,39 +188,6 @@ const MAX_WORD_BYTES = 2047;
 
 function indexable(words: string[]): boolean {
   return words.every((w) => Buffer.byteLength(w) < MAX_WORD_BYTES);
-}
-
-/**
- * The newest `window` rows of the account matching a tsquery that the filters keep, with what bm25 reads: the row's
- * words and, per column, the positions of the query's lexemes only (setweight marks them, ts_filter keeps them), so a
- * row's other words are neither sent nor parsed.
- */
-async function candidates(
-  sql: Sql,
-  accountId: number,
-  match: Match,
-  where: Where,
-  window: number,
-  lexemes: readonly string[],
-): Promise<{ id: number; tokens: number; columns: ReturnType<typeof parseTsvector>[] }[]> {
-  const kept = `{${lexemes.map((l) => `"${l.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
-  const columns = Object.values(TSV_COLUMNS)
-    .map((c, i) => `CAST(ts_filter(setweight(f.${c}, 'A', CAST(? AS TEXT[])), '{a}') AS TEXT) AS c${i}`)
-    .join(', ');
-  const rows = z.array(candidateRow).parse(
-    await sql.all(
-      `SELECT f.segment_id AS id, f.tokens, ${columns}
-       FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
-       WHERE f.account_id = ? AND ${match.sql} AND ${where.sql}
-       ORDER BY f.segment_id DESC LIMIT ?`,
-      ...Object.values(TSV_COLUMNS).map(() => kept),
-      accountId,
-      ...match.args,
-      ...where.args,
-      window,
-    ),
-  );
-  return rows.map((r) => ({ id: r.id, tokens: r.tokens, columns: [r.c0, r.c1, r.c2, r.c3, r.c4].map(parseTsvector) }));
 }
 
 /** The segments and their videos for ranked ids, in the same order. */

@@ -139,8 +139,29 @@ export function coverage(q: ParsedQuery, text: string, labels?: readonly Coverag
  * found (two words at least): speech recognition mishears a word ("two small boats" heard "which is small boats").
  */
 export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly CoverageLabel[]) => number {
+  const detail = coverageDetailOf(q);
+  return (text, labels) => detail(text, labels).share;
+}
+
+/** How much of a query one segment covers, and which of its words (query-words below) it has nothing for. */
+export interface Coverage {
+  /** What `coverage` gives: the share of the query found, weights counted. */
+  share: number;
+  /** The query's words (and quoted phrases) found nowhere, not even through an expansion or in part. */
+  missing: string[];
+  /** Every word found, and each colour or count found together with its noun: the segment has all that was asked. */
+  whole: boolean;
+}
+
+/** The units of a query that a result can match or not, as a person reads them: its words, its quoted phrases. */
+export function queryWords(q: ParsedQuery): string[] {
+  return [...q.terms, ...q.phrases.map((p) => `"${p.join(' ')}"`)];
+}
+
+/** `coverageOf` with the words found nowhere: see Coverage. */
+export function coverageDetailOf(q: ParsedQuery): (text: string, labels?: readonly CoverageLabel[]) => Coverage {
   const total = q.terms.length + q.phrases.length;
-  if (total === 0) return () => 0;
+  if (total === 0) return () => ({ share: 0, missing: [], whole: false });
   const terms = new Map(
     q.terms.map((t) => {
       const alts = q.expansions.get(t) ?? [];
@@ -202,13 +223,30 @@ export function coverageOf(q: ParsedQuery): (text: string, labels?: readonly Cov
       return p.words.length > 2 ? longest / p.words.length : 0;
     };
     let found = 0;
-    for (const term of terms.keys()) if (!boundTerms.has(term)) found += credit(term);
+    const missing: string[] = [];
+    let apart = false;
+    for (const term of terms.keys()) {
+      if (boundTerms.has(term)) continue;
+      const c = credit(term);
+      found += c;
+      if (c === 0) missing.push(term);
+    }
     for (const b of bound) {
       const together = Math.max(0, ...places.filter((p) => p.joined.includes(b.phrase)).map((p) => p.weight));
-      found += Math.max(2 * together, credit(b.noun) + UNBOUND_MODIFIER_WEIGHT * credit(b.modifier));
+      const [noun, modifier] = [credit(b.noun), credit(b.modifier)];
+      found += Math.max(2 * together, noun + UNBOUND_MODIFIER_WEIGHT * modifier);
+      if (together === 0) {
+        apart = true;
+        if (modifier === 0) missing.push(b.modifier);
+        if (noun === 0) missing.push(b.noun);
+      }
     }
-    for (const p of phrases) found += phraseWeight(p.joined) || partOf(p);
-    return found / total;
+    phrases.forEach((p, i) => {
+      const c = phraseWeight(p.joined) || partOf(p);
+      found += c;
+      if (c === 0) missing.push(`"${q.phrases[i]!.join(' ')}"`);
+    });
+    return { share: found / total, missing, whole: missing.length === 0 && !apart };
   };
 }
 

@@ -1,6 +1,7 @@
+import { FILTERING_LEVELS } from '../../../shared/api-types';
 import { captionContent } from '../../indexer/caption';
-import { matchReason } from './match-reason';
-import { coverageOf, matchedWordsOf, type ParsedQuery } from '../query/query-text';
+import { matchReason, type MatchTexts, type WordMatcher } from './match-reason';
+import { coverageDetailOf, matchedWordsOf, queryWords, type ParsedQuery } from '../query/query-text';
 import { haversineKm } from '../geo';
 import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 import { coverageLabel, segmentLabels } from './segment-labels';
@@ -45,7 +46,8 @@ const NO_BM25 = 1e-4;
 
 interface Candidate {
   hit: SegmentHit;
-  nameOnly: boolean;
+  /** How sure the analyzers were of what matched (tie-break): see evidenceOf. */
+  evidence: number;
   explain: () => string;
 }
 
@@ -57,8 +59,9 @@ export function scoreRankedRows(
   filter: SegmentFilter,
   limit: number,
 ): SegmentHit[] {
-  const covered = coverageOf(query);
+  const covered = coverageDetailOf(query);
   const matched = matchedWordsOf(query);
+  const words = queryWords(query);
   const ranked: Candidate[] = [];
   for (const r of rows) {
     if (
@@ -76,12 +79,14 @@ export function scoreRankedRows(
         : field === 'caption'
           ? caption
           : [caption, r.transcript, r.ocr_text].join(' ');
-    const content = field === 'all' ? covered(text, labels.map(coverageLabel)) : covered(text);
+    const found = field === 'all' ? covered(text, labels.map(coverageLabel)) : covered(text);
+    const content = found.share;
     // A match on the file, folder, camera or tag names alone says less about this moment than one in what it shows.
-    const names = field === 'all' ? NAME_WEIGHT * covered(r.names) : 0;
+    const byName = field === 'all' ? covered(r.names) : undefined;
+    const names = byName ? NAME_WEIGHT * byName.share : 0;
     const nameOnly = content === 0 && names > 0;
-    const words = matched(nameOnly ? r.names : field === 'all' ? `${text} ${r.label_text}` : text);
-    const density = words.total ? words.hits / words.total : 0;
+    const hitWords = matched(nameOnly ? r.names : field === 'all' ? `${text} ${r.label_text}` : text);
+    const density = hitWords.total ? hitWords.hits / hitWords.total : 0;
     const bm25Strength = 1 - Math.exp(r.rank / 4);
     const strength = bm25Strength < NO_BM25 ? DENSITY_WEIGHT * density : bm25Strength;
     const score = Math.round((0.7 * Math.max(content, names) + 0.3 * strength) * 10_000) / 10_000;
@@ -99,24 +104,80 @@ export function scoreRankedRows(
       captionVector: r.caption_vector,
       score: Math.min(1, Math.max(0, score)),
       matched: '',
+      missing: nameOnly ? byName!.missing : found.missing,
+      tier: nameOnly ? 2 : found.whole ? 0 : 1,
     };
     const texts = { ocrText: r.ocr_text, transcript: r.transcript, caption, labels, names: r.names };
-    ranked.push({ hit, nameOnly, explain: () => matchReason(matched, texts, field) });
+    const evidence = evidenceOf(matched, texts, field);
+    ranked.push({ hit, evidence, explain: () => matchReason(matched, texts, field) });
   }
-  return belowContent(ranked, limit).map((r) => {
+  return inTiers(ranked, limit).map((r) => {
     r.hit.matched = r.explain();
+    r.hit.missing = words.filter((w) => r.hit.missing.includes(w));
     return r.hit;
   });
 }
 
-/** Content hits first, names-only hits after them with scores held under the lowest content hit's. */
-function belowContent(ranked: Candidate[], limit: number): Candidate[] {
+/**
+ * How sure the analyzers were of what matched, 0..1, for ordering hits of equal score: 1 for words read in the speech
+ * or on screen, else the surest matching label's own score (a car detected at 0.9 before one at 0.5).
+ */
+function evidenceOf(matched: WordMatcher, texts: MatchTexts, field: SearchField): number {
+  if (matched(texts.transcript).words.length || (field === 'all' && matched(texts.ocrText).words.length)) return 1;
+  let best = 0;
+  for (const l of texts.labels) if (l.score > best && matched(l.label).words.length) best = l.score;
+  return best;
+}
+
+/** What the index knows of a shot's use to an editor: a keyframe to show, and a moment long enough to use (to 4 s). */
+function shotOf(hit: SegmentHit): number {
+  return (hit.keyframeBlob ? 1 : 0) + Math.min(4, Math.max(0, hit.end - hit.start)) / 8;
+}
+
+/** What sets two hits of one score apart in their scores, far under the score's own steps (0.0001). */
+const TIE_STEP = 0.000001;
+
+/**
+ * Hits with every query word first, then partial ones, then names-only ones, each tier's scores held under the lowest
+ * of the tier above, so the order is the score order. Equal scores are ordered by the evidence's confidence, then by
+ * the shot (a keyframe to show, a longer moment), then by segment id, and set apart by a millionth each: never equal.
+ */
+function inTiers(ranked: Candidate[], limit: number): Candidate[] {
   const top = ranked
-    .sort((a, b) => Number(a.nameOnly) - Number(b.nameOnly) || b.hit.score - a.hit.score)
+    .sort(
+      (a, b) =>
+        a.hit.tier - b.hit.tier ||
+        b.hit.score - a.hit.score ||
+        b.evidence - a.evidence ||
+        shotOf(b.hit) - shotOf(a.hit) ||
+        a.hit.segmentId - b.hit.segmentId,
+    )
     .slice(0, limit);
-  const content = top.filter((r) => !r.nameOnly);
-  const floor = content.length ? content[content.length - 1]!.hit.score : 1;
-  for (const r of top)
-    if (r.nameOnly && r.hit.score >= floor) r.hit.score = Math.max(0, Math.round((floor - 0.0001) * 10_000) / 10_000);
+  holdUnder(top.map((r) => r.hit));
+  return top;
+}
+
+/**
+ * The highest score of a hit that lacks some of the query's words: just under the medium filtering level, so that
+ * medium and high mean "matches what was asked" and a partial match shows at low, with the words it lacks named
+ * ("no match for: crash").
+ */
+export const PARTIAL_MAX_SCORE = FILTERING_LEVELS.medium - 0.0001;
+
+/** Hits already in tier order: partial ones held under medium, each score under the hit before it (see inTiers). */
+export function holdUnder(hits: SegmentHit[]): void {
+  for (const h of hits) if (h.missing.length > 0 && h.score > PARTIAL_MAX_SCORE) h.score = PARTIAL_MAX_SCORE;
+  for (let i = 1; i < hits.length; i++) {
+    const [prev, h] = [hits[i - 1]!, hits[i]!];
+    // Under the hit before: by a score step below a tier above, by a millionth below an equal score.
+    const cap = prev.score - (h.tier > prev.tier ? 0.0001 : TIE_STEP);
+    if (h.score > cap) h.score = Math.max(0, Math.round(cap * 1e6) / 1e6);
+  }
+}
+
+/** Hits of two rankings in tier order, then by score and segment, held under each other as one ranking's are. */
+export function inTierOrder(hits: SegmentHit[], limit: number): SegmentHit[] {
+  const top = hits.sort((a, b) => a.tier - b.tier || b.score - a.score || a.segmentId - b.segmentId).slice(0, limit);
+  holdUnder(top);
   return top;
 }

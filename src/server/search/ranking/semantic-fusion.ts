@@ -7,6 +7,8 @@ import type { SemanticQuery } from '../query/semantic-query';
 import { parsedRows } from '../../storage/rows';
 import type { Sql } from '../../storage/sql';
 import { VectorCache, type AccountVectors } from './vector-cache';
+import { parseQuery, queryWords } from '../query/query-text';
+import { segmentLabels } from './segment-labels';
 
 /**
  * How much a perfect semantic match adds: fused = 1 - (1 - keyword) x (1 - SEMANTIC_WEIGHT x semantic), a noisy-or of
@@ -25,6 +27,7 @@ export async function fuseSemantic(sql: Sql, request: SearchRequest, keyword: Se
   const semantic = request.semantic;
   if (!semantic) return keyword;
   const similarity = await scan(sql, request, semantic);
+  await dropUnseen(sql, similarity, keyword, request.limit);
   const byId = new Map(keyword.map((h) => [h.segmentId, h]));
   // Semantic candidates: the best `limit` by similarity among those above the floor.
   const visual = [...similarity.entries()]
@@ -32,7 +35,9 @@ export async function fuseSemantic(sql: Sql, request: SearchRequest, keyword: Se
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, request.limit);
   const missing = visual.map(([id]) => id).filter((id) => !byId.has(id));
-  for (const hit of await readHits(sql, request.filter.accountId, missing)) byId.set(hit.segmentId, hit);
+  const words = queryWords(parseQuery(request.text));
+  for (const hit of await readHits(sql, request.filter.accountId, missing))
+    byId.set(hit.segmentId, { ...hit, missing: words, tier: 1 });
   const why = `looks like: ${shorten(request.text.replace(/\s+/g, ' ').trim())}`;
   const fused = [...byId.values()].map((hit) => {
     const s = similarity.get(hit.segmentId) ?? 0;
@@ -41,6 +46,46 @@ export async function fuseSemantic(sql: Sql, request: SearchRequest, keyword: Se
     return { ...hit, score, matched: hit.matched ? `${hit.matched} · ${why}` : why };
   });
   return fused.sort((a, b) => b.score - a.score || a.segmentId - b.segmentId).slice(0, request.limit);
+}
+
+/** The frame labels of a picture too dark to show anything (colour-labels.ts): no evidence of what is in it. */
+const DARKNESS = new Set(['black', 'dark', 'night']);
+
+const seenRow = z.object({ id: z.number().int(), labels: z.string(), ocr_text: z.string() });
+
+/**
+ * Takes out of `similarity` the segments whose keyframe the analyzers saw as too dark to show anything (darkness
+ * its only labels, no text on screen): an embedding of a black frame is near many queries, so a dark clip with only
+ * speech would otherwise rank for "red car". Such a segment still matches the words it says. Reads the candidates
+ * only: the best `limit` by similarity and the keyword hits.
+ */
+async function dropUnseen(
+  sql: Sql,
+  similarity: Map<number, number>,
+  keyword: SegmentHit[],
+  limit: number,
+): Promise<void> {
+  const ids = new Set(
+    [...similarity.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, limit)
+      .map(([id]) => id),
+  );
+  for (const h of keyword) if (similarity.has(h.segmentId)) ids.add(h.segmentId);
+  if (ids.size === 0) return;
+  const list = [...ids];
+  const rows = await sql.all(
+    `SELECT id, labels, ocr_text FROM segments WHERE id IN (${list.map(() => '?').join(',')})`,
+    ...list,
+  );
+  for (const r of parsedRows(seenRow, rows)) {
+    const labels = segmentLabels(r.labels);
+    const darkness = (l: (typeof labels)[number]): boolean => l.source === 'colour:frame' && DARKNESS.has(l.label);
+    // Only a frame the analyzers saw as dark: one they left unlabelled (indexed before the colour descriptors) keeps
+    // its embedding's say.
+    const dark = labels.some(darkness) && labels.every(darkness);
+    if (dark && r.ocr_text.trim() === '') similarity.delete(r.id);
+  }
 }
 
 const caches = new WeakMap<Sql, VectorCache>();
@@ -99,7 +144,7 @@ async function narrowed(sql: Sql, request: SearchRequest): Promise<Set<number> |
  * account's videos: 20x slower at 50k segments); PostgreSQL plans it as any inner join. Aliases are quoted: PostgreSQL
  * folds unquoted names to lower case.
  */
-async function readHits(sql: Sql, accountId: number, ids: number[]): Promise<SegmentHit[]> {
+async function readHits(sql: Sql, accountId: number, ids: number[]): Promise<Omit<SegmentHit, 'missing' | 'tier'>[]> {
   if (ids.length === 0) return [];
   const rows = await sql.all(
     `SELECT s.id AS "segmentId", v.video_no AS "videoNo", v.video_name AS "videoName", v.bucket, v.blob AS "videoBlob",
@@ -110,7 +155,7 @@ async function readHits(sql: Sql, accountId: number, ids: number[]): Promise<Seg
     ...ids,
     accountId,
   );
-  return parsedRows(hitSchema, rows);
+  return parsedRows(hitSchema.omit({ missing: true, tier: true }), rows);
 }
 
 function shorten(text: string): string {

@@ -39,6 +39,8 @@ export const hitSchema = z.object({
   captionVector: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'captionVector must be bytes').nullable(),
   score: z.number(),
   matched: z.string(),
+  missing: z.array(z.string()),
+  tier: z.number().int().min(0).max(2),
 }) satisfies z.ZodType<SegmentHit>;
 
 export const searchWorkerDataSchema = z.object({ dbFile: z.string().min(1) });

@@ -1,4 +1,5 @@
 import type { Migration } from '../../../shared/sqlite-migrate';
+import { SHARED_NUMBERING_MARK } from '../schema-renumbering';
 import { m001Core } from './001-core';
 import { m002SearchIndex } from './002-search-index';
 import { m003Datalake } from './003-datalake';
@@ -6,16 +7,19 @@ import { m004FaceModel } from './004-face-model';
 import { m005SearchPartitions } from './005-search-partitions';
 import { m006UnindexEmptyCaptions } from './006-unindex-empty-captions';
 import { m007SegmentEmbeddings } from './007-segment-embeddings';
-import { m008JobLeases } from './008-job-leases';
-import { m009RateLimits } from './009-rate-limits';
-import { m010DatalakeClaims } from './010-datalake-claims';
-import { m011EmbeddingVersions } from './011-embedding-versions';
-import { m012FacesByVideo } from './012-faces-by-video';
-import { m013UploadSessionClaims } from './013-upload-session-claims';
-import { m014EmbedClaims } from './014-embed-claims';
-import { m015ModelFetchLeases } from './015-model-fetch-leases';
+import { m009JobLeases } from './009-job-leases';
+import { m010RateLimits } from './010-rate-limits';
+import { m011DatalakeClaims } from './011-datalake-claims';
+import { m012EmbeddingVersions } from './012-embedding-versions';
+import { m013FacesByVideo } from './013-faces-by-video';
+import { m014UploadSessionClaims } from './014-upload-session-claims';
+import { m015EmbedClaims } from './015-embed-claims';
+import { m017ModelFetchLeases } from './017-model-fetch-leases';
 
-/** Service database migrations, in order. Append only. */
+/**
+ * Service database migrations, in order. Append only. One version number names one schema change on both engines
+ * (../pg-migrations has the same numbers); a PostgreSQL-only change keeps its number here as a recorded no-op.
+ */
 export const serviceMigrations: readonly Migration[] = [
   m001Core,
   m002SearchIndex,
@@ -24,12 +28,17 @@ export const serviceMigrations: readonly Migration[] = [
   m005SearchPartitions,
   m006UnindexEmptyCaptions,
   m007SegmentEmbeddings,
-  m008JobLeases,
-  m009RateLimits,
-  m010DatalakeClaims,
-  m011EmbeddingVersions,
-  m012FacesByVideo,
-  m013UploadSessionClaims,
-  m014EmbedClaims,
-  m015ModelFetchLeases,
+  // PostgreSQL only (segment_search: SQLite has FTS5). The first version numbered apart from the old SQLite tree, so
+  // it marks the file as numbered the shared way (schema-renumbering.ts).
+  { version: 8, name: 'segment-search', up: `PRAGMA application_id = ${SHARED_NUMBERING_MARK}` },
+  m009JobLeases,
+  m010RateLimits,
+  m011DatalakeClaims,
+  m012EmbeddingVersions,
+  m013FacesByVideo,
+  m014UploadSessionClaims,
+  m015EmbedClaims,
+  { version: 16, name: 'segment-search-counts', up: '' }, // PostgreSQL only: FTS5 keeps its own counts
+  m017ModelFetchLeases,
+  { version: 18, name: 'segment-search-rank', up: '' }, // PostgreSQL only: FTS5 ranks from its own index
 ];

@@ -1,7 +1,8 @@
 import type { PgMigration } from './pg-migration';
 
 /**
- * The service's SQLite schema of versions 1-7 (src/server/storage/migrations/001-007) in PostgreSQL: the same tables,
+ * The service's SQLite schema of versions 1-7 (src/server/storage/migrations/001-007) in PostgreSQL (2-7 are recorded
+ * here as no-ops): the same tables,
  * columns, constraints, defaults, indexes and foreign keys. INTEGER is BIGINT (SQLite's integers are 64-bit; times are
  * milliseconds), an INTEGER PRIMARY KEY is a BIGINT identity (BY DEFAULT: a copied library keeps its ids, and the copy
  * then moves the sequence past them), REAL is double precision, BLOB is bytea. Booleans stay 0/1 and JSON stays text,
@@ -9,7 +10,7 @@ import type { PgMigration } from './pg-migration';
  *
  * Left out, SQLite-only: the FTS5 search index (segments_fts of 002, dropped by 005; the per-account segments_fts_<id>
  * that 005 and the search store create; segments_trigram of 002 with the shadow tables FTS5 keeps for each). Search on
- * PostgreSQL gets its own full-text schema in a later migration.
+ * PostgreSQL gets its own full-text schema in migration 8.
  */
 /** The SQLite tables this migration leaves out (FTS5 tables and their shadow tables), for pg-drift.test.ts. */
 export const SQLITE_ONLY_TABLES = /^(segments_fts(_\d+)?|segments_trigram)(_(data|idx|content|docsize|config))?$/;

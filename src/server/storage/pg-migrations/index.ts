@@ -1,27 +1,41 @@
 import { pg001Library } from './001-library';
-import { pg002SegmentSearch } from './002-segment-search';
-import { pg003JobLeases } from './003-job-leases';
-import { pg004RateLimits } from './004-rate-limits';
-import { pg005DatalakeClaims } from './005-datalake-claims';
-import { pg006EmbeddingVersions } from './006-embedding-versions';
-import { pg007FacesByVideo } from './007-faces-by-video';
-import { pg008UploadSessionClaims } from './008-upload-session-claims';
-import { pg009EmbedClaims } from './009-embed-claims';
-import { pg010SegmentSearchCounts } from './010-segment-search-counts';
-import { pg011ModelFetchLeases } from './011-model-fetch-leases';
+import { pg008SegmentSearch } from './008-segment-search';
+import { pg009JobLeases } from './009-job-leases';
+import { pg010RateLimits } from './010-rate-limits';
+import { pg011DatalakeClaims } from './011-datalake-claims';
+import { pg012EmbeddingVersions } from './012-embedding-versions';
+import { pg013FacesByVideo } from './013-faces-by-video';
+import { pg014UploadSessionClaims } from './014-upload-session-claims';
+import { pg015EmbedClaims } from './015-embed-claims';
+import { pg016SegmentSearchCounts } from './016-segment-search-counts';
+import { pg017ModelFetchLeases } from './017-model-fetch-leases';
+import { pg018SegmentSearchRank } from './018-segment-search-rank';
 import type { PgMigration } from './pg-migration';
 
-/** The service's PostgreSQL migrations, in order. Append only. */
+/** SQLite migrations 2-7, whose schema 001-library already holds: recorded here as no-ops under their numbers. */
+const inLibrary = (version: number, name: string): PgMigration => ({ version, name, up: '' });
+
+/**
+ * The service's PostgreSQL migrations, in order. Append only. One version number names one schema change on both
+ * engines (../migrations has the same numbers).
+ */
 export const pgMigrations: readonly PgMigration[] = [
   pg001Library,
-  pg002SegmentSearch,
-  pg003JobLeases,
-  pg004RateLimits,
-  pg005DatalakeClaims,
-  pg006EmbeddingVersions,
-  pg007FacesByVideo,
-  pg008UploadSessionClaims,
-  pg009EmbedClaims,
-  pg010SegmentSearchCounts,
-  pg011ModelFetchLeases,
+  inLibrary(2, 'search-index'),
+  inLibrary(3, 'datalake'),
+  inLibrary(4, 'face-model'),
+  inLibrary(5, 'search-partitions'),
+  inLibrary(6, 'unindex-empty-captions'),
+  inLibrary(7, 'segment-embeddings'),
+  pg008SegmentSearch,
+  pg009JobLeases,
+  pg010RateLimits,
+  pg011DatalakeClaims,
+  pg012EmbeddingVersions,
+  pg013FacesByVideo,
+  pg014UploadSessionClaims,
+  pg015EmbedClaims,
+  pg016SegmentSearchCounts,
+  pg017ModelFetchLeases,
+  pg018SegmentSearchRank,
 ];

@@ -43,9 +43,8 @@ async function session(file: string): Promise<ort.InferenceSession> {
 }
 
 let loaded: Promise<SceneTextModels> | null = null;
-let users = 0;
 
-/** The models, loaded once per process (a worker keeps them warm across videos). */
+/** The models, loaded once per thread (the scene-text thread keeps them warm across videos). */
 export function sceneTextModels(): Promise<SceneTextModels> {
   loaded ??= (async () => {
     const [detection, recognition, keys] = await Promise.all([
@@ -60,22 +59,6 @@ export function sceneTextModels(): Promise<SceneTextModels> {
     loaded = null;
   });
   return loaded;
-}
-
-/** Counts a user of the models (an analyzer), so they are released when the last one closes. */
-export async function useSceneTextModels(): Promise<SceneTextModels> {
-  const models = await sceneTextModels();
-  users++;
-  return models;
-}
-
-/** One user is done with the models; the last one releases them (the next use loads them again). */
-export async function leaveSceneTextModels(): Promise<void> {
-  users = Math.max(0, users - 1);
-  if (users > 0 || !loaded) return;
-  const models = await loaded.catch(() => null);
-  loaded = null;
-  await Promise.all([models?.detection.release(), models?.recognition.release()]);
 }
 
 export { ort };

@@ -1,32 +1,29 @@
+import { SceneTextThread } from '../../worker/scene-text-thread';
 import type { ReadWord } from './ctc';
-import { leaveSceneTextModels, MODEL_FILES, sceneTextModels, useSceneTextModels } from './models';
-import { readSceneText } from './read-scene-text';
+import { MODEL_FILES } from './models';
 import type { RgbImage } from './warp';
 
-/** PaddleOCR's PP-OCRv4 (detection, then recognition of each region) on onnxruntime. */
+/**
+ * PaddleOCR's PP-OCRv4 (detection, then recognition of each region) on onnxruntime, in a thread of its own: onnxruntime
+ * computes on the thread that calls it, and on the analysis thread OCR and the detectors took turns on one core.
+ */
 export class PaddleReader {
   readonly version = `PP-OCRv4 ${MODEL_FILES.detection} ${MODEL_FILES.recognition}`;
 
-  private started = false;
+  private readonly thread = new SceneTextThread();
 
-  /** Loads the models (once per process) and holds them until close. */
+  /** Starts the reader's thread and loads the models there; they stay loaded until close. */
   async start(): Promise<void> {
-    if (this.started) return;
-    await useSceneTextModels();
-    this.started = true;
+    await this.thread.start();
   }
 
   /** The lines of a picture, each as its words with their recognition confidence. */
   async read(image: RgbImage): Promise<ReadWord[][]> {
-    await this.start();
-    const lines = await readSceneText(await sceneTextModels(), image);
-    return lines.map((l) => l.words);
+    return this.thread.read(image);
   }
 
-  /** Lets go of the models; they are released when no reader of this process holds them. Safe to call twice. */
+  /** Ends the thread and its models. Safe to call twice. */
   async close(): Promise<void> {
-    if (!this.started) return;
-    this.started = false;
-    await leaveSceneTextModels();
+    await this.thread.close();
   }
 }
