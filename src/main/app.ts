@@ -7,6 +7,7 @@ import { ServiceConnection } from './connection/library-connection';
 import { desktopAccess, type DesktopHooks } from './desktop/hooks';
 import { osReveal } from './desktop/os-reveal';
 import { EventBus } from './events';
+import { folderHandlers } from './folders/handlers';
 import { HandlerRegistry } from './ipc/registry';
 import type { DestinationChooser } from './library/destinations/policy';
 import { LibraryFeature } from './library/feature';
@@ -229,6 +230,7 @@ export class ReelsyncApp {
       serviceHandlers({ state: () => this.connection.state(), restart: () => this.connection.restart() }),
       libraryHandlers(() => this.library, desktop),
       semanticHandlers(() => this.client()),
+      folderHandlers(),
     ];
     for (const handlers of features) this.registry.register(handlers);
   }

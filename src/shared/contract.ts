@@ -11,6 +11,7 @@ import { lastResultsChannels } from './contract/last-results';
 import { desktopChannels } from './contract/desktop';
 import { serviceChannels, serviceEvents } from './contract/service';
 import { semanticChannels } from './contract/semantic';
+import { browseChannels } from './contract/browse';
 
 /**
  * The one IPC contract between main and renderer: channel -> request schema and response schema,
@@ -28,6 +29,7 @@ export const channels = {
   ...desktopChannels,
   ...serviceChannels,
   ...semanticChannels,
+  ...browseChannels,
 } as const;
 
 export const events = {

@@ -46,6 +46,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       app.log.error({ err: String(err), url: req.url }, 'web request failed');
@@ -73,6 +74,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    // A page of another site never calls the API, even with the token: browsers name the calling page in Origin.
+    const callerOrigin = req.headers.origin;
+    if (callerOrigin !== undefined && !allowedOrigins.has(callerOrigin.toLowerCase())) {
+      sendJson(res, 403, { ok: false, error: { code: 'forbidden', message: 'calls from another site are refused' } });
+      return;
+    }
     const presented = req.headers['x-reelsync-token'] ?? url.searchParams.get('token') ?? '';
     if (!tokenMatches(String(presented), token)) {
       sendJson(res, 401, { ok: false, error: { code: 'bad_request', message: 'missing or wrong session token' } });
@@ -120,6 +127,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const { port } = server.address() as AddressInfo;
   const authority = `${urlHost(host)}:${port}`;
   allowedHosts = new Set([authority, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
+  allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
   const origin = `http://${authority}`;
   return {
     url: `${origin}/#token=${token}`,
