@@ -6,6 +6,7 @@ import type { AddPathResult } from '../../../shared/contract/desktop';
 import { typedPaths } from '../lib/dropped-paths';
 import { call, transportKind } from '../transport';
 import { DialogCloseButton } from './DialogCloseButton';
+import { FolderPicker } from './FolderPicker';
 import { NO_WATCH_OPTIONS, WatchOptionsFields, watchOptions, type WatchOptionsText } from './WatchOptionsFields';
 
 const BADGE: Record<AddPathResult['outcome'], string> = {
@@ -16,7 +17,7 @@ const BADGE: Record<AddPathResult['outcome'], string> = {
 
 export const ADD_PATHS_HELP =
   transportKind === 'web'
-    ? 'Type or paste full paths, one per line. A browser does not tell a page where a dropped file or folder lives, so drop paths as text (a file manager’s “copy path”) instead.'
+    ? 'Choose a folder, or type or paste full paths, one per line. A browser does not tell a page where a dropped file or folder lives, so drop paths as text (a file manager’s “copy path”) instead.'
     : 'Choose a folder, drop folders or videos on the window, or type full paths, one per line.';
 
 /**
@@ -48,6 +49,8 @@ export function AddPathsDialog({
       if (r.path) add.mutate([r.path]);
     },
   });
+  // The web mode has no OS dialog: the app's own folder browser stands in for it.
+  const [browsing, setBrowsing] = useState(false);
   const { reset } = add;
   useEffect(() => {
     // Dropped paths wait in the field like typed ones: the editor sees them and sets tags and options before Add.
@@ -92,16 +95,15 @@ export function AddPathsDialog({
                   : 'full paths only: a relative path has nothing to be relative to'}
               </span>
               <span className="spacer" />
-              {transportKind !== 'web' && (
-                <button
-                  type="button"
-                  className="button"
-                  disabled={pick.isPending || add.isPending}
-                  onClick={() => pick.mutate()}
-                >
-                  <FolderOpen size={14} aria-hidden="true" /> Choose folder…
-                </button>
-              )}
+              <button
+                type="button"
+                className="button"
+                disabled={pick.isPending || add.isPending}
+                onClick={() => (transportKind === 'web' ? setBrowsing(true) : pick.mutate())}
+                data-testid="choose-folder"
+              >
+                <FolderOpen size={14} aria-hidden="true" /> Choose folder…
+              </button>
               <button type="submit" className="button primary" disabled={!typed.length || add.isPending}>
                 Add
               </button>
@@ -130,6 +132,16 @@ export function AddPathsDialog({
             </ul>
           )}
           <DialogCloseButton />
+          {transportKind === 'web' && (
+            <FolderPicker
+              open={browsing}
+              onOpenChange={setBrowsing}
+              onChoose={(path) => {
+                setBrowsing(false);
+                add.mutate([path]);
+              }}
+            />
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
