@@ -267,13 +267,14 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
 
   // With the semantic model slot's runtime: onnxruntime-node's CPU library for this platform (44 MiB) and sharp's
   // libvips (18 MiB), which transformers.js imports (other platforms' runtimes and onnxruntime-web, 359 MiB more, stay
-  // out: build/electron-builder.config.ts). WordNet's nouns are cut at pack time (build/wordnet-pack.ts). 297.3 MiB
-  // when this was set.
-  it('stays under 300 MiB (app.asar + app.asar.unpacked)', () => {
+  // out: build/electron-builder.config.ts). WordNet's nouns are cut at pack time (build/wordnet-pack.ts). 288.8 MiB
+  // (302.8 MB) when this was set, of which the bundled ffprobe 75.3 and ffmpeg 65.0: the bound catches a package that
+  // comes back whole, with room for a model.
+  it('stays under 295 MiB (app.asar + app.asar.unpacked)', () => {
     const sizes = packageSizes(files);
     const total = sizes.reduce((n, s) => n + s.packed + s.unpacked, 0);
     console.log(`packaged app, largest packages:\n${sizeTable(sizes, 12)}`);
-    expect(total / MIB).toBeLessThan(300);
+    expect(total / MIB).toBeLessThan(295);
   });
 });
 
