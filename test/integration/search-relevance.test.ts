@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { ensureMedia, fixturePath } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 import { flatClip } from '../fixtures/generated-clips';
 
@@ -13,11 +14,12 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   let cleanup: () => Promise<void>;
   const videos = { text: '', speech: '', empty: '', named: '' };
 
+  const testService = useService({ backend });
   beforeAll(async () => {
     await ensureMedia();
     const temp = await tempDir('reelsync-relevance-');
     cleanup = temp.cleanup;
-    service = await startService({ backend });
+    service = testService();
     api = apiClient(service.baseUrl, service.key);
     const upload = async (file: string, filename?: string): Promise<string> =>
       (await api.upload<UploadedVideo>(file, {}, filename ? { filename } : {})).json.data!.videoNo;
@@ -33,7 +35,6 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   }, 300_000);
 
   afterAll(async () => {
-    await service?.stop();
     await cleanup?.();
   });
 
