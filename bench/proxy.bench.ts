@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ENCODERS } from '../src/main/proxy/encoders';
 import { runProxyEncode } from '../src/main/proxy/make-proxy';
-import { probeOriginal } from '../src/main/proxy/original-probe';
+import { probeOriginal } from '../src/main/media/original-probe';
 import { DEFAULT_PROXY_WIDTH, proxyArgs } from '../src/main/proxy/proxy-args';
 import { BENCH_DIR } from './bench-files';
 import { command, compare, rssMb, timeBest, type Benchmark } from './harness';

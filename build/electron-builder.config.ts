@@ -1,9 +1,11 @@
 // electron-builder configuration: `npm run dist` (installers for this platform) and `npm run dist:dir` (unpacked app).
 // Read by electron-builder through `--config build/electron-builder.config.ts`; every knob that differs between a
 // release machine and a developer's comes from the environment (see packagingConfig below).
+import { fileURLToPath } from 'node:url';
 import type { Configuration } from 'electron-builder';
 import { afterPack } from './media-tool-modes';
 import { macSigning, nativeRebuild, updatePublish, windowsSigning } from './packaging-env';
+import { unusedPackageFilters } from './unused-packages';
 
 /**
  * What ships besides the built app in out/: the production dependencies, minus what no code path loads. Patterns are
@@ -63,33 +65,39 @@ const FILES = [
   // transformers.js (src/server/semantic/clip-embedder.ts) is imported as ESM under Node: dist/transformers.node.mjs,
   // which inlines the onnxruntime-web code it needs and runs models on onnxruntime-node. The web, CommonJS and
   // minified copies, and the onnxruntime-web package itself (141 MB of browser wasm), are never loaded.
-  '!**/node_modules/@huggingface/transformers/dist/**',
+  '!**/node_modules/@huggingface/transformers/{dist,src}/**',
   '**/node_modules/@huggingface/transformers/dist/transformers.node.mjs',
   '!**/node_modules/onnxruntime-web/**',
   // onnxruntime-node's install script (CUDA downloads, skipped at install) and global-agent (wherever the packager
   // hoists it), which only that script uses: its dist/ requires onnxruntime-common and its binding alone.
   '!**/node_modules/onnxruntime-node/script/**',
   '!**/node_modules/global-agent/**',
+  // Builds no Node resolution reaches (each package's `main`/`exports` under the node, import and require conditions
+  // point elsewhere; the packaged-layout test checks every entry still resolves). The AWS SDK's ES builds (its
+  // `exports` name dist-cjs under `node`), luxon's browser and AMD builds and its sources (`module`, read by bundlers
+  // only), tfjs-backend-wasm's second copy of its binaries (human-engine.ts points wasmPath at dist/).
+  '!**/node_modules/{@aws-sdk,@smithy,@aws-crypto}/*/dist-es/**',
+  '!**/node_modules/luxon/{src,build/global,build/amd,build/cjs-browser}/**',
+  '!**/node_modules/@tensorflow/tfjs-backend-wasm/wasm-out/**',
+  // exiftool-vendored's tag documentation (data/TagMetadata.json): its dist/ never reads it.
+  '!**/node_modules/exiftool-vendored/data/**',
 ];
 
-const TOOL_PLATFORMS = ['darwin', 'linux', 'win32'] as const;
-
 /**
- * ffmpeg and ffprobe for editors without them (src/common/media/tools.ts) are 60-80 MB per binary: an app ships only
- * its build machine's @ffmpeg-installer/<platform>-<arch>, the one npm installed there (by the packages' `os`/`cpu`;
- * building for another OS needs that OS's package installed). Exclusions in the top-level `files`: electron-builder
- * filters node_modules with `!` patterns only, and with a platform-level `files` (linux.files) src/ and bin/ got packed.
+ * Per-platform binaries: ffmpeg and ffprobe for editors without them (src/common/media/tools.ts, 60-80 MB each) and
+ * onnxruntime-node's CPU runtime, which it ships for every platform and architecture (~290 MB) and loads from
+ * `bin/napi-v6/<platform>/<arch>/` only. An app keeps its target's: `${arch}` is the architecture electron-builder is
+ * packing (a Mac build packs x64 and arm64 in turn), `${platform}` the OS it runs on, which is the target's (installers
+ * are built on their own OS). npm installs an @ffmpeg-installer/@ffprobe-installer package only for the machine's own
+ * OS and CPU (their `os`/`cpu`): packing another architecture needs its package installed too (`npm install
+ * --cpu=x64 --os=darwin`). Exclusions sit in the top-level `files`: electron-builder filters node_modules with `!`
+ * patterns only, and with a platform-level `files` (linux.files) src/ and bin/ got packed.
  */
-const otherPlatformTools = (platform: NodeJS.Platform): string =>
-  `!**/node_modules/@{ffmpeg,ffprobe}-installer/{${TOOL_PLATFORMS.filter((p) => p !== platform).join(',')}}-*/**`;
-
-/**
- * onnxruntime-node ships its CPU runtime for every platform and architecture (~290 MB); its binding loads
- * `bin/napi-v6/<platform>/<arch>/` only, so an app keeps its build machine's.
- */
-const otherPlatformOnnxRuntimes = (platform: NodeJS.Platform, arch: string): string[] => [
+const PER_TARGET_BINARIES = [
+  '!**/node_modules/@{ffmpeg,ffprobe}-installer/*-*/**',
+  '**/node_modules/@{ffmpeg,ffprobe}-installer/${platform}-${arch}/**',
   '!**/node_modules/onnxruntime-node/bin/**',
-  `**/node_modules/onnxruntime-node/bin/napi-v6/${platform}/${arch}/**`,
+  '**/node_modules/onnxruntime-node/bin/napi-v6/${platform}/${arch}/**',
 ];
 
 /**
@@ -134,8 +142,8 @@ export function packagingConfig(env: NodeJS.ProcessEnv): Configuration {
     directories: { output: 'dist', buildResources: 'build' },
     files: [
       ...FILES,
-      otherPlatformTools(process.platform),
-      ...otherPlatformOnnxRuntimes(process.platform, process.arch),
+      ...PER_TARGET_BINARIES,
+      ...unusedPackageFilters(fileURLToPath(new URL('../package-lock.json', import.meta.url))),
     ],
     asar: { smartUnpack: false },
     asarUnpack: ASAR_UNPACK,

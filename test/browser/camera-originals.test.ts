@@ -5,6 +5,7 @@ import { cameraOriginalPath } from '../fixtures/camera-originals';
 import { ffmpeg } from '../fixtures/media';
 import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
 import { addFolderInPage, screenshotsDir, uiSession } from '../helpers/ui-app';
+import { testPicture } from '../fixtures/lavfi-sources';
 
 /**
  * Issue 26 as an editor meets it: a ProRes camera original (which the library refuses and a browser cannot play) is
@@ -48,7 +49,7 @@ describe.skipIf(skipBrowserTests)('a camera original in the app (Chromium, web m
     const take = join(ui.running.footageDir, '..', 'B001C002.mov');
     await ffmpeg(
       [
-        ...['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=25:duration=10'],
+        ...testPicture('testsrc2', { size: '1920x1080', rate: 25, seconds: 10 }),
         ...['-c:v', 'prores_ks', '-profile:v', '3', '-timecode', '02:00:00:00'],
       ],
       take,

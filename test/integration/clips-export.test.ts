@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ClipsStore, type ClipRow } from '../../src/main/library/clips-store';
+import { testPicture, tone } from '../fixtures/lavfi-sources';
+import { ffmpeg } from '../fixtures/media';
 import { startLibrary, type TestLibrary } from '../helpers/library';
 import { tempDir } from '../helpers/temp';
 
@@ -17,28 +19,14 @@ const clips: Record<'pal' | 'ntsc' | 'silent', ClipRow> = {} as Record<'pal' | '
 /** A 4 s h264 test pattern at `fps`, 320x180, with a 48 kHz aac tone unless `silent`. */
 async function footage(name: string, fps: number, silent: boolean): Promise<string> {
   const out = join(dir, name);
-  const audio = silent ? [] : ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'];
-  await run('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=320x180:rate=${fps}`,
-    ...audio,
-    '-t',
-    '4',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    ...(silent ? [] : ['-c:a', 'aac', '-shortest']),
+  await ffmpeg(
+    [
+      ...testPicture('testsrc2', { size: '320x180', rate: fps, seconds: 4 }),
+      ...(silent ? [] : [...tone(), '-shortest', '-c:a', 'aac']),
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+    ],
     out,
-  ]);
+  );
   return out;
 }
 

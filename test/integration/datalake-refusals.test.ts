@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DATALAKE_BASE_PATH } from '../../src/shared/api-types';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   let service: TestService;
   let key: string;
 
+  const testService = useService({ backend, config: { indexer: { paused: true } } });
   beforeAll(async () => {
-    service = await startService({ backend, config: { indexer: { paused: true } } });
+    service = testService();
     key = service.createKey('test', { kind: 'datalake' });
   });
-  afterAll(async () => service.stop());
 
   /** A multipart ingest body cut in two: everything up to the middle of the file part, and the rest. */
   function ingestBody(json: unknown): { head: string; first: Buffer; rest: Buffer } {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures/media';
 import { apiClient, waitForStatus } from '../helpers/api';
 import { tempDir } from '../helpers/temp';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 let service: TestService;
 let cleanup: () => Promise<void>;
@@ -21,13 +22,15 @@ beforeAll(async () => {
   // The service inherits this test process' environment (test/helpers/service.ts).
   savedEnv = process.env.REELSYNC_EXIFTOOL;
   process.env.REELSYNC_EXIFTOOL = notExecutable;
-  service = await startService();
+});
+const testService = useService();
+beforeAll(() => {
+  service = testService();
 });
 
 afterAll(async () => {
   if (savedEnv === undefined) delete process.env.REELSYNC_EXIFTOOL;
   else process.env.REELSYNC_EXIFTOOL = savedEnv;
-  await service?.stop();
   await cleanup?.();
 });
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { photoPath } from '../fixtures/media';
 import { apiClient } from '../helpers/api';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 // A route that does slow work after reading its body, through the real service with an idle timeout far shorter than
 // that work: a photo search's first query loads the face models (seconds). Without 102 Processing (keep-alive.ts) the
@@ -9,10 +10,10 @@ import { startService, type TestService } from '../helpers/service';
 const IDLE_MS = 300;
 let service: TestService;
 
+const testService = useService({ config: { http: { idleTimeoutMs: IDLE_MS }, indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ config: { http: { idleTimeoutMs: IDLE_MS }, indexer: { paused: true } } });
+  service = testService();
 });
-afterAll(() => service.stop());
 
 it('answers a photo search whose model load outlasts the idle timeout', async () => {
   const api = apiClient(service.baseUrl, service.key);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ProxyStore } from '../../src/main/proxy/proxy-store';
 import { ffmpeg } from '../fixtures/media';
 import { syncSuite, type TestEngine } from '../helpers/sync-engine';
+import { testPicture } from '../fixtures/lavfi-sources';
 
 const suite = syncSuite('reelsync-proxy-jobs-');
 
@@ -14,7 +15,7 @@ async function longTake(folder: string, name: string, timecode: string): Promise
   const out = join(folder, name);
   await ffmpeg(
     [
-      ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=12', '-t', '20'],
+      ...testPicture('testsrc2', { size: '640x360', rate: 12, seconds: 20 }),
       ...['-c:v', 'prores_ks', '-profile:v', '0', '-timecode', timecode],
     ],
     out,

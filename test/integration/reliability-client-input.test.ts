@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/store/database';
 import { copyFixture } from '../fixtures/media';
 import { startService, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { startEngine, type TestEngine } from '../helpers/sync-engine';
 import { tempDir } from '../helpers/temp';
 
@@ -13,13 +14,13 @@ const CLI = join(import.meta.dirname, '../../src/main/cli.ts');
 let service: TestService;
 let dir: string;
 let cleanup: () => Promise<void>;
+const testService = useService({ credits: 100, config: { indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ credits: 100, config: { indexer: { paused: true } } });
+  service = testService();
   ({ dir, cleanup } = await tempDir('reelsync-badinput-'));
   await chmod(dir, 0o755);
 }, 60_000);
 afterAll(async () => {
-  await service?.stop();
   await cleanup?.();
 });
 

@@ -1,23 +1,19 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { cameraClip } from '../fixtures/motion-clips';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
-
-const run = promisify(execFile);
+import { testPicture } from '../fixtures/lavfi-sources';
+import { ffmpeg, X264 } from '../fixtures/media';
 
 /** Three seconds of a red wall with gray stripes (no object, no text): only its colour can find it. */
 async function redClip(file: string): Promise<string> {
   const stripes =
     "geq=r='if(lt(mod(X,160),20),128,215)':g='if(lt(mod(X,160),20),128,30)':b='if(lt(mod(X,160),20),128,40)'";
-  await run('ffmpeg', [
-    ...['-v', 'error', '-f', 'lavfi', '-i', 'nullsrc=size=640x360:rate=25', '-t', '3', '-vf', stripes],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file],
-  ]);
+  await ffmpeg([...testPicture('nullsrc', { size: '640x360', rate: 25, seconds: 3 }), '-vf', stripes, ...X264], file);
   return file;
 }
 
@@ -26,10 +22,11 @@ let api: ApiClient;
 let cleanup: () => Promise<void>;
 const videos = { red: '', pan: '' };
 
+const testService = useService();
 beforeAll(async () => {
   const temp = await tempDir('reelsync-descriptors-');
   cleanup = temp.cleanup;
-  service = await startService();
+  service = testService();
   api = apiClient(service.baseUrl, service.key);
   const upload = async (file: string): Promise<string> =>
     (await api.upload<UploadedVideo>(file, {})).json.data!.videoNo;
@@ -39,7 +36,6 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await service?.stop();
   await cleanup?.();
 });
 

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { copyFile, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
 import pino from 'pino';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import { datalakeClient, type DatalakeClient } from '../helpers/datalake';
 import { mkvDeclaringOneMillisecond, mkvWithSqueezedTimestamps } from '../helpers/lying-media';
 import { cliSync } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
+import { stillImage } from '../fixtures/generated-clips';
 
 // The real service in this process, over real HTTP, with the indexer's analysis narrowed to a timed stand-in (the
 // queue, the job handler, its time limit, persisting and billing are the real ones): each analysis records which
@@ -92,18 +91,7 @@ beforeAll(async () => {
   ]);
   const betaLakeKey = cliSync(['key', 'create', '--data', dataDir, '--account', 'beta', '--interface', 'datalake']);
   keyframe = join(dir, 'keyframe.jpg');
-  await promisify(execFile)('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=160x120',
-    '-frames:v',
-    '1',
-    keyframe,
-  ]);
+  await stillImage(keyframe, { test: 'testsrc' }, '160x120');
   service = await startService({
     dataDir,
     config: parseConfig({ indexer: LIMIT }),

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelHub, type ModelHub } from '../helpers/model-hub';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
 
@@ -17,11 +18,13 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-semantic-cli-'));
   hub = await startModelHub(REPO, tinyClipFiles());
-  service = await startService({ config: { semantic: { host: hub.url, model: REPO } } });
 }, 120_000);
+const testService = useService(() => ({ config: { semantic: { host: hub.url, model: REPO } } }));
+beforeAll(() => {
+  service = testService();
+});
 
 afterAll(async () => {
-  await service?.stop();
   await hub?.close();
   await cleanup?.();
 });

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import type { SemanticState } from '../../src/shared/semantic-state';
@@ -10,19 +8,11 @@ import { startModelHub, type ModelHub } from '../helpers/model-hub';
 import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
+import { flatClip } from '../fixtures/generated-clips';
 
-const run = promisify(execFile);
 const REPO = 'tests/tiny-clip';
 const VISION = 'onnx/vision_model_quantized.onnx';
 const TEXT = 'onnx/text_model_quantized.onnx';
-
-async function flatClip(file: string, colour: string): Promise<string> {
-  await run('ffmpeg', [
-    ...['-v', 'error', '-f', 'lavfi', '-i', `color=c=${colour}:size=320x180:rate=25`, '-t', '2'],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file],
-  ]);
-  return file;
-}
 
 const semanticConfig = (host: string, pollMs?: number) => ({
   semantic: { host, model: REPO, similarityFloor: 0, similarityCeiling: 0.6, ...(pollMs ? { pollMs } : {}) },
@@ -80,7 +70,9 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
     // The colour descriptors call these clips "red" and "blue" by keywords; "tomato" is a word only the model links to
     // a red picture, so hits for it prove the model ran.
     for (const [i, colour] of (['red', 'blue'] as const).entries()) {
-      const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, `shot-${i}.mp4`), colour));
+      const up = await api.upload<UploadedVideo>(
+        await flatClip(join(temp.dir, `shot-${i}.mp4`), colour, { size: '320x180' }),
+      );
       videos[colour] = up.json.data!.videoNo;
     }
     for (const no of Object.values(videos)) expect((await waitForStatus(api, no, 180_000)).status).toBe('PARSE');
@@ -156,7 +148,9 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
     it('embeds a clip indexed once the model is ready, and keeps the model across a restart', async () => {
       const temp = await tempDir('reelsync-semantic-green-');
       try {
-        const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, 'shot-2.mp4'), 'lime'));
+        const up = await api.upload<UploadedVideo>(
+          await flatClip(join(temp.dir, 'shot-2.mp4'), 'lime', { size: '320x180' }),
+        );
         const green = up.json.data!.videoNo;
         expect((await waitForStatus(api, green, 180_000)).status).toBe('PARSE');
         await waitForState(api, (s) => s.state === 'ready' && s.pendingSegments === 0 && s.embeddedSegments >= 3);

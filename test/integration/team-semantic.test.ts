@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
@@ -13,20 +11,9 @@ import { skipPostgresTests } from '../helpers/postgres';
 import { startTeamCluster, type TeamCluster, type TeamProcess } from '../helpers/team-cluster';
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
+import { colourSequenceClip } from '../fixtures/generated-clips';
 
-const run = promisify(execFile);
 const REPO = 'tests/tiny-clip';
-
-/** A clip of one colour per second: the indexer cuts it into segments of a few colours, each with its keyframe. */
-async function colourClip(file: string, colours: string[]): Promise<string> {
-  const inputs = colours.flatMap((c) => ['-f', 'lavfi', '-i', `color=c=${c}:size=320x180:rate=25:d=1`]);
-  const concat = `${colours.map((_, i) => `[${i}:v]`).join('')}concat=n=${colours.length}:v=1:a=0`;
-  await run('ffmpeg', [
-    ...['-v', 'error', ...inputs, '-filter_complex', concat],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file],
-  ]);
-  return file;
-}
 
 const countRow = z.object({ n: z.number() });
 const embeddedLine = z.object({ msg: z.literal('keyframes embedded'), embedded: z.number().int() });
@@ -76,10 +63,10 @@ describe.skipIf(skipPostgresTests)('team server: the semantic model on 1 API rep
     });
     api = apiClient(cluster.apis[0]!.baseUrl, cluster.key);
     // Indexed before the model exists: the workers embed these keyframes once it comes (the backfill).
-    const red = await api.upload<UploadedVideo>(await colourClip(join(dir, 'red.mp4'), ['red', 'red']));
+    const red = await api.upload<UploadedVideo>(await colourSequenceClip(join(dir, 'red.mp4'), ['red', 'red']));
     videos.red = red.json.data!.videoNo;
     const cutColours = ['lime', 'cyan', 'yellow', 'white', 'navy', 'gray', 'purple', 'olive', 'teal', 'maroon'];
-    const cuts = await api.upload<UploadedVideo>(await colourClip(join(dir, 'cuts.mp4'), cutColours));
+    const cuts = await api.upload<UploadedVideo>(await colourSequenceClip(join(dir, 'cuts.mp4'), cutColours));
     videos.cuts = cuts.json.data!.videoNo;
     for (const no of Object.values(videos)) expect((await waitForStatus(api, no, 180_000)).status).toBe('PARSE');
   }, 300_000);
@@ -160,7 +147,7 @@ describe.skipIf(skipPostgresTests)('team server: the semantic model on 1 API rep
 
   it('a clip indexed once the model is ready is embedded once too', async () => {
     const before = await segments();
-    const up = await api.upload<UploadedVideo>(await colourClip(join(dir, 'blue.mp4'), ['blue', 'blue']));
+    const up = await api.upload<UploadedVideo>(await colourSequenceClip(join(dir, 'blue.mp4'), ['blue', 'blue']));
     expect((await waitForStatus(api, up.json.data!.videoNo, 180_000)).status).toBe('PARSE');
     const keyframes = await segments();
     expect(keyframes).toBeGreaterThan(before);

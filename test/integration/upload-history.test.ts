@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture } from '../fixtures/media';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { startEngine } from '../helpers/sync-engine';
 import { tempDir } from '../helpers/temp';
 
@@ -10,12 +11,12 @@ let service: TestService;
 let dir: string;
 let cleanup: () => Promise<void>;
 
+const testService = useService({ credits: 100 });
 beforeAll(async () => {
-  service = await startService({ credits: 100 });
+  service = testService();
   ({ dir, cleanup } = await tempDir('reelsync-history-'));
 });
 afterAll(async () => {
-  await service?.stop();
   await cleanup?.();
 });
 

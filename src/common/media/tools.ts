@@ -9,6 +9,8 @@
  *
  * The preference is `REELSYNC_MEDIA_TOOLS=bundled|system`, else `bundled` when this code runs from inside an app.asar
  * (what a packaged Electron app is), else `system`.
+ *
+ * The bundled Linux binaries are static builds: see bundledToolEnv for the one variable they need.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -119,6 +121,26 @@ export function toolPreference(
   return moduleFile.includes(`${sep}app.asar${sep}`) ? 'bundled' : 'system';
 }
 
+/**
+ * Variables a bundled binary needs in the environment of this process (and so of every tool it spawns).
+ *
+ * The Linux builds link glibc statically, and their libzvbi (teletext) opens an iconv converter whenever the MPEG-TS
+ * demuxer starts: the static glibc then reads the system's gconv-modules.cache, whose layout a newer system glibc
+ * changed, and the tool dies of SIGSEGV on every .ts/.MTS/.m2ts (the 2023 ffprobe on Debian 12: AVCHD camera
+ * originals could not be probed). With GCONV_PATH set glibc skips that cache and reads the plain gconv-modules files,
+ * which every version parses. The folder it names (the tool's own) holds no converters, so the system's are found as
+ * before; dynamically linked programs (perl, pocketsphinx) read them without the cache too. A GCONV_PATH the user set
+ * is kept.
+ */
+export function bundledToolEnv(
+  tool: ResolvedTool,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
+  if (tool.source !== 'bundled' || platform !== 'linux' || env.GCONV_PATH) return {};
+  return { GCONV_PATH: dirname(tool.file) };
+}
+
 const resolved = new Map<MediaTool, ResolvedTool>();
 
 /** The tool this process runs, resolved once from process.env. */
@@ -130,6 +152,7 @@ export function mediaTool(tool: MediaTool): ResolvedTool {
       preference: toolPreference(process.env),
       bundled: bundledToolPath(tool),
     });
+    Object.assign(process.env, bundledToolEnv(found, process.env));
     resolved.set(tool, found);
   }
   return found;

@@ -2,7 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import { parseTimecode, rateOfFraction, timecode, type Rate } from '../../shared/timecode';
-import { probeOriginal, type OriginalProbe } from './original-probe';
+import {
+  embeddedTimecode,
+  frameRate,
+  pictureStream,
+  probeOriginalStreams,
+  type OriginalStreams,
+} from './original-probe';
 import { sidecarFactsSchema, type SidecarFacts } from './sidecar-facts';
 import { parseSonyXml } from './sony-xml';
 import { parseXmpSidecar } from './xmp-sidecar';
@@ -91,38 +97,21 @@ const clean = (v: string | undefined | null): string | null => {
   return t ? t.slice(0, 200) : null;
 };
 
-/** The embedded timecode and where it came from: a QuickTime tmcd track, MXF, or another stream's tag. */
-function embeddedTimecode(p: OriginalProbe): { text: string; source: 'tmcd' | 'mxf' | 'stream' } | null {
-  const container = p.format?.format_name ?? '';
-  const tmcd = p.streams.find((s) => s.codec_tag_string === 'tmcd' && s.tags?.timecode);
-  if (tmcd?.tags?.timecode) return { text: tmcd.tags.timecode, source: 'tmcd' };
-  const text =
-    p.streams.find((s) => s.codec_type === 'video' && s.tags?.timecode)?.tags?.timecode ??
-    p.format?.tags?.timecode ??
-    p.format?.tags?.TIMECODE;
-  if (!text) return null;
-  return { text, source: container.includes('mxf') ? 'mxf' : container.includes('mov') ? 'tmcd' : 'stream' };
-}
-
 /** Combines the probe and the sidecars into the original's identity (pure: what `readOriginalIdentity` returns). */
-export function identityFrom(path: string, p: OriginalProbe, sidecars: SidecarFacts[]): OriginalIdentity {
-  const video = p.streams.find((s) => s.codec_type === 'video' && s.codec_name !== 'mjpeg' && s.codec_name !== 'png');
+export function identityFrom(path: string, p: OriginalStreams, sidecars: SidecarFacts[]): OriginalIdentity {
+  const video = pictureStream(p);
   const audio = p.streams.find((s) => s.codec_type === 'audio');
   const sony = sidecars.find((s) => s.kind === 'sony-xml');
   const xmp = sidecars.find((s) => s.kind === 'xmp');
   const embedded = embeddedTimecode(p);
-  const bext = Number(p.format?.tags?.time_reference);
+  const bext = Number(p.format.tags?.time_reference);
   const sampleRate = Number(audio?.sample_rate);
   const candidates: { text: string; source: OriginalIdentity['timecodeSource'] }[] = [
     ...(embedded ? [embedded] : []),
     ...(sony?.startTimecode ? [{ text: sony.startTimecode, source: 'sony-xml' as const }] : []),
     ...(xmp?.startTimecode ? [{ text: xmp.startTimecode, source: 'xmp' as const }] : []),
   ];
-  const rateText =
-    (video?.r_frame_rate && video.r_frame_rate !== '0/0' ? video.r_frame_rate : null) ??
-    sony?.rate ??
-    xmp?.rate ??
-    '25/1';
+  const rateText = frameRate(video)?.rate ?? sony?.rate ?? xmp?.rate ?? '25/1';
   const candidate = candidates[0] ?? null;
   const drop = candidate ? /[;.,]\d{2}$/.test(candidate.text) : false;
   const rate = rateOfFraction(rateText, drop) ?? rateOfFraction('25/1')!;
@@ -134,13 +123,13 @@ export function identityFrom(path: string, p: OriginalProbe, sidecars: SidecarFa
     source = 'bext';
   }
   startFrame ??= 0;
-  const duration = Number(p.format?.duration);
+  const duration = Number(p.format.duration);
   const durationSeconds = Number.isFinite(duration) && duration >= 0 ? duration : null;
   const name = basename(path);
   const stem = name.slice(0, name.length - extname(name).length);
   const reel =
     clean(p.streams.find((s) => s.tags?.reel_name)?.tags?.reel_name) ??
-    clean(p.format?.tags?.reel_name) ??
+    clean(p.format.tags?.reel_name) ??
     xmp?.reel ??
     null;
   return originalIdentitySchema.parse({
@@ -150,13 +139,13 @@ export function identityFrom(path: string, p: OriginalProbe, sidecars: SidecarFa
     dropFrame: rate.drop,
     timecodeSource: source,
     reel,
-    clipName: clean(p.format?.tags?.material_package_name) ?? xmp?.clipName ?? (stem || name),
-    cameraMake: sony?.cameraMake ?? xmp?.cameraMake ?? clean(p.format?.tags?.make) ?? null,
-    cameraModel: sony?.cameraModel ?? xmp?.cameraModel ?? clean(p.format?.tags?.model) ?? null,
-    createdAt: sony?.createdAt ?? xmp?.createdAt ?? clean(p.format?.tags?.creation_time) ?? null,
+    clipName: clean(p.format.tags?.material_package_name) ?? xmp?.clipName ?? (stem || name),
+    cameraMake: sony?.cameraMake ?? xmp?.cameraMake ?? clean(p.format.tags?.make) ?? null,
+    cameraModel: sony?.cameraModel ?? xmp?.cameraModel ?? clean(p.format.tags?.model) ?? null,
+    createdAt: sony?.createdAt ?? xmp?.createdAt ?? clean(p.format.tags?.creation_time) ?? null,
     durationSeconds,
     durationFrames: durationSeconds === null ? null : Math.round((durationSeconds * rate.num) / rate.den),
-    container: p.format?.format_name ?? null,
+    container: p.format.format_name ?? null,
     codec: video?.codec_name ?? null,
     profile: clean(video?.profile),
     pixFmt: video?.pix_fmt ?? null,
@@ -169,6 +158,6 @@ export function identityFrom(path: string, p: OriginalProbe, sidecars: SidecarFa
 
 /** Reads a camera original's identity from the file (ffprobe) and the sidecars beside it. */
 export async function readOriginalIdentity(path: string, signal?: AbortSignal): Promise<OriginalIdentity> {
-  const [probe, sidecars] = await Promise.all([probeOriginal(path, signal), readSidecars(path)]);
+  const [probe, sidecars] = await Promise.all([probeOriginalStreams(path, signal), readSidecars(path)]);
   return identityFrom(path, probe, sidecars);
 }

@@ -2,7 +2,7 @@ import { mediaInput } from '../../common/media/media-input';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
 import { PROXY_WIDTHS, type ProxyWidth } from '../../shared/contract/settings';
 import type { EncoderSpec } from './encoders';
-import type { OriginalProbe } from './original-probe';
+import type { OriginalProbe } from '../media/original-probe';
 
 export { PROXY_WIDTHS, type ProxyWidth };
 export const DEFAULT_PROXY_WIDTH: ProxyWidth = 1280;

@@ -8,7 +8,7 @@ import { sha256File } from '../sync/hasher';
 import { pickSource } from '../sync/upload';
 import { ENCODERS, type EncoderSpec } from './encoders';
 import { runProxyEncode } from './make-proxy';
-import { probeOriginal } from './original-probe';
+import { probeOriginal } from '../media/original-probe';
 import { AUDIO_BPS, proxyArgs, videoBitrate } from './proxy-args';
 import type { ProxyCache } from './proxy-cache';
 import type { ProxySettings } from './proxy-settings';

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
@@ -24,11 +24,25 @@ let cleanup: () => Promise<void>;
 let busPid = 0;
 let busAddress = '';
 let keyring: ChildProcess | undefined;
-const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, home: process.env.HOME };
+const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, home: process.env.HOME, data: process.env.XDG_DATA_HOME };
 
 describe.skipIf(missing.length > 0)('key vault in the OS keychain (secret-tool)', () => {
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir('reelsync-keychain-'));
+    // An unencrypted login keyring written before the daemon starts: it loads it unlocked at once. Unlocking through
+    // --unlock with a password on stdin raced the daemon's creation of the login collection ("Object does not exist
+    // at path .../collection/login" for over a minute in a CI run on two cores).
+    const keyrings = join(dir, '.local', 'share', 'keyrings');
+    mkdirSync(keyrings, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(keyrings, 'login.keyring'),
+      '[keyring]\ndisplay-name=login\nctime=0\nmtime=0\nlock-on-idle=false\nlock-after=false\n',
+      { mode: 0o600 },
+    );
+    writeFileSync(join(keyrings, 'default'), 'login', { mode: 0o600 });
+    // HOME first, so that a daemon D-Bus activation might start finds the same keyring.
+    process.env.HOME = dir;
+    delete process.env.XDG_DATA_HOME;
     const bus = spawnSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], {
       encoding: 'utf8',
     });
@@ -36,21 +50,18 @@ describe.skipIf(missing.length > 0)('key vault in the OS keychain (secret-tool)'
     busPid = Number(pid);
     busAddress = address ?? '';
     process.env.DBUS_SESSION_BUS_ADDRESS = busAddress;
-    process.env.HOME = dir;
-    const daemon = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], {
+    const daemon = spawn('gnome-keyring-daemon', ['--foreground', '--components=secrets'], {
       env: process.env,
-      stdio: ['pipe', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     keyring = daemon;
-    // Ready once it prints its control folder; a secret-tool call before that would get a second, locked daemon
-    // started by D-Bus activation.
+    // Ready once it prints its control folder; a secret-tool call before that would get a second daemon started by
+    // D-Bus activation.
     const ready = new Promise<void>((resolve) =>
       daemon.stdout?.on('data', (b: Buffer) => b.toString().includes('GNOME_KEYRING_CONTROL') && resolve()),
     );
-    daemon.stdin?.end('test-keyring-password');
     await ready;
-    // The daemon answers lookups before its login keyring exists: wait until a store works (it took over 15 s once,
-    // beside a full test run on two cores).
+    // Until it has claimed its bus name a store may fail: wait until one works.
     await vi.waitFor(() => secretToolKeychain().store('ready-probe', 'x'), { timeout: 60_000, interval: 200 });
   });
   afterAll(async () => {
@@ -58,6 +69,7 @@ describe.skipIf(missing.length > 0)('key vault in the OS keychain (secret-tool)'
     if (busPid > 0) process.kill(busPid);
     restore('DBUS_SESSION_BUS_ADDRESS', saved.bus);
     restore('HOME', saved.home);
+    restore('XDG_DATA_HOME', saved.data);
     await cleanup?.();
   });
 

@@ -6,7 +6,7 @@ import { decodeTail } from '../../common/media/tail-decode';
 import { fileSignature } from './media-signature';
 import { UPLOAD_LIMITS } from '../../shared/api-types';
 import { CAMERA_EXTENSIONS, RAW_EXTENSIONS, rawFormatProblem } from '../proxy/camera-formats';
-import { OriginalProbeError, probeOriginal, type OriginalProbe } from '../proxy/original-probe';
+import { OriginalProbeError, probeOriginal, type OriginalProbe } from '../media/original-probe';
 
 export type Validation =
   | { ok: true; codec: string; size: number; duration: number; width: number; height: number; fps: number | null }

@@ -10,6 +10,7 @@ import { runTool } from './process';
 import { detectSceneCuts } from './scene-cuts';
 import { laterFrameTime, materializeFrames } from './segment-frames';
 import { planSegments, type PlannedSegment } from './segment-plan';
+import { flatColour, testPicture } from '../../../test/fixtures/lavfi-sources';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
@@ -19,10 +20,10 @@ beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-segment-frames-'));
   clip = join(dir, 'moving.mp4');
   // 12 s of a moving test pattern.
-  await encodeClip(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '12'], clip);
+  await encodeClip(testPicture('testsrc', { size: '320x240', rate: 10, seconds: 12 }), clip);
 });
 
-/** H.264 of lavfi sources, with a keyframe every second (the scene-cut pass reads keyframes only). */
+/** H.264 of generated sources, with a keyframe every second (the scene-cut pass reads keyframes only). */
 function encodeClip(input: string[], out: string): Promise<unknown> {
   const encode = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p'];
   return runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...input, ...encode, out]);
@@ -96,13 +97,12 @@ describe('materializeFrames', () => {
     await mkdir(workDir);
     const faded = join(dir, 'fade-in.mp4');
     // 3 s of a test pattern, a cut to colour bars fading in from black over 1 s, then a cut to 3 s of black.
-    const lavfi = (source: string) => ['-f', 'lavfi', '-i', source];
-    const opts = 'size=320x240:rate=10:duration=3';
+    const shape = { size: '320x240', rate: 10, seconds: 3 };
     await encodeClip(
       [
-        ...lavfi(`testsrc=${opts}`),
-        ...lavfi(`smptebars=${opts}`),
-        ...lavfi(`color=c=black:${opts}`),
+        ...testPicture('testsrc', shape),
+        ...testPicture('smptebars', shape),
+        ...flatColour('black', shape),
         '-filter_complex',
         '[1:v]fade=t=in:st=0:d=1[bars];[0:v][bars][2:v]concat=n=3:v=1[v]',
         '-map',

@@ -1,18 +1,20 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { clipTokenizerFiles, type ClipTokenizerFiles } from './clip-bpe';
 import { textModel, visionModel } from './onnx-graphs';
 
 /**
  * A CLIP-shaped model in the Hugging Face layout transformers.js reads (config.json, tokenizer.json,
  * tokenizer_config.json, preprocessor_config.json, onnx/{text,vision}_model_quantized.onnx), small enough to write in
- * a test. Its 4 dimensions are red, green, blue and "other": a word's embedding is its colour's axis, a picture's is
- * its mean (normalised) red, green and blue, so the text "red" is nearest a red frame. Real inference runs on it
+ * a test. Its tokenizer is CLIP's byte-level BPE (clip-bpe.ts). Its 4 dimensions are red, green, blue and "other": a
+ * word's token embeds along its colour's axis, a picture along its mean (normalised) red, green and blue, so the text
+ * "red" is nearest a red frame. Real inference runs on it
  * (onnxruntime-node); nothing is precomputed.
  */
 
 export const TINY_CLIP_DIM = 4;
 
-/** Words and the axis each points along (0 red, 1 green, 2 blue, 3 other); [PAD] and [UNK] embed to zero. */
+/** Words and the axis each points along (0 red, 1 green, 2 blue, 3 other); every other token embeds to zero. */
 const WORDS: Record<string, number> = {
   red: 0,
   fire: 0,
@@ -27,14 +29,19 @@ const WORDS: Record<string, number> = {
   car: 3,
 };
 
-export const TINY_CLIP_VOCAB = ['[PAD]', '[UNK]', ...Object.keys(WORDS)];
+/** The longest token sequence the model takes (CLIP's is 77), special tokens included. */
+export const TINY_CLIP_MAX_TOKENS = 16;
 
-function embeddings(): Float32Array {
-  const table = new Float32Array(TINY_CLIP_VOCAB.length * TINY_CLIP_DIM);
-  TINY_CLIP_VOCAB.forEach((word, row) => {
-    const axis = WORDS[word];
-    if (axis !== undefined) table[row * TINY_CLIP_DIM + axis] = 1;
-  });
+/** CLIP's byte-level BPE, its merges learned on the words above: each is one token, e.g. `red</w>`. */
+export const tinyClipTokenizer = (): ClipTokenizerFiles => clipTokenizerFiles(Object.keys(WORDS), TINY_CLIP_MAX_TOKENS);
+
+function embeddings(vocab: Map<string, number>): Float32Array {
+  const table = new Float32Array(vocab.size * TINY_CLIP_DIM);
+  for (const [word, axis] of Object.entries(WORDS)) {
+    const row = vocab.get(`${word}</w>`);
+    if (row === undefined) throw new Error(`the tokenizer has no single token for "${word}"`);
+    table[row * TINY_CLIP_DIM + axis] = 1;
+  }
   return table;
 }
 
@@ -47,7 +54,7 @@ function projection(): Float32Array {
 
 export function tinyClipFiles(): Map<string, Uint8Array> {
   const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value, null, 2));
-  const vocab = Object.fromEntries(TINY_CLIP_VOCAB.map((w, i) => [w, i]));
+  const tokenizer = tinyClipTokenizer();
   return new Map<string, Uint8Array>([
     [
       'config.json',
@@ -55,53 +62,16 @@ export function tinyClipFiles(): Map<string, Uint8Array> {
         model_type: 'clip',
         architectures: ['CLIPModel'],
         projection_dim: TINY_CLIP_DIM,
-        text_config: { model_type: 'clip_text_model', hidden_size: TINY_CLIP_DIM, max_position_embeddings: 16 },
+        text_config: {
+          model_type: 'clip_text_model',
+          hidden_size: TINY_CLIP_DIM,
+          max_position_embeddings: TINY_CLIP_MAX_TOKENS,
+        },
         vision_config: { model_type: 'clip_vision_model', hidden_size: TINY_CLIP_DIM, image_size: 8, patch_size: 8 },
       }),
     ],
-    [
-      'tokenizer.json',
-      json({
-        version: '1.0',
-        truncation: null,
-        padding: null,
-        added_tokens: [
-          {
-            id: 0,
-            content: '[PAD]',
-            single_word: false,
-            lstrip: false,
-            rstrip: false,
-            normalized: false,
-            special: true,
-          },
-          {
-            id: 1,
-            content: '[UNK]',
-            single_word: false,
-            lstrip: false,
-            rstrip: false,
-            normalized: false,
-            special: true,
-          },
-        ],
-        normalizer: { type: 'Lowercase' },
-        pre_tokenizer: { type: 'Whitespace' },
-        post_processor: null,
-        decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-        model: {
-          type: 'WordPiece',
-          unk_token: '[UNK]',
-          continuing_subword_prefix: '##',
-          max_input_chars_per_word: 100,
-          vocab,
-        },
-      }),
-    ],
-    [
-      'tokenizer_config.json',
-      json({ tokenizer_class: 'CLIPTokenizer', model_max_length: 16, pad_token: '[PAD]', unk_token: '[UNK]' }),
-    ],
+    ['tokenizer.json', json(tokenizer.tokenizer)],
+    ['tokenizer_config.json', json(tokenizer.config)],
     [
       'preprocessor_config.json',
       json({
@@ -119,7 +89,7 @@ export function tinyClipFiles(): Map<string, Uint8Array> {
         resample: 3,
       }),
     ],
-    ['onnx/text_model_quantized.onnx', textModel(embeddings(), TINY_CLIP_VOCAB.length, TINY_CLIP_DIM)],
+    ['onnx/text_model_quantized.onnx', textModel(embeddings(tokenizer.vocab), tokenizer.vocab.size, TINY_CLIP_DIM)],
     ['onnx/vision_model_quantized.onnx', visionModel(projection(), TINY_CLIP_DIM)],
   ]);
 }

@@ -5,6 +5,7 @@ import { tempDir } from '../../../../test/helpers/temp';
 import { analyzeVideo } from '../analyze-video';
 import { runTool } from '../process';
 import { mergeReads, OcrAnalyzer, picturesDiffer } from './ocr';
+import { flatColour } from '../../../../test/fixtures/lavfi-sources';
 
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 
@@ -88,12 +89,7 @@ describe('OcrAnalyzer on a real video', () => {
       '-hide_banner',
       '-loglevel',
       'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=0x336699:size=1280x720:rate=25',
-      '-t',
-      '4',
+      ...flatColour('0x336699', { size: '1280x720', rate: 25, seconds: 4 }),
       '-vf',
       `drawtext=fontfile=${FONT}:text='EVENING FERRY':fontcolor=white:fontsize=90:x=(w-text_w)/2:y=(h-text_h)/2:enable='gte(t,1)'`,
       '-c:v',
