@@ -26,16 +26,25 @@ export function FolderPicker({
   const { listing, go, reset } = browser;
   const [active, setActive] = useState(0);
   const [typed, setTyped] = useState('');
+  // True while the path field holds what the editor typed and has not sent: a listing that arrives then (the first
+  // one, still loading when they started typing) must not overwrite it.
+  const editing = useRef(false);
   const list = useRef<HTMLUListElement>(null);
+  /** A move by click or key: the path field follows it again. */
+  const goTo = (path: string): Promise<boolean> => {
+    editing.current = false;
+    return go(path);
+  };
 
   useEffect(() => {
+    editing.current = false;
     if (open) void go(undefined);
     else reset();
     // Opening starts at home; `go` changes with the hidden switch, which must not send the editor home.
   }, [open]);
   useEffect(() => {
     setActive(0);
-    setTyped(listing?.path ?? '');
+    if (!editing.current) setTyped(listing?.path ?? '');
   }, [listing?.path]);
   useEffect(() => {
     list.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: 'nearest' });
@@ -48,12 +57,12 @@ export function FolderPicker({
     const name = folders[i];
     if (name === undefined || !listing) return;
     // A folder that vanished meanwhile: its error stays shown, and the list is read again without it.
-    void go(join(name)).then((moved) =>
+    void goTo(join(name)).then((moved) =>
       moved ? list.current?.focus() : go(listing.path, { keepError: true }).then(() => undefined),
     );
   };
   const up = (): void => {
-    if (listing?.parent) void go(listing.parent);
+    if (listing?.parent) void goTo(listing.parent);
   };
   const onListKey = (e: KeyboardEvent<HTMLUListElement>): void => {
     const last = folders.length - 1;
@@ -98,7 +107,7 @@ export function FolderPicker({
                     type="button"
                     className="crumb-button"
                     aria-current={i === all.length - 1 ? 'location' : undefined}
-                    onClick={() => void go(c.path)}
+                    onClick={() => void goTo(c.path)}
                   >
                     {c.name}
                   </button>
@@ -115,7 +124,7 @@ export function FolderPicker({
                       type="button"
                       className={`folder-place${listing?.path === p.path ? ' on' : ''}`}
                       title={p.path}
-                      onClick={() => void go(p.path)}
+                      onClick={() => void goTo(p.path)}
                     >
                       <Icon size={14} aria-hidden="true" /> {p.label}
                     </button>
@@ -167,6 +176,7 @@ export function FolderPicker({
             onSubmit={(e) => {
               e.preventDefault();
               const path = typed.trim();
+              editing.current = false;
               if (path) void go(path).then((moved) => moved && list.current?.focus());
             }}
           >
@@ -174,7 +184,10 @@ export function FolderPicker({
               className="input mono wide"
               aria-label="Folder path"
               value={typed}
-              onChange={(e) => setTyped(e.target.value)}
+              onChange={(e) => {
+                editing.current = true;
+                setTyped(e.target.value);
+              }}
               spellCheck={false}
               data-testid="folder-path"
             />
