@@ -16,12 +16,9 @@ export interface FilesQuery {
 
 const PAGE = 200;
 
-/**
- * Files of the sync engine, paged on demand: only the pages the virtualised list shows are fetched, so 50k rows cost
- * a few requests, not one huge answer.
- */
-export function usePagedFiles(query: FilesQuery, visible: { start: number; end: number }) {
-  const req = {
+/** The sync:files request of a query, filters and order (every page of it but the page number and size). */
+export function filesRequest(query: FilesQuery) {
+  return {
     state: query.state,
     codec: query.codec,
     camera: query.camera,
@@ -29,6 +26,14 @@ export function usePagedFiles(query: FilesQuery, visible: { start: number; end: 
     sort: query.sort ?? 'added',
     desc: query.desc ?? false,
   };
+}
+
+/**
+ * Files of the sync engine, paged on demand: only the pages the virtualised list shows are fetched, so 50k rows cost
+ * a few requests, not one huge answer.
+ */
+export function usePagedFiles(query: FilesQuery, visible: { start: number; end: number }) {
+  const req = filesRequest(query);
   const key = [
     'sync',
     'files',

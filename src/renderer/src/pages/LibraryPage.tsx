@@ -106,17 +106,15 @@ export function LibraryPage({
   const status = useSyncStatus();
   const scroller = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState({ start: 0, end: 50 });
-  const files = usePagedFiles(
-    {
-      state,
-      codec: codec === ANY_CODEC ? undefined : codec,
-      camera: camera === ANY_CAMERA ? undefined : camera,
-      name: nameFilter === '' ? undefined : nameFilter,
-      ...order,
-    },
-    visible,
-  );
-  const selection = useLibrarySelection(files.total, files.row, [filter, codec, camera, nameFilter]);
+  const filesQuery = {
+    state,
+    codec: codec === ANY_CODEC ? undefined : codec,
+    camera: camera === ANY_CAMERA ? undefined : camera,
+    name: nameFilter === '' ? undefined : nameFilter,
+    ...order,
+  };
+  const files = usePagedFiles(filesQuery, visible);
+  const selection = useLibrarySelection(files.total, files.row, filesQuery);
   const progress = useUploadProgress();
   const fileActions = useFileActions();
   const actions: LibraryRowActions = {
@@ -297,7 +295,17 @@ export function LibraryPage({
           </Tabs.Root>
         </div>
       </div>
-      <SelectionBar count={selection.files.length} noun={['file', 'files']} onClear={selection.clear}>
+      <SelectionBar
+        count={selection.files.length}
+        noun={['file', 'files']}
+        onClear={selection.clear}
+        matching={{
+          total: files.total,
+          all: selection.all,
+          busy: selection.selectingAll,
+          onSelectAll: () => void selection.selectAll(),
+        }}
+      >
         <LibrarySelectionActions files={selection.files} onRemove={setRemoving} />
       </SelectionBar>
       {files.first.isLoading && <LoadingState label="Reading the library…" />}
