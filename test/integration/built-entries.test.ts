@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, waitForStatus } from '../helpers/api';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 import { alive } from '../helpers/utility-process';
 import { fixturePath } from '../fixtures/media';
@@ -137,10 +138,10 @@ describe('built entries (out/)', () => {
 
   describe('the built service indexes through its built analysis worker', () => {
     let service: TestService;
+    const testService = useService();
     beforeAll(async () => {
-      service = await startService();
+      service = testService();
     });
-    afterAll(async () => service?.stop());
 
     it('uploads and indexes a video (drawn text read by OCR in the analysis worker)', async () => {
       const api = apiClient(service.baseUrl, service.key);

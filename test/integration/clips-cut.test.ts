@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ffprobe } from '../../src/common/media/ffprobe';
 import { COUNTER, frameNumberAt, makeCounterVideo, videoFrameCount } from '../helpers/frame-counter';
 import { startLibrary, syncOriginal, type TestLibrary } from '../helpers/library';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 const run = promisify(execFile);
@@ -24,8 +25,9 @@ let original: string;
 let videoNo: string;
 let local: TestLibrary;
 
+const testService = useService({ config: { indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true } } });
+  service = testService();
   ({ dir, cleanup } = await tempDir('reelsync-clips-'));
   const watch = join(dir, 'footage');
   await mkdir(watch);
@@ -36,7 +38,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await local?.stop();
-  await service?.stop();
   await cleanup?.();
 });
 

@@ -9,7 +9,8 @@ import { startCuttingProxy, type CuttingProxy } from '../helpers/cutting-proxy';
 import { fixturePath } from '../fixtures/media';
 import { makeCounterVideo } from '../helpers/frame-counter';
 import { startLibrary } from '../helpers/library';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 const sha256 = async (file: string): Promise<string> =>
@@ -27,8 +28,9 @@ let video: { videoNo: string; bucket: string; blob: string; size: number };
 let viaProxy: { baseUrl: string; key: string };
 let second: string;
 
+const testService = useService();
 beforeAll(async () => {
-  service = await startService();
+  service = testService();
   api = apiClient(service.baseUrl, service.key);
   ({ dir, cleanup } = await tempDir('reelsync-downloads-'));
   original = await makeCounterVideo(dir, 'counter.mp4');
@@ -51,7 +53,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  await service?.stop();
   await cleanup?.();
 });
 

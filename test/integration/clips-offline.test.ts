@@ -8,17 +8,18 @@ import type { ClipView } from '../../src/shared/contract/clips';
 import type { SearchHit } from '../../src/shared/contract/library';
 import { apiClient, waitForStatus } from '../helpers/api';
 import { makeCounterVideo } from '../helpers/frame-counter';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 let service: TestService;
 let app: ReelsyncApp;
 let dir: string;
 let cleanup: () => Promise<void>;
-let stopped = false;
 
+const testService = useService();
 beforeAll(async () => {
-  service = await startService();
+  service = testService();
   ({ dir, cleanup } = await tempDir('reelsync-offline-'));
   app = new ReelsyncApp({
     dataDir: dir,
@@ -31,7 +32,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  if (!stopped) await service?.stop();
   await cleanup?.();
 });
 
@@ -95,7 +95,6 @@ test('with the service stopped, clips, cached thumbnails and the last results st
   expect((await call<{ online: boolean }>('library:connectivity', {})).online).toBe(true);
 
   await service.stop();
-  stopped = true;
 
   // Offline.
   expect(await call('library:connectivity', {})).toMatchObject({ configured: true, online: false });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DRAWN_TEXT, fixturePath } from '../fixtures/media';
 import { apiClient, waitForStatus } from '../helpers/api';
 import { startLibrary, syncOriginal } from '../helpers/library';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 const run = promisify(execFile);
@@ -37,8 +38,9 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
+const testService = useService();
 beforeAll(async () => {
-  service = await startService();
+  service = testService();
   ({ dir, cleanup } = await tempDir('reelsync-export-cli-'));
   const folder = join(dir, 'footage');
   await mkdir(folder);
@@ -67,7 +69,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await service?.stop();
   await cleanup?.();
 });
 

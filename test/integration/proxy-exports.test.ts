@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CAMERA_ORIGINALS, cameraOriginalPath } from '../fixtures/camera-originals';
 import { startLibrary, syncOriginal, type TestLibrary } from '../helpers/library';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 let service: TestService;
@@ -13,8 +14,9 @@ let local: TestLibrary;
 let original: string;
 let videoNo: string;
 
+const testService = useService({ config: { indexer: { paused: true } } });
 beforeAll(async () => {
-  service = await startService({ config: { indexer: { paused: true } } });
+  service = testService();
   ({ dir, cleanup } = await tempDir('reelsync-proxy-exports-'));
   const folder = join(dir, 'shoot');
   await mkdir(folder);
@@ -27,7 +29,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await local?.stop();
-  await service?.stop();
   await cleanup?.();
 });
 
