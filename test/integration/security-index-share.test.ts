@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { copyFile, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
 import pino from 'pino';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +9,8 @@ import type { AnalyzeOptions, AnalyzeResult } from '../../src/server/indexer/ana
 import { startService, type RunningService } from '../../src/server/service';
 import { API_BASE_PATH } from '../../src/shared/api-types';
 import { fixturePath } from '../fixtures/media';
+import { clipAt } from '../fixtures/generated-clips';
+import { TEST_PATTERN_JPEG } from '../fixtures/test-clips';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { datalakeClient, type DatalakeClient } from '../helpers/datalake';
 import { mkvDeclaringOneMillisecond, mkvWithSqueezedTimestamps } from '../helpers/lying-media';
@@ -92,18 +92,7 @@ beforeAll(async () => {
   ]);
   const betaLakeKey = cliSync(['key', 'create', '--data', dataDir, '--account', 'beta', '--interface', 'datalake']);
   keyframe = join(dir, 'keyframe.jpg');
-  await promisify(execFile)('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=160x120',
-    '-frames:v',
-    '1',
-    keyframe,
-  ]);
+  await clipAt(TEST_PATTERN_JPEG, keyframe);
   service = await startService({
     dataDir,
     config: parseConfig({ indexer: LIMIT }),

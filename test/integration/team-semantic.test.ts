@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { clipAt } from '../fixtures/generated-clips';
+import { colourSeconds } from '../fixtures/test-clips';
 import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { safeJson } from '../../src/server/semantic/model-cache';
 import { MODELS_BUCKET } from '../../src/server/semantic/shared-model-store';
@@ -14,18 +14,11 @@ import { startTeamCluster, type TeamCluster, type TeamProcess } from '../helpers
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
 
-const run = promisify(execFile);
 const REPO = 'tests/tiny-clip';
 
 /** A clip of one colour per second: the indexer cuts it into segments of a few colours, each with its keyframe. */
-async function colourClip(file: string, colours: string[]): Promise<string> {
-  const inputs = colours.flatMap((c) => ['-f', 'lavfi', '-i', `color=c=${c}:size=320x180:rate=25:d=1`]);
-  const concat = `${colours.map((_, i) => `[${i}:v]`).join('')}concat=n=${colours.length}:v=1:a=0`;
-  await run('ffmpeg', [
-    ...['-v', 'error', ...inputs, '-filter_complex', concat],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file],
-  ]);
-  return file;
+function colourClip(file: string, colours: string[]): Promise<string> {
+  return clipAt(colourSeconds(colours), file);
 }
 
 const countRow = z.object({ n: z.number() });
