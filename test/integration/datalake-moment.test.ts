@@ -10,7 +10,8 @@ import {
   type LocalServer,
   type Operation,
 } from '../helpers/datalake';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 interface Timed {
   start: number;
@@ -48,9 +49,10 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
 
   // The speech fixture gives transcript words; a safety threshold of 0 with 1 s events gives several safety events
   // from the real classifier (no unsafe media needed), so one ingest covers every part of a moment.
+  const testService = useService({ backend, config: { safety: { threshold: 0, maxEventSeconds: 1 } } });
   beforeAll(async () => {
     media = await startMediaServer();
-    service = await startService({ backend, config: { safety: { threshold: 0, maxEventSeconds: 1 } } });
+    service = testService();
     dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
     api = apiClient(service.baseUrl, service.key);
     collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'moments', safety_detector: true }))
@@ -69,7 +71,6 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   }, 120_000);
 
   afterAll(async () => {
-    await service?.stop();
     await media?.close();
   });
 

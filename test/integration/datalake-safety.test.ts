@@ -9,7 +9,8 @@ import {
   type Operation,
 } from '../helpers/datalake';
 import { startLiveHls, makeHls } from '../helpers/live-hls';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 interface SafetyEvent {
@@ -37,9 +38,10 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
 
   // No unsafe media exists here and none may be fetched: a threshold of 0 makes every classified frame count, so the
   // events below come from the real classifier's scores without faking a detection. 1 s windows give several events.
+  const testService = useService({ backend, config: { safety: { threshold: 0, maxEventSeconds: 1 } } });
   beforeAll(async () => {
     media = await startMediaServer();
-    service = await startService({ backend, config: { safety: { threshold: 0, maxEventSeconds: 1 } } });
+    service = testService();
     dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
     const collection = (
       await dl.post<{ collection_id: string }>('/collections', { name: 'safety', safety_detector: true })
@@ -56,7 +58,6 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   }, 120_000);
 
   afterAll(async () => {
-    await service?.stop();
     await media?.close();
   });
 

@@ -11,7 +11,8 @@ import {
   type Operation,
   type ReceivedWebhook,
 } from '../helpers/datalake';
-import { BLOB_BACKENDS, cliSync, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, cliSync, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 interface Delivery {
   id: string;
@@ -31,17 +32,17 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   let secret = '';
   let collection: string;
 
+  const testService = useService({ backend, config: { webhooks: { maxAttempts: 3, baseDelayMs: 1000 } } });
   beforeAll(async () => {
     media = await startMediaServer();
     receiver = await startWebhookReceiver(() => secret);
-    service = await startService({ backend, config: { webhooks: { maxAttempts: 3, baseDelayMs: 1000 } } });
+    service = testService();
     dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
     secret = webhookSecret(service, 'test');
     collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'hooks' })).json.collection_id;
   }, 120_000);
 
   afterAll(async () => {
-    await service?.stop();
     await media?.close();
     await receiver?.close();
   });

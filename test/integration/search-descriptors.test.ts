@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { cameraClip } from '../fixtures/motion-clips';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 const run = promisify(execFile);
@@ -26,10 +27,11 @@ let api: ApiClient;
 let cleanup: () => Promise<void>;
 const videos = { red: '', pan: '' };
 
+const testService = useService();
 beforeAll(async () => {
   const temp = await tempDir('reelsync-descriptors-');
   cleanup = temp.cleanup;
-  service = await startService();
+  service = testService();
   api = apiClient(service.baseUrl, service.key);
   const upload = async (file: string): Promise<string> =>
     (await api.upload<UploadedVideo>(file, {})).json.data!.videoNo;
@@ -39,7 +41,6 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await service?.stop();
   await cleanup?.();
 });
 

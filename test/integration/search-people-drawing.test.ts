@@ -6,7 +6,8 @@ import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { photoPath } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { INKED_POSTER } from '../helpers/still-frame';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 const run = promisify(execFile);
@@ -43,18 +44,18 @@ let api: ApiClient;
 let cleanup: () => Promise<void>;
 let videoNo = '';
 
+const testService = useService();
 beforeAll(async () => {
   const temp = await tempDir('reelsync-people-drawing-');
   cleanup = temp.cleanup;
   const clip = await peopleThenDrawing(join(temp.dir, 'people-then-drawing.mp4'));
-  service = await startService();
+  service = testService();
   api = apiClient(service.baseUrl, service.key);
   videoNo = (await api.upload<UploadedVideo>(clip)).json.data!.videoNo;
   expect((await waitForStatus(api, videoNo, 240_000)).status).toBe('PARSE');
 }, 360_000);
 
 afterAll(async () => {
-  await service?.stop();
   await cleanup?.();
 });
 

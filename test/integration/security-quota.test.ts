@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { UploadedVideo } from '../../src/shared/api-types';
 import { fixturePath } from '../fixtures/media';
 import { apiClient } from '../helpers/api';
@@ -13,7 +13,8 @@ import {
   type Operation,
   type ResumableSession as Session,
 } from '../helpers/datalake';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 // Short idle time and a small cap so the test sees both; the indexer is paused: nothing here needs an index.
 const IDLE_MS = 4000; // longer than the 300-request attack takes on a loaded machine
@@ -23,15 +24,13 @@ const GB3 = 3 * 1024 ** 3;
 describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   let service: TestService;
 
-  beforeAll(async () => {
-    service = await startService({
-      backend,
-      config: { indexer: { paused: true }, limits: { openUploadSessions: CAP, uploadSessionIdleMs: IDLE_MS } },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await service?.stop();
+  const testService = useService({
+    backend,
+    config: { indexer: { paused: true }, limits: { openUploadSessions: CAP, uploadSessionIdleMs: IDLE_MS } },
   });
+  beforeAll(async () => {
+    service = testService();
+  }, 60_000);
 
   /** A datalake caller of a fresh account with its own collection. */
   async function account(

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClipItem } from '../../src/shared/api-types';
 import { apiClient, type ApiClient } from '../helpers/api';
 import { ATTACK, attackerText, HEAVY, victimText } from '../helpers/search-attack';
 import { seedSegments } from '../helpers/search-seed';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { median } from '../helpers/stats';
 
 const BIG = 100_000;
@@ -20,20 +21,17 @@ describe.each(BLOB_BACKENDS)('search isolation and cost (issue 14 items 4 and 8)
   let attacker: ApiClient;
   let victimVideo: string;
 
+  const testService = useService({
+    backend,
+    config: { limits: { searchPerSecond: 1000 }, search: { workers: 2 } },
+    credits: 1000,
+  });
   beforeAll(async () => {
-    service = await startService({
-      backend,
-      config: { limits: { searchPerSecond: 1000 }, search: { workers: 2 } },
-      credits: 1000,
-    });
+    service = testService();
     victim = apiClient(service.baseUrl, service.key);
     attacker = apiClient(service.baseUrl, service.createKey('attacker', { credits: 1000 }));
     victimVideo = (await seedSegments(service, 'test', BIG, victimText())).firstVideoNo;
   }, 300_000);
-
-  afterAll(async () => {
-    await service?.stop();
-  });
 
   const search = (api: ApiClient, text: string) =>
     api.post<ClipItem[]>('/search', { search_param: text, search_type: 'BY_CLIP', top_k: 100 });

@@ -11,7 +11,8 @@ import {
 import { startHitServer, type HitServer } from '../helpers/hit-server';
 import { makeHls, startLiveHls } from '../helpers/live-hls';
 import { describeInLoopbackNamespace } from '../helpers/netns';
-import { startService, type TestService } from '../helpers/service';
+import type { TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 // 8.8.8.8 is put on lo inside the namespace: a "public" host these tests serve themselves, reachable without any
@@ -65,6 +66,13 @@ describeInLoopbackNamespace(
       /** The public side on 8.8.8.8:80: redirects to the private side, and a playlist whose segment is private. */
       let outside: HitServer;
       let collection: string;
+      const testService = useService({
+        config: {
+          network: { allowPrivateTargets: allow },
+          indexer: { paused: true },
+          webhooks: { maxAttempts: 1, baseDelayMs: 100 },
+        },
+      });
       beforeAll(async () => {
         media = await startMediaServer();
         receiver = await startWebhookReceiver(() => 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
@@ -75,13 +83,7 @@ describeInLoopbackNamespace(
           // Another account's stored segment, as a playlist line (issue 14, item 1, reached over a live pull).
           '/file.m3u8': { type: HLS, body: () => playlist('file:///var/lib/reelsync/blobs/b1/videos/VI1/seg.ts') },
         });
-        service = await startService({
-          config: {
-            network: { allowPrivateTargets: allow },
-            indexer: { paused: true },
-            webhooks: { maxAttempts: 1, baseDelayMs: 100 },
-          },
-        });
+        service = testService();
         dl = datalakeClient(service.origin, service.createKey('test', { kind: 'datalake' }));
         collection = (await dl.post<{ collection_id: string }>('/collections', { name: 'ssrf' })).json.collection_id;
       }, 60_000);
@@ -97,7 +99,6 @@ describeInLoopbackNamespace(
         }
       };
       afterAll(async () => {
-        await service?.stop();
         await media?.close();
         await receiver?.close();
         await inside?.close();

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { DRAWN_TEXT, ensurePhotoClip, fixturePath, photoPath } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 
 describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
   let service: TestService;
@@ -19,6 +20,7 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
   let callbackServer: Server;
   const callbacks: unknown[] = [];
 
+  const testService = useService({ backend });
   beforeAll(async () => {
     callbackServer = createServer((req, res) => {
       let body = '';
@@ -30,7 +32,7 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
     });
     await new Promise<void>((r) => callbackServer.listen(0, '127.0.0.1', () => r()));
     const callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/done`;
-    service = await startService({ backend });
+    service = testService();
     api = apiClient(service.baseUrl, service.key);
     other = apiClient(service.baseUrl, service.createKey('mallory', { credits: 10 }));
     const text = await api.upload<UploadedVideo>(fixturePath('drawnTextMp4'), {
@@ -57,7 +59,6 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
   }, 240_000);
 
   afterAll(async () => {
-    await service?.stop();
     callbackServer?.close();
   });
 

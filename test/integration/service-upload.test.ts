@@ -8,6 +8,7 @@ import type { UploadedVideo } from '../../src/shared/api-types';
 import { fixturePath } from '../fixtures/media';
 import { apiClient, type ApiClient } from '../helpers/api';
 import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
@@ -15,14 +16,14 @@ describe.each(BLOB_BACKENDS)('on %s blobs', (backend) => {
   let api: ApiClient;
   let scratch: { dir: string; cleanup: () => Promise<void> };
 
+  const testService = useService({ backend, config: { indexer: { paused: true }, limits: { indexQueueCap: 50 } } });
   beforeAll(async () => {
     // Indexer paused: these tests are about the upload door, and videos must stay UNPARSE.
-    service = await startService({ backend, config: { indexer: { paused: true }, limits: { indexQueueCap: 50 } } });
+    service = testService();
     api = apiClient(service.baseUrl, service.key);
     scratch = await tempDir();
   });
   afterAll(async () => {
-    await service.stop();
     await scratch.cleanup();
   });
 

@@ -16,6 +16,7 @@ import { copyFixture, fixturePath, type FixtureName } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { datalakeClient } from '../helpers/datalake';
 import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
 const CLI = join(import.meta.dirname, '../../src/main/cli.ts');
@@ -81,6 +82,10 @@ const balance = async (on: TestService, account = 'test'): Promise<number> =>
     )
   ).json.balance_micro_usd;
 
+// The media server is on loopback: allowed here (the embedded default), refused by the second service below.
+const testService = useService({
+  config: { network: { allowPrivateTargets: true }, limits: { concurrentIngests: 1 } },
+});
 beforeAll(async () => {
   media = await startCountingServer();
   callbackServer = createServer((req, res) => {
@@ -93,15 +98,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => callbackServer.listen(0, '127.0.0.1', () => r()));
   callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/done`;
-  // The media server is on loopback: allowed here (the embedded default), refused by the second service below.
-  service = await startService({
-    config: { network: { allowPrivateTargets: true }, limits: { concurrentIngests: 1 } },
-  });
+  service = testService();
   api = apiClient(service.baseUrl, service.key);
 }, 60_000);
 
 afterAll(async () => {
-  await service?.stop();
   await media?.close();
   callbackServer?.close();
 });
