@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SCENES } from '../../bench/titled-clip';
+import { lavfi } from '../fixtures/generated-clips';
 
 const run = promisify(execFile);
 
@@ -14,10 +15,7 @@ async function framesHash(source: string): Promise<string> {
       '-hide_banner',
       '-loglevel',
       'error',
-      '-f',
-      'lavfi',
-      '-i',
-      source,
+      ...lavfi(source),
       '-vf',
       'select=eq(n\\,0)+eq(n\\,30)',
       '-vsync',

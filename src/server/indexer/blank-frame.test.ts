@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { blankKeyframes } from './blank-frame';
 import { runTool } from './process';
+import { lavfi } from '../../../test/fixtures/generated-clips';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
@@ -12,7 +13,7 @@ const size = { width: 320, height: 180 };
 /** `count` JPEG stills of a lavfi source (its size and rate set here, then `filters`), named `${name}-NN.jpg`. */
 async function stills(name: string, source: string, count: number, filters = ''): Promise<void> {
   await runTool('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `${source}:size=320x180:rate=1${filters}`],
+    ...['-hide_banner', '-loglevel', 'error', ...lavfi(`${source}:size=320x180:rate=1${filters}`)],
     ...['-frames:v', String(count), '-q:v', '2', join(dir, `${name}-%02d.jpg`)],
   ]);
 }

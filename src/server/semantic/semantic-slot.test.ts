@@ -19,6 +19,7 @@ import { ModelRequests } from './model-requests';
 import { fuseSemantic } from '../search/ranking/semantic-fusion';
 import { withSemantic } from './semantic-search';
 import { SemanticSlot } from './semantic-slot';
+import { lavfi } from '../../../test/fixtures/generated-clips';
 
 /**
  * The semantic slot on each engine with the generated CLIP-shaped model (test/helpers/tiny-clip) served like the Hub:
@@ -58,7 +59,7 @@ describe.each(SERVICE_SQL_ENGINES)('semantic slot on %s', (engine) => {
     for (const colour of ['red', 'blue']) {
       const video = await indexedVideo(t.sql, accountId, 1);
       const frame = join(dir, `${colour}.jpg`);
-      const colourSource = ['-f', 'lavfi', '-i', `color=c=${colour}:size=64x64`];
+      const colourSource = lavfi(`color=c=${colour}:size=64x64`);
       await run('ffmpeg', ['-v', 'error', ...colourSource, '-frames:v', '1', frame]);
       await blobs.adopt(`reelsync-${accountId}`, `keyframes/${video.videoNo}/0.jpg`, frame);
       videos[colour] = video.videoNo;
