@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
-import { startService, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
 import { screenshotsDir, uiSession } from '../helpers/ui-app';
 
 /**
@@ -12,13 +12,7 @@ import { screenshotsDir, uiSession } from '../helpers/ui-app';
  */
 describe.skipIf(skipBrowserTests)('choosing the library in Settings (Chromium, web mode)', () => {
   const ui = uiSession({ viewport: { width: 1280, height: 900 } });
-  let cloud: TestService | undefined;
-  beforeAll(async () => {
-    cloud = await startService({ credits: 10 });
-  });
-  afterAll(async () => {
-    await cloud?.stop();
-  });
+  const cloud = useService({ credits: 10 });
   const detail = () => ui.page.getByTestId('connection-detail').textContent();
   const error = () => ui.page.getByTestId('library-switch-error');
   const tryCloud = async (url: string, key: string): Promise<void> => {
@@ -28,8 +22,7 @@ describe.skipIf(skipBrowserTests)('choosing the library in Settings (Chromium, w
   };
 
   it('refuses an unreachable address and a wrong key in plain words, changing nothing, and uses a working one at once', async () => {
-    const service = cloud;
-    if (!service) throw new Error('no cloud stand-in');
+    const service = cloud();
     await ui.page.goto(ui.running.web.url);
     await ui.page.getByTestId('nav-settings').click();
     await expect.poll(detail).toContain('Connected to the embedded service');
