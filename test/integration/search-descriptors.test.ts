@@ -1,25 +1,17 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
+import { clipAt } from '../fixtures/generated-clips';
 import { cameraClip } from '../fixtures/motion-clips';
+import { STRIPED_RED_WALL } from '../fixtures/test-clips';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import type { TestService } from '../helpers/service';
 import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
 
-const run = promisify(execFile);
-
 /** Three seconds of a red wall with gray stripes (no object, no text): only its colour can find it. */
-async function redClip(file: string): Promise<string> {
-  const stripes =
-    "geq=r='if(lt(mod(X,160),20),128,215)':g='if(lt(mod(X,160),20),128,30)':b='if(lt(mod(X,160),20),128,40)'";
-  await run('ffmpeg', [
-    ...['-v', 'error', '-f', 'lavfi', '-i', 'nullsrc=size=640x360:rate=25', '-t', '3', '-vf', stripes],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file],
-  ]);
-  return file;
+function redClip(file: string): Promise<string> {
+  return clipAt(STRIPED_RED_WALL, file);
 }
 
 let service: TestService;

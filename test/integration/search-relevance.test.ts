@@ -1,36 +1,17 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { ensureMedia, fixturePath } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
-import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { BLOB_BACKENDS, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
+import { clipAt } from '../fixtures/generated-clips';
+import { flatColour } from '../fixtures/test-clips';
 import { tempDir } from '../helpers/temp';
 
-const run = promisify(execFile);
-
 /** Two seconds of one flat colour: nothing for any analyzer to find. */
-async function flatClip(file: string, colour: string): Promise<string> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=${colour}:size=640x360:rate=25`,
-    '-t',
-    '2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-y',
-    file,
-  ]);
-  return file;
+function flatClip(file: string, colour: string): Promise<string> {
+  return clipAt(flatColour(colour, '640x360'), file);
 }
 
 describe.each(BLOB_BACKENDS)('on %s', (backend) => {
@@ -39,11 +20,12 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   let cleanup: () => Promise<void>;
   const videos = { text: '', speech: '', empty: '', named: '' };
 
+  const testService = useService({ backend });
   beforeAll(async () => {
     await ensureMedia();
     const temp = await tempDir('reelsync-relevance-');
     cleanup = temp.cleanup;
-    service = await startService({ backend });
+    service = testService();
     api = apiClient(service.baseUrl, service.key);
     const upload = async (file: string, filename?: string): Promise<string> =>
       (await api.upload<UploadedVideo>(file, {}, filename ? { filename } : {})).json.data!.videoNo;
@@ -59,7 +41,6 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   }, 300_000);
 
   afterAll(async () => {
-    await service?.stop();
     await cleanup?.();
   });
 

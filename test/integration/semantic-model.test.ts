@@ -1,27 +1,23 @@
-import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import type { SemanticState } from '../../src/shared/semantic-state';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startModelHub, type ModelHub } from '../helpers/model-hub';
 import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
+import { clipAt } from '../fixtures/generated-clips';
+import { flatColour } from '../fixtures/test-clips';
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
 
-const run = promisify(execFile);
 const REPO = 'tests/tiny-clip';
 const VISION = 'onnx/vision_model_quantized.onnx';
 const TEXT = 'onnx/text_model_quantized.onnx';
 
-async function flatClip(file: string, colour: string): Promise<string> {
-  await run('ffmpeg', [
-    ...['-v', 'error', '-f', 'lavfi', '-i', `color=c=${colour}:size=320x180:rate=25`, '-t', '2'],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file],
-  ]);
-  return file;
+function flatClip(file: string, colour: string): Promise<string> {
+  return clipAt(flatColour(colour, '320x180'), file);
 }
 
 const semanticConfig = (host: string, pollMs?: number) => ({
@@ -71,10 +67,13 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   const videos = { red: '', blue: '' };
 
   beforeAll(async () => {
+    hub = await startModelHub(REPO, files);
+  });
+  const testService = useService(() => ({ backend, config: semanticConfig(hub.url) }));
+  beforeAll(async () => {
     const temp = await tempDir('reelsync-semantic-');
     cleanup = temp.cleanup;
-    hub = await startModelHub(REPO, files);
-    service = await startService({ backend, config: semanticConfig(hub.url) });
+    service = testService();
     api = apiClient(service.baseUrl, service.key);
     // Indexed before the model exists: their keyframes are embedded later (the backfill).
     // The colour descriptors call these clips "red" and "blue" by keywords; "tomato" is a word only the model links to
@@ -87,7 +86,6 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   }, 300_000);
 
   afterAll(async () => {
-    await service?.stop();
     await hub?.close();
     await cleanup?.();
   });
