@@ -2,10 +2,10 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cameraOriginalPath } from '../fixtures/camera-originals';
-import { ffmpeg } from '../fixtures/media';
+import { ensureClip } from '../fixtures/generated-clips';
+import { PRORES_HQ_1080_TAKE } from '../fixtures/test-clips';
 import { screenshotBothThemes, skipBrowserTests } from '../helpers/chromium';
 import { addFolderInPage, screenshotsDir, uiSession } from '../helpers/ui-app';
-import { testPicture } from '../fixtures/lavfi-sources';
 
 /**
  * Issue 26 as an editor meets it: a ProRes camera original (which the library refuses and a browser cannot play) is
@@ -45,15 +45,8 @@ describe.skipIf(skipBrowserTests)('a camera original in the app (Chromium, web m
   }, 240_000);
 
   it('shows the proxy being made in Uploads, with its percent, speed and time left', async () => {
-    // A take long enough to watch its proxy being made: 10 s of 1080p25 ProRes 422 HQ, written beside the footage.
-    const take = join(ui.running.footageDir, '..', 'B001C002.mov');
-    await ffmpeg(
-      [
-        ...testPicture('testsrc2', { size: '1920x1080', rate: 25, seconds: 10 }),
-        ...['-c:v', 'prores_ks', '-profile:v', '3', '-timecode', '02:00:00:00'],
-      ],
-      take,
-    );
+    // A take long enough to watch its proxy being made: 10 s of 1080p25 ProRes 422 HQ, from the media cache.
+    const take = await ensureClip(PRORES_HQ_1080_TAKE);
     await ui.page.getByTestId('nav-uploads').click();
     copyFileSync(take, join(ui.running.footageDir, 'B001C002.mov'));
     const bar = ui.page.getByTestId('proxy-progress');

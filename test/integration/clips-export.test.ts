@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ClipsStore, type ClipRow } from '../../src/main/library/clips-store';
-import { testPicture, tone } from '../fixtures/lavfi-sources';
-import { ffmpeg } from '../fixtures/media';
 import { startLibrary, type TestLibrary } from '../helpers/library';
 import { tempDir } from '../helpers/temp';
+import { clipAt } from '../fixtures/generated-clips';
+import { patternWithTone } from '../fixtures/test-clips';
 
 const run = promisify(execFile);
 
@@ -17,17 +17,8 @@ let local: TestLibrary;
 const clips: Record<'pal' | 'ntsc' | 'silent', ClipRow> = {} as Record<'pal' | 'ntsc' | 'silent', ClipRow>;
 
 /** A 4 s h264 test pattern at `fps`, 320x180, with a 48 kHz aac tone unless `silent`. */
-async function footage(name: string, fps: number, silent: boolean): Promise<string> {
-  const out = join(dir, name);
-  await ffmpeg(
-    [
-      ...testPicture('testsrc2', { size: '320x180', rate: fps, seconds: 4 }),
-      ...(silent ? [] : [...tone(), '-shortest', '-c:a', 'aac']),
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
-    ],
-    out,
-  );
-  return out;
+function footage(name: string, fps: number, silent: boolean): Promise<string> {
+  return clipAt(patternWithTone(fps, silent), join(dir, name));
 }
 
 /** Saves a clip of `source` (its local original) and waits for the real cut, probe and thumbnail. */

@@ -3,24 +3,15 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProxyStore } from '../../src/main/proxy/proxy-store';
-import { ffmpeg } from '../fixtures/media';
+import { clipAt } from '../fixtures/generated-clips';
+import { longProresTake } from '../fixtures/test-clips';
 import { syncSuite, type TestEngine } from '../helpers/sync-engine';
-import { testPicture } from '../fixtures/lavfi-sources';
 
 const suite = syncSuite('reelsync-proxy-jobs-');
 
 /** A 20 s ProRes take at 12 fps: long enough to be caught in the middle of its proxy, quick to index. */
-async function longTake(folder: string, name: string, timecode: string): Promise<string> {
-  await mkdir(folder, { recursive: true });
-  const out = join(folder, name);
-  await ffmpeg(
-    [
-      ...testPicture('testsrc2', { size: '640x360', rate: 12, seconds: 20 }),
-      ...['-c:v', 'prores_ks', '-profile:v', '0', '-timecode', timecode],
-    ],
-    out,
-  );
-  return out;
+function longTake(folder: string, name: string, timecode: string): Promise<string> {
+  return clipAt(longProresTake(timecode), join(folder, name));
 }
 
 /** Resolves on the first proxy progress past 5 % (the encode is well under way). */

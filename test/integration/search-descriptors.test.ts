@@ -1,20 +1,17 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionItem, ClipItem, UploadedVideo } from '../../src/shared/api-types';
+import { clipAt } from '../fixtures/generated-clips';
 import { cameraClip } from '../fixtures/motion-clips';
+import { STRIPED_RED_WALL } from '../fixtures/test-clips';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import type { TestService } from '../helpers/service';
 import { useService } from '../helpers/use-service';
 import { tempDir } from '../helpers/temp';
-import { testPicture } from '../fixtures/lavfi-sources';
-import { ffmpeg, X264 } from '../fixtures/media';
 
 /** Three seconds of a red wall with gray stripes (no object, no text): only its colour can find it. */
-async function redClip(file: string): Promise<string> {
-  const stripes =
-    "geq=r='if(lt(mod(X,160),20),128,215)':g='if(lt(mod(X,160),20),128,30)':b='if(lt(mod(X,160),20),128,40)'";
-  await ffmpeg([...testPicture('nullsrc', { size: '640x360', rate: 25, seconds: 3 }), '-vf', stripes, ...X264], file);
-  return file;
+function redClip(file: string): Promise<string> {
+  return clipAt(STRIPED_RED_WALL, file);
 }
 
 let service: TestService;

@@ -5,8 +5,14 @@ import { ensureMedia, fixturePath } from '../fixtures/media';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { BLOB_BACKENDS, type TestService } from '../helpers/service';
 import { useService } from '../helpers/use-service';
+import { clipAt } from '../fixtures/generated-clips';
+import { flatColour } from '../fixtures/test-clips';
 import { tempDir } from '../helpers/temp';
-import { flatClip } from '../fixtures/generated-clips';
+
+/** Two seconds of one flat colour: nothing for any analyzer to find. */
+function flatClip(file: string, colour: string): Promise<string> {
+  return clipAt(flatColour(colour, '640x360'), file);
+}
 
 describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   let service: TestService;

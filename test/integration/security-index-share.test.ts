@@ -9,12 +9,13 @@ import type { AnalyzeOptions, AnalyzeResult } from '../../src/server/indexer/ana
 import { startService, type RunningService } from '../../src/server/service';
 import { API_BASE_PATH } from '../../src/shared/api-types';
 import { fixturePath } from '../fixtures/media';
+import { clipAt } from '../fixtures/generated-clips';
+import { TEST_PATTERN_JPEG } from '../fixtures/test-clips';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { datalakeClient, type DatalakeClient } from '../helpers/datalake';
 import { mkvDeclaringOneMillisecond, mkvWithSqueezedTimestamps } from '../helpers/lying-media';
 import { cliSync } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
-import { stillImage } from '../fixtures/generated-clips';
 
 // The real service in this process, over real HTTP, with the indexer's analysis narrowed to a timed stand-in (the
 // queue, the job handler, its time limit, persisting and billing are the real ones): each analysis records which
@@ -91,7 +92,7 @@ beforeAll(async () => {
   ]);
   const betaLakeKey = cliSync(['key', 'create', '--data', dataDir, '--account', 'beta', '--interface', 'datalake']);
   keyframe = join(dir, 'keyframe.jpg');
-  await stillImage(keyframe, { test: 'testsrc' }, '160x120');
+  await clipAt(TEST_PATTERN_JPEG, keyframe);
   service = await startService({
     dataDir,
     config: parseConfig({ indexer: LIMIT }),

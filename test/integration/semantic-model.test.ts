@@ -6,13 +6,19 @@ import type { SemanticState } from '../../src/shared/semantic-state';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startModelHub, type ModelHub } from '../helpers/model-hub';
 import { BLOB_BACKENDS, startService, type TestService } from '../helpers/service';
+import { useService } from '../helpers/use-service';
+import { clipAt } from '../fixtures/generated-clips';
+import { flatColour } from '../fixtures/test-clips';
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
-import { flatClip } from '../fixtures/generated-clips';
 
 const REPO = 'tests/tiny-clip';
 const VISION = 'onnx/vision_model_quantized.onnx';
 const TEXT = 'onnx/text_model_quantized.onnx';
+
+function flatClip(file: string, colour: string): Promise<string> {
+  return clipAt(flatColour(colour, '320x180'), file);
+}
 
 const semanticConfig = (host: string, pollMs?: number) => ({
   semantic: { host, model: REPO, similarityFloor: 0, similarityCeiling: 0.6, ...(pollMs ? { pollMs } : {}) },
@@ -61,25 +67,25 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   const videos = { red: '', blue: '' };
 
   beforeAll(async () => {
+    hub = await startModelHub(REPO, files);
+  });
+  const testService = useService(() => ({ backend, config: semanticConfig(hub.url) }));
+  beforeAll(async () => {
     const temp = await tempDir('reelsync-semantic-');
     cleanup = temp.cleanup;
-    hub = await startModelHub(REPO, files);
-    service = await startService({ backend, config: semanticConfig(hub.url) });
+    service = testService();
     api = apiClient(service.baseUrl, service.key);
     // Indexed before the model exists: their keyframes are embedded later (the backfill).
     // The colour descriptors call these clips "red" and "blue" by keywords; "tomato" is a word only the model links to
     // a red picture, so hits for it prove the model ran.
     for (const [i, colour] of (['red', 'blue'] as const).entries()) {
-      const up = await api.upload<UploadedVideo>(
-        await flatClip(join(temp.dir, `shot-${i}.mp4`), colour, { size: '320x180' }),
-      );
+      const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, `shot-${i}.mp4`), colour));
       videos[colour] = up.json.data!.videoNo;
     }
     for (const no of Object.values(videos)) expect((await waitForStatus(api, no, 180_000)).status).toBe('PARSE');
   }, 300_000);
 
   afterAll(async () => {
-    await service?.stop();
     await hub?.close();
     await cleanup?.();
   });
@@ -148,9 +154,7 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
     it('embeds a clip indexed once the model is ready, and keeps the model across a restart', async () => {
       const temp = await tempDir('reelsync-semantic-green-');
       try {
-        const up = await api.upload<UploadedVideo>(
-          await flatClip(join(temp.dir, 'shot-2.mp4'), 'lime', { size: '320x180' }),
-        );
+        const up = await api.upload<UploadedVideo>(await flatClip(join(temp.dir, 'shot-2.mp4'), 'lime'));
         const green = up.json.data!.videoNo;
         expect((await waitForStatus(api, green, 180_000)).status).toBe('PARSE');
         await waitForState(api, (s) => s.state === 'ready' && s.pendingSegments === 0 && s.embeddedSegments >= 3);

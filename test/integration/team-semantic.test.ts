@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { clipAt } from '../fixtures/generated-clips';
+import { colourSeconds } from '../fixtures/test-clips';
 import type { ClipItem, UploadedVideo } from '../../src/shared/api-types';
 import { safeJson } from '../../src/server/semantic/model-cache';
 import { MODELS_BUCKET } from '../../src/server/semantic/shared-model-store';
@@ -11,9 +13,13 @@ import { skipPostgresTests } from '../helpers/postgres';
 import { startTeamCluster, type TeamCluster, type TeamProcess } from '../helpers/team-cluster';
 import { tempDir } from '../helpers/temp';
 import { tinyClipFiles } from '../helpers/tiny-clip/tiny-clip';
-import { colourSequenceClip } from '../fixtures/generated-clips';
 
 const REPO = 'tests/tiny-clip';
+
+/** A clip of one colour per second: the indexer cuts it into segments of a few colours, each with its keyframe. */
+function colourClip(file: string, colours: string[]): Promise<string> {
+  return clipAt(colourSeconds(colours), file);
+}
 
 const countRow = z.object({ n: z.number() });
 const embeddedLine = z.object({ msg: z.literal('keyframes embedded'), embedded: z.number().int() });
@@ -63,10 +69,10 @@ describe.skipIf(skipPostgresTests)('team server: the semantic model on 1 API rep
     });
     api = apiClient(cluster.apis[0]!.baseUrl, cluster.key);
     // Indexed before the model exists: the workers embed these keyframes once it comes (the backfill).
-    const red = await api.upload<UploadedVideo>(await colourSequenceClip(join(dir, 'red.mp4'), ['red', 'red']));
+    const red = await api.upload<UploadedVideo>(await colourClip(join(dir, 'red.mp4'), ['red', 'red']));
     videos.red = red.json.data!.videoNo;
     const cutColours = ['lime', 'cyan', 'yellow', 'white', 'navy', 'gray', 'purple', 'olive', 'teal', 'maroon'];
-    const cuts = await api.upload<UploadedVideo>(await colourSequenceClip(join(dir, 'cuts.mp4'), cutColours));
+    const cuts = await api.upload<UploadedVideo>(await colourClip(join(dir, 'cuts.mp4'), cutColours));
     videos.cuts = cuts.json.data!.videoNo;
     for (const no of Object.values(videos)) expect((await waitForStatus(api, no, 180_000)).status).toBe('PARSE');
   }, 300_000);
@@ -147,7 +153,7 @@ describe.skipIf(skipPostgresTests)('team server: the semantic model on 1 API rep
 
   it('a clip indexed once the model is ready is embedded once too', async () => {
     const before = await segments();
-    const up = await api.upload<UploadedVideo>(await colourSequenceClip(join(dir, 'blue.mp4'), ['blue', 'blue']));
+    const up = await api.upload<UploadedVideo>(await colourClip(join(dir, 'blue.mp4'), ['blue', 'blue']));
     expect((await waitForStatus(api, up.json.data!.videoNo, 180_000)).status).toBe('PARSE');
     const keyframes = await segments();
     expect(keyframes).toBeGreaterThan(before);

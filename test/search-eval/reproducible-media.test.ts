@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SCENES } from '../../bench/titled-clip';
-import { lavfiGraph } from '../fixtures/lavfi-sources';
+import { lavfi } from '../fixtures/generated-clips';
 
 const run = promisify(execFile);
 
-/** The pixels of a generated source's frames at 0 s and 1 s, hashed. */
+/** The pixels of a lavfi source's frames at 0 s and 1 s, hashed. */
 async function framesHash(source: string): Promise<string> {
   const { stdout } = await run(
     'ffmpeg',
@@ -15,7 +15,7 @@ async function framesHash(source: string): Promise<string> {
       '-hide_banner',
       '-loglevel',
       'error',
-      ...lavfiGraph(source),
+      ...lavfi(source),
       '-vf',
       'select=eq(n\\,0)+eq(n\\,30)',
       '-vsync',

@@ -4,33 +4,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { blankKeyframes } from './blank-frame';
 import { runTool } from './process';
-import { flatColour, testPicture } from '../../../test/fixtures/lavfi-sources';
+import { lavfi } from '../../../test/fixtures/generated-clips';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
 const size = { width: 320, height: 180 };
-const STILLS = { size: '320x180', rate: 1 };
 
-/** `count` JPEG stills of a generated source at 320x180, one a second, through `filters`, named `${name}-NN.jpg`. */
-async function stills(name: string, source: string[], count: number, filters?: string): Promise<void> {
+/** `count` JPEG stills of a lavfi source (its size and rate set here, then `filters`), named `${name}-NN.jpg`. */
+async function stills(name: string, source: string, count: number, filters = ''): Promise<void> {
   await runTool('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', ...source, ...(filters ? ['-vf', filters] : [])],
+    ...['-hide_banner', '-loglevel', 'error', ...lavfi(`${source}:size=320x180:rate=1${filters}`)],
     ...['-frames:v', String(count), '-q:v', '2', join(dir, `${name}-%02d.jpg`)],
   ]);
 }
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-blank-frame-'));
-  await stills('black', flatColour('black', STILLS), 20);
-  await stills('gray', flatColour('0x404040', STILLS), 5);
+  await stills('black', 'color=c=black', 20);
+  await stills('gray', 'color=c=0x404040', 5);
   // Small files that show something: a title on black, a dim pattern.
-  await stills(
-    'title',
-    flatColour('black', STILLS),
-    10,
-    "drawtext=text='THE END':fontsize=28:fontcolor=white:x=110:y=80",
-  );
-  await stills('pattern', testPicture('testsrc', { ...STILLS, seconds: 3 }), 3);
+  await stills('title', 'color=c=black', 10, ",drawtext=text='THE END':fontsize=28:fontcolor=white:x=110:y=80");
+  await stills('pattern', 'testsrc=duration=3', 3);
 });
 
 afterAll(() => cleanup());

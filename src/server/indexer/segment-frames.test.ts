@@ -6,11 +6,11 @@ import { tempDir } from '../../../test/helpers/temp';
 import { picturesDiffer } from './analyzers/ocr';
 import { BLANK_SPREAD, graySpread } from './blank-frame';
 import { decodeRgb } from './frames';
-import { runTool } from './process';
 import { detectSceneCuts } from './scene-cuts';
 import { laterFrameTime, materializeFrames } from './segment-frames';
 import { planSegments, type PlannedSegment } from './segment-plan';
-import { flatColour, testPicture } from '../../../test/fixtures/lavfi-sources';
+import { ensureClip } from '../../../test/fixtures/generated-clips';
+import { FADE_IN_BETWEEN_CUTS, MOVING_PATTERN_12S } from '../../../test/fixtures/test-clips';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
@@ -18,16 +18,8 @@ let clip = '';
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('reelsync-segment-frames-'));
-  clip = join(dir, 'moving.mp4');
-  // 12 s of a moving test pattern.
-  await encodeClip(testPicture('testsrc', { size: '320x240', rate: 10, seconds: 12 }), clip);
+  clip = await ensureClip(MOVING_PATTERN_12S);
 });
-
-/** H.264 of generated sources, with a keyframe every second (the scene-cut pass reads keyframes only). */
-function encodeClip(input: string[], out: string): Promise<unknown> {
-  const encode = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p'];
-  return runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...input, ...encode, out]);
-}
 
 afterAll(() => cleanup());
 
@@ -95,21 +87,8 @@ describe('materializeFrames', () => {
   it('replaces the black first frame of a fade-in by the segment middle, and keeps a keyframe when all is black', async () => {
     const workDir = join(dir, 'fade');
     await mkdir(workDir);
-    const faded = join(dir, 'fade-in.mp4');
     // 3 s of a test pattern, a cut to colour bars fading in from black over 1 s, then a cut to 3 s of black.
-    const shape = { size: '320x240', rate: 10, seconds: 3 };
-    await encodeClip(
-      [
-        ...testPicture('testsrc', shape),
-        ...testPicture('smptebars', shape),
-        ...flatColour('black', shape),
-        '-filter_complex',
-        '[1:v]fade=t=in:st=0:d=1[bars];[0:v][bars][2:v]concat=n=3:v=1[v]',
-        '-map',
-        '[v]',
-      ],
-      faded,
-    );
+    const faded = await ensureClip(FADE_IN_BETWEEN_CUTS);
     const cuts = await detectSceneCuts({ videoPath: faded, workDir, maxSegmentSeconds: 10 });
     const plan = planSegments(cuts, 9, 10);
     const frames = await materializeFrames(faded, workDir, plan, cuts);

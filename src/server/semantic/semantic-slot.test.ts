@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SemanticState } from '../../shared/semantic-state';
@@ -17,7 +19,7 @@ import { ModelRequests } from './model-requests';
 import { fuseSemantic } from '../search/ranking/semantic-fusion';
 import { withSemantic } from './semantic-search';
 import { SemanticSlot } from './semantic-slot';
-import { stillImage } from '../../../test/fixtures/generated-clips';
+import { lavfi } from '../../../test/fixtures/generated-clips';
 
 /**
  * The semantic slot on each engine with the generated CLIP-shaped model (test/helpers/tiny-clip) served like the Hub:
@@ -25,6 +27,7 @@ import { stillImage } from '../../../test/fixtures/generated-clips';
  * query's embedding. On SQLite the service's path is also covered end to end (test/integration/semantic-model).
  */
 
+const run = promisify(execFile);
 const REPO = 'tests/tiny-clip';
 
 /** Keyword side of the search: PostgreSQL's own; on SQLite the worker's fusion step alone (no FTS5 rows here). */
@@ -56,7 +59,8 @@ describe.each(SERVICE_SQL_ENGINES)('semantic slot on %s', (engine) => {
     for (const colour of ['red', 'blue']) {
       const video = await indexedVideo(t.sql, accountId, 1);
       const frame = join(dir, `${colour}.jpg`);
-      await stillImage(frame, { colour }, '64x64');
+      const colourSource = lavfi(`color=c=${colour}:size=64x64`);
+      await run('ffmpeg', ['-v', 'error', ...colourSource, '-frames:v', '1', frame]);
       await blobs.adopt(`reelsync-${accountId}`, `keyframes/${video.videoNo}/0.jpg`, frame);
       videos[colour] = video.videoNo;
     }

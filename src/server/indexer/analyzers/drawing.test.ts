@@ -9,7 +9,7 @@ import { drawnLook } from './drawn-look';
 import { packagedRgb } from '../../../../test/helpers/test-frames';
 import { contentBox, cropRgb } from './frame-borders';
 import { loadNsfwClassifier } from './nsfw-model';
-import { flatColour } from '../../../../test/fixtures/lavfi-sources';
+import { lavfi } from '../../../../test/fixtures/generated-clips';
 
 const WORDS = ['artwork', 'cartoon', 'drawing', 'illustration', 'painting'];
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
@@ -33,7 +33,7 @@ function houseDrawing(): Promise<SegmentFrame> {
     'drawbox=x=360:y=100:w=90:h=60:c=black:t=4',
     `drawtext=fontfile=${FONT}:text='HOME':fontsize=48:fontcolor=black:x=420:y=40`,
   ];
-  return frame('house', [...flatColour('0x8fd3ff', { size: '640x360' }), '-vf', shapes.join(',')]);
+  return frame('house', [...lavfi('color=c=0x8fd3ff:s=640x360'), '-vf', shapes.join(',')]);
 }
 
 async function labelsOf(segment: SegmentFrame): Promise<Label[]> {
@@ -85,10 +85,10 @@ describe('drawing analyzer (nsfwjs Drawing class)', () => {
 
   it('says nothing of a blank frame (black, plain dark gray), which nsfwjs finds drawn', async () => {
     for (const colour of ['black', '0x222222']) {
-      const blank = await frame(`blank-${colour}`, flatColour(colour, { size: '640x360' }));
+      const blank = await frame(`blank-${colour}`, lavfi(`color=c=${colour}:s=640x360`));
       expect(await labelsOf(blank), colour).toEqual([]);
     }
-    const gray = await frame('blank-gray', flatColour('0x222222', { size: '640x360' }));
+    const gray = await frame('blank-gray', lavfi('color=c=0x222222:s=640x360'));
     expect((await (await loadNsfwClassifier()).classify(await gray.rgb(), 640, 360)).Drawing).toBeGreaterThan(
       DRAWING_MIN,
     );

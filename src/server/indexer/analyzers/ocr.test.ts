@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp';
 import { analyzeVideo } from '../analyze-video';
-import { runTool } from '../process';
 import { mergeReads, OcrAnalyzer, picturesDiffer } from './ocr';
-import { flatColour } from '../../../../test/fixtures/lavfi-sources';
-
-const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+import { ensureClip } from '../../../../test/fixtures/generated-clips';
+import { LATE_TITLE } from '../../../../test/fixtures/test-clips';
 
 describe('mergeReads', () => {
   it('keeps one copy of what both frames read', () => {
@@ -84,22 +82,7 @@ describe('OcrAnalyzer on a real video', () => {
   });
 
   it('reads a title that appears after the keyframe, from the middle of the segment', async () => {
-    const clip = join(dir, 'late-title.mp4');
-    await runTool('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      ...flatColour('0x336699', { size: '1280x720', rate: 25, seconds: 4 }),
-      '-vf',
-      `drawtext=fontfile=${FONT}:text='EVENING FERRY':fontcolor=white:fontsize=90:x=(w-text_w)/2:y=(h-text_h)/2:enable='gte(t,1)'`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      clip,
-    ]);
+    const clip = await ensureClip(LATE_TITLE);
     const workDir = join(dir, 'work');
     await mkdir(workDir);
     const result = await analyzeVideo({ videoPath: clip, workDir, analyzers: [ocr] });

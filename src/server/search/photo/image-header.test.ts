@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readImageHeader } from './image-header';
-import { testPicture } from '../../../../test/fixtures/lavfi-sources';
+import { lavfi } from '../../../../test/fixtures/generated-clips';
 
 const dir = mkdtempSync(join(tmpdir(), 'reelsync-image-header-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ function encoded(name: string, args: string[] = []): Buffer {
     '-loglevel',
     'error',
     '-y',
-    ...testPicture('testsrc', { size: '321x123' }),
+    ...lavfi('testsrc=size=321x123'),
     '-frames:v',
     '1',
     ...args,
