@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { lavfi, TONE_SOURCE } from '../fixtures/generated-clips';
 
 const run = promisify(execFile);
 
@@ -19,14 +20,8 @@ export async function makeCounterVideo(dir: string, name = 'counter.mp4'): Promi
     '-loglevel',
     'error',
     '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    video,
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
+    ...lavfi(video),
+    ...lavfi(TONE_SOURCE),
     '-t',
     String(COUNTER.seconds),
     '-c:v',

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { lavfi } from '../fixtures/generated-clips';
 
 const run = promisify(execFile);
 const SMALL_H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
@@ -10,17 +11,7 @@ const SMALL_H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv4
  * reports a duration of 0.001 s, while ffmpeg decodes every cluster.
  */
 export async function mkvDeclaringOneMillisecond(out: string, seconds: number): Promise<string> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc=size=160x120:rate=10:d=${seconds}`,
-    ...SMALL_H264,
-    out,
-  ]);
+  await run('ffmpeg', ['-v', 'error', '-y', ...lavfi(`testsrc=size=160x120:rate=10:d=${seconds}`), ...SMALL_H264, out]);
   const bytes = await readFile(out);
   // EBML element Duration: id 0x4489, size 8 (0x88), a big-endian double in TimestampScale units (1 ms).
   const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88]));
@@ -36,10 +27,7 @@ export async function mkvWithSqueezedTimestamps(out: string): Promise<string> {
     '-v',
     'error',
     '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=160x120:rate=30:d=20',
+    ...lavfi('testsrc=size=160x120:rate=30:d=20'),
     '-vf',
     'setpts=N/1000/TB',
     '-fps_mode',

@@ -10,6 +10,7 @@ import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { fixturePath } from '../fixtures/media';
 import { launchChromium, openWatchedPage } from './chromium';
 import { tempDir } from './temp';
+import { lavfi } from '../fixtures/generated-clips';
 
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 
@@ -124,10 +125,7 @@ export function makeLateTextVideo(out: string, leadSeconds: number): void {
     '-loglevel',
     'error',
     '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=black:s=1280x720:d=${leadSeconds}:r=25`,
+    ...lavfi(`color=black:s=1280x720:d=${leadSeconds}:r=25`),
     '-i',
     fixturePath('drawnTextMp4'),
     '-filter_complex',
@@ -177,10 +175,7 @@ export function makeTitledVideo(
     '-loglevel',
     'error',
     '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=0x1c2b3a:s=${o.width}x${o.height}:d=${o.seconds}:r=${o.fps}`,
+    ...lavfi(`color=c=0x1c2b3a:s=${o.width}x${o.height}:d=${o.seconds}:r=${o.fps}`),
     '-vf',
     `drawbox=x=0:y=0:w=iw:h=ih:color=0xd08040:t=12,drawtext=fontfile=${FONT}:text='${o.text}':fontcolor=white:fontsize=${o.fontSize}:x=(w-text_w)/2:y=(h-text_h)/2`,
     '-c:v',
