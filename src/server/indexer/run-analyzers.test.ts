@@ -85,4 +85,57 @@ describe('runAnalyzers', () => {
     controller.abort(new Error('stop'));
     await expect(run).rejects.toThrow('stop');
   });
+
+  it('gives a keyframe-only analyzer its findings again on a segment showing the same picture, and runs the rest', async () => {
+    // Segments 0-2 one still picture (1 differs by compression-like noise), 3 another picture, 4 the first again.
+    const still = (noise: number): Uint8Array => new Uint8Array(16 * 16 * 3).map((_, i) => 100 + ((i * noise) % 5));
+    const other = new Uint8Array(16 * 16 * 3).fill(200);
+    const pictures = [still(0), still(3), still(0), other, still(0)];
+    const released: number[] = [];
+    const segments = frames(pictures.length, released).map((f, i) => ({
+      ...f,
+      width: 16,
+      height: 16,
+      rgb: () => Promise.resolve(pictures[i] ?? other),
+    }));
+    const keyframeRuns: number[] = [];
+    const everyRuns: number[] = [];
+    const keyframeOnly: FrameAnalyzer = {
+      ...analyzer('detector', keyframeRuns, 0),
+      keyframeOnly: true,
+      analyze: async (segment) => {
+        keyframeRuns.push(segment.index);
+        return { labels: [{ label: `seen on ${segment.index}`, score: 1, source: 'detector' }] };
+      },
+    };
+    const outcome = await runAnalyzers({
+      analyzers: [keyframeOnly, analyzer('motion', everyRuns, 0)],
+      frames: segments,
+      media,
+      onFraction: () => {},
+    });
+    expect(keyframeRuns).toEqual([0, 3, 4]);
+    expect(everyRuns).toEqual([0, 1, 2, 3, 4]);
+    const detected = outcome.findings.map((f) => f.labels.filter((l) => l.source === 'detector').map((l) => l.label));
+    expect(detected).toEqual([['seen on 0'], ['seen on 0'], ['seen on 0'], ['seen on 3'], ['seen on 4']]);
+    expect(released).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('runs a keyframe-only analyzer again after it failed on the same picture', async () => {
+    const segments = frames(3, []);
+    const runs: number[] = [];
+    const flaky: FrameAnalyzer = {
+      ...analyzer('flaky', runs, 0),
+      keyframeOnly: true,
+      analyze: async (segment) => {
+        runs.push(segment.index);
+        if (segment.index === 0) throw new Error('model hiccup');
+        return { labels: [{ label: 'thing', score: 1, source: 'flaky' }] };
+      },
+    };
+    const outcome = await runAnalyzers({ analyzers: [flaky], frames: segments, media, onFraction: () => {} });
+    expect(runs).toEqual([0, 1]);
+    expect(outcome.failures).toEqual([{ analyzer: 'flaky', segmentIndex: 0, message: 'model hiccup' }]);
+    expect(outcome.findings.map((f) => f.labels.length)).toEqual([0, 1, 1]);
+  });
 });

@@ -1,6 +1,8 @@
 import { unreachable } from '../../shared/errors';
+import { stillFrames, type StillFrames } from './still-frames';
 import {
   abortError,
+  type FrameFindings,
   type Analyzer,
   type AudioAnalyzer,
   type Face,
@@ -48,7 +50,9 @@ function message(err: unknown): string {
 /**
  * Runs every analyzer at once, each through the segments in order: OCR works in tesseract's worker thread while
  * objects run on the wasm backend here and speech in its own process, so two cores stay busy. A failure on one
- * segment is recorded and the analyzer goes on with the next; only an abort stops everything.
+ * segment is recorded and the analyzer goes on with the next; only an abort stops everything. An analyzer that reads
+ * only the keyframe is not run again on a segment showing the same picture as the one before (a still shot that was
+ * split by length): it gets its findings on that segment again.
  */
 export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
   const { analyzers, frames, media, signal, onFraction } = input;
@@ -94,14 +98,21 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
     if (signal?.aborted) throw abortError(signal);
   };
 
-  const pace = segmentPace(frames, frameAnalyzers.length, signal);
+  // Only worth comparing keyframes when some analyzer can skip a segment on the answer.
+  const stills = frameAnalyzers.some((a) => a.keyframeOnly) ? stillFrames(frames) : null;
+  const pace = segmentPace(frames, frameAnalyzers.length, stills, signal);
 
   const frameLoop = async (analyzer: FrameAnalyzer): Promise<void> => {
+    // This analyzer's findings on the segment before, when it had any (not after a failure).
+    let previous: FrameFindings | null = null;
     for (const frame of frames) {
       checkAbort();
       await pace.turn(frame.index);
       try {
-        const found = await timed(analyzer.name, () => analyzer.analyze(frame, signal));
+        const still = previous !== null && analyzer.keyframeOnly === true && (await stills?.same(frame.index)) === true;
+        const found: FrameFindings =
+          still && previous ? previous : await timed(analyzer.name, () => analyzer.analyze(frame, signal));
+        previous = found;
         const target = findings[frame.index];
         if (target) {
           if (found.ocrText) target.ocrText.push(found.ocrText);
@@ -110,6 +121,7 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
         }
       } catch (err) {
         checkAbort();
+        previous = null;
         failures.push({ analyzer: analyzer.name, segmentIndex: frame.index, message: message(err) });
       }
       pace.done(frame.index);
@@ -154,7 +166,12 @@ interface SegmentPace {
  * frames are released when the last analyzer is done with it, and no analyzer runs more than MAX_LEAD_SEGMENTS ahead
  * of the slowest: a fast analyzer would otherwise have every later frame of a long video extracted and held at once.
  */
-function segmentPace(frames: SegmentFrame[], analyzers: number, signal?: AbortSignal): SegmentPace {
+function segmentPace(
+  frames: SegmentFrame[],
+  analyzers: number,
+  stills: StillFrames | null,
+  signal?: AbortSignal,
+): SegmentPace {
   const doneBy = frames.map(() => 0);
   let finished = 0;
   const waiting: { position: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
@@ -183,7 +200,12 @@ function segmentPace(frames: SegmentFrame[], analyzers: number, signal?: AbortSi
       if (doneBy[position] !== analyzers) return;
       const frame = frames[position];
       // Deleting scratch files cannot lose anything: a failure only leaves them for the caller's folder cleanup.
-      if (frame?.release) releases.push(frame.release().catch(() => {}));
+      // The next segment's keyframe is compared with this one's before this one's pixels go.
+      const release = async (): Promise<void> => {
+        await stills?.same(position + 1);
+        await frame?.release?.();
+      };
+      if (frame?.release) releases.push(release().catch(() => {}));
       while (finished < frames.length && doneBy[finished] === analyzers) finished++;
       wake();
     },

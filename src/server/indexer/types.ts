@@ -82,6 +82,12 @@ interface AnalyzerBase {
 /** Runs once per segment on its keyframe (OCR, objects, faces). */
 export interface FrameAnalyzer extends AnalyzerBase {
   kind: 'frame';
+  /**
+   * True when its findings depend on the keyframe's pixels alone (segment.rgb(), not the later frame nor the times):
+   * then a segment whose keyframe shows the same picture as the segment before's (a still shot split by length) gets
+   * the findings of that segment again instead of a second run of the model.
+   */
+  keyframeOnly?: boolean;
   analyze(segment: SegmentFrame, signal?: AbortSignal): Promise<FrameFindings>;
 }
 

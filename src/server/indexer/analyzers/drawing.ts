@@ -70,6 +70,7 @@ export function drawingLabels(drawing: number, look?: DrawnLook): Label[] {
 export class DrawingAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
   readonly name = 'drawing';
+  readonly keyframeOnly = true;
   version = 'nsfwjs (not loaded)';
 
   async available(): Promise<Availability> {

@@ -16,6 +16,7 @@ export const OBJECT_SOURCE = 'objects:centernet';
 export class ObjectsAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
   readonly name = 'objects';
+  readonly keyframeOnly = true;
   version = 'human (not loaded)';
   private engine: DetectionEngine | null = null;
 

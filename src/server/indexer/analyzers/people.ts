@@ -11,6 +11,7 @@ import { describePeople } from './people-descriptors';
 export class PeopleAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
   readonly name = 'people';
+  readonly keyframeOnly = true;
   version = 'human (not loaded)';
 
   async available(): Promise<Availability> {
