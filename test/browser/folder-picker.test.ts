@@ -98,6 +98,8 @@ describe.skipIf(skipBrowserTests)('folder picker (Chromium, web mode)', () => {
     const footage = ui.running.footageDir;
     await ui.page.getByTestId('add-footage').click();
     await ui.page.getByTestId('choose-folder').click();
+    // As the editor does: the picker shows home first, then they type where to go.
+    await expect.poll(current).toBe(basename(process.env.HOME ?? '/root'));
     await picker().getByTestId('folder-path').fill(footage);
     await picker().getByTestId('folder-path').press('Enter');
     await expect.poll(current).toBe('footage');
