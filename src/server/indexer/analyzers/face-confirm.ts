@@ -1,4 +1,4 @@
-import { PERSON_MIN_SCORE, type Box, type Seen } from './people-descriptors';
+import { centreInside, PERSON_MIN_SCORE, type Box, type Seen } from './people-descriptors';
 
 /**
  * Blazeface alone finds "faces" in a water drop and a ladybird's leaf (0.52-0.61, as sure as real faces in greyscale).
@@ -33,13 +33,8 @@ export function skinShare(rgb: Uint8Array, width: number, height: number, box: B
   return seen === 0 ? 0 : skin / seen;
 }
 
-function inside(point: [number, number], box: Box): boolean {
-  return point[0] >= box[0] && point[0] <= box[0] + box[2] && point[1] >= box[1] && point[1] <= box[1] + box[3];
-}
-
 /** Whether a face the detector found is confirmed by a sure person box around its centre or by skin in its middle. */
 export function faceConfirmed(face: Seen, persons: Seen[], rgb: Uint8Array, width: number, height: number): boolean {
-  const centre: [number, number] = [face.box[0] + face.box[2] / 2, face.box[1] + face.box[3] / 2];
-  if (persons.some((p) => p.score >= PERSON_MIN_SCORE && inside(centre, p.box))) return true;
+  if (persons.some((p) => p.score >= PERSON_MIN_SCORE && centreInside(face.box, p.box))) return true;
   return skinShare(rgb, width, height, face.box) >= SKIN_MIN_SHARE;
 }

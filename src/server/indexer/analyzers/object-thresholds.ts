@@ -1,3 +1,5 @@
+import { centreInside, type Box } from './people-descriptors';
+
 /**
  * The score from which a COCO label of centernet (through human) is indexed, per class. Below it the label is neither
  * searchable nor shown, and gives no colour. Calibrated on the 23 labelled real photographs of the search evaluation
@@ -29,8 +31,6 @@ export function objectMinScore(label: string): number {
 /** A person box the detector is less sure of still counts when a confirmed face sits inside it: two signals agree. */
 const PERSON_WITH_FACE_MIN = 0.1;
 
-type Box = readonly [number, number, number, number];
-
 /**
  * Whether a detection is sure enough of its class to be indexed: its class's threshold, or for a person, a face
  * confirmed on its own (face-confirm.ts) centred inside its box.
@@ -42,8 +42,5 @@ export function passesObjectThreshold(
   if (object.score >= objectMinScore(object.label)) return true;
   const box = object.box;
   if (object.label !== 'person' || !box || object.score < PERSON_WITH_FACE_MIN) return false;
-  return faces.some(({ box: [x, y, w, h] }) => {
-    const [cx, cy] = [x + w / 2, y + h / 2];
-    return cx >= box[0] && cx <= box[0] + box[2] && cy >= box[1] && cy <= box[1] + box[3];
-  });
+  return faces.some((face) => centreInside(face.box, box));
 }

@@ -1,7 +1,13 @@
 import type { Label } from '../types';
 
 /** [x, y, width, height] in frame pixels. */
-export type Box = [number, number, number, number];
+export type Box = readonly [number, number, number, number];
+
+/** Whether the centre of `inner` lies inside `outer` (edges included): a face in a person box. */
+export function centreInside(inner: Box, outer: Box): boolean {
+  const [cx, cy] = [inner[0] + inner[2] / 2, inner[1] + inner[3] / 2];
+  return cx >= outer[0] && cx <= outer[0] + outer[2] && cy >= outer[1] && cy <= outer[1] + outer[3];
+}
 
 export interface Seen {
   box: Box;
