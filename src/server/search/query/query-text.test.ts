@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { coverage, coverageOf, ftsPhrases, parseQuery, QUERY_CAPS, type Expander } from './query-text';
+import {
+  coverage,
+  coverageDetailOf,
+  coverageOf,
+  ftsPhrases,
+  parseQuery,
+  QUERY_CAPS,
+  type Expander,
+} from './query-text';
+import { Thesaurus } from './thesaurus';
 
 const expander: Expander = {
   expand: (term) => ({ puppy: ['dog', 'young dog'], harbour: ['harbor', 'port'] })[term] ?? [],
@@ -87,5 +96,31 @@ describe('query caps', () => {
     expect(ftsPhrases(q)).toHaveLength(QUERY_CAPS.ftsPhrases);
     // Synonyms go to the first words first: 64 - 32 - 8 = 24 of them, 12 for each of the first two words.
     expect([...q.expansions.keys()]).toEqual(['w0', 'w1']);
+  });
+});
+
+describe('finds through a broader or a sibling word', () => {
+  const thesaurus = new Thesaurus();
+  const covered = (query: string, text: string, labels: string[] = []) =>
+    coverageDetailOf(parseQuery(query, thesaurus))(text, labels);
+
+  it('are only related: a person is found for "child", not a child', () => {
+    expect(thesaurus.expandSteps('child')).toEqual(
+      expect.arrayContaining([
+        { word: 'person', step: 'broader' },
+        { word: 'kid', step: 'synonym' },
+      ]),
+    );
+    const person = covered('child', '', ['one person']);
+    expect(person.related).toEqual(['child']);
+    expect(person.whole).toBe(false);
+    expect(person.share).toBeGreaterThan(0);
+    const kid = covered('child', 'a kid on a swing');
+    expect(kid.related).toEqual([]);
+    expect(kid.whole).toBe(true);
+  });
+
+  it('a closer word wins over a related one: "vehicle" finds a truck as what was asked', () => {
+    expect(covered('vehicle', '', ['truck']).related).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { pluralOf } from '../../indexer/caption';
 import { boundPhrases, contentWords, withoutFiller, type BoundPhrase } from './query-words';
+import { RELATED_STEPS, type Expansion } from './thesaurus';
 
 /** Words of a query or a document, lower-cased, accents folded; quoted phrases kept together. */
 export function tokenize(text: string): string[] {
@@ -17,6 +18,11 @@ export interface ParsedQuery {
   phrases: string[][];
   /** Other words per term (synonyms, hypernyms), each as its words. */
   expansions: Map<string, string[][]>;
+  /**
+   * Per term, those of its expansions (joined by spaces) that only relate to it, a broader or a sibling word ("child"
+   * -> person): a segment with one and not the term is a related find, ranked under the medium level.
+   */
+  related: Map<string, Set<string>>;
   /** Colour + noun and count + noun pairs of terms, matched together in one label ("red apple", "two people"). */
   bound: BoundPhrase[];
   /**
@@ -45,6 +51,8 @@ const SINGULAR_WEIGHT = 0.9;
 
 export interface Expander {
   expand(term: string): string[];
+  /** `expand`'s words with the step relating each to the term (thesaurus.ts); without it every word is a synonym. */
+  expandSteps?(term: string): Expansion[];
   /** A noun's base form ("apples" -> "apple", "mice" -> "mouse"); undefined when the word is no noun. */
   baseForm?(word: string): string | undefined;
 }
@@ -73,17 +81,23 @@ export function parseQuery(text: string, expander?: Expander): ParsedQuery {
   const terms = [...new Set(words)].slice(0, QUERY_CAPS.terms);
   const bound = boundPhrases(terms, (w) => (expander?.baseForm ? expander.baseForm(w) : w));
   const expansions = new Map<string, string[][]>();
+  const related = new Map<string, Set<string>>();
   let budget = QUERY_CAPS.ftsPhrases - terms.length - phrases.length - bound.length;
   if (expander) {
-    const expand = (words: string[]): string[][] => {
-      const alts = expander
-        .expand(words.join(' '))
-        .map(tokenize)
-        .filter((w) => w.length > 0 && w.join(' ') !== words.join(' '))
+    const steps = (text: string): Expansion[] =>
+      expander.expandSteps?.(text) ?? expander.expand(text).map((word) => ({ word, step: 'synonym' }));
+    const expand = (words: string[]): void => {
+      const alts = steps(words.join(' '))
+        .map((e) => ({ words: tokenize(e.word), related: RELATED_STEPS.has(e.step) }))
+        .filter((e) => e.words.length > 0 && e.words.join(' ') !== words.join(' '))
         .slice(0, Math.max(0, budget));
       budget -= alts.length;
-      for (const w of words) if (alts.length) expansions.set(w, [...(expansions.get(w) ?? []), ...alts]);
-      return alts;
+      if (alts.length === 0) return;
+      for (const w of words) {
+        expansions.set(w, [...(expansions.get(w) ?? []), ...alts.map((a) => a.words)]);
+        const only = alts.filter((a) => a.related).map((a) => a.words.join(' '));
+        if (only.length) related.set(w, new Set([...(related.get(w) ?? []), ...only]));
+      }
     };
     // Two-word nouns ("citrus fruit", "office building") first: their expansions count for both words.
     for (let i = 0; i + 1 < terms.length && budget > 0; i++) expand([terms[i]!, terms[i + 1]!]);
@@ -103,7 +117,7 @@ export function parseQuery(text: string, expander?: Expander): ParsedQuery {
   for (const p of phrases) {
     for (let i = 0; i + 1 < p.length && p.length > 2 && budget > 0; i++, budget--) phraseParts.push(p.slice(i, i + 2));
   }
-  return { terms, phrases, expansions, bound, plurals, phraseParts };
+  return { terms, phrases, expansions, related, bound, plurals, phraseParts };
 }
 
 /** The query's terms, phrases and expansions as FTS5 strings (every token quoted), each once: any may match. */
@@ -149,6 +163,11 @@ export interface Coverage {
   share: number;
   /** The query's words (and quoted phrases) found nowhere, not even through an expansion or in part. */
   missing: string[];
+  /**
+   * The query's words found only through a broader or a sibling word ("child" through "person"): the segment shows
+   * something related, not what was asked.
+   */
+  related: string[];
   /** Every word found, and each colour or count found together with its noun: the segment has all that was asked. */
   whole: boolean;
 }
@@ -161,14 +180,20 @@ export function queryWords(q: ParsedQuery): string[] {
 /** `coverageOf` with the words found nowhere: see Coverage. */
 export function coverageDetailOf(q: ParsedQuery): (text: string, labels?: readonly CoverageLabel[]) => Coverage {
   const total = q.terms.length + q.phrases.length;
-  if (total === 0) return () => ({ share: 0, missing: [], whole: false });
+  if (total === 0) return () => ({ share: 0, missing: [], related: [], whole: false });
   const terms = new Map(
     q.terms.map((t) => {
       const alts = q.expansions.get(t) ?? [];
+      const relatedOnly = q.related.get(t) ?? new Set<string>();
+      const split = (close: boolean) => alts.filter((alt) => relatedOnly.has(alt.join(' ')) !== close);
+      const stemsOf = (list: string[][]) => list.filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!));
+      const phrasesOf = (list: string[][]) => list.filter((alt) => alt.length > 1).map((alt) => ` ${alt.join(' ')} `);
       const term = {
         stem: stem(t),
-        altStems: alts.filter((alt) => alt.length === 1).map((alt) => stem(alt[0]!)),
-        altPhrases: alts.filter((alt) => alt.length > 1).map((alt) => ` ${alt.join(' ')} `),
+        altStems: stemsOf(split(true)),
+        altPhrases: phrasesOf(split(true)),
+        relatedStems: stemsOf(split(false)),
+        relatedPhrases: phrasesOf(split(false)),
       };
       return [t, term];
     }),
@@ -177,7 +202,7 @@ export function coverageDetailOf(q: ParsedQuery): (text: string, labels?: readon
   const bound = q.bound.map((b) => ({ phrase: ` ${b.words.join(' ')} `, modifier: b.terms[0], noun: b.terms[1] }));
   const phrases = q.phrases.map((p) => ({ words: p, joined: ` ${p.join(' ')} ` }));
   const plurals = new Map([...q.plurals].map(([t, forms]) => [t, forms.map((f) => ` ${f.join(' ')} `)]));
-  const queryStems = new Set([...terms.values()].flatMap((t) => [t.stem, ...t.altStems]));
+  const queryStems = new Set([...terms.values()].flatMap((t) => [t.stem, ...t.altStems, ...t.relatedStems]));
   return (text, labels = []) => {
     // Each place a word can be found, with the weight a find there counts: the text whole, each label its own.
     const places = [
@@ -200,12 +225,18 @@ export function coverageDetailOf(q: ParsedQuery): (text: string, labels?: readon
       const within = places.filter((p) => p.joined.includes(phrase));
       return within.length ? Math.max(...within.map((p) => p.weight)) : all.includes(phrase) ? 1 : 0;
     };
+    const altWeight = (stems: string[], phrases: string[]): number =>
+      Math.max(0, ...stems.map((s) => stemWeight.get(s) ?? 0), ...phrases.map(phraseWeight));
+    /** Terms found only through a broader or sibling word ("child" through "person"). */
+    const relatedOnly = new Set<string>();
     const credit = (term: string): number => {
       const t = terms.get(term);
       if (!t) return 0;
       const own = stemWeight.get(t.stem) ?? 0;
-      const alt = Math.max(0, ...t.altStems.map((s) => stemWeight.get(s) ?? 0), ...t.altPhrases.map(phraseWeight));
-      const found = Math.max(own, EXPANSION_WEIGHT * alt);
+      const close = Math.max(own, EXPANSION_WEIGHT * altWeight(t.altStems, t.altPhrases));
+      const related = EXPANSION_WEIGHT * altWeight(t.relatedStems, t.relatedPhrases);
+      if (close === 0 && related > 0) relatedOnly.add(term);
+      const found = Math.max(close, related);
       const several = plurals.get(term);
       if (!several) return found;
       // An expansion's plural is a find of it ("people" for "person"); none at all, a find in the singular only.
@@ -246,7 +277,8 @@ export function coverageDetailOf(q: ParsedQuery): (text: string, labels?: readon
       found += c;
       if (c === 0) missing.push(`"${q.phrases[i]!.join(' ')}"`);
     });
-    return { share: found / total, missing, whole: missing.length === 0 && !apart };
+    const related = [...relatedOnly];
+    return { share: found / total, missing, related, whole: missing.length === 0 && related.length === 0 && !apart };
   };
 }
 

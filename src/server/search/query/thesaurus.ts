@@ -22,6 +22,42 @@ const SIBLING_LEX_FILES = new Set<number>([LEX_FILES.animal, LEX_FILES.food]);
  */
 const COMPOUND_LEX_FILES = new Set<number>([LEX_FILES.act, LEX_FILES.food]);
 
+/**
+ * How an expansion relates to the query word: its base form ("mice" -> mouse), a synonym of one of its senses
+ * ("automobile" -> car), a kind of it ("vehicle" -> car), a member of the group it names ("people" -> person), what
+ * its compounds are ("coffee" -> coffee cup -> cup), a kind above it ("child" -> person, "puppy" -> dog) or a kind
+ * beside it ("lemon" -> orange). A find of the first five shows what was asked; of a broader or a sibling word, only
+ * something related (a person need not be a child): search ranks it, under the medium level (query-text.ts).
+ */
+export type ExpansionStep = 'form' | 'synonym' | 'narrower' | 'member' | 'compound' | 'broader' | 'sibling';
+
+/** The steps from closest to farthest: a word reached by two keeps the first. */
+const STEP_ORDER: readonly ExpansionStep[] = [
+  'form',
+  'synonym',
+  'narrower',
+  'member',
+  'compound',
+  'broader',
+  'sibling',
+];
+
+/** The steps whose words only relate to what was asked. */
+export const RELATED_STEPS: ReadonlySet<ExpansionStep> = new Set<ExpansionStep>(['broader', 'sibling']);
+
+/** Adds a word to a map of steps, keeping its first place and the closer of two steps. */
+function closerStep(steps: Map<string, ExpansionStep>): (word: string, step: ExpansionStep) => void {
+  return (word, step) => {
+    const had = steps.get(word);
+    if (had === undefined || STEP_ORDER.indexOf(step) < STEP_ORDER.indexOf(had)) steps.set(word, step);
+  };
+}
+
+export interface Expansion {
+  word: string;
+  step: ExpansionStep;
+}
+
 interface LabelSense {
   label: string;
   /** The WordNet noun the label stands for ("cellphone" for "cell phone"). */
@@ -42,7 +78,7 @@ interface LabelSense {
 export class Thesaurus {
   private readonly nouns: WordNetNouns;
   private labels: LabelSense[] | undefined;
-  private readonly cache = new Map<string, string[]>();
+  private readonly cache = new Map<string, Expansion[]>();
 
   constructor(
     nouns: WordNetNouns | string = new WordNetNouns(),
@@ -53,25 +89,36 @@ export class Thesaurus {
 
   /** Other words for a term (lower case, spaces for WordNet's underscores), the term itself excluded. */
   expand(term: string, options: { senses?: number; max?: number } = {}): string[] {
+    return this.expandSteps(term, options).map((e) => e.word);
+  }
+
+  /**
+   * `expand`'s words, each with the step that relates it to the term (see ExpansionStep); a word reached by two steps
+   * keeps the closer ("person" for "people" is a member, whatever else also leads there).
+   */
+  expandSteps(term: string, options: { senses?: number; max?: number } = {}): Expansion[] {
     const key = term.toLowerCase();
     const cached = this.cache.get(key);
     if (cached) return cached;
     const forms = this.nouns.baseForms(key);
-    const words = new Set<string>(forms);
-    for (const form of forms) for (const label of this.relatives(form, options.senses ?? 2)) words.add(label);
+    const words = new Map<string, ExpansionStep>();
+    const add = closerStep(words);
+    for (const form of forms) add(form, 'form');
+    for (const form of forms) for (const r of this.relativeSteps(form, options.senses ?? 2)) add(r.label, r.step);
     for (const form of forms) {
       this.nouns
         .senses(form)
         .slice(0, options.senses ?? 2)
         .forEach((offset, sense) => {
           const synset = this.nouns.synset(offset);
-          synset.words.forEach((w) => words.add(w));
+          synset.words.forEach((w) => add(w, 'synonym'));
           // Hypernyms of the first sense only: "puppy" -> "dog", without drifting to every sense's parents.
-          if (sense === 0) for (const h of synset.hypernyms) this.nouns.synset(h).words.forEach((w) => words.add(w));
+          if (sense === 0)
+            for (const h of synset.hypernyms) this.nouns.synset(h).words.forEach((w) => add(w, 'broader'));
         });
     }
     words.delete(key);
-    const result = [...words].slice(0, options.max ?? 20);
+    const result = [...words].slice(0, options.max ?? 20).map(([word, step]) => ({ word, step }));
     // A long-lived search worker sees many words: keep the cache bounded.
     if (this.cache.size >= 10_000) this.cache.clear();
     this.cache.set(key, result);
@@ -89,22 +136,29 @@ export class Thesaurus {
    * -> person), in the vocabulary's order.
    */
   relatives(lemma: string, senses = 2): string[] {
+    return this.relativeSteps(lemma, senses).map((r) => r.label);
+  }
+
+  /** `relatives`, each label with the step that relates it to the noun. */
+  relativeSteps(lemma: string, senses = 2): { label: string; step: ExpansionStep }[] {
     const offsets = this.nouns.senses(lemma).slice(0, senses);
     const first = offsets[0];
     if (first === undefined) return [];
     const labels = this.labelSenses();
+    const found = new Map<string, ExpansionStep>();
+    const add = closerStep(found);
     const narrower = labels.filter((l) => offsets.some((o) => l.ancestors.has(o)));
-    const found = new Set<string>(narrower.length <= MAX_NARROWER_LABELS ? narrower.map((l) => l.label) : []);
+    if (narrower.length <= MAX_NARROWER_LABELS) for (const l of narrower) add(l.label, 'narrower');
     const above = this.nouns.ancestors(first);
-    for (const l of labels) if (above.has(l.sense)) found.add(l.label);
+    for (const l of labels) if (above.has(l.sense)) add(l.label, 'broader');
     for (const member of this.nouns.synset(first).members)
-      for (const l of labels) if (l.ancestors.has(member)) found.add(l.label);
+      for (const l of labels) if (l.ancestors.has(member)) add(l.label, 'member');
     if (found.size === 0 && COMPOUND_LEX_FILES.has(this.nouns.synset(first).lexFile))
-      for (const label of this.compoundLabels(lemma)) found.add(label);
+      for (const label of this.compoundLabels(lemma)) add(label, 'compound');
     if (found.size === 0 && SIBLING_LEX_FILES.has(this.nouns.synset(first).lexFile))
-      for (const label of this.siblingLabels(first)) found.add(label);
+      for (const label of this.siblingLabels(first)) add(label, 'sibling');
     found.delete(lemma);
-    return [...found];
+    return [...found].map(([label, step]) => ({ label, step }));
   }
 
   /**

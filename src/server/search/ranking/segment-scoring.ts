@@ -102,7 +102,9 @@ export function scoreRankedRows(
       caption: r.caption,
       transcript: r.transcript,
       captionVector: r.caption_vector,
-      score: Math.min(1, Math.max(0, score)),
+      // A find only through a related word (a person for "child") shows something near what was asked: scaled under
+      // medium, in the same order.
+      score: (!nameOnly && found.related.length > 0 ? underMedium : (x: number) => x)(Math.min(1, Math.max(0, score))),
       matched: '',
       missing: nameOnly ? byName!.missing : found.missing,
       tier: nameOnly ? 2 : found.whole ? 0 : 1,
@@ -163,6 +165,16 @@ function inTiers(ranked: Candidate[], limit: number): Candidate[] {
  * ("no match for: crash").
  */
 export const PARTIAL_MAX_SCORE = FILTERING_LEVELS.medium - 0.0001;
+
+/**
+ * A score moved under the medium level, order kept: what is under low stays, the rest is spread between low and
+ * medium, so a related find still shows at low (FILTERING_LEVELS).
+ */
+function underMedium(score: number): number {
+  const low = FILTERING_LEVELS.low;
+  if (score <= low) return score;
+  return Math.round((low + ((PARTIAL_MAX_SCORE - low) * (score - low)) / (1 - low)) * 1e6) / 1e6;
+}
 
 /** Hits already in tier order: partial ones held under medium, each score under the hit before it (see inTiers). */
 export function holdUnder(hits: SegmentHit[]): void {
