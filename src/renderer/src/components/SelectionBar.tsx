@@ -29,7 +29,8 @@ export function SelectionBar({
   children: ReactNode;
 }): React.JSX.Element | null {
   if (count < 2 && !matching?.busy) return null;
-  const words = (n: number): string => `${n.toLocaleString()} ${n === 1 ? noun[0] : noun[1]}`;
+  const nounOf = (n: number): string => (n === 1 ? noun[0] : noun[1]);
+  const words = (n: number): string => `${n.toLocaleString()} ${nounOf(n)}`;
   const everything = matching?.all && count === matching.total;
   return (
     <div className="selection-bar" role="toolbar" aria-label="Selection" data-testid="selection-bar">
@@ -37,7 +38,7 @@ export function SelectionBar({
         {matching?.busy
           ? `Selecting all ${words(matching.total)}…`
           : everything
-            ? `All ${count.toLocaleString()} matching ${count === 1 ? noun[0] : noun[1]} are selected`
+            ? `All ${count.toLocaleString()} matching ${nounOf(count)} are selected`
             : `${words(count)} selected`}
       </span>
       {matching && !matching.busy && !everything && matching.total > count && (

@@ -89,7 +89,13 @@ export function scoreRankedRows(
     const density = hitWords.total ? hitWords.hits / hitWords.total : 0;
     const bm25Strength = 1 - Math.exp(r.rank / 4);
     const strength = bm25Strength < NO_BM25 ? DENSITY_WEIGHT * density : bm25Strength;
-    const score = Math.round((0.7 * Math.max(content, names) + 0.3 * strength) * 10_000) / 10_000;
+    const raw = Math.min(
+      1,
+      Math.max(0, Math.round((0.7 * Math.max(content, names) + 0.3 * strength) * 10_000) / 10_000),
+    );
+    // A find only through a related word (a person for "child") shows something near what was asked: scaled under
+    // medium, in the same order.
+    const score = !nameOnly && found.related.length > 0 ? underMedium(raw) : raw;
     const hit: SegmentHit = {
       segmentId: r.id,
       videoNo: r.video_no,
@@ -102,9 +108,7 @@ export function scoreRankedRows(
       caption: r.caption,
       transcript: r.transcript,
       captionVector: r.caption_vector,
-      // A find only through a related word (a person for "child") shows something near what was asked: scaled under
-      // medium, in the same order.
-      score: (!nameOnly && found.related.length > 0 ? underMedium : (x: number) => x)(Math.min(1, Math.max(0, score))),
+      score,
       matched: '',
       missing: nameOnly ? byName!.missing : found.missing,
       tier: nameOnly ? 2 : found.whole ? 0 : 1,
