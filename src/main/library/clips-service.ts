@@ -69,8 +69,8 @@ export class ClipsService {
     return this.d.store.page(page, size, filter);
   }
 
-  search(text: string, limit: number): ClipRow[] {
-    return this.d.store.search(text, limit);
+  search(text: string, limit: number, offset = 0): ClipRow[] {
+    return this.d.store.search(text, limit, offset);
   }
 
   update(id: number, fields: { name?: string; tags?: string[]; notes?: string }): ClipRow {

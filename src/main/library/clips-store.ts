@@ -161,14 +161,14 @@ export class ClipsStore {
   }
 
   /** Full-text search (FTS5, unicode61 without diacritics): every word of `text` must match, each as a prefix. Best first. */
-  search(text: string, limit: number): ClipRow[] {
+  search(text: string, limit: number, offset = 0): ClipRow[] {
     const query = ftsQuery(text);
     if (!query) return [];
     return this.db
       .prepare(
-        `SELECT clips.* FROM clips_fts JOIN clips ON clips.id = clips_fts.rowid WHERE clips_fts MATCH ? ORDER BY bm25(clips_fts), clips.id DESC LIMIT ?`,
+        `SELECT clips.* FROM clips_fts JOIN clips ON clips.id = clips_fts.rowid WHERE clips_fts MATCH ? ORDER BY bm25(clips_fts), clips.id DESC LIMIT ? OFFSET ?`,
       )
-      .all(query, limit)
+      .all(query, limit, offset)
       .map((r) => clipRowSchema.parse(r));
   }
 

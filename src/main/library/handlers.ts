@@ -41,7 +41,7 @@ export function libraryHandlers(lib: () => LibraryFeature, desktop: DesktopAcces
       const { rows, total } = lib().clips.list(page, size, { tag, videoNo });
       return { clips: rows.map(clipView), total };
     },
-    'clips:search': ({ text, limit }) => ({ clips: lib().clips.search(text, limit).map(clipView) }),
+    'clips:search': ({ text, limit, offset }) => ({ clips: lib().clips.search(text, limit, offset).map(clipView) }),
     'clips:update': ({ id, name, tags, notes }) => clipView(lib().clips.update(id, { name, tags, notes })),
     'clips:delete': async ({ id, deleteFile }) => ({ deleted: await lib().clips.delete(id, deleteFile) }),
     'clips:thumbnail': async ({ id }) => ({ dataUrl: await lib().clips.thumbnail(id) }),

@@ -126,7 +126,12 @@ export const clipsChannels = {
   /** Local full-text search over the clips' name, caption/transcript text, notes, tags, query and video name. */
   'clips:search': {
     req: z
-      .object({ text: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(500).default(100) })
+      .object({
+        text: z.string().trim().min(1).max(500),
+        limit: z.number().int().min(1).max(500).default(100),
+        /** How many of the best matches to pass over: the next page of a long result. */
+        offset: z.number().int().min(0).default(0),
+      })
       .strict(),
     res: z.object({ clips: z.array(clipViewSchema) }),
   },

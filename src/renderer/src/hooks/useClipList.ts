@@ -1,7 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ClipView } from '../../../shared/contract/clips';
+import { allPages } from '../lib/all-pages';
 import { call } from '../transport';
+
+const PAGE = 500;
 
 export type ClipStateFilter = 'all' | 'ready' | 'working' | 'failed';
 
@@ -27,10 +30,17 @@ export function useClipList(text: string, tag: string | null, state: ClipStateFi
   }, [text]);
   const query = useQuery({
     queryKey: ['clips', 'list', debounced, debounced ? null : tag],
-    queryFn: async (): Promise<ClipView[]> =>
+    // Every clip, page after page: the tag list, the state filter, select all and export reach all of them, not a first page.
+    queryFn: (): Promise<ClipView[]> =>
       debounced
-        ? (await call('clips:search', { text: debounced, limit: 500 })).clips
-        : (await call('clips:list', { page: 1, size: 500, ...(tag ? { tag } : {}) })).clips,
+        ? allPages(PAGE, async (page, size) => {
+            const { clips } = await call('clips:search', { text: debounced, limit: size, offset: (page - 1) * size });
+            return { items: clips, total: Infinity };
+          })
+        : allPages(PAGE, async (page, size) => {
+            const { clips, total } = await call('clips:list', { page, size, ...(tag ? { tag } : {}) });
+            return { items: clips, total };
+          }),
     placeholderData: keepPreviousData,
   });
   const clips = (query.data ?? []).filter((c) => (!tag || c.tags.includes(tag)) && matchesState(c, state));

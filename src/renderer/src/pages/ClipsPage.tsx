@@ -12,10 +12,13 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useClipCount, useDownloads } from '../hooks/queries';
 import { useClipList, type ClipStateFilter } from '../hooks/useClipList';
 import { useGridKeys } from '../hooks/useGridKeys';
+import { useGrowingList } from '../hooks/useGrowingList';
 import { useReveal, useRevealLabel } from '../hooks/useReveal';
 import { EMPTY_SELECTION, keepShown, pick, selectAll, type PickKeys, type Selection } from '../lib/selection';
 
 const PLAIN: PickKeys = { shiftKey: false, ctrlKey: false, metaKey: false };
+/** Cards rendered at first and added each time the end of the grid comes near. */
+const CARDS_STEP = 120;
 
 /** Every saved clip: local search and filters, a detail pane that plays and edits, marker export; and the downloads. */
 export function ClipsPage(): React.JSX.Element {
@@ -37,6 +40,7 @@ export function ClipsPage(): React.JSX.Element {
     clips.findIndex((c) => c.id === selectedId),
   );
   const selected = clips[index];
+  const rendered = useGrowingList(clips.length, CARDS_STEP, index);
   const order = clips.map((c) => c.id);
   // What the actions apply to: the cards picked and still shown (a filter may have hidden some).
   const shown = keepShown(picked, order);
@@ -166,7 +170,7 @@ export function ClipsPage(): React.JSX.Element {
                 onKeyDown={onGridKey}
               >
                 <div role="row" className="hit-grid-row">
-                  {clips.map((c, i) => (
+                  {clips.slice(0, rendered.count).map((c, i) => (
                     <ClipCard
                       key={c.id}
                       clip={c}
@@ -181,6 +185,9 @@ export function ClipsPage(): React.JSX.Element {
                     />
                   ))}
                 </div>
+                {rendered.more && (
+                  <div className="grid-more" ref={rendered.sentinel} data-testid="clips-more" aria-hidden="true" />
+                )}
               </div>
               {selected && <ClipDetail clip={selected} />}
             </div>
