@@ -1,11 +1,10 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FolderOpen, FolderPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { AddPathResult } from '../../../shared/contract/desktop';
 import { typedPaths } from '../lib/dropped-paths';
 import { call, transportKind } from '../transport';
-import { DialogCloseButton } from './DialogCloseButton';
+import { DialogFrame } from './DialogFrame';
 import { FolderPicker } from './FolderPicker';
 import { NO_WATCH_OPTIONS, WatchOptionsFields, watchOptions, type WatchOptionsText } from './WatchOptionsFields';
 
@@ -62,88 +61,89 @@ export function AddPathsDialog({
   }, [open, dropped, reset]);
   const typed = typedPaths(text);
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog narrow" aria-describedby={undefined} data-testid="add-paths-dialog">
-          <Dialog.Title className="dialog-title">
-            <FolderPlus size={14} aria-hidden="true" /> Add footage
-          </Dialog.Title>
-          <p className="muted">
-            Folders are watched and their videos queued; a video file is watched on its own. {ADD_PATHS_HELP}
-          </p>
-          <form
-            className="field"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (typed.length) add.mutate(typed);
-            }}
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      className="narrow"
+      testId="add-paths-dialog"
+      title={
+        <>
+          <FolderPlus size={14} aria-hidden="true" /> Add footage
+        </>
+      }
+    >
+      <p className="muted">
+        Folders are watched and their videos queued; a video file is watched on its own. {ADD_PATHS_HELP}
+      </p>
+      <form
+        className="field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (typed.length) add.mutate(typed);
+        }}
+      >
+        <textarea
+          className="input mono notes"
+          rows={3}
+          placeholder="/Volumes/Shoot/Day 1"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="Paths to add"
+        />
+        <WatchOptionsFields value={options} onChange={setOptions} />
+        <div className="row">
+          <span className="muted">
+            {typed.length
+              ? `${typed.length} path${typed.length === 1 ? '' : 's'}`
+              : 'full paths only: a relative path has nothing to be relative to'}
+          </span>
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button"
+            disabled={pick.isPending || add.isPending}
+            onClick={() => (transportKind === 'web' ? setBrowsing(true) : pick.mutate())}
+            data-testid="choose-folder"
           >
-            <textarea
-              className="input mono notes"
-              rows={3}
-              placeholder="/Volumes/Shoot/Day 1"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              aria-label="Paths to add"
-            />
-            <WatchOptionsFields value={options} onChange={setOptions} />
-            <div className="row">
-              <span className="muted">
-                {typed.length
-                  ? `${typed.length} path${typed.length === 1 ? '' : 's'}`
-                  : 'full paths only: a relative path has nothing to be relative to'}
+            <FolderOpen size={14} aria-hidden="true" /> Choose folder…
+          </button>
+          <button type="submit" className="button primary" disabled={!typed.length || add.isPending}>
+            Add
+          </button>
+        </div>
+      </form>
+      {(add.isError || pick.isError) && (
+        <p className="error-text" role="alert">
+          {(add.error ?? pick.error)?.message}
+        </p>
+      )}
+      {add.data && (
+        <ul className="add-results" data-testid="add-results">
+          {add.data.results.map((r) => (
+            <li key={r.path} className="add-result" data-outcome={r.outcome}>
+              <span className={`badge ${BADGE[r.outcome]}`}>
+                {r.outcome === 'already-watched' ? 'already watched' : r.outcome}
               </span>
-              <span className="spacer" />
-              <button
-                type="button"
-                className="button"
-                disabled={pick.isPending || add.isPending}
-                onClick={() => (transportKind === 'web' ? setBrowsing(true) : pick.mutate())}
-                data-testid="choose-folder"
-              >
-                <FolderOpen size={14} aria-hidden="true" /> Choose folder…
-              </button>
-              <button type="submit" className="button primary" disabled={!typed.length || add.isPending}>
-                Add
-              </button>
-            </div>
-          </form>
-          {(add.isError || pick.isError) && (
-            <p className="error-text" role="alert">
-              {(add.error ?? pick.error)?.message}
-            </p>
-          )}
-          {add.data && (
-            <ul className="add-results" data-testid="add-results">
-              {add.data.results.map((r) => (
-                <li key={r.path} className="add-result" data-outcome={r.outcome}>
-                  <span className={`badge ${BADGE[r.outcome]}`}>
-                    {r.outcome === 'already-watched' ? 'already watched' : r.outcome}
-                  </span>
-                  <div className="file-main">
-                    <div className="mono file-name" title={r.path}>
-                      {r.path}
-                    </div>
-                    <div className="file-sub muted">{r.detail}</div>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-          <DialogCloseButton />
-          {transportKind === 'web' && (
-            <FolderPicker
-              open={browsing}
-              onOpenChange={setBrowsing}
-              onChoose={(path) => {
-                setBrowsing(false);
-                add.mutate([path]);
-              }}
-            />
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+              <div className="file-main">
+                <div className="mono file-name" title={r.path}>
+                  {r.path}
+                </div>
+                <div className="file-sub muted">{r.detail}</div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {transportKind === 'web' && (
+        <FolderPicker
+          open={browsing}
+          onOpenChange={setBrowsing}
+          onChoose={(path) => {
+            setBrowsing(false);
+            add.mutate([path]);
+          }}
+        />
+      )}
+    </DialogFrame>
   );
 }

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { DialogCloseButton } from './DialogCloseButton';
+import { DialogFrame } from './DialogFrame';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -39,42 +39,37 @@ export function ConfirmDialog(p: ConfirmDialogProps): React.JSX.Element {
     p.onConfirm();
   };
   return (
-    <Dialog.Root open={p.open} onOpenChange={p.onOpenChange}>
-      {p.trigger && <Dialog.Trigger asChild>{p.trigger}</Dialog.Trigger>}
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog narrow"
-          aria-describedby={undefined}
-          data-testid={p.testId}
-          onKeyDown={onKeyDown}
-          onOpenAutoFocus={(e) => {
-            const button = confirmButton.current;
-            if (!button || button.disabled) return;
-            e.preventDefault();
-            button.focus();
-          }}
-          onCloseAutoFocus={p.onCloseAutoFocus}
+    <DialogFrame
+      open={p.open}
+      onOpenChange={p.onOpenChange}
+      title={p.title}
+      trigger={p.trigger}
+      className="narrow"
+      testId={p.testId}
+      onKeyDown={onKeyDown}
+      onOpenAutoFocus={(e) => {
+        const button = confirmButton.current;
+        if (!button || button.disabled) return;
+        e.preventDefault();
+        button.focus();
+      }}
+      onCloseAutoFocus={p.onCloseAutoFocus}
+    >
+      {p.children}
+      <div className="row">
+        <span className="spacer" />
+        <Dialog.Close className="button">{p.cancelLabel}</Dialog.Close>
+        <button
+          ref={confirmButton}
+          type="button"
+          className={`button ${p.tone}`}
+          data-testid={p.confirmTestId}
+          disabled={p.confirmDisabled}
+          onClick={p.onConfirm}
         >
-          <Dialog.Title className="dialog-title">{p.title}</Dialog.Title>
-          {p.children}
-          <div className="row">
-            <span className="spacer" />
-            <Dialog.Close className="button">{p.cancelLabel}</Dialog.Close>
-            <button
-              ref={confirmButton}
-              type="button"
-              className={`button ${p.tone}`}
-              data-testid={p.confirmTestId}
-              disabled={p.confirmDisabled}
-              onClick={p.onConfirm}
-            >
-              {p.confirmLabel}
-            </button>
-          </div>
-          <DialogCloseButton />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          {p.confirmLabel}
+        </button>
+      </div>
+    </DialogFrame>
   );
 }

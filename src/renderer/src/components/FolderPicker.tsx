@@ -3,7 +3,7 @@ import { ChevronRight, Folder, FolderOpen, HardDrive, House, Monitor } from 'luc
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { BrowsePlace } from '../../../shared/contract/browse';
 import { breadcrumbs, useFolderBrowser } from '../hooks/useFolderBrowser';
-import { DialogCloseButton } from './DialogCloseButton';
+import { DialogFrame } from './DialogFrame';
 import './folder-picker.css';
 
 const PLACE_ICON: Record<BrowsePlace['kind'], typeof House> = { home: House, root: Monitor, volume: HardDrive };
@@ -83,153 +83,144 @@ export function FolderPicker({
   const name = listing ? (breadcrumbs(listing.path).at(-1)?.name ?? listing.path) : '';
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog folder-picker"
-          aria-describedby={undefined}
-          data-testid="folder-picker"
-          onOpenAutoFocus={(e) => {
-            e.preventDefault();
-            list.current?.focus();
-          }}
-        >
-          <Dialog.Title className="dialog-title">
-            <FolderOpen size={14} aria-hidden="true" /> Choose a folder to watch
-          </Dialog.Title>
-          <nav className="folder-crumbs" aria-label="Current folder" data-testid="folder-crumbs">
-            {listing &&
-              breadcrumbs(listing.path).map((c, i, all) => (
-                <span key={c.path} className="folder-crumb">
-                  {i > 0 && <ChevronRight size={12} aria-hidden="true" className="muted" />}
-                  <button
-                    type="button"
-                    className="crumb-button"
-                    aria-current={i === all.length - 1 ? 'location' : undefined}
-                    onClick={() => void goTo(c.path)}
-                  >
-                    {c.name}
-                  </button>
-                </span>
-              ))}
-          </nav>
-          <div className="folder-picker-body">
-            <ul className="folder-places" aria-label="Places">
-              {(listing?.places ?? []).map((p) => {
-                const Icon = PLACE_ICON[p.kind];
-                return (
-                  <li key={p.path}>
-                    <button
-                      type="button"
-                      className={`folder-place${listing?.path === p.path ? ' on' : ''}`}
-                      title={p.path}
-                      onClick={() => void goTo(p.path)}
-                    >
-                      <Icon size={14} aria-hidden="true" /> {p.label}
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
-            <ul
-              ref={list}
-              className="folder-list"
-              role="listbox"
-              aria-label={`Folders in ${name}`}
-              aria-activedescendant={folders.length ? `folder-option-${active}` : undefined}
-              aria-busy={browser.loading}
-              tabIndex={0}
-              onKeyDown={onListKey}
-              data-testid="folder-list"
-            >
-              {listing && folders.length === 0 && (
-                <li className="folder-empty muted" role="presentation">
-                  No folders inside “{name}”. Choose it, or go up with Backspace.
-                </li>
-              )}
-              {folders.map((f, i) => (
-                <li
-                  key={f}
-                  id={`folder-option-${i}`}
-                  data-index={i}
-                  role="option"
-                  aria-selected={i === active}
-                  className="folder-option"
-                  data-testid="folder-option"
-                  onClick={() => setActive(i)}
-                  onDoubleClick={() => openAt(i)}
-                >
-                  <Folder size={14} aria-hidden="true" />
-                  <span className="folder-name">{f}</span>
-                </li>
-              ))}
-              {listing && listing.more > 0 && (
-                <li className="folder-more muted" role="presentation">
-                  {listing.more.toLocaleString()} more folders not shown: type the path to go to one.
-                </li>
-              )}
-            </ul>
-          </div>
-          <form
-            className="row folder-path-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const path = typed.trim();
-              editing.current = false;
-              if (path) void go(path).then((moved) => moved && list.current?.focus());
-            }}
-          >
-            <input
-              className="input mono wide"
-              aria-label="Folder path"
-              value={typed}
-              onChange={(e) => {
-                editing.current = true;
-                setTyped(e.target.value);
-              }}
-              spellCheck={false}
-              data-testid="folder-path"
-            />
-            <button type="submit" className="button">
-              Go
-            </button>
-            <label className="row folder-hidden muted">
-              <input
-                type="checkbox"
-                checked={browser.hidden}
-                onChange={(e) => browser.toggleHidden(e.target.checked)}
-              />{' '}
-              Hidden folders
-            </label>
-          </form>
-          {browser.error && (
-            <p className="error-text" role="alert" data-testid="folder-picker-error">
-              {browser.error}
-            </p>
-          )}
-          <div className="row">
-            <span className="muted folder-count">
-              {listing
-                ? `${folders.length + listing.more} folder${folders.length + listing.more === 1 ? '' : 's'}`
-                : ''}
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      className="folder-picker"
+      testId="folder-picker"
+      onOpenAutoFocus={(e) => {
+        e.preventDefault();
+        list.current?.focus();
+      }}
+      title={
+        <>
+          <FolderOpen size={14} aria-hidden="true" /> Choose a folder to watch
+        </>
+      }
+    >
+      <nav className="folder-crumbs" aria-label="Current folder" data-testid="folder-crumbs">
+        {listing &&
+          breadcrumbs(listing.path).map((c, i, all) => (
+            <span key={c.path} className="folder-crumb">
+              {i > 0 && <ChevronRight size={12} aria-hidden="true" className="muted" />}
+              <button
+                type="button"
+                className="crumb-button"
+                aria-current={i === all.length - 1 ? 'location' : undefined}
+                onClick={() => void goTo(c.path)}
+              >
+                {c.name}
+              </button>
             </span>
-            <span className="spacer" />
-            <Dialog.Close className="button">Cancel</Dialog.Close>
-            <button
-              type="button"
-              className="button primary"
-              disabled={!listing || browser.loading}
-              onClick={() => listing && onChoose(listing.path)}
-              data-testid="folder-choose"
-              title={listing?.path}
+          ))}
+      </nav>
+      <div className="folder-picker-body">
+        <ul className="folder-places" aria-label="Places">
+          {(listing?.places ?? []).map((p) => {
+            const Icon = PLACE_ICON[p.kind];
+            return (
+              <li key={p.path}>
+                <button
+                  type="button"
+                  className={`folder-place${listing?.path === p.path ? ' on' : ''}`}
+                  title={p.path}
+                  onClick={() => void goTo(p.path)}
+                >
+                  <Icon size={14} aria-hidden="true" /> {p.label}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        <ul
+          ref={list}
+          className="folder-list"
+          role="listbox"
+          aria-label={`Folders in ${name}`}
+          aria-activedescendant={folders.length ? `folder-option-${active}` : undefined}
+          aria-busy={browser.loading}
+          tabIndex={0}
+          onKeyDown={onListKey}
+          data-testid="folder-list"
+        >
+          {listing && folders.length === 0 && (
+            <li className="folder-empty muted" role="presentation">
+              No folders inside “{name}”. Choose it, or go up with Backspace.
+            </li>
+          )}
+          {folders.map((f, i) => (
+            <li
+              key={f}
+              id={`folder-option-${i}`}
+              data-index={i}
+              role="option"
+              aria-selected={i === active}
+              className="folder-option"
+              data-testid="folder-option"
+              onClick={() => setActive(i)}
+              onDoubleClick={() => openAt(i)}
             >
-              Choose “{name}”
-            </button>
-          </div>
-          <DialogCloseButton />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+              <Folder size={14} aria-hidden="true" />
+              <span className="folder-name">{f}</span>
+            </li>
+          ))}
+          {listing && listing.more > 0 && (
+            <li className="folder-more muted" role="presentation">
+              {listing.more.toLocaleString()} more folders not shown: type the path to go to one.
+            </li>
+          )}
+        </ul>
+      </div>
+      <form
+        className="row folder-path-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const path = typed.trim();
+          editing.current = false;
+          if (path) void go(path).then((moved) => moved && list.current?.focus());
+        }}
+      >
+        <input
+          className="input mono wide"
+          aria-label="Folder path"
+          value={typed}
+          onChange={(e) => {
+            editing.current = true;
+            setTyped(e.target.value);
+          }}
+          spellCheck={false}
+          data-testid="folder-path"
+        />
+        <button type="submit" className="button">
+          Go
+        </button>
+        <label className="row folder-hidden muted">
+          <input type="checkbox" checked={browser.hidden} onChange={(e) => browser.toggleHidden(e.target.checked)} />{' '}
+          Hidden folders
+        </label>
+      </form>
+      {browser.error && (
+        <p className="error-text" role="alert" data-testid="folder-picker-error">
+          {browser.error}
+        </p>
+      )}
+      <div className="row">
+        <span className="muted folder-count">
+          {listing ? `${folders.length + listing.more} folder${folders.length + listing.more === 1 ? '' : 's'}` : ''}
+        </span>
+        <span className="spacer" />
+        <Dialog.Close className="button">Cancel</Dialog.Close>
+        <button
+          type="button"
+          className="button primary"
+          disabled={!listing || browser.loading}
+          onClick={() => listing && onChoose(listing.path)}
+          data-testid="folder-choose"
+          title={listing?.path}
+        >
+          Choose “{name}”
+        </button>
+      </div>
+    </DialogFrame>
   );
 }

@@ -12,7 +12,7 @@ import { call } from '../transport';
 import { Choice } from './Choice';
 import { OutputFolderField, type OutputFolder } from './OutputFolderField';
 import { TagEditor } from './TagEditor';
-import { DialogCloseButton } from './DialogCloseButton';
+import { DialogFrame } from './DialogFrame';
 
 export interface ClipTarget {
   hit: SearchHit;
@@ -78,25 +78,22 @@ export function SaveClipDialog({
   returnFocus?: () => HTMLElement | null | undefined;
 }): React.JSX.Element {
   return (
-    <Dialog.Root open={target !== null} onOpenChange={(o) => !o && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog narrow"
-          aria-describedby={undefined}
-          data-testid="save-clip-dialog"
-          onCloseAutoFocus={returnFocusTo(returnFocus)}
-        >
-          <Dialog.Title className="dialog-title">
-            <Scissors size={14} aria-hidden="true" /> Save clip · {target?.hit.videoName ?? target?.hit.videoNo}
-          </Dialog.Title>
-          {target && (
-            <SaveClipForm key={`${target.hit.id}@${target.start}-${target.end}`} target={target} onDone={onClose} />
-          )}
-          <DialogCloseButton />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={target !== null}
+      onOpenChange={(o) => !o && onClose()}
+      className="narrow"
+      testId="save-clip-dialog"
+      onCloseAutoFocus={returnFocusTo(returnFocus)}
+      title={
+        <>
+          <Scissors size={14} aria-hidden="true" /> Save clip · {target?.hit.videoName ?? target?.hit.videoNo}
+        </>
+      }
+    >
+      {target && (
+        <SaveClipForm key={`${target.hit.id}@${target.start}-${target.end}`} target={target} onDone={onClose} />
+      )}
+    </DialogFrame>
   );
 }
 

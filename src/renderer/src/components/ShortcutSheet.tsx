@@ -1,6 +1,5 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
-import { DialogCloseButton } from './DialogCloseButton';
+import { DialogFrame } from './DialogFrame';
 import './shortcut-sheet.css';
 import { typingIn } from '../lib/typing-in';
 
@@ -64,31 +63,30 @@ export function ShortcutSheet(): React.JSX.Element {
     return () => window.removeEventListener('keydown', onKey);
   }, [open]);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog shortcut-sheet" aria-describedby={undefined} data-testid="shortcut-sheet">
-          <Dialog.Title className="dialog-title">Keyboard shortcuts</Dialog.Title>
-          <div className="shortcut-areas">
-            {SHORTCUTS.map((a) => (
-              <section key={a.area}>
-                <h3 className="section-title">{a.area}</h3>
-                <dl className="shortcut-list">
-                  {a.keys.map(([keys, what]) => (
-                    <div key={keys} className="shortcut-row">
-                      <dt>
-                        <kbd>{keys}</kbd>
-                      </dt>
-                      <dd>{what}</dd>
-                    </div>
-                  ))}
-                </dl>
-              </section>
-            ))}
-          </div>
-          <DialogCloseButton />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={open}
+      onOpenChange={setOpen}
+      title="Keyboard shortcuts"
+      className="shortcut-sheet"
+      testId="shortcut-sheet"
+    >
+      <div className="shortcut-areas">
+        {SHORTCUTS.map((a) => (
+          <section key={a.area}>
+            <h3 className="section-title">{a.area}</h3>
+            <dl className="shortcut-list">
+              {a.keys.map(([keys, what]) => (
+                <div key={keys} className="shortcut-row">
+                  <dt>
+                    <kbd>{keys}</kbd>
+                  </dt>
+                  <dd>{what}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
+      </div>
+    </DialogFrame>
   );
 }

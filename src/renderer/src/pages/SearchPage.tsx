@@ -1,9 +1,9 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Search as SearchIcon, SearchX, SlidersHorizontal, WifiOff, X } from 'lucide-react';
+import { Search as SearchIcon, SearchX, SlidersHorizontal, WifiOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { SearchHit, SearchRequestView, UiSearchType } from '../../../shared/contract/library';
+import { DialogFrame } from '../components/DialogFrame';
 import { HitCard } from '../components/HitCard';
 import { SaveClipDialog, type ClipTarget } from '../components/SaveClipDialog';
 import { SemanticHint } from '../components/SemanticHint';
@@ -225,44 +225,38 @@ export function SearchPage({
         </>
       )}
       <SaveClipDialog target={saving} onClose={() => setSaving(null)} returnFocus={selectedCard} />
-      <Dialog.Root open={preview !== null} onOpenChange={(open) => !open && setPreview(null)}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content
-            className="dialog preview-dialog"
-            aria-describedby={undefined}
-            data-testid="preview-dialog"
-            onCloseAutoFocus={returnFocusTo(selectedCard)}
-            onKeyDown={(e) => {
-              // Space opened the preview and closes it again (Quick Look), wherever focus sits inside it.
-              if (e.key !== ' ' || e.defaultPrevented) return;
-              e.preventDefault();
-              setPreview(null);
-            }}
-          >
-            <Dialog.Title className="dialog-title">
-              {preview?.videoName ?? preview?.videoNo} · {timecode(preview?.start ?? 0)} – {timecode(preview?.end ?? 0)}
-            </Dialog.Title>
-            {preview?.localPath ? (
-              <video
-                className="preview-video"
-                src={`${localMediaUrl(preview.localPath)}#t=${preview.start},${preview.end}`}
-                autoPlay
-                muted
-                controls
-                data-testid="preview-video"
-              />
-            ) : (
-              <p className="muted">
-                The original of this video is not on this computer, so it cannot be previewed here.
-              </p>
-            )}
-            <Dialog.Close className="icon-button dialog-close" aria-label="Close preview">
-              <X size={14} />
-            </Dialog.Close>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <DialogFrame
+        open={preview !== null}
+        onOpenChange={(open) => !open && setPreview(null)}
+        className="preview-dialog"
+        testId="preview-dialog"
+        closeLabel="Close preview"
+        onCloseAutoFocus={returnFocusTo(selectedCard)}
+        onKeyDown={(e) => {
+          // Space opened the preview and closes it again (Quick Look), wherever focus sits inside it.
+          if (e.key !== ' ' || e.defaultPrevented) return;
+          e.preventDefault();
+          setPreview(null);
+        }}
+        title={
+          <>
+            {preview?.videoName ?? preview?.videoNo} · {timecode(preview?.start ?? 0)} – {timecode(preview?.end ?? 0)}
+          </>
+        }
+      >
+        {preview?.localPath ? (
+          <video
+            className="preview-video"
+            src={`${localMediaUrl(preview.localPath)}#t=${preview.start},${preview.end}`}
+            autoPlay
+            muted
+            controls
+            data-testid="preview-video"
+          />
+        ) : (
+          <p className="muted">The original of this video is not on this computer, so it cannot be previewed here.</p>
+        )}
+      </DialogFrame>
     </section>
   );
 }
