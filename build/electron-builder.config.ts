@@ -92,6 +92,9 @@ const FILES = [
   // zod's CommonJS copy (1.3 MB): zod's only dependant is the app, whose built code imports it as ES modules (the
   // preload bundles it), so its `require` entries are never taken.
   '!**/node_modules/zod/**/*.cjs',
+  // js-yaml: electron-updater, its only dependant, requires it (CommonJS: index.js and lib/); its browser and ES
+  // bundles and its command line are never loaded.
+  '!**/node_modules/js-yaml/{dist,bin}/**',
   // exiftool-vendored's tag documentation (data/TagMetadata.json): its dist/ never reads it.
   '!**/node_modules/exiftool-vendored/data/**',
 ];
