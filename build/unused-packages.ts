@@ -14,6 +14,8 @@ export const UNUSED_ROOTS = [
   'core-js',
   // Only onnxruntime-node's install script (script/, excluded) uses it.
   'global-agent',
+  // Command-line parsers: only js-yaml's command line (bin/, excluded) and tfjs' tools (dist/tools, excluded) use it.
+  'argparse',
 ] as const;
 
 const Lockfile = z.object({

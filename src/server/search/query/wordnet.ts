@@ -1,6 +1,6 @@
-import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { openRandomAccess, type RandomAccessFile } from './block-compressed';
 import nounExceptions from './wordnet-noun-exceptions.json';
 
 /** One noun synset as far as search uses it. */
@@ -37,8 +37,11 @@ const NOUN_DETACHMENTS: [string, string][] = [
 export class WordNetNouns {
   private index: NounIndex | undefined;
   private exceptions: Map<string, string[]> | undefined;
-  /** data.noun (15 MB) stays on disk: synsets are read by offset as needed, and cached. */
-  private dataFd: number | undefined;
+  /**
+   * data.noun (15 MB; the packed app's, 1.4 MB block-compressed) stays on disk: synsets are read by offset as needed,
+   * and cached.
+   */
+  private data: RandomAccessFile | undefined;
   private readonly synsets = new Map<number, Synset>();
 
   constructor(
@@ -49,7 +52,7 @@ export class WordNetNouns {
 
   /** Synset offsets of a lemma (lower case, spaces or underscores), most common sense first. */
   senses(lemma: string): number[] {
-    this.index ??= new NounIndex(readFileSync(join(this.dictDir, 'index.noun')));
+    this.index ??= new NounIndex(NounIndex.read(this.dictDir));
     return this.index.senses(lemma.toLowerCase().replace(/ /g, '_'));
   }
 
@@ -75,13 +78,13 @@ export class WordNetNouns {
   synset(offset: number): Synset {
     const cached = this.synsets.get(offset);
     if (cached) return cached;
-    this.dataFd ??= openSync(join(this.dictDir, 'data.noun'), 'r');
-    // WordNet's longest data line is under 16 KB.
-    const buf = Buffer.alloc(16_384);
-    const n = readSync(this.dataFd, buf, 0, buf.length, offset);
-    const end = buf.subarray(0, n).indexOf(10);
+    this.data ??= openRandomAccess(join(this.dictDir, 'data.noun'));
+    // Most lines are under 1 KB (one block of the packed file); WordNet's longest is under 16 KB.
+    let buf = this.data.read(offset, 2048);
+    if (buf.indexOf(10) < 0) buf = this.data.read(offset, 16_384);
+    const end = buf.indexOf(10);
     const parts = buf
-      .subarray(0, end < 0 ? n : end)
+      .subarray(0, end < 0 ? buf.length : end)
       .toString('utf8')
       .split(' ');
     const wordCount = parseInt(parts[3] ?? '0', 16);
@@ -148,6 +151,16 @@ class NounIndex {
       at = next;
     }
     this.lineStarts = Int32Array.from(starts);
+  }
+
+  /** index.noun's bytes, plain or block-compressed. */
+  static read(dictDir: string): Buffer {
+    const file = openRandomAccess(join(dictDir, 'index.noun'));
+    try {
+      return file.readAll();
+    } finally {
+      file.close();
+    }
   }
 
   /** The synset offsets of `lemma` (lower case, underscores), most common sense first. */
