@@ -1,0 +1,71 @@
+import { BLANK_SPREAD } from '../blank-frame';
+import type { Label } from '../types';
+import type { DrawnLook } from './drawn-look';
+import { descriptor } from './pixel-analyzer';
+
+export const DRAWING_SOURCE = 'drawing';
+
+/**
+ * nsfwjs's Drawing probability from which the model says drawn. Measured on 640 px keyframes: photographs score
+ * 0.001 to 0.5 (a grey portrait 0.44, black bars around a photograph change nothing), photographs of graffiti 0.72 and
+ * 0.92, posterized renders with ink edges 0.6 to 0.99; one photograph in python3-skimage's set (a rocket launch against
+ * a white sky) scores 0.81. nsfwjs tells drawn from photographed, not cartoon from painting: a drawn frame gets all
+ * five words.
+ */
+export const DRAWING_MIN = 0.6;
+const DRAWING_WORDS = ['drawing', 'cartoon', 'illustration', 'painting', 'artwork'];
+/** Flat colour: this share of the picture without a gray step (drawings 0.65-0.9; photographs of graffiti 0.13-0.17). */
+const FLAT_MIN = 0.4;
+/** Crisp edges (drawn-look.ts): inked posters 0.58-0.64, photographs 0.34-0.5 (a circuit board 0.61-0.63). */
+const CRISP_MIN = 0.52;
+/** Ink lines: this share of the picture on thin dark lines (an inked fish 0.034; a circuit board 0.074, not flat). */
+const INKED_MIN_INK = 0.025;
+const INKED_WORDS = ['drawing', 'cartoon', 'illustration', 'artwork'];
+/** A painting: nsfwjs half-sure it is drawn (measured: two paintings 0.46-0.55, photographs up to 0.51)... */
+const PAINTED_MIN_DRAWING = 0.45;
+/** ...no flat part (< 5 % flat, the smoothest tenth still textured)... */
+const PAINTED_MAX_FLAT = 0.05;
+const PAINTED_MIN_TEXTURE_FLOOR = 5;
+/** ...and strokes every way: a circuit board's or a facade's edges run along the axes (0.28-0.3, paintings 0.17-0.2). */
+const PAINTED_MAX_AXIS_SHARE = 0.25;
+const PAINTED_WORDS = ['painting', 'artwork'];
+/**
+ * Texture floor from which the strokes need only a hint from nsfwjs (measured: a painting 11.2-12; photographs of fur,
+ * foliage, a city from above 1-7.1; a circuit board 12.5, kept out by its axis share)...
+ */
+const PAINTED_DENSE_TEXTURE_FLOOR = 8;
+/**
+ * ...the hint: nsfwjs gave the painting 0.54 from the photograph, 0.16 and 0.1 from video keyframes of it, and every
+ * textured photograph with a texture floor of 4 or more 0.03 at most.
+ */
+const PAINTED_DENSE_MIN_DRAWING = 0.08;
+
+/**
+ * The drawing labels of a frame. No signal decides alone: each label needs two that agree, nsfwjs's Drawing probability
+ * and a pixel statistic of the picture's drawn look (flat colour, crisp edges, brush strokes), or two pixel statistics
+ * of different kinds (ink lines around flat colour, for the cartoon nsfwjs misses). From DRAWING_MIN with flat colour or
+ * crisp edges, every word at that probability; ink lines with flat colour give the drawing words but "painting"; brush
+ * strokes everywhere with nsfwjs half-sure, or with strokes so dense and nsfwjs's hint, give "painting" and "artwork".
+ * Each word takes its largest weight. A blank frame gets none.
+ */
+export function drawingLabels(drawing: number, look: DrawnLook): Label[] {
+  if (look.spread < BLANK_SPREAD) return [];
+  const weights = new Map<string, number>();
+  const add = (words: string[], weight: number): void => {
+    for (const w of words) weights.set(w, Math.max(weights.get(w) ?? 0, weight));
+  };
+  const flat = look.flatShare >= FLAT_MIN;
+  if (drawing >= DRAWING_MIN && (flat || look.crispness >= CRISP_MIN)) add(DRAWING_WORDS, drawing);
+  if (flat && look.inkShare >= INKED_MIN_INK) {
+    add(INKED_WORDS, DRAWING_MIN + 4 * (look.inkShare - INKED_MIN_INK) + 0.3 * (look.flatShare - FLAT_MIN));
+  }
+  const painterly =
+    look.flatShare < PAINTED_MAX_FLAT &&
+    look.textureFloor >= PAINTED_MIN_TEXTURE_FLOOR &&
+    look.axisShare < PAINTED_MAX_AXIS_SHARE;
+  if (painterly && drawing >= PAINTED_MIN_DRAWING) add(PAINTED_WORDS, drawing + 0.25);
+  if (painterly && look.textureFloor >= PAINTED_DENSE_TEXTURE_FLOOR && drawing >= PAINTED_DENSE_MIN_DRAWING) {
+    add(PAINTED_WORDS, 0.5 + drawing);
+  }
+  return [...weights].map(([label, weight]) => descriptor(label, weight, DRAWING_SOURCE));
+}
