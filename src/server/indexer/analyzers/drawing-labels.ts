@@ -40,6 +40,26 @@ const PAINTED_DENSE_TEXTURE_FLOOR = 8;
  */
 const PAINTED_DENSE_MIN_DRAWING = 0.08;
 
+/** The signs of a drawn picture, each at its own threshold; one alone labels nothing. */
+export const DRAWN_SIGNALS = ['nsfwjs', 'flat colour', 'crisp edges', 'ink lines', 'brush strokes'] as const;
+export type DrawnSignal = (typeof DRAWN_SIGNALS)[number];
+
+/** The signs of a drawn picture a frame shows: nsfwjs's Drawing probability and the pixel statistics of its look. */
+export function drawnSignals(drawing: number, look: DrawnLook): DrawnSignal[] {
+  const signals: DrawnSignal[] = [];
+  if (drawing >= DRAWING_MIN) signals.push('nsfwjs');
+  if (look.flatShare >= FLAT_MIN) signals.push('flat colour');
+  if (look.crispness >= CRISP_MIN) signals.push('crisp edges');
+  if (look.inkShare >= INKED_MIN_INK) signals.push('ink lines');
+  if (
+    look.flatShare < PAINTED_MAX_FLAT &&
+    look.textureFloor >= PAINTED_MIN_TEXTURE_FLOOR &&
+    look.axisShare < PAINTED_MAX_AXIS_SHARE
+  )
+    signals.push('brush strokes');
+  return signals;
+}
+
 /**
  * The drawing labels of a frame. No signal decides alone: each label needs two that agree, nsfwjs's Drawing probability
  * and a pixel statistic of the picture's drawn look (flat colour, crisp edges, brush strokes), or two pixel statistics
@@ -54,18 +74,17 @@ export function drawingLabels(drawing: number, look: DrawnLook): Label[] {
   const add = (words: string[], weight: number): void => {
     for (const w of words) weights.set(w, Math.max(weights.get(w) ?? 0, weight));
   };
-  const flat = look.flatShare >= FLAT_MIN;
-  if (drawing >= DRAWING_MIN && (flat || look.crispness >= CRISP_MIN)) add(DRAWING_WORDS, drawing);
-  if (flat && look.inkShare >= INKED_MIN_INK) {
+  const signals = new Set(drawnSignals(drawing, look));
+  const flat = signals.has('flat colour');
+  if (signals.has('nsfwjs') && (flat || signals.has('crisp edges'))) add(DRAWING_WORDS, drawing);
+  if (flat && signals.has('ink lines')) {
     add(INKED_WORDS, DRAWING_MIN + 4 * (look.inkShare - INKED_MIN_INK) + 0.3 * (look.flatShare - FLAT_MIN));
   }
-  const painterly =
-    look.flatShare < PAINTED_MAX_FLAT &&
-    look.textureFloor >= PAINTED_MIN_TEXTURE_FLOOR &&
-    look.axisShare < PAINTED_MAX_AXIS_SHARE;
-  if (painterly && drawing >= PAINTED_MIN_DRAWING) add(PAINTED_WORDS, drawing + 0.25);
-  if (painterly && look.textureFloor >= PAINTED_DENSE_TEXTURE_FLOOR && drawing >= PAINTED_DENSE_MIN_DRAWING) {
-    add(PAINTED_WORDS, 0.5 + drawing);
+  // Brush strokes need nsfwjs half-sure, or only its hint when they are dense everywhere.
+  if (signals.has('brush strokes')) {
+    if (drawing >= PAINTED_MIN_DRAWING) add(PAINTED_WORDS, drawing + 0.25);
+    if (look.textureFloor >= PAINTED_DENSE_TEXTURE_FLOOR && drawing >= PAINTED_DENSE_MIN_DRAWING)
+      add(PAINTED_WORDS, 0.5 + drawing);
   }
   return [...weights].map(([label, weight]) => descriptor(label, weight, DRAWING_SOURCE));
 }
