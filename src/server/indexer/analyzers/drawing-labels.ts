@@ -16,7 +16,7 @@ export const DRAWING_MIN = 0.6;
 const DRAWING_WORDS = ['drawing', 'cartoon', 'illustration', 'painting', 'artwork'];
 /** Flat colour: this share of the picture without a gray step (drawings 0.65-0.9; photographs of graffiti 0.13-0.17). */
 const FLAT_MIN = 0.4;
-/** Crisp edges (drawn-look.ts): inked posters 0.58-0.64, photographs 0.34-0.5 (a circuit board 0.61-0.63). */
+/** Crisp edges (drawn-look.ts): inked posters 0.53-0.72, photographs 0.31-0.51 (a circuit board 0.61-0.63). */
 const CRISP_MIN = 0.52;
 /** Ink lines: this share of the picture on thin dark lines (an inked fish 0.034; a circuit board 0.074, not flat). */
 const INKED_MIN_INK = 0.025;

@@ -21,8 +21,8 @@ export interface DrawnLook {
   /**
    * How abrupt strong edges are: across each strong edge (a gray step >= 60 over 4 px, rows at full resolution), the
    * largest single-pixel step over the 4-px step, averaged. Drawn and rendered edges change in one pixel (measured:
-   * photographs rendered as inked posters 0.58-0.64 after video compression and JPEG), a lens blurs them over several
-   * (photographs 0.34-0.5, a circuit board's traces 0.61-0.63).
+   * photographs rendered as inked posters 0.53-0.72 after video compression and JPEG), a lens blurs them over several
+   * (photographs 0.31-0.51, a circuit board's traces 0.61-0.63).
    */
   crispness: number;
 }
