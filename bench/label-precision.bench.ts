@@ -4,6 +4,7 @@ import { LABELLED_FRAMES } from '../test/search-eval/labelled-frames';
 import { judgeFrame } from '../test/search-eval/judge-labels';
 import type { Benchmark } from './harness';
 import { frameName, labelFrames } from '../test/search-eval/label-frames';
+import { drawingSignalTallies } from '../test/search-eval/drawing-signals';
 
 interface Tally {
   right: number;
@@ -56,7 +57,19 @@ const bench: Benchmark = {
         );
       lines.push(`  not found: ${missed.join(', ') || 'none'}`);
     }
-    return [{ what: `labels on ${LABELLED_FRAMES.length} labelled real frames`, lines }];
+    const drawn = LABELLED_FRAMES.filter((f) => f.drawn === 'yes').length;
+    const photographed = LABELLED_FRAMES.filter((f) => f.drawn === 'no').length;
+    const signals = (await drawingSignalTallies(LABELLED_FRAMES)).map(
+      (t) =>
+        `${t.signal.padEnd(14)} drawn ${t.drawn}/${drawn}   photographs ${t.photographed.length}/${photographed}${t.photographed.length ? `   ${t.photographed.join(', ')}` : ''}`,
+    );
+    return [
+      { what: `labels on ${LABELLED_FRAMES.length} labelled real frames`, lines },
+      {
+        what: 'each drawing signal alone (labels need two that agree), on the frames labelled drawn or not',
+        lines: signals,
+      },
+    ];
   },
 };
 

@@ -129,6 +129,16 @@ function largest<T extends Seen>(items: T[]): T | undefined {
   return best;
 }
 
+const AGE_WORDS = new Set(AGE_BANDS.map(([, word]) => word));
+
+/**
+ * The labels without their age bands, for a drawn or animated frame: face-api's age net reads a cartoon's big eyes as a
+ * child's (it put "child" on the grown man of a computer-animated film), so ages are only told on photographed faces.
+ */
+export function withoutAgeBands(labels: Label[]): Label[] {
+  return labels.filter((l) => !(l.source === PEOPLE_SOURCES.face && AGE_WORDS.has(l.label)));
+}
+
 /** Smiling and age band per face; one label per word, with the best weight among the faces. */
 function faceLabels(seen: PeopleSeen): Label[] {
   const best = new Map<string, number>();

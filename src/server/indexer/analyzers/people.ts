@@ -1,12 +1,14 @@
 import { engineAvailability } from './engine-availability';
 import type { Availability, FrameAnalyzer, FrameFindings, SegmentFrame } from '../types';
 import { detectRgb, loadDetectionEngine } from './human-engine';
-import { describePeople } from './people-descriptors';
+import { describePeople, withoutAgeBands } from './people-descriptors';
+import { frameLooksDrawn } from './drawn-frame';
 
 /**
  * People descriptors (how many, shot size, smiling, age band, gestures) from the human engine's detections. The
  * detections are the objects analyzer's own (human-engine.ts runs each keyframe once for both); the engine is the
- * process's, loaded once, so there is nothing of its own to keep or free.
+ * process's, loaded once, so there is nothing of its own to keep or free. A frame the drawing signals call drawn or
+ * animated (drawn-frame.ts, judged once for both analyzers) gets no age band.
  */
 export class PeopleAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
@@ -25,9 +27,25 @@ export class PeopleAnalyzer implements FrameAnalyzer {
 
   async analyze(segment: SegmentFrame): Promise<FrameFindings> {
     const engine = await loadDetectionEngine();
-    const found = await detectRgb(engine, await segment.rgb(), segment.width, segment.height);
-    return { labels: describePeople(found.people, segment.width, segment.height) };
+    const rgb = await segment.rgb();
+    const found = await detectRgb(engine, rgb, segment.width, segment.height);
+    const labels = describePeople(found.people, segment.width, segment.height);
+    const ageless = withoutAgeBands(labels);
+    if (ageless.length === labels.length) return { labels };
+    return { labels: (await drawnOrUnknown(rgb, segment.width, segment.height)) ? ageless : labels };
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * Whether the frame is drawn. When that cannot be read (nsfwjs did not load) the ages are kept: the drawing analyzer
+ * reports the same failure on the segment.
+ */
+async function drawnOrUnknown(rgb: Uint8Array, width: number, height: number): Promise<boolean> {
+  try {
+    return await frameLooksDrawn(rgb, width, height);
+  } catch {
+    return false;
+  }
 }
