@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Sql, SqlParam } from '../../storage/sql';
-import type { Where } from '../../storage/where';
+import { Where } from '../../storage/where';
+import { filterOf, onlyStatusFilter } from '../segment-filter';
+import type { SegmentFilter } from '../segment-types';
 import { COLUMNS, parseTsvector, unquoteLexeme, type Bm25Row, type Positions } from './bm25';
 
 /** A condition on segment_search_rank (alias f) and its arguments. */
@@ -37,8 +39,25 @@ function textArray(lexemes: readonly string[]): string {
 }
 
 /**
- * The newest `window` rows of the account matching `match` that the filters (over videos v) keep, with what bm25
- * reads: the row's words and, per column, the positions of the query's lexemes only (setweight marks them, ts_filter
+ * The rows of an account a search keeps. With no filter but the videos' status, the rows of the few videos not
+ * searchable now (being indexed again, or failed) are left out by an anti-join on the account's status index, as the
+ * SQLite engine lists them (search-segments.ts `unsearchableRows`), instead of joining every candidate to its video:
+ * that join hashed all of the account's videos (10,000 in search-pg) or probed one per candidate, most of a short
+ * query's time. A row's account is its video's (the indexer writes both); readRows checks them again.
+ */
+export function scopeOf(filter: SegmentFilter): { join: string; where: Where } {
+  if (!onlyStatusFilter(filter)) return { join: 'JOIN videos v ON v.id = f.video_id', where: filterOf(filter) };
+  return {
+    join: '',
+    where: new Where(
+      `NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = f.video_id AND v.account_id = ? AND v.status IN ('UNPARSE', 'FAIL'))`,
+      filter.accountId,
+    ),
+  };
+}
+
+/**
+ * The newest `window` rows of the account matching `match` that the scope (`scopeOf`) keeps, with what bm25 reads: the row's words and, per column, the positions of the query's lexemes only (setweight marks them, ts_filter
  * keeps them), so a row's other words are neither sent nor parsed. One narrow table (migration 18: its words carry
  * weights A-C, so setweight D marks the query's), one ts_filter per row.
  */
@@ -46,7 +65,7 @@ export async function candidates(
   sql: Sql,
   accountId: number,
   match: Match,
-  where: Where,
+  scope: { join: string; where: Where },
   window: number,
   lexemes: readonly string[],
 ): Promise<Candidate[]> {
@@ -54,13 +73,13 @@ export async function candidates(
     await sql.all(
       `SELECT f.segment_id AS id, f.tokens,
          CAST(ts_filter(setweight(f.terms, 'D', CAST(? AS TEXT[])), '{d}') AS TEXT) AS terms
-       FROM segment_search_rank f JOIN videos v ON v.id = f.video_id
-       WHERE f.account_id = ? AND ${match.sql} AND ${where.sql}
+       FROM segment_search_rank f ${scope.join}
+       WHERE f.account_id = ? AND ${match.sql} AND ${scope.where.sql}
        ORDER BY f.segment_id DESC LIMIT ?`,
       textArray([...lexemes, GAP]),
       accountId,
       ...match.args,
-      ...where.args,
+      ...scope.where.args,
       window,
     ),
   );
