@@ -18,3 +18,15 @@ export function filterOf(filter: SegmentFilter): Where {
   }
   return where;
 }
+
+/** Whether a search keeps every searchable segment of its account: no folder, tag, camera, date, video or place. */
+export function onlyStatusFilter(filter: SegmentFilter): boolean {
+  return (
+    filter.folderId === undefined &&
+    filter.videoNos === undefined &&
+    filter.tag === undefined &&
+    filter.cameraModel === undefined &&
+    filter.takenSince === undefined &&
+    filter.near === undefined
+  );
+}

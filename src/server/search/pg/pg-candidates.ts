@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { Sql, SqlParam } from '../../storage/sql';
-import type { Where } from '../../storage/where';
-import { COLUMNS, parseTsvector, unquoteLexeme, type Bm25Row, type Positions } from './bm25';
+import { Where } from '../../storage/where';
+import { filterOf, onlyStatusFilter } from '../segment-filter';
+import type { SegmentFilter } from '../segment-types';
+import { parseTsvector, type Bm25Row, type Positions } from './bm25';
+import { candidateText, GAP } from './pg-candidate-text';
 
 /** A condition on segment_search_rank (alias f) and its arguments. */
 export interface Match {
@@ -13,15 +16,13 @@ export interface Candidate extends Bm25Row {
   id: number;
 }
 
-/** The lexeme segment_search_rank's `terms` holds between columns (migration 18): no tokenized word is `|`. */
-const GAP = '|';
 /**
  * Below this many words a row's `terms` is exact: no lexeme near tsvector's 256 positions, no position near its
  * 16,383, so every column's positions are as in its own tsvector. Longer rows are read from their column tsvectors.
  */
 const EXACT_TOKENS = 250;
 
-const candidateRow = z.object({ id: z.number(), tokens: z.number(), terms: z.string() });
+const candidateRows = z.object({ found: z.string().nullable() });
 const columnsRow = z.object({
   id: z.number(),
   c0: z.string(),
@@ -37,93 +38,58 @@ function textArray(lexemes: readonly string[]): string {
 }
 
 /**
- * The newest `window` rows of the account matching `match` that the filters (over videos v) keep, with what bm25
- * reads: the row's words and, per column, the positions of the query's lexemes only (setweight marks them, ts_filter
- * keeps them), so a row's other words are neither sent nor parsed. One narrow table (migration 18: its words carry
+ * The rows of an account a search keeps. With no filter but the videos' status, the rows of the few videos not
+ * searchable now (being indexed again, or failed) are left out by an anti-join on the account's status index, as the
+ * SQLite engine lists them (search-segments.ts `unsearchableRows`), instead of joining every candidate to its video:
+ * that join hashed all of the account's videos (10,000 in search-pg) or probed one per candidate, most of a short
+ * query's time. A row's account is its video's (the indexer writes both); readRows checks them again.
+ */
+export function scopeOf(filter: SegmentFilter): { join: string; where: Where } {
+  if (!onlyStatusFilter(filter)) return { join: 'JOIN videos v ON v.id = f.video_id', where: filterOf(filter) };
+  return {
+    join: '',
+    where: new Where(
+      `NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = f.video_id AND v.account_id = ? AND v.status IN ('UNPARSE', 'FAIL'))`,
+      filter.accountId,
+    ),
+  };
+}
+
+/**
+ * The newest `window` rows of the account matching `match` that the scope (`scopeOf`) keeps, with what bm25 reads:
+ * the row's words and, per column, the positions of the query's lexemes only (setweight marks them, ts_filter keeps
+ * them), so a row's other words are neither sent nor parsed. One narrow table (migration 18: its words carry
  * weights A-C, so setweight D marks the query's), one ts_filter per row.
  */
 export async function candidates(
   sql: Sql,
   accountId: number,
   match: Match,
-  where: Where,
+  scope: { join: string; where: Where },
   window: number,
   lexemes: readonly string[],
 ): Promise<Candidate[]> {
-  const rows = z.array(candidateRow).parse(
-    await sql.all(
-      `SELECT f.segment_id AS id, f.tokens,
-         CAST(ts_filter(setweight(f.terms, 'D', CAST(? AS TEXT[])), '{d}') AS TEXT) AS terms
-       FROM segment_search_rank f JOIN videos v ON v.id = f.video_id
-       WHERE f.account_id = ? AND ${match.sql} AND ${where.sql}
-       ORDER BY f.segment_id DESC LIMIT ?`,
+  // One text for all the rows (pg-candidate-text.ts), in no particular order: the caller sorts them by rank.
+  const { found: text } = candidateRows.parse(
+    await sql.get(
+      `SELECT string_agg(c.id || ' ' || c.tokens || ' ' || c.terms, E'\\n') AS found FROM (
+         SELECT f.segment_id AS id, f.tokens,
+           CAST(ts_filter(setweight(f.terms, 'D', CAST(? AS TEXT[])), '{d}') AS TEXT) AS terms
+         FROM segment_search_rank f ${scope.join}
+         WHERE f.account_id = ? AND ${match.sql} AND ${scope.where.sql}
+         ORDER BY f.segment_id DESC LIMIT ?
+       ) c`,
       textArray([...lexemes, GAP]),
       accountId,
       ...match.args,
-      ...where.args,
+      ...scope.where.args,
       window,
     ),
   );
-  const found = rows.map((r) => ({
-    id: r.id,
-    tokens: r.tokens,
-    columns: r.tokens < EXACT_TOKENS ? split(r.terms) : null,
-  }));
+  const found = candidateText(text ?? '', (tokens) => tokens < EXACT_TOKENS);
   const long = found.filter((c) => c.columns === null).map((c) => c.id);
   const columnsOf = long.length ? await columnPositions(sql, long, lexemes) : new Map<number, Positions[]>();
   return found.map((c) => ({ id: c.id, tokens: c.tokens, columns: c.columns ?? columnsOf.get(c.id) ?? [] }));
-}
-
-/** One lexeme of a tsvector as PostgreSQL prints it, with its positions (`'car':2,5A`). */
-const ENTRY = /'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g;
-
-/**
- * A row's filtered `terms` as its columns' positions, by the gaps between them; null if the gaps are not all there.
- * Parsed in one pass, with a column's map made only when it holds a word (most hold none of the query's).
- */
-function split(text: string): Positions[] | null {
-  const entries: [string, string][] = [];
-  let gaps: number[] = [];
-  for (const m of text.matchAll(ENTRY)) {
-    const lexeme = unquoteLexeme(m[1]!);
-    if (lexeme === GAP) gaps = positionsOf(m[2] ?? '');
-    else entries.push([lexeme, m[2] ?? '']);
-  }
-  if (gaps.length !== COLUMNS.length - 1) return null;
-  const columns: Positions[] = COLUMNS.map(() => NONE);
-  for (const [lexeme, text] of entries)
-    for (const p of positionsOf(text)) {
-      let column = 0;
-      while (column < gaps.length && gaps[column]! < p) column++;
-      if (columns[column] === NONE) columns[column] = new Map();
-      const at = columns[column]!;
-      const list = at.get(lexeme);
-      if (list) list.push(p);
-      else at.set(lexeme, [p]);
-    }
-  return columns;
-}
-
-const NONE: Positions = new Map();
-
-/** `1,5A,7` -> [1, 5, 7] (weights dropped). */
-function positionsOf(text: string): number[] {
-  const out: number[] = [];
-  let n = 0;
-  let digits = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      n = n * 10 + c - 48;
-      digits = true;
-    } else if (c === 44) {
-      if (digits) out.push(n);
-      n = 0;
-      digits = false;
-    }
-  }
-  if (digits) out.push(n);
-  return out;
 }
 
 const TSV_COLUMNS = ['caption_tsv', 'transcript_tsv', 'ocr_tsv', 'labels_tsv', 'names_tsv'] as const;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { filterOf } from '../segment-filter';
 import { MAX_RANKED_ROWS } from '../ranking/ranked-match';
 import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 import { ftsPhrases, parseQuery, QUERY_CAPS, type Expander, type ParsedQuery } from '../query/query-text';
@@ -10,7 +9,7 @@ import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scori
 import type { Sql } from '../../storage/sql';
 import { fuseSemantic } from '../ranking/semantic-fusion';
 import { bm25Scorer, type Bm25Phrase, type Column } from './bm25';
-import { candidates, type Match } from './pg-candidates';
+import { candidates, scopeOf, type Match } from './pg-candidates';
 import { PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -133,17 +132,17 @@ export async function searchSegmentsPg(
   }
   if (live.length === 0) return [];
 
-  const where = filterOf(filter);
+  const scope = scopeOf(filter);
   const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
   const score = bm25Scorer(live, account, only);
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
-    (await candidates(sql, accountId, match, where, window, lexemes))
+    (await candidates(sql, accountId, match, scope, window, lexemes))
       .map((c) => ({ id: c.id, rank: score(c) }))
       .sort((a, b) => a.rank - b.rank || a.id - b.id)
       .slice(0, wanted);
   const found = await rankLevel({ matchOf, rank, wanted }, live, []);
-  return scoreRankedRows(await readRows(sql, found), query, field, filter, limit);
+  return scoreRankedRows(await readRows(sql, accountId, found), query, field, filter, limit);
 }
 
 interface Ranking {
@@ -191,15 +190,16 @@ function indexable(words: string[]): boolean {
 }
 
 /** The segments and their videos for ranked ids, in the same order. */
-async function readRows(sql: Sql, ranked: RankedRow[]): Promise<RankedSegmentRow[]> {
+async function readRows(sql: Sql, accountId: number, ranked: RankedRow[]): Promise<RankedSegmentRow[]> {
   if (ranked.length === 0) return [];
   const found = z.array(segmentRow).parse(
     await sql.all(
       `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time,
          s.end_time, s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.label_text
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
-       WHERE f.segment_id IN (${ranked.map(() => '?').join(',')})`,
+       WHERE f.segment_id IN (${ranked.map(() => '?').join(',')}) AND v.account_id = ? AND v.status = 'PARSE'`,
       ...ranked.map((r) => r.id),
+      accountId,
     ),
   );
   const byId = new Map(found.map((r) => [r.id, r]));

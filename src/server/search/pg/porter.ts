@@ -6,6 +6,23 @@
  */
 export function porterStem(word: string): string {
   if (word.length < 3 || word.length > 64) return word;
+  const known = stems.get(word);
+  if (known !== undefined) return known;
+  if (stems.size >= MAX_REMEMBERED) stems.clear();
+  const stem = stemOf(word);
+  stems.set(word, stem);
+  return stem;
+}
+
+/**
+ * Stems already computed: a search stems each of its words and expansions several times over (the phrase counts, every
+ * ranking's tsquery, bm25's lexemes), and the same few thousand words come back search after search. Forgotten all
+ * at once past this many (indexing stems every word of every segment).
+ */
+const MAX_REMEMBERED = 50_000;
+const stems = new Map<string, string>();
+
+function stemOf(word: string): string {
   let w = step1ab(word);
   if (w.endsWith('y') && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
   w = replaceFirst(w, STEP2, 0);

@@ -218,6 +218,34 @@ describe.skipIf(skipPostgresTests)('segment search: the same answers on SQLite a
     ).toHaveLength(2);
   });
 
+  it('leaves out a video being indexed again or failed, with or without other filters, the same way', async () => {
+    const setStatus = async (status: string): Promise<void> => {
+      sqliteDb
+        .prepare('UPDATE videos SET status = ? WHERE video_no = ?')
+        .run(status, sqlite.a.videoNos.get('interview.mov'));
+      await pg.run(
+        'UPDATE videos SET status = ? WHERE video_no = ?',
+        status,
+        postgres.a.videoNos.get('interview.mov')!,
+      );
+    };
+    const everyCar = (await both('car')).map((h) => h.segment);
+    expect(everyCar).toContain('interview.mov#1');
+    try {
+      for (const status of ['UNPARSE', 'FAIL']) {
+        await setStatus(status);
+        expect(await both('budget')).toEqual([]);
+        expect(await both('car', 'all', () => ({ tag: 'studio' }))).toEqual([]);
+        const cars = (await both('car')).map((h) => h.segment);
+        expect(cars).toEqual(everyCar.filter((s) => !s.startsWith('interview.mov#')));
+        expect(cars.length).toBeGreaterThan(0);
+      }
+    } finally {
+      await setStatus('PARSE');
+    }
+    expect(await both('budget')).toHaveLength(1);
+  });
+
   it("never returns another account's segments, also not as a fuzzy match", async () => {
     const aIds = new Set(postgres.a.segments.values());
     const bIds = new Set(postgres.b.segments.values());

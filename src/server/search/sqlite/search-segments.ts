@@ -4,7 +4,7 @@ import { ftsPhrases, type ParsedQuery } from '../query/query-text';
 import { MAX_RANKED_ROWS, topRankedMatches, type RankedRow, type RankedSource } from '../ranking/ranked-match';
 import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, indexedRowCount, segmentTable } from './fts-index';
-import { filterOf } from '../segment-filter';
+import { filterOf, onlyStatusFilter } from '../segment-filter';
 import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scoring';
 import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 
@@ -146,18 +146,6 @@ function indexVersion(cache: SearchCache, table: string): string {
         v: string | null;
       }
     ).v ?? ''
-  );
-}
-
-/** Whether a search keeps every searchable segment of its account: no folder, tag, camera, date, video or place. */
-function onlyStatusFilter(filter: SegmentFilter): boolean {
-  return (
-    filter.folderId === undefined &&
-    filter.videoNos === undefined &&
-    filter.tag === undefined &&
-    filter.cameraModel === undefined &&
-    filter.takenSince === undefined &&
-    filter.near === undefined
   );
 }
 
