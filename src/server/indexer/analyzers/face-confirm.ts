@@ -6,11 +6,11 @@ import { centreInside, PERSON_MIN_SCORE, type Box, type Seen } from './people-de
  * Blazeface alone finds "faces" in a water drop, a ladybird's leaf, a logo and a book cover (0.51-0.82, as sure as
  * real faces in greyscale). A face is kept (stored, counted, given an age band or "smiling") only when two of three
  * other signals agree: a person box the object detector is sure of around its centre, skin in the middle of its box,
- * and landmarks that lie like a face's (face-landmarks.ts). Counted on 110 detections in real photos
- * (bench/face-confirm.bench.ts): skin or a person box alone kept 4 invented faces (an orange book cover, a chick, a
- * motorcycle), landmarks alone 10 (logos, a head's silhouette, a blurred page); two of three keep 1 and lose 5 of 81
- * real ones, where requiring landmarks always would lose 8 (the landmark net misreads some turned or greyscale faces
- * that skin and a person box both vouch for).
+ * and landmarks that lie like a face's (face-landmarks.ts). Counted on 107 detections in 100 frames of real photos
+ * (bench/face-confirm.bench.ts): skin or a person box alone kept 4 invented faces (an orange book cover twice, a
+ * chick, a motorcycle), landmarks alone 10 (logos, a head's silhouette, a blurred page, a leaf); two of three keep 1
+ * (the motorcycle's red tank, zoomed) and lose 5 of 81 real ones, where requiring landmarks always would lose 8 (the
+ * landmark net misreads some turned or greyscale faces that skin and a person box both vouch for).
  */
 const SKIN_MIN_SHARE = 0.3;
 
