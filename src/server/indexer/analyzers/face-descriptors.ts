@@ -123,13 +123,13 @@ function readPoints(positions: unknown): Point[] | null {
 }
 
 /**
- * 128-number descriptors, ages and landmarks of faces another detector found: face-api's 68-point landmark net runs on each face's
- * crop, the face is re-cropped aligned on its landmarks, and the recognition and age nets read that crop (face-api's own
- * `withFaceLandmarks().withAgeAndGender().withFaceDescriptors()` chain, fed human's boxes instead of its own
- * detector's). The age net (0.4 MB, 112 px) reuses the aligned crop; human's own age comes from faceres (7 MB, 224 px). Boxes are clipped
- * first: face-api shifts landmarks by the unclipped box, so a box reaching past the border would misplace them.
- * `image` is the [height, width, 3] tensor the boxes were found on; it is not disposed here. Each face keeps the
- * fields it came with; one too small to read is left out.
+ * 128-number descriptors, ages and landmarks of faces another detector found: face-api's 68-point landmark net runs on
+ * each face's crop, the face is re-cropped aligned on its landmarks, and the recognition and age nets read that crop
+ * (face-api's own `withFaceLandmarks().withAgeAndGender().withFaceDescriptors()` chain, fed human's boxes instead of its
+ * own detector's). The age net (0.4 MB, 112 px) reuses the aligned crop; human's own age comes from faceres (7 MB,
+ * 224 px). Boxes are clipped first: face-api shifts landmarks by the unclipped box, so a box reaching past the border
+ * would misplace them. `image` is the [height, width, 3] tensor the boxes were found on; it is not disposed here. Each
+ * face keeps the fields it came with; one too small to read is left out.
  */
 export async function describeFaces<T extends FaceBox>(
   describer: FaceDescriber,

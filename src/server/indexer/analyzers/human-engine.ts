@@ -231,7 +231,8 @@ async function detectOnce(
   const tensor = engine.tf.tensor3d(rgb, [height, width, 3], 'int32');
   try {
     const { result, faces: found, persons } = await detectFaces(engine, tensor);
-    // A face the detector alone vouches for is dropped: not stored, counted, aged or called smiling.
+    // Only a face two of skin, a sure person box and its landmarks vouch for is stored, counted, aged or called
+    // smiling (face-confirm.ts); one too small to describe has no landmarks and is dropped too.
     const faces = await confirmFaces(found, persons, rgb, width, height, (v) => describeFaces(engine.faces, tensor, v));
     const seenFaces = faces.map(({ key, age }) => {
       const f = result.face[key]!;
