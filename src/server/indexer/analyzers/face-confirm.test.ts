@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { faceConfirmed, skinShare } from './face-confirm';
+import { pixelVotes, skinShare } from './face-confirm';
 
 const W = 100;
 const H = 100;
@@ -16,6 +16,7 @@ const FACE = { box: [30, 30, 40, 40] as [number, number, number, number], score:
 const SKIN: [number, number, number] = [224, 172, 140];
 const BLUE: [number, number, number] = [40, 90, 200];
 const GREY: [number, number, number] = [128, 128, 128];
+const SURE_PERSON = { box: [20, 10, 60, 90] as [number, number, number, number], score: 0.6 };
 
 describe('a face needs more than the detector', () => {
   it('reads the share of skin in the middle of the box', () => {
@@ -23,14 +24,15 @@ describe('a face needs more than the detector', () => {
     expect(skinShare(frame(SKIN, BLUE), W, H, FACE.box)).toBe(0);
   });
 
-  it('keeps a face of skin colour, and one in greyscale inside a sure person box', () => {
-    expect(faceConfirmed(FACE, [], frame(BLUE, SKIN), W, H)).toBe(true);
-    expect(faceConfirmed(FACE, [{ box: [20, 10, 60, 90], score: 0.6 }], frame(GREY, GREY), W, H)).toBe(true);
+  it('counts a vote for skin, one for a sure person box around the face, two for both', () => {
+    expect(pixelVotes(FACE, [], frame(BLUE, SKIN), W, H)).toBe(1);
+    expect(pixelVotes(FACE, [SURE_PERSON], frame(GREY, GREY), W, H)).toBe(1);
+    expect(pixelVotes(FACE, [SURE_PERSON], frame(BLUE, SKIN), W, H)).toBe(2);
   });
 
-  it('drops one without skin and without a person box, or with only an unsure one', () => {
-    expect(faceConfirmed(FACE, [], frame(GREY, BLUE), W, H)).toBe(false);
-    expect(faceConfirmed(FACE, [{ box: [20, 10, 60, 90], score: 0.2 }], frame(GREY, GREY), W, H)).toBe(false);
-    expect(faceConfirmed(FACE, [{ box: [80, 0, 20, 20], score: 0.9 }], frame(GREY, GREY), W, H)).toBe(false);
+  it('counts none without skin and without a person box, or with only an unsure or distant one', () => {
+    expect(pixelVotes(FACE, [], frame(GREY, BLUE), W, H)).toBe(0);
+    expect(pixelVotes(FACE, [{ box: [20, 10, 60, 90], score: 0.2 }], frame(GREY, GREY), W, H)).toBe(0);
+    expect(pixelVotes(FACE, [{ box: [80, 0, 20, 20], score: 0.9 }], frame(GREY, GREY), W, H)).toBe(0);
   });
 });

@@ -56,10 +56,20 @@ export interface FaceBox {
   score: number;
 }
 
-/** What face-api reads of a face: its descriptor (128 numbers) and estimated age in years. */
+/** A point in image pixels. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * What face-api reads of a face: its descriptor (128 numbers), estimated age in years and its 68 landmarks (iBUG
+ * order: jaw 0-16, brows 17-26, nose 27-35, eyes 36-47, mouth 48-67) in image pixels.
+ */
 export interface FaceReading {
   descriptor: Float32Array;
   age: number;
+  landmarks: Point[];
 }
 
 /** A face with its face-api reading, box clipped to the image. */
@@ -100,14 +110,26 @@ function clip<T extends FaceBox>(face: T, width: number, height: number): T | nu
   return { ...face, box: [x0, y0, x1 - x0, y1 - y0] };
 }
 
+/** face-api's 68 landmark positions as plain points, or null when they are not 68 finite points. */
+function readPoints(positions: unknown): Point[] | null {
+  if (!Array.isArray(positions) || positions.length !== 68) return null;
+  const points: Point[] = [];
+  for (const p of positions as unknown[]) {
+    const { x, y } = (p ?? {}) as { x?: unknown; y?: unknown };
+    if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) return null;
+    points.push({ x, y });
+  }
+  return points;
+}
+
 /**
- * 128-number descriptors and ages of faces another detector found: face-api's 68-point landmark net runs on each face's
- * crop, the face is re-cropped aligned on its landmarks, and the recognition and age nets read that crop (face-api's own
- * `withFaceLandmarks().withAgeAndGender().withFaceDescriptors()` chain, fed human's boxes instead of its own
- * detector's). The age net (0.4 MB, 112 px) reuses the aligned crop; human's own age comes from faceres (7 MB, 224 px). Boxes are clipped
- * first: face-api shifts landmarks by the unclipped box, so a box reaching past the border would misplace them.
- * `image` is the [height, width, 3] tensor the boxes were found on; it is not disposed here. Each face keeps the
- * fields it came with; one too small to read is left out.
+ * 128-number descriptors, ages and landmarks of faces another detector found: face-api's 68-point landmark net runs on
+ * each face's crop, the face is re-cropped aligned on its landmarks, and the recognition and age nets read that crop
+ * (face-api's own `withFaceLandmarks().withAgeAndGender().withFaceDescriptors()` chain, fed human's boxes instead of its
+ * own detector's). The age net (0.4 MB, 112 px) reuses the aligned crop; human's own age comes from faceres (7 MB,
+ * 224 px). Boxes are clipped first: face-api shifts landmarks by the unclipped box, so a box reaching past the border
+ * would misplace them. `image` is the [height, width, 3] tensor the boxes were found on; it is not disposed here. Each
+ * face keeps the fields it came with; one too small to read is left out.
  */
 export async function describeFaces<T extends FaceBox>(
   describer: FaceDescriber,
@@ -128,10 +150,16 @@ export async function describeFaces<T extends FaceBox>(
     .withFaceDescriptors();
   const described: (T & FaceReading)[] = [];
   for (const r of results) {
-    const { index, descriptor, age } = r as { index?: unknown; descriptor?: unknown; age?: unknown };
+    const { index, descriptor, age, landmarks } = r as {
+      index?: unknown;
+      descriptor?: unknown;
+      age?: unknown;
+      landmarks?: { positions?: unknown };
+    };
     const face = typeof index === 'number' ? kept[index] : undefined;
-    if (face && descriptor instanceof Float32Array && descriptor.length === 128 && typeof age === 'number')
-      described.push({ ...face, descriptor, age });
+    const points = readPoints(landmarks?.positions);
+    if (face && descriptor instanceof Float32Array && descriptor.length === 128 && typeof age === 'number' && points)
+      described.push({ ...face, descriptor, age, landmarks: points });
   }
   return described;
 }

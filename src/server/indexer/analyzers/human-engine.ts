@@ -6,10 +6,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TfjsCore from '@tensorflow/tfjs-core';
 import type { Config, Human } from '@vladmandic/human';
 import { z } from 'zod';
-import { faceConfirmed } from './face-confirm';
-import { describeFaces, loadFaceDescriber, type DescribedFace, type FaceDescriber } from './face-descriptors';
+import { confirmFaces } from './face-confirm';
+import {
+  describeFaces,
+  loadFaceDescriber,
+  type DescribedFace,
+  type FaceBox,
+  type FaceDescriber,
+} from './face-descriptors';
 import { FRAME_PASS, PASS_MODELS, POSE_PASS, readPose } from './human-passes';
-import { someoneSeen, type PeopleSeen } from './people-descriptors';
+import { someoneSeen, type PeopleSeen, type Seen } from './people-descriptors';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -203,6 +209,19 @@ export function detectRgb(
   return found;
 }
 
+/**
+ * Human's frame pass on an image tensor: its raw result, the faces it found (each keyed by its place in
+ * `result.face`) and the object detector's person boxes. Nothing is confirmed yet.
+ */
+export async function detectFaces(
+  engine: DetectionEngine,
+  tensor: TfjsCore.Tensor3D,
+): Promise<{ result: z.infer<typeof resultSchema>; faces: (FaceBox & { key: number })[]; persons: Seen[] }> {
+  const result = resultSchema.parse(await engine.human.detect(tensor, FRAME_PASS));
+  const persons = result.object.filter((o) => o.label === 'person').map((o) => ({ box: o.box, score: o.score }));
+  return { result, faces: result.face.map((f, key) => ({ box: f.box, score: f.score, key })), persons };
+}
+
 async function detectOnce(
   engine: DetectionEngine,
   rgb: Uint8Array,
@@ -211,19 +230,14 @@ async function detectOnce(
 ): Promise<FrameDetections> {
   const tensor = engine.tf.tensor3d(rgb, [height, width, 3], 'int32');
   try {
-    const result = resultSchema.parse(await engine.human.detect(tensor, FRAME_PASS));
-    const persons = result.object.filter((o) => o.label === 'person').map((o) => ({ box: o.box, score: o.score }));
-    // A face the detector alone vouches for is dropped: not stored, counted, aged or called smiling.
-    const confirmed = result.face.filter((f) => faceConfirmed(f, persons, rgb, width, height));
-    const asked = confirmed.map((f, key) => ({ box: f.box, score: f.score, key }));
-    const faces = asked.length > 0 ? await describeFaces(engine.faces, tensor, asked) : [];
-    const ageOf = new Map(faces.map((f) => [f.key, f.age]));
-    const seenFaces = confirmed.map((f, key) => ({
-      box: f.box,
-      score: f.score,
-      happy: f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0,
-      age: ageOf.get(key) ?? null,
-    }));
+    const { result, faces: found, persons } = await detectFaces(engine, tensor);
+    // Only a face two of skin, a sure person box and its landmarks vouch for is stored, counted, aged or called
+    // smiling (face-confirm.ts); one too small to describe has no landmarks and is dropped too.
+    const faces = await confirmFaces(found, persons, rgb, width, height, (v) => describeFaces(engine.faces, tensor, v));
+    const seenFaces = faces.map(({ key, age }) => {
+      const f = result.face[key]!;
+      return { box: f.box, score: f.score, happy: f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0, age };
+    });
     const pose = someoneSeen(persons, seenFaces)
       ? readPose(await engine.human.detect(tensor, POSE_PASS))
       : { bodies: [], gestures: [] };
