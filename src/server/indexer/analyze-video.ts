@@ -131,12 +131,12 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       throw new AnalyzeError('the file has no video stream');
     }
     expected = probe.durationSeconds ?? 0;
-    const cuts = await cutting;
+    const { cuts, keys } = await cutting;
     lap('sceneCuts');
     const durationSeconds = probe.durationSeconds ?? decodedUpTo;
     if (!(durationSeconds > 0)) throw new AnalyzeError('the video has no duration and no decodable frames');
     const plan = planSegments(cuts, durationSeconds, maxSegmentSeconds);
-    const frames = await materializeFrames(videoPath, workDir, plan, cuts, signal);
+    const frames = await materializeFrames(videoPath, workDir, plan, cuts, signal, keys);
     const posterSource = frames.find((f) => f.end > durationSeconds * 0.1) ?? frames[0];
     if (!posterSource) throw new AnalyzeError('no keyframe could be extracted');
     const posterPath = join(workDir, 'poster.jpg');

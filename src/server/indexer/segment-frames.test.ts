@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/temp';
 import { picturesDiffer } from './analyzers/ocr';
 import { BLANK_SPREAD, graySpread } from './blank-frame';
-import { decodeRgb } from './frames';
+import { decodeRgb, extractFrameAt } from './frames';
 import { detectSceneCuts } from './scene-cuts';
 import { laterFrameTime, materializeFrames } from './segment-frames';
 import { planSegments, type PlannedSegment } from './segment-plan';
@@ -40,10 +40,11 @@ describe('materializeFrames', () => {
   it('gives every segment a later frame on demand, in batches, as JPEG and RGB of the keyframe size, until released', async () => {
     const workDir = join(dir, 'batched');
     await mkdir(workDir);
-    const cuts = await detectSceneCuts({ videoPath: clip, workDir, maxSegmentSeconds: 1 });
+    const { cuts, keys } = await detectSceneCuts({ videoPath: clip, workDir, maxSegmentSeconds: 1 });
     const plan = planSegments(cuts, 12, 1);
     expect(plan.length).toBeGreaterThan(8);
-    const frames = await materializeFrames(clip, workDir, plan, cuts);
+    // Keyframes fall on whole seconds, 1 s segments' middles on halves: no scene-pass keyframe is near enough.
+    const frames = await materializeFrames(clip, workDir, plan, cuts, undefined, keys);
     for (const frame of frames) {
       const later = await frame.laterFrame?.();
       if (!later) throw new Error(`segment ${frame.index} has no later frame`);
@@ -70,6 +71,38 @@ describe('materializeFrames', () => {
     }
   });
 
+  it("takes a segment's later frame from the scene pass's keyframes when one lies near its middle", async () => {
+    const workDir = join(dir, 'keys');
+    await mkdir(workDir);
+    const { cuts, keys } = await detectSceneCuts({ videoPath: clip, workDir, maxSegmentSeconds: 10 });
+    // A keyframe every second, written every 0.9 s or more: all of them.
+    expect(keys.map((k) => k.time)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    const plan = planSegments(cuts, 12, 10);
+    expect(plan.map((s) => [s.start, s.end])).toEqual([
+      [0, 10],
+      [10, 12],
+    ]);
+    const frames = await materializeFrames(clip, workDir, plan, cuts, undefined, keys);
+    // The keyframes no segment took are gone; each later frame is the key at its middle (5 s, 11 s), not extracted.
+    expect((await readdir(workDir)).filter((f) => f.startsWith('key-'))).toEqual([]);
+    for (const frame of frames) {
+      const later = await frame.laterFrame?.();
+      if (!later) throw new Error(`segment ${frame.index} has no later frame`);
+      const middle = (frame.start + frame.end) / 2;
+      const rgb = await later.rgb();
+      expect(Buffer.from(rgb).equals(Buffer.from(await decodeRgb(later.path, frame.width, frame.height)))).toBe(true);
+      const seeked = join(workDir, `seeked-${frame.index}.jpg`);
+      await extractFrameAt(clip, middle, seeked);
+      expect(picturesDiffer(rgb, await decodeRgb(seeked, frame.width, frame.height), frame.width, frame.height)).toBe(
+        false,
+      );
+      expect(picturesDiffer(await frame.rgb(), rgb, frame.width, frame.height)).toBe(true);
+      await frame.release?.();
+      expect(existsSync(later.path)).toBe(false);
+      expect(existsSync(later.path.replace(/\.jpg$/, '.rgb'))).toBe(false);
+    }
+  });
+
   it('has no later frame for a segment too short for one, or whose middle is past the last frame', async () => {
     const workDir = join(dir, 'edges');
     await mkdir(workDir);
@@ -89,7 +122,7 @@ describe('materializeFrames', () => {
     await mkdir(workDir);
     // 3 s of a test pattern, a cut to colour bars fading in from black over 1 s, then a cut to 3 s of black.
     const faded = await ensureClip(FADE_IN_BETWEEN_CUTS);
-    const cuts = await detectSceneCuts({ videoPath: faded, workDir, maxSegmentSeconds: 10 });
+    const { cuts } = await detectSceneCuts({ videoPath: faded, workDir, maxSegmentSeconds: 10 });
     const plan = planSegments(cuts, 9, 10);
     const frames = await materializeFrames(faded, workDir, plan, cuts);
     const at = (t: number) => frames.find((f) => f.start <= t && t < f.end);

@@ -24,9 +24,30 @@ export function laterFrameTime(segment: { start: number; end: number }, keyframe
 }
 
 /**
+ * The scene pass's keyframe that serves as the segment's later frame: the one nearest its middle, within the middle
+ * half of the segment and at least MIN_LATER_GAP_SECONDS after the keyframe. Null when none is (then the middle is
+ * seek-extracted). With keyframes every second or two, that is a frame at most a second from the middle.
+ */
+export function laterKey<K extends { time: number }>(
+  segment: { start: number; end: number },
+  keyframeTime: number,
+  keys: K[],
+): K | null {
+  const middle = (segment.start + segment.end) / 2;
+  const reach = (segment.end - segment.start) / 4;
+  let best: K | null = null;
+  for (const key of keys) {
+    if (key.time - keyframeTime < MIN_LATER_GAP_SECONDS || Math.abs(key.time - middle) > reach) continue;
+    if (!best || Math.abs(key.time - middle) < Math.abs(best.time - middle)) best = key;
+  }
+  return best;
+}
+
+/**
  * Gives every planned segment its own keyframe file (keyframe-0007.jpg), extracting the ones that had no cut keyframe,
- * and deletes cut frames no segment uses. Each segment can also give a frame from its middle (later-0007.jpg), made
- * only when an analyzer asks for it.
+ * and deletes cut frames no segment uses. Each segment can also give a frame from its middle (later-0007.jpg): one of
+ * the scene pass's spread keyframes (`keys`) when one lies near the middle, else extracted only when an analyzer asks
+ * for it. Spread keyframes no segment uses are deleted.
  */
 export async function materializeFrames(
   videoPath: string,
@@ -34,6 +55,7 @@ export async function materializeFrames(
   plan: PlannedSegment[],
   cuts: CutFrame[],
   signal?: AbortSignal,
+  keys: CutFrame[] = [],
 ): Promise<SegmentFrame[]> {
   const used = new Set<string>();
   const cutTimes = new Map(cuts.map((c) => [c.file, c.time]));
@@ -64,18 +86,39 @@ export async function materializeFrames(
     paths.push(target);
     times.push(time);
   }
-  await Promise.all(cuts.filter((c) => !used.has(c.file)).map((c) => rm(c.file, { force: true })));
-
   const first = paths[0];
-  if (!first) return [];
-  const size = cuts[0] ?? (await imageSize(first, signal));
+  const size = cuts[0] ?? (first ? await imageSize(first, signal) : null);
+  const shots: (FrameShot | null)[] = [];
+  const laterJpegs: (JpegDecode | null)[] = [];
+  const keysOfSize = size ? keys.filter((k) => sameSize(k, size)) : [];
+  for (const [i, segment] of plan.entries()) {
+    const name = join(workDir, `later-${String(segment.index).padStart(4, '0')}`);
+    const keyframeTime = times[i] ?? segment.start;
+    const key = laterKey(segment, keyframeTime, keysOfSize);
+    // A key ffmpeg did not write after all is no reason to fail: the middle is then extracted.
+    if (
+      key &&
+      (await rename(key.file, `${name}.jpg`).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      used.add(key.file);
+      laterJpegs.push({ jpegIn: `${name}.jpg`, rgbOut: `${name}.rgb` });
+      shots.push(null);
+      continue;
+    }
+    const time = laterFrameTime(segment, keyframeTime);
+    laterJpegs.push(null);
+    shots.push(time === null ? null : { time, jpegOut: `${name}.jpg`, rgbOut: `${name}.rgb` });
+  }
+  await Promise.all([...cuts, ...keys].filter((c) => !used.has(c.file)).map((c) => rm(c.file, { force: true })));
+  if (!first || !size) return [];
+
   const laterFrame = laterFrames(
     videoPath,
-    plan.map((segment, i) => {
-      const time = laterFrameTime(segment, times[i] ?? segment.start);
-      const name = join(workDir, `later-${String(segment.index).padStart(4, '0')}`);
-      return time === null ? null : { time, jpegOut: `${name}.jpg`, rgbOut: `${name}.rgb` };
-    }),
+    shots,
+    laterJpegs,
     paths.map((jpegIn) => ({ jpegIn, rgbOut: jpegIn.replace(/\.jpg$/, '.rgb') })),
     size,
     signal,
@@ -120,6 +163,10 @@ async function replaceBlank(keyframePath: string, i: number, laterFrame: LaterFr
   return pixels;
 }
 
+function sameSize(a: { width: number; height: number }, b: { width: number; height: number }): boolean {
+  return a.width === b.width && a.height === b.height;
+}
+
 interface LaterFrames {
   get(i: number): Promise<FrameImage | null>;
   /** Segment i's keyframe as packed RGB, decoded by its batch's run. */
@@ -131,11 +178,13 @@ interface LaterFrames {
 /**
  * The later frame and the decoded keyframe of segment i, on demand: the first ask in a run of LATER_BATCH segments
  * makes the whole run's in one ffmpeg call. If that call fails, each frame of the run is tried on its own, so one bad
- * seek costs one segment.
+ * seek costs one segment. A later frame is either seek-extracted (`shots`) or a scene-pass keyframe already on disk
+ * (`laterJpegs`), decoded in the keyframes' run.
  */
 function laterFrames(
   videoPath: string,
   shots: (FrameShot | null)[],
+  laterJpegs: (JpegDecode | null)[],
   keyframes: JpegDecode[],
   size: { width: number; height: number },
   signal?: AbortSignal,
@@ -163,20 +212,19 @@ function laterFrames(
   // detector waits on it. The next batch is decoded ahead, so it never waits again.
   const keyframeBatchOf = (i: number): Promise<void> => {
     const batch = Math.floor(i / LATER_BATCH);
-    const decode = (from: number): Promise<void> =>
-      extractFramesWithRgb(
-        videoPath,
-        [],
-        signal,
-        keyframes.slice(from, from + LATER_BATCH).filter((_, k) => !released.has(from + k)),
-      );
+    const decode = (from: number): Promise<void> => {
+      const live = (_: unknown, k: number): boolean => !released.has(from + k);
+      const later = laterJpegs.slice(from, from + LATER_BATCH).filter(live);
+      return extractFramesWithRgb(videoPath, [], signal, [
+        ...keyframes.slice(from, from + LATER_BATCH).filter(live),
+        ...later.filter((d): d is JpegDecode => d !== null),
+      ]);
+    };
     if ((batch + 1) * LATER_BATCH < keyframes.length) once(keyframeBatches, batch + 1, decode).catch(() => {});
     return once(keyframeBatches, batch, decode);
   };
 
-  const keyframeRgb = async (i: number): Promise<Uint8Array> => {
-    const decode = keyframes[i];
-    if (!decode) throw new Error(`segment ${i} has no keyframe`);
+  const decodedRgb = async (i: number, decode: JpegDecode): Promise<Uint8Array> => {
     try {
       await keyframeBatchOf(i);
       const bytes = await readFile(decode.rgbOut);
@@ -185,8 +233,19 @@ function laterFrames(
     } catch (err) {
       if (signal?.aborted) throw err;
     }
-    // The batch failed or wrote a frame of another size: this keyframe alone, as before batches.
+    // The batch failed or wrote a frame of another size: this JPEG alone, as before batches.
     return decodeRgb(decode.jpegIn, size.width, size.height, signal);
+  };
+
+  const keyframeRgb = async (i: number): Promise<Uint8Array> => {
+    const decode = keyframes[i];
+    if (!decode) throw new Error(`segment ${i} has no keyframe`);
+    return decodedRgb(i, decode);
+  };
+
+  const fromKey = (i: number, decode: JpegDecode): FrameImage => {
+    let pixels: Promise<Uint8Array> | null = null;
+    return { path: decode.jpegIn, rgb: () => (pixels ??= decodedRgb(i, decode)) };
   };
 
   const extract = async (i: number, shot: FrameShot): Promise<FrameImage | null> => {
@@ -212,9 +271,10 @@ function laterFrames(
     keyframeRgb,
     get: (i) => {
       const shot = shots[i];
-      if (!shot || released.has(i)) return Promise.resolve(null);
+      const key = laterJpegs[i];
+      if ((!shot && !key) || released.has(i)) return Promise.resolve(null);
       let image = images.get(i);
-      if (!image) images.set(i, (image = extract(i, shot)));
+      if (!image) images.set(i, (image = key ? Promise.resolve(fromKey(i, key)) : extract(i, shot as FrameShot)));
       return image;
     },
     release: async (i) => {
@@ -225,7 +285,10 @@ function laterFrames(
       // Its batch may still be writing them (asked for by a neighbour): delete after, not before.
       const batch = Math.floor(i / LATER_BATCH);
       await Promise.allSettled([image, laterBatches.get(batch), keyframeBatches.get(batch)]);
-      const files = [keyframes[i]?.rgbOut, shot?.jpegOut, shot?.rgbOut].filter((f): f is string => f !== undefined);
+      const key = laterJpegs[i];
+      const files = [keyframes[i]?.rgbOut, shot?.jpegOut, shot?.rgbOut, key?.jpegIn, key?.rgbOut].filter(
+        (f): f is string => f !== undefined,
+      );
       await Promise.all(files.map((f) => rm(f, { force: true })));
     },
   };
