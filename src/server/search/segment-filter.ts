@@ -19,6 +19,12 @@ export function filterOf(filter: SegmentFilter): Where {
   return where;
 }
 
+/**
+ * The videos of `v` an unfiltered search leaves out: being indexed again, or failed. Both engines list these instead
+ * of joining every candidate to its video (SQLite's unsearchableRows, PostgreSQL's scopeOf).
+ */
+export const UNSEARCHABLE_VIDEOS = "v.status IN ('UNPARSE', 'FAIL')";
+
 /** Whether a search keeps every searchable segment of its account: no folder, tag, camera, date, video or place. */
 export function onlyStatusFilter(filter: SegmentFilter): boolean {
   return (

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sql, SqlParam } from '../../storage/sql';
 import { Where } from '../../storage/where';
-import { filterOf, onlyStatusFilter } from '../segment-filter';
+import { filterOf, onlyStatusFilter, UNSEARCHABLE_VIDEOS } from '../segment-filter';
 import type { SegmentFilter } from '../segment-types';
 import { parseTsvector, type Bm25Row, type Positions } from './bm25';
 import { candidateText, GAP } from './pg-candidate-text';
@@ -49,7 +49,7 @@ export function scopeOf(filter: SegmentFilter): { join: string; where: Where } {
   return {
     join: '',
     where: new Where(
-      `NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = f.video_id AND v.account_id = ? AND v.status IN ('UNPARSE', 'FAIL'))`,
+      `NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = f.video_id AND v.account_id = ? AND ${UNSEARCHABLE_VIDEOS})`,
       filter.accountId,
     ),
   };

@@ -4,7 +4,7 @@ import { ftsPhrases, type ParsedQuery } from '../query/query-text';
 import { MAX_RANKED_ROWS, topRankedMatches, type RankedRow, type RankedSource } from '../ranking/ranked-match';
 import type { SearchCache } from './search-cache';
 import { hasSegmentIndex, indexedRowCount, segmentTable } from './fts-index';
-import { filterOf, onlyStatusFilter } from '../segment-filter';
+import { filterOf, onlyStatusFilter, UNSEARCHABLE_VIDEOS } from '../segment-filter';
 import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scoring';
 import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 
@@ -163,7 +163,7 @@ function unsearchableRows(cache: SearchCache, accountId: number): string | undef
   const ids = cache
     .statement(
       `SELECT s.id FROM videos v JOIN segments s ON s.video_id = v.id
-       WHERE v.account_id = ? AND v.status IN ('UNPARSE', 'FAIL') LIMIT ?`,
+       WHERE v.account_id = ? AND ${UNSEARCHABLE_VIDEOS} LIMIT ?`,
     )
     .pluck(true)
     .all(accountId, MAX_HIDDEN_ROWS + 1) as number[];
