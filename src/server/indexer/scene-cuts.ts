@@ -115,11 +115,11 @@ export function parseShowinfo(stderr: string, workDir: string): SceneFrames {
   for (const line of stderr.split('\n')) {
     const m = SHOWINFO.exec(line);
     if (!m) continue;
-    const kind = m[1] === 'cuts' ? 'cut' : 'key';
+    const cut = m[1] === 'cuts';
     const info = showinfoSchema.parse({ n: m[2], time: m[3], width: m[4], height: m[5] });
-    found[kind === 'cut' ? 'cuts' : 'keys'].push({
+    (cut ? found.cuts : found.keys).push({
       time: Math.max(0, info.time),
-      file: join(workDir, `${kind}-${String(info.n + 1).padStart(6, '0')}.jpg`),
+      file: join(workDir, `${cut ? 'cut' : 'key'}-${String(info.n + 1).padStart(6, '0')}.jpg`),
       width: info.width,
       height: info.height,
     });

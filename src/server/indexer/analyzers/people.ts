@@ -32,17 +32,17 @@ export class PeopleAnalyzer implements FrameAnalyzer {
     const labels = describePeople(found.people, segment.width, segment.height);
     const ageless = withoutAgeBands(labels);
     if (ageless.length === labels.length) return { labels };
-    return { labels: (await drawnOrUnknown(rgb, segment.width, segment.height)) ? ageless : labels };
+    return { labels: (await drawnIfKnown(rgb, segment.width, segment.height)) ? ageless : labels };
   }
 
   async close(): Promise<void> {}
 }
 
 /**
- * Whether the frame is drawn. When that cannot be read (nsfwjs did not load) the ages are kept: the drawing analyzer
- * reports the same failure on the segment.
+ * Whether the frame is drawn; false when that cannot be read (nsfwjs did not load), so the ages are kept (the drawing
+ * analyzer reports the same failure on the segment).
  */
-async function drawnOrUnknown(rgb: Uint8Array, width: number, height: number): Promise<boolean> {
+async function drawnIfKnown(rgb: Uint8Array, width: number, height: number): Promise<boolean> {
   try {
     return await frameLooksDrawn(rgb, width, height);
   } catch {
