@@ -175,6 +175,8 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
 // The model's files live in each process's data folder whatever the backends. On 'team' the download asked for is
 // also in the shared database, which the service reads at start and looks at every pollMs: a failed download must
 // stay failed (not be tried again at every look), and a killed one must go on from its part files.
+/** Long enough for the holder's renewals (a third of it apart) on a loaded machine. */
+const LEASE_MS = 4000;
 const POLL_MS = 100;
 describe.each(BLOB_BACKENDS)('on %s', (backend) => {
   describe('a model whose checksum does not match', () => {
@@ -207,7 +209,12 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
     it('goes on from its part files when the service starts again', async () => {
       const stallingHub = await startModelHub(REPO, files);
       stallingHub.faults = { stall: { file: VISION, afterBytes: 100 } };
-      const other = await startService({ backend, config: semanticConfig(stallingHub.url, POLL_MS) });
+      // On a team the killed process's fetch lease holds the restarted one back until it lapses: a short one here.
+      const config = semanticConfig(stallingHub.url, POLL_MS);
+      const other = await startService({
+        backend,
+        config: { semantic: { ...config.semantic, fetchLeaseMs: LEASE_MS } },
+      });
       try {
         const client = apiClient(other.baseUrl, other.key);
         await client.post('/semantic/download', {});

@@ -19,6 +19,7 @@ const defaults = {
   similarityCeiling: 0.3,
   threads: 1,
   pollMs: 30_000,
+  fetchLeaseMs: 30_000,
 };
 
 /**
@@ -55,6 +56,11 @@ export const semanticConfigSchema = z
      * (the pending query scans the segments without a vector: not too often on a large library).
      */
     pollMs: z.number().int().min(50).max(3_600_000).default(defaults.pollMs),
+    /**
+     * On a team, how long the lease on fetching the model from its host outlives its holder's last renewal: a process
+     * that dies mid-download holds the others back this long before one of them carries the download on.
+     */
+    fetchLeaseMs: z.number().int().min(1000).max(600_000).default(defaults.fetchLeaseMs),
   })
   .strict()
   .refine((c) => c.similarityCeiling > c.similarityFloor, {

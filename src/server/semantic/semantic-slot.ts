@@ -37,8 +37,6 @@ export interface SemanticSlotOptions {
   sharedDatabase: boolean;
   /** How long a claim on a batch of keyframes lasts before another process may take it over (default 2 min). */
   claimMs?: number;
-  /** How long the lease on fetching the model from its host outlives its holder's last renewal (default 30 s). */
-  fetchLeaseMs?: number;
   /** Loads the model from the cache; the real one (transformers.js) unless a test narrows it. */
   load?: (modelsRoot: string, config: SemanticConfig) => Promise<Embedder>;
 }
@@ -95,7 +93,13 @@ export class SemanticSlot {
     const claims = new EmbedClaims(options.sql, owner, options.claimMs ?? DEFAULT_CLAIM_MS);
     this.backlog = new EmbedBacklog(this.store, claims, options.blobs, options.log);
     this.teamFetch = options.sharedDatabase
-      ? new TeamModelFetch(this.requests, new SharedModelStore(options.blobs), owner, options.log, options.fetchLeaseMs)
+      ? new TeamModelFetch(
+          this.requests,
+          new SharedModelStore(options.blobs),
+          owner,
+          options.log,
+          options.config.fetchLeaseMs,
+        )
       : null;
   }
 
