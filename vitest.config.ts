@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/longest-first';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/global-setup.ts'],
+    sequence: { sequencer: LongestFirst },
     reporters: ['default'],
   },
 });
