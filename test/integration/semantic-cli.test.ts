@@ -45,7 +45,7 @@ describe('reelsync semantic (command line)', () => {
   it('says semantic search is off, then downloads the model with a progress bar until it is on', async () => {
     const before = await reelsync('semantic', 'status');
     expect(before).toEqual({ code: 0, out: 'semantic search: off (model not downloaded)\n' });
-    hub.faults = { slow: { chunk: 64, delayMs: 20 } };
+    hub.faults = { slow: { chunk: 256, delayMs: 20 } }; // about two seconds
     const download = await reelsync('semantic', 'download');
     expect(download.code, download.out).toBe(0);
     expect(download.out).toMatch(/model \|[█░]+\| \d+% /);

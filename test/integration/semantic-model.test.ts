@@ -110,7 +110,7 @@ describe.each(BLOB_BACKENDS)('on %s', (backend) => {
     });
 
     it('downloads with progress, resumes a cut transfer with a Range request, and checks every file', async () => {
-      hub.faults = { cutOnce: { file: VISION, afterBytes: 100 }, slow: { chunk: 64, delayMs: 15 } };
+      hub.faults = { cutOnce: { file: VISION, afterBytes: 100 }, slow: { chunk: 256, delayMs: 15 } };
       const started = await api.post<SemanticState>('/semantic/download', {});
       expect(started.json.data?.state).toBe('downloading');
       const seen = await waitForState(api, (s) => s.state !== 'downloading');

@@ -24,6 +24,8 @@ import { TeamModelFetch } from './team-model-fetch';
 
 const REPO = 'tests/tiny-clip';
 const log = pino({ level: 'silent' });
+/** The tiny model's 23.5 KB in 512-byte chunks 20 ms apart. */
+const ABOUT_A_SECOND = { chunk: 512, delayMs: 20 };
 
 describe.each(SERVICE_SQL_ENGINES)('the model fetched once per team on %s', (engine) => {
   const database = useSharedDatabase(engine);
@@ -60,7 +62,7 @@ describe.each(SERVICE_SQL_ENGINES)('the model fetched once per team on %s', (eng
   it('one of several processes asking at once fetches it from the host; the others copy it from the team store', async () => {
     const procs = await Promise.all(['api-1', 'worker-1', 'worker-2'].map((n) => process(n)));
     // Slow enough (about a second) that the others look while the first one fetches.
-    hub.faults.slow = { chunk: 64, delayMs: 20 };
+    hub.faults.slow = ABOUT_A_SECOND;
     const first = await Promise.all(procs.map((p) => p.acquire()));
     expect(first.map((o) => o.kind).sort()).toEqual(['ready', 'waiting', 'waiting']);
     const fetchedBy = procs[first.findIndex((o) => o.kind === 'ready')]!;
@@ -84,8 +86,8 @@ describe.each(SERVICE_SQL_ENGINES)('the model fetched once per team on %s', (eng
 
   it("shows the holder's bytes to the waiting processes while it fetches", async () => {
     const [holder, waiter] = [await process('api-1', 300), await process('worker-1', 300)];
-    // The tiny model's 2.9 KB in 64-byte chunks 20 ms apart: about a second, three renewals a second.
-    hub.faults.slow = { chunk: 64, delayMs: 20 };
+    // About a second of fetching, three renewals a second.
+    hub.faults.slow = ABOUT_A_SECOND;
     const fetching = holder.acquire();
     await sleep(50);
     expect((await waiter.acquire()).kind).toBe('waiting');
