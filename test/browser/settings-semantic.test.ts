@@ -59,8 +59,8 @@ describe.skipIf(skipBrowserTests)('Settings: the semantic model (headless web mo
   });
 
   it('shows the download progress until it is on', async () => {
-    // Slow enough (~6 s for the whole model) for the bar to be seen moving.
-    theHub().faults = { slow: { chunk: 32, delayMs: 40 } };
+    // Slow enough (~6 s for the 23.5 KB model) for the bar to be seen moving.
+    theHub().faults = { slow: { chunk: 160, delayMs: 40 } };
     await session.page.getByRole('button', { name: 'Download model' }).click();
     const bar = session.page
       .getByTestId('semantic-model')
