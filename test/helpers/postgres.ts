@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chown, mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { chown, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +35,7 @@ const LEASH =
   'exec 3<&0; "$0" "$@" 3<&- & pid=$!; (read -r _ <&3; kill -INT "$pid" 2>/dev/null) & ' +
   'wait "$pid"; code=$?; rm -rf "$PG_TEST_DIR"; exit "$code"';
 const NOBODY = { uid: 65534, gid: 65534 };
+const PG_ENV = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
 
 export interface TestPostgres {
   host: string;
@@ -77,25 +79,8 @@ async function startIn(
   try {
     if (asRoot) await chown(dir, NOBODY.uid, NOBODY.gid);
     const data = join(dir, 'data');
-    await mkdir(data, { mode: 0o700 });
-    if (asRoot) await chown(data, NOBODY.uid, NOBODY.gid);
-    const env = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
-    await run(
-      join(bin, 'initdb'),
-      [
-        '-D',
-        data,
-        '-U',
-        'postgres',
-        '--auth=trust',
-        '--no-sync',
-        '--no-instructions',
-        '-E',
-        'UTF8',
-        '--locale=C.UTF-8',
-      ],
-      { ...owner, cwd: dir, env },
-    );
+    // A copy of one initdb'd cluster: initdb for every server cost a second or two of CPU each, dozens of times a run.
+    await run('cp', ['-a', await initdbTemplate(bin), data]);
     const port = await freePort();
     child = spawn(
       '/bin/sh',
@@ -108,7 +93,7 @@ async function startIn(
         ...['-c', 'full_page_writes=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=100'],
         ...['-c', 'dynamic_shared_memory_type=mmap', '-c', 'logging_collector=off'],
       ],
-      { ...owner, cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], env: { ...env, PG_TEST_DIR: dir } },
+      { ...owner, cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], env: { ...PG_ENV, PG_TEST_DIR: dir } },
     );
     await ready(child);
     return serverHandle(child, port, cleanup);
@@ -120,6 +105,48 @@ async function startIn(
     await cleanup();
     throw err;
   }
+}
+
+const INITDB_ARGS = [
+  '-U',
+  'postgres',
+  '--auth=trust',
+  '--no-sync',
+  '--no-instructions',
+  '-E',
+  'UTF8',
+  '--locale=C.UTF-8',
+];
+const TEMPLATES = join(import.meta.dirname, '..', '..', '.cache', 'postgres-initdb');
+
+/**
+ * The data folder initdb makes with INITDB_ARGS for these binaries, made once and kept in .cache/ (owned by nobody when
+ * run as root, as the servers are). Test processes racing to make it each make their own and the first rename wins.
+ */
+async function initdbTemplate(bin: string): Promise<string> {
+  const key = createHash('sha256')
+    .update(JSON.stringify([bin, statSync(join(bin, 'postgres')).mtimeMs, INITDB_ARGS]))
+    .digest('hex')
+    .slice(0, 16);
+  const template = join(TEMPLATES, key);
+  if (existsSync(template)) return join(template, 'data');
+  await mkdir(TEMPLATES, { recursive: true });
+  const making = await mkdtemp(join(TEMPLATES, 'making-'));
+  try {
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) await chown(making, NOBODY.uid, NOBODY.gid);
+    await run(join(bin, 'initdb'), ['-D', join(making, 'data'), ...INITDB_ARGS], {
+      ...(asRoot ? NOBODY : {}),
+      cwd: making,
+      env: PG_ENV,
+    });
+    await rename(making, template).catch((err: unknown) => {
+      if (!existsSync(template)) throw err;
+    });
+  } finally {
+    await rm(making, { recursive: true, force: true });
+  }
+  return join(template, 'data');
 }
 
 function serverHandle(child: ChildProcess, port: number, cleanup: () => Promise<void>): TestPostgres {
