@@ -13,7 +13,7 @@ import { BENCH_DIR } from './bench-files';
 import { bigVideo, bigVideoUnder } from './big-video';
 import { compare, rssMb, timeBest, type Benchmark, type BenchResult } from './harness';
 import { curlMultipart, curlPut, splitParts } from './s3-curl';
-import { curlUpload, peakRssWhile } from './service-upload-run';
+import { curlUpload, peakRssWhile, timeBestInTurns } from './service-upload-run';
 import { benchClip, DURATION } from './titled-clip';
 
 /** A second, smaller upload: flat memory means the same peak whatever the size. */
@@ -72,7 +72,6 @@ async function uploadScale(cluster: TeamCluster): Promise<BenchResult[]> {
   const service = { baseUrl: replica.baseUrl, key: cluster.key };
   const idle = await rssMb(replica.pid);
   const { peakMb: smallerPeak } = await peakRssWhile(replica.pid, () => curlUpload(service, smaller));
-  const curlSeconds = await timeBest(2, () => curlPut(cluster.s3, file, 'bench/curl-put.mp4'));
   // Like for like: the same multipart upload (part size, parts in flight) made by curl.
   const partsDir = join(BENCH_DIR, 'curl-parts');
   const parts = await splitParts(file, MIN_PART_BYTES, partsDir);
@@ -80,9 +79,14 @@ async function uploadScale(cluster: TeamCluster): Promise<BenchResult[]> {
     curlMultipart(cluster.s3, parts, 'bench/curl-multipart.mp4', PARTS_IN_FLIGHT),
   );
   await rm(partsDir, { recursive: true, force: true });
-  const { result: uploadSeconds, peakMb } = await peakRssWhile(replica.pid, () =>
-    timeBest(2, () => curlUpload(service, file)),
+  // In turns, so that the others' load on this shared machine falls on the replica and its baseline alike.
+  const { result: best, peakMb } = await peakRssWhile(replica.pid, () =>
+    timeBestInTurns(2, {
+      curl: () => curlPut(cluster.s3, file, 'bench/curl-put.mp4'),
+      upload: () => curlUpload(service, file),
+    }),
   );
+  const { curl: curlSeconds, upload: uploadSeconds } = best;
   // The store alone, in this process: what the S3 leg costs (multipart on s3rver) without HTTP in, hashing, probing.
   const s3 = cluster.s3;
   const store = await openBlobStore(parseConfig({ storage: { s3: s3.config } }), BENCH_DIR, BENCH_DIR, s3.env);

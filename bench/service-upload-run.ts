@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { TestService } from '../test/helpers/service';
-import { rssMb } from './harness';
+import { rssMb, timeBest } from './harness';
 
 const run = promisify(execFile);
 
@@ -29,4 +29,21 @@ export async function peakRssWhile<T>(pid: number, work: () => Promise<T>): Prom
   } finally {
     clearInterval(sampler);
   }
+}
+
+/**
+ * The best time of each of `runs` over `rounds` rounds, taken in turn (a, b, c, a, b, c...), so that a shared machine's
+ * load, which comes and goes, weighs on every one of them alike.
+ */
+export async function timeBestInTurns<K extends string>(
+  rounds: number,
+  runs: Record<K, () => Promise<unknown>>,
+): Promise<Record<K, number>> {
+  const best = Object.fromEntries(Object.keys(runs).map((k) => [k, Infinity])) as Record<K, number>;
+  for (let round = 0; round < rounds; round++) {
+    for (const [key, run] of Object.entries(runs) as [K, () => Promise<unknown>][]) {
+      best[key] = Math.min(best[key], await timeBest(1, run));
+    }
+  }
+  return best;
 }
