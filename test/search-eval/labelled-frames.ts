@@ -94,8 +94,8 @@ export const LABELLED_FRAMES: LabelledFrame[] = [
     text: 'either',
   })),
   // The animated film: the woman with a wine glass at a table (2, 3.5 s), the man across it (4.3-6 s), then his face
-  // close (9, 11 s). Both are grown-ups: face-api's age net reads a child at 3.5 and 11 s, faceres at 6 s, both at 4.3
-  // and 5.3 s.
+  // close (9, 11 s). Both are grown-ups: face-api's age net reads a child at 3.5, 4.3 and 5.3 s (faceres agrees at 4.3
+  // and 5.3 s), faceres alone at 6 s.
   ...[2, 3.5, 4.3, 5.3, 6, 9, 11].map((at): LabelledFrame => ({
     clip: 'cartoon',
     at,

@@ -9,9 +9,10 @@ const nodeRequire = createRequire(import.meta.url);
 
 /**
  * A second age estimate, independent of face-api's age net: human's faceres (HSE FaceRes, 7 MB, 224 px crops of the
- * detector's box, trained apart from face-api's 112 px net on the aligned crop). Age bands are only indexed where both
- * agree, and "child" only where they also agree on the box shrunk and grown (people-descriptors.ts): each net alone
- * reads faces it was never trained on, such as a computer-animated grown man, as a child's in some frames.
+ * detector's box, trained apart from face-api's 112 px net on the aligned crop). Read only where face-api reads a child:
+ * "child" is indexed only where both nets agree on the box as found, shrunk and grown (people-descriptors.ts), since
+ * each net alone reads faces it was never trained on, such as a computer-animated grown man, as a child's in some
+ * frames. faceres costs about twice face-api's reading of a face, so it does not run on every face.
  */
 export interface AgeReader {
   model: TfjsConverter.GraphModel;
@@ -93,10 +94,11 @@ export function scaledBox([x, y, w, h]: FaceBox['box'], k: number): FaceBox['box
 }
 
 /**
- * Both nets' ages of one face at CHILD_VIEW_SCALES: face-api's (landmarks found again in the other box, so a
- * different aligned crop) and faceres'. A view too small to describe gives no face-api age.
+ * The readings "child" needs beyond face-api's own: faceres' on the box as found, then both nets' at
+ * CHILD_VIEW_SCALES (face-api finds the landmarks again in the other box, so its aligned crop differs too). A view too
+ * small to describe gives no face-api age.
  */
-export async function agesAtViews(
+export async function childCheckAges(
   describer: FaceDescriber,
   reader: AgeReader,
   tf: typeof TfjsCore,
@@ -105,6 +107,6 @@ export async function agesAtViews(
 ): Promise<number[]> {
   const views = CHILD_VIEW_SCALES.map((k) => ({ box: scaledBox(face.box, k), score: face.score }));
   const described = await describeFaces(describer, image, views);
-  const second = await readAges(reader, tf, image, views);
-  return [...described.map((d) => d.age), ...second.filter((a): a is number => a !== null)];
+  const second = await readAges(reader, tf, image, [face, ...views]);
+  return [...second.filter((a): a is number => a !== null), ...described.map((d) => d.age)];
 }

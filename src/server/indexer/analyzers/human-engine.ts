@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TfjsCore from '@tensorflow/tfjs-core';
 import type { Config, Human } from '@vladmandic/human';
 import { z } from 'zod';
-import { agesAtViews, loadAgeReader, readAges, type AgeReader } from './face-age';
+import { childCheckAges, loadAgeReader, type AgeReader } from './face-age';
 import { confirmFaces } from './face-confirm';
 import {
   describeFaces,
@@ -16,7 +16,7 @@ import {
   type FaceDescriber,
 } from './face-descriptors';
 import { FRAME_PASS, PASS_MODELS, POSE_PASS, readPose } from './human-passes';
-import { mayBeChild, someoneSeen, type PeopleSeen, type Seen, type SeenFace } from './people-descriptors';
+import { readsAsChild, someoneSeen, type PeopleSeen, type Seen, type SeenFace } from './people-descriptors';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -180,7 +180,7 @@ export interface FrameDetections {
   objects: { label: string; score: number; box: [number, number, number, number] }[];
   /** Faces found by human's detector, described by face-api; a face too small to describe is left out. */
   faces: DescribedFace[];
-  /** Who is in the frame, for the people analyzer: person boxes, faces with smile and both ages, poses. */
+  /** Who is in the frame, for the people analyzer: person boxes, faces with smile and ages, poses. */
   people: PeopleSeen;
 }
 
@@ -198,7 +198,7 @@ const detected = new WeakMap<Uint8Array, Promise<FrameDetections>>();
 
 /**
  * Runs detection on packed RGB pixels: objects, faces and their emotion by human, face descriptors and ages by
- * face-api, a second age by faceres, then, when someone is in the frame, human's body pose and its gestures. The same pixels (the same array)
+ * face-api (a child's checked by faceres and other crops), then, when someone is in the frame, human's body pose and its gestures. The same pixels (the same array)
  * are detected once, however many analyzers ask.
  */
 export function detectRgb(
@@ -240,15 +240,15 @@ async function detectOnce(
     // Only a face two of skin, a sure person box and its landmarks vouch for is stored, counted, aged or called
     // smiling (face-confirm.ts); one too small to describe has no landmarks and is dropped too.
     const faces = await confirmFaces(found, persons, rgb, width, height, (v) => describeFaces(engine.faces, tensor, v));
-    const secondAges = await readAges(engine.ages, engine.tf, tensor, faces);
     const seenFaces: SeenFace[] = [];
-    for (const [i, face] of faces.entries()) {
+    for (const face of faces) {
       const f = result.face[face.key]!;
-      const ages = [face.age, secondAges[i]].filter((a): a is number => typeof a === 'number');
-      // The other views cost two more readings of the face: only a face both nets call a child needs them.
-      const viewAges = mayBeChild(ages) ? await agesAtViews(engine.faces, engine.ages, engine.tf, tensor, face) : [];
+      // Only a face face-api reads as a child's pays for the readings that must agree before "child" is told.
+      const more = readsAsChild(face.age)
+        ? await childCheckAges(engine.faces, engine.ages, engine.tf, tensor, face)
+        : [];
       const happy = f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0;
-      seenFaces.push({ box: f.box, score: f.score, happy, ages, viewAges });
+      seenFaces.push({ box: f.box, score: f.score, happy, ages: [face.age, ...more] });
     }
     const pose = someoneSeen(persons, seenFaces)
       ? readPose(await engine.human.detect(tensor, POSE_PASS))

@@ -18,15 +18,10 @@ export interface SeenFace extends Seen {
   /** The emotion model's probability that the face is happy, 0 when it did not run. */
   happy: number;
   /**
-   * The face's age in years by each independent estimate that read it (face-api's age net, then faceres: face-age.ts);
-   * an age band needs all of them, and at least AGE_ESTIMATES, to agree.
+   * The face's age in years: face-api's first (empty when the face was too small to read); where that is a child's,
+   * then faceres' and both nets' on the face's box shrunk and grown (face-age.ts), which "child" needs to agree.
    */
   ages: number[];
-  /**
-   * Both estimates again on the face's box shrunk and grown about its centre (face-age.ts CHILD_VIEW_SCALES), read only
-   * when `ages` agree on a child; empty otherwise.
-   */
-  viewAges: number[];
 }
 
 /** What the human engine saw of the people in one frame. */
@@ -73,18 +68,14 @@ const AGE_BANDS: [number, string][] = [
 /** An age this close to a band's edge could be either side: its label is kept at half weight. */
 const AGE_EDGE_YEARS = 3;
 /**
- * Estimates that must agree on a band before it is indexed. One net alone called the grown man of a computer-animated
- * film a child; an age band is told only where two nets trained apart (face-api's, faceres) both read it.
+ * "child" needs six readings to agree, each under the band's top plus AGE_EDGE_YEARS: face-api's and faceres' (a second
+ * net trained apart), each on the face's box as found, shrunk and grown. Both nets read the big-eyed grown man of a
+ * computer-animated film as a child in some frames, and there the readings swing with the crop (9 to 29 years from
+ * one box to the next). On 55 frames of that film 0.2 s apart face-api alone read a child on 3, with faceres agreeing
+ * on 2, with every view on none; 38 adult faces in real photos (face-confirm's portraits, two framings each, and the
+ * labelled frames) got a child band under no rule. Other bands keep face-api's reading alone.
  */
-export const AGE_ESTIMATES = 2;
-/**
- * "child" needs more: the same agreement on the face's box shrunk and grown (four more estimates). Both nets read the
- * big-eyed grown man of a computer-animated film as a child in some frames, and there the readings swing with the crop
- * (9 to 29 years from one box to the next). On 55 frames of that film, 0.2 s
- * apart: face-api alone said child on 10, with faceres agreeing on 3, with every view on none; the 38 real adult faces
- * in real photos (face-confirm's portraits, two framings each, and the labelled frames) got none under any rule.
- */
-const CHILD_ESTIMATES = 3 * AGE_ESTIMATES;
+const CHILD_ESTIMATES = 6;
 
 /** Human's gesture names in the words a person would search with; gestures not listed are not worth a label. */
 const GESTURE_WORDS: Record<string, string> = {
@@ -168,37 +159,26 @@ function faceLabels(seen: PeopleSeen): Label[] {
   };
   for (const face of seen.faces) {
     if (face.happy >= SMILE_MIN) keep('smiling', face.happy);
-    for (const [word, sure] of agreedBands(face.ages))
-      if (word !== 'child' || childAtEveryView(face)) keep(word, sure ? face.score : face.score / 2);
+    const age = face.ages[0];
+    if (age === undefined) continue;
+    const index = AGE_BANDS.findIndex(([upper]) => age < upper);
+    const band = AGE_BANDS[index];
+    if (!band || (index === 0 && !childAgreed(face.ages))) continue;
+    const lower = AGE_BANDS[index - 1]?.[0] ?? -Infinity;
+    const nearEdge = age - lower < AGE_EDGE_YEARS || band[0] - age < AGE_EDGE_YEARS;
+    keep(band[1], nearEdge ? face.score / 2 : face.score);
   }
   return [...best].map(([word, weight]) => label(word, weight, PEOPLE_SOURCES.face));
 }
 
-/** Whether the two estimates agree on a child: worth reading the face's other views (childAtEveryView). */
-export function mayBeChild(ages: number[]): boolean {
-  return agreedBands(ages).some(([word]) => word === 'child');
+/** Whether face-api reads a child: the one band that needs the other readings (childAgreed). */
+export function readsAsChild(age: number): boolean {
+  return age < AGE_BANDS[0]![0];
 }
 
-function childAtEveryView(face: SeenFace): boolean {
-  const ages = [...face.ages, ...face.viewAges];
-  return ages.length >= CHILD_ESTIMATES && mayBeChild(ages);
-}
-
-/**
- * The age bands every estimate agrees on: a band holds an estimate that lies inside it or within AGE_EDGE_YEARS of
- * it, so estimates straddling an edge agree on both neighbours. `sure` when every estimate lies inside the band, clear
- * of its edges; otherwise the band is kept at half weight. None with fewer than AGE_ESTIMATES estimates.
- */
-export function agreedBands(ages: number[]): [string, boolean][] {
-  if (ages.length < AGE_ESTIMATES) return [];
-  const bands: [string, boolean][] = [];
-  AGE_BANDS.forEach(([upper, word], index) => {
-    const lower = AGE_BANDS[index - 1]?.[0] ?? -Infinity;
-    const near = (age: number): boolean => age >= lower - AGE_EDGE_YEARS && age < upper + AGE_EDGE_YEARS;
-    const clear = (age: number): boolean => age >= lower + AGE_EDGE_YEARS && age <= upper - AGE_EDGE_YEARS;
-    if (ages.every(near)) bands.push([word, ages.every(clear)]);
-  });
-  return bands;
+/** Whether all CHILD_ESTIMATES readings are within AGE_EDGE_YEARS of the child band. */
+function childAgreed(ages: number[]): boolean {
+  return ages.length >= CHILD_ESTIMATES && ages.every((a) => a < AGE_BANDS[0]![0] + AGE_EDGE_YEARS);
 }
 
 /** Gestures in plain words, each weighted by the best score of the bodies or hands it was read from. */
