@@ -77,7 +77,10 @@ export async function readAges(
   return ages;
 }
 
-/** Human's reading of faceres' 100 classes (faceres.ts), kept as it is so ages match human's own. */
+/**
+ * Human's reading of faceres' 100 classes, one a year (its faceres.ts): the likeliest year moved towards its likelier
+ * neighbour by 10 years times that neighbour's probability. Kept as it is so ages match human's own.
+ */
 export function ageFromClasses(p: ArrayLike<number>): number {
   let i = 0;
   for (let k = 1; k < p.length; k++) if (p[k]! > p[i]!) i = k;
