@@ -42,10 +42,11 @@ const FILES = [
   '**/node_modules/@vladmandic/{human,face-api}/dist/*.{node,node-wasm}.js',
   '!**/node_modules/@vladmandic/{human,face-api}/{src,assets,tfjs,tmp,favicon.ico}{,/**}',
   // Of their models, only what the indexer loads: human's object, face, emotion and pose nets (human-engine.ts,
-  // PASS_MODELS in human-passes.ts) and face-api's landmark, recognition and age nets (face-descriptors.ts). Mesh, iris,
-  // hands, faceres, antispoof, liveness and face-api's own detectors and expression net (24 MiB) are never read.
+  // PASS_MODELS in human-passes.ts), faceres as the second age estimate (face-age.ts) and face-api's landmark,
+  // recognition and age nets (face-descriptors.ts). Mesh, iris, hands, antispoof, liveness and face-api's own detectors
+  // and expression net (24 MiB) are never read.
   '!**/node_modules/@vladmandic/human/models/**',
-  '**/node_modules/@vladmandic/human/models/{centernet,blazeface,emotion,movenet-lightning}.{json,bin}',
+  '**/node_modules/@vladmandic/human/models/{centernet,blazeface,emotion,movenet-lightning,faceres}.{json,bin}',
   '!**/node_modules/@vladmandic/face-api/model/**',
   '**/node_modules/@vladmandic/face-api/model/{face_landmark_68,face_recognition,age_gender}_model{.bin,-weights_manifest.json}',
   // nsfwjs: src/server/indexer/analyzers/nsfw-model.ts loads mobilenet_v2 through the CommonJS build; the inception and

@@ -213,7 +213,7 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
         .map((f) => f.path.slice(prefix.length))
         .sort();
     expect(models('node_modules/@vladmandic/human/models/')).toEqual(
-      ['blazeface', 'centernet', 'emotion', 'movenet-lightning'].flatMap((m) => [`${m}.bin`, `${m}.json`]),
+      ['blazeface', 'centernet', 'emotion', 'faceres', 'movenet-lightning'].flatMap((m) => [`${m}.bin`, `${m}.json`]),
     );
     expect(models('node_modules/@vladmandic/face-api/model/')).toEqual(
       ['age_gender', 'face_landmark_68', 'face_recognition'].flatMap((m) => [
@@ -296,13 +296,14 @@ describe('the packaged Linux app (electron-builder --linux dir)', () => {
   // With the semantic model slot's runtime: onnxruntime-node's CPU library for this platform (44 MiB) and sharp's
   // libvips (18 MiB), which transformers.js imports (other platforms' runtimes and onnxruntime-web, 359 MiB more, stay
   // out: build/electron-builder.config.ts). WordNet's nouns are cut and block-compressed at pack time
-  // (build/wordnet-pack.ts). 279.1 MiB = 292.6 MB when this was set (the goal is under 300 MB, decimal), of which the
-  // bundled ffprobe 75.3 MiB and ffmpeg 65.0: the bound, 282 MiB = 295.7 MB, catches a package that comes back whole.
-  it('stays under 282 MiB = 295.7 MB (app.asar + app.asar.unpacked; the goal is under 300 MB)', () => {
+  // (build/wordnet-pack.ts). 279.1 MiB = 292.6 MB before faceres (6.7 MiB, the second age estimate: face-age.ts) joined
+  // human's models, about 285.8 MiB = 299.7 MB after (the goal is under 300 MB, decimal), of which the bundled ffprobe
+  // 75.3 MiB and ffmpeg 65.0: the bound, 286 MiB = 299.9 MB, is the goal's and catches a package that comes back whole.
+  it('stays under 286 MiB = 299.9 MB (app.asar + app.asar.unpacked; the goal is under 300 MB)', () => {
     const sizes = packageSizes(files);
     const total = sizes.reduce((n, s) => n + s.packed + s.unpacked, 0);
     console.log(`packaged app, largest packages:\n${sizeTable(sizes, 12)}`);
-    expect(total / MIB).toBeLessThan(282);
+    expect(total / MIB).toBeLessThan(286);
   });
 });
 

@@ -24,7 +24,7 @@ function judgeLabel(frame: LabelledFrame, l: Label): { cls: string; right: boole
       return { cls: `colour+${object}`, right: frame.objects.includes(object) };
     }
     case PEOPLE_SOURCES.face:
-      return { cls: `face:${l.label}`, right: truth(frame.face) };
+      return { cls: `face:${l.label}`, right: truth(l.label === 'child' ? frame.child : frame.face) };
     case PEOPLE_SOURCES.count:
     case PEOPLE_SOURCES.shot:
     case PEOPLE_SOURCES.pose:

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TfjsCore from '@tensorflow/tfjs-core';
 import type { Config, Human } from '@vladmandic/human';
 import { z } from 'zod';
+import { childCheckAges, loadAgeReader, type AgeReader } from './face-age';
 import { confirmFaces } from './face-confirm';
 import {
   describeFaces,
@@ -15,7 +16,7 @@ import {
   type FaceDescriber,
 } from './face-descriptors';
 import { FRAME_PASS, PASS_MODELS, POSE_PASS, readPose } from './human-passes';
-import { someoneSeen, type PeopleSeen, type Seen } from './people-descriptors';
+import { readsAsChild, someoneSeen, type PeopleSeen, type Seen, type SeenFace } from './people-descriptors';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -28,9 +29,13 @@ export interface HumanEngine {
   version: string;
 }
 
-/** Human plus face-api's landmark and recognition nets, run on the faces human finds: what the indexer detects with. */
+/**
+ * Human plus face-api's landmark, recognition and age nets and faceres' age (a second estimate), run on the faces human
+ * finds: what the indexer detects with.
+ */
 export interface DetectionEngine extends HumanEngine {
   faces: FaceDescriber;
+  ages: AgeReader;
 }
 
 let fetchPatched = false;
@@ -142,7 +147,8 @@ export function loadDetectionEngine(): Promise<DetectionEngine> {
   detection ??= (async () => {
     const base = await loadHumanEngine();
     const faces = await loadFaceDescriber(base.tf, packageDir);
-    return { ...base, faces, version: `${base.version} ${faces.version}` };
+    const ages = await loadAgeReader(packageDir('@vladmandic/human'));
+    return { ...base, faces, ages, version: `${base.version} ${faces.version} faceres` };
   })();
   detection.catch(() => {
     detection = null;
@@ -174,7 +180,7 @@ export interface FrameDetections {
   objects: { label: string; score: number; box: [number, number, number, number] }[];
   /** Faces found by human's detector, described by face-api; a face too small to describe is left out. */
   faces: DescribedFace[];
-  /** Who is in the frame, for the people analyzer: person boxes, faces with smile and age, poses. */
+  /** Who is in the frame, for the people analyzer: person boxes, faces with smile and ages, poses. */
   people: PeopleSeen;
 }
 
@@ -192,7 +198,7 @@ const detected = new WeakMap<Uint8Array, Promise<FrameDetections>>();
 
 /**
  * Runs detection on packed RGB pixels: objects, faces and their emotion by human, face descriptors and ages by
- * face-api, then, when someone is in the frame, human's body pose and its gestures. The same pixels (the same array)
+ * face-api (a child's checked by faceres and other crops), then, when someone is in the frame, human's body pose and its gestures. The same pixels (the same array)
  * are detected once, however many analyzers ask.
  */
 export function detectRgb(
@@ -234,10 +240,16 @@ async function detectOnce(
     // Only a face two of skin, a sure person box and its landmarks vouch for is stored, counted, aged or called
     // smiling (face-confirm.ts); one too small to describe has no landmarks and is dropped too.
     const faces = await confirmFaces(found, persons, rgb, width, height, (v) => describeFaces(engine.faces, tensor, v));
-    const seenFaces = faces.map(({ key, age }) => {
-      const f = result.face[key]!;
-      return { box: f.box, score: f.score, happy: f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0, age };
-    });
+    const seenFaces: SeenFace[] = [];
+    for (const face of faces) {
+      const f = result.face[face.key]!;
+      // Only a face face-api reads as a child's pays for the readings that must agree before "child" is told.
+      const more = readsAsChild(face.age)
+        ? await childCheckAges(engine.faces, engine.ages, engine.tf, tensor, face)
+        : [];
+      const happy = f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0;
+      seenFaces.push({ box: f.box, score: f.score, happy, ages: [face.age, ...more] });
+    }
     const pose = someoneSeen(persons, seenFaces)
       ? readPose(await engine.human.detect(tensor, POSE_PASS))
       : { bodies: [], gestures: [] };

@@ -5,7 +5,7 @@ const W = 640;
 const H = 360;
 
 function face(height: number, extra: Partial<SeenFace> = {}): SeenFace {
-  return { box: [10, 10, height, height], score: 0.9, happy: 0, age: null, ...extra };
+  return { box: [10, 10, height, height], score: 0.9, happy: 0, ages: [], ...extra };
 }
 
 function person(height: number, score = 0.6): Seen {
@@ -49,9 +49,13 @@ describe('people descriptors from what human saw', () => {
     expect(shot(seen({ persons: [person(150)] }))).toEqual(['wide shot']);
   });
 
-  it('reads smiles from the happy probability and age bands from the age, halving the weight near a band edge', () => {
+  it("reads smiles from the happy probability and age bands from face-api's age, halving the weight near a band edge", () => {
     const found = seen({
-      faces: [face(80, { happy: 0.8, age: 35 }), face(80, { happy: 0.3, age: 7, score: 0.7 }), face(80, { age: 61 })],
+      faces: [
+        face(80, { happy: 0.8, ages: [35] }),
+        face(80, { happy: 0.3, ages: [7, 9, 8, 6, 10, 9], score: 0.7 }),
+        face(80, { ages: [61] }),
+      ],
     });
     const labels = describePeople(found, W, H).filter((l) => l.source === 'people:face');
     expect(labels.map((l) => [l.label, l.score]).sort()).toEqual([
@@ -60,7 +64,17 @@ describe('people descriptors from what human saw', () => {
       ['elderly', 0.45],
       ['smiling', 0.8],
     ]);
-    expect(words(seen({ faces: [face(80, { happy: 0.49, age: null })] }), 'people:face')).toEqual([]);
+    expect(words(seen({ faces: [face(80, { happy: 0.49, ages: [] })] }), 'people:face')).toEqual([]);
+  });
+
+  it('calls a face a child only when six readings (two nets, three crops) all say so', () => {
+    const child = (ages: number[]): string[] => words(seen({ faces: [face(80, { ages })] }), 'people:face');
+    expect(child([7, 9, 8, 6, 10, 15])).toEqual(['child']);
+    expect(child([7])).toEqual([]);
+    // face-api's reading alone, or with faceres agreeing on the box as found (the animated man at 5.3 s: 6.6, 9.3).
+    expect(child([6.6, 9.3])).toEqual([]);
+    // As on the animated man at 4.3 s: all but one reading under 16.
+    expect(child([5.5, 9.4, 11, 11, 10, 23])).toEqual([]);
   });
 
   it('words body gestures plainly, weighted by their body, and drops the ones nobody searches for', () => {

@@ -17,8 +17,11 @@ export interface Seen {
 export interface SeenFace extends Seen {
   /** The emotion model's probability that the face is happy, 0 when it did not run. */
   happy: number;
-  /** Estimated age in years; null when the face was too small to read. */
-  age: number | null;
+  /**
+   * The face's age in years: face-api's first (empty when the face was too small to read); where that is a child's,
+   * then faceres' and both nets' on the face's box shrunk and grown (face-age.ts), which "child" needs to agree.
+   */
+  ages: number[];
 }
 
 /** What the human engine saw of the people in one frame. */
@@ -64,6 +67,15 @@ const AGE_BANDS: [number, string][] = [
 ];
 /** An age this close to a band's edge could be either side: its label is kept at half weight. */
 const AGE_EDGE_YEARS = 3;
+/**
+ * "child" needs six readings to agree, each under the band's top plus AGE_EDGE_YEARS: face-api's and faceres' (a second
+ * net trained apart), each on the face's box as found, shrunk and grown. Both nets read the big-eyed grown man of a
+ * computer-animated film as a child in some frames, and there the readings swing with the crop (9 to 29 years from
+ * one box to the next). On 55 frames of that film 0.2 s apart face-api alone read a child on 3, with faceres agreeing
+ * on 2, with every view on none; 38 adult faces in real photos (face-confirm's portraits, two framings each, and the
+ * labelled frames) got a child band under no rule. Other bands keep face-api's reading alone.
+ */
+const CHILD_ESTIMATES = 6;
 
 /** Human's gesture names in the words a person would search with; gestures not listed are not worth a label. */
 const GESTURE_WORDS: Record<string, string> = {
@@ -147,16 +159,26 @@ function faceLabels(seen: PeopleSeen): Label[] {
   };
   for (const face of seen.faces) {
     if (face.happy >= SMILE_MIN) keep('smiling', face.happy);
-    if (face.age === null) continue;
-    const age = face.age;
+    const age = face.ages[0];
+    if (age === undefined) continue;
     const index = AGE_BANDS.findIndex(([upper]) => age < upper);
     const band = AGE_BANDS[index];
-    if (!band) continue;
+    if (!band || (index === 0 && !childAgreed(face.ages))) continue;
     const lower = AGE_BANDS[index - 1]?.[0] ?? -Infinity;
     const nearEdge = age - lower < AGE_EDGE_YEARS || band[0] - age < AGE_EDGE_YEARS;
     keep(band[1], nearEdge ? face.score / 2 : face.score);
   }
   return [...best].map(([word, weight]) => label(word, weight, PEOPLE_SOURCES.face));
+}
+
+/** Whether face-api reads a child: the one band that needs the other readings (childAgreed). */
+export function readsAsChild(age: number): boolean {
+  return age < AGE_BANDS[0]![0];
+}
+
+/** Whether all CHILD_ESTIMATES readings are within AGE_EDGE_YEARS of the child band. */
+function childAgreed(ages: number[]): boolean {
+  return ages.length >= CHILD_ESTIMATES && ages.every((a) => a < AGE_BANDS[0]![0] + AGE_EDGE_YEARS);
 }
 
 /** Gestures in plain words, each weighted by the best score of the bodies or hands it was read from. */

@@ -92,6 +92,8 @@ describe('people analyzer on real photographs', () => {
     const found = await first;
     expect(found.people.bodies.length).toBe(1);
     expect(found.faces[0]?.age).toBeGreaterThan(13);
+    // A grown-up's face: face-api's reading alone, no child check (face-age.ts).
+    expect(found.people.faces[0]?.ages).toEqual([found.faces[0]?.age]);
 
     const before = engine.tf.memory().numTensors;
     const copy = Uint8Array.from(rgb);
