@@ -2,7 +2,7 @@ import type { Label } from '../types';
 import { drawingLabels } from './drawing-labels';
 import { drawnLook } from './drawn-look';
 import { contentBox, cropRgb } from './frame-borders';
-import { loadNsfwClassifier } from './nsfw-model';
+import { loadNsfwThreadClassifier } from '../worker/nsfw-thread';
 
 /** Each frame's drawing labels, kept while its pixels live: the drawing and people analyzers both ask for them. */
 const judged = new WeakMap<Uint8Array, Promise<Label[]>>();
@@ -26,7 +26,7 @@ export async function frameLooksDrawn(rgb: Uint8Array, width: number, height: nu
 }
 
 async function judge(frame: Uint8Array, width: number, height: number): Promise<Label[]> {
-  const nsfw = await loadNsfwClassifier();
+  const nsfw = await loadNsfwThreadClassifier();
   const box = contentBox(frame, width, height);
   const rgb = box.width === width && box.height === height ? frame : cropRgb(frame, width, box);
   const scores = await nsfw.classify(rgb, box.width, box.height);
