@@ -1,29 +1,38 @@
-import { NSFW_MODEL_ID, type NsfwClassifier, type NsfwScores } from '../analyzers/nsfw-model';
+import { NSFW_MODEL_ID } from '../analyzers/nsfw-model';
+import type { Label } from '../types';
 import { ModelThread, type ModelThreadEvent } from './model-thread';
 import { fromNsfwSchema, type ToNsfw } from './nsfw-protocol';
 
-function decode(raw: unknown): ModelThreadEvent<NsfwScores> {
+function decode(raw: unknown): ModelThreadEvent<Label[]> {
   const message = fromNsfwSchema.parse(raw);
   switch (message.type) {
     case 'ready':
       return { kind: 'ready', error: message.error, version: message.version };
-    case 'scores':
-      return { kind: 'answer', id: message.id, value: message.scores };
+    case 'labels':
+      return { kind: 'answer', id: message.id, value: message.labels };
     case 'failed':
       return { kind: 'failed', id: message.id, message: message.message };
   }
 }
 
-let thread: ModelThread<NsfwScores> | null = null;
-let classifier: Promise<NsfwClassifier> | null = null;
+/** Whether a frame is drawn, judged in the nsfwjs thread (see judgeDrawn in drawn-frame.ts). */
+export interface DrawnJudge {
+  /** The classifier's version, as the in-process one (nsfw-model.ts) reports it. */
+  version: string;
+  /** The frame's drawing labels; none when it is not drawn. */
+  judge(rgb: Uint8Array, width: number, height: number): Promise<Label[]>;
+}
+
+let thread: ModelThread<Label[]> | null = null;
+let judge: Promise<DrawnJudge> | null = null;
 
 /**
- * nsfwjs in a thread of its own (nsfw-worker.ts), started once for the process and kept: the indexer's drawing
- * signals classify there while human's detectors compute on the analysis thread. The thread holds the process only
- * while a frame is out, so nothing has to close it.
+ * nsfwjs and the drawn-look measures in a thread of their own (nsfw-worker.ts), started once for the process and
+ * kept: the indexer's drawing signals are read there while human's detectors compute on the analysis thread. The
+ * thread holds the process only while a frame is out, so nothing has to close it.
  */
-export function loadNsfwThreadClassifier(): Promise<NsfwClassifier> {
-  classifier ??= (async () => {
+export function loadDrawnJudge(): Promise<DrawnJudge> {
+  judge ??= (async () => {
     thread ??= new ModelThread({
       name: 'nsfwjs',
       sibling: './nsfw-worker.ts',
@@ -32,19 +41,18 @@ export function loadNsfwThreadClassifier(): Promise<NsfwClassifier> {
       unrefWhenIdle: true,
     });
     const running = thread;
-    const version = (await running.start()) ?? 'nsfwjs';
+    const version = (await running.start()) ?? NSFW_MODEL_ID;
     return {
-      id: NSFW_MODEL_ID,
       version,
-      classify: (rgb, width, height) => {
+      judge: (rgb, width, height) => {
         // A copy crosses: the caller's pixels are shared with the other analyzers.
         const data = rgb.slice();
-        return running.request((id): ToNsfw => ({ type: 'classify', id, data, width, height }), [data.buffer]);
+        return running.request((id): ToNsfw => ({ type: 'judge', id, data, width, height }), [data.buffer]);
       },
     };
   })();
-  classifier.catch(() => {
-    classifier = null;
+  judge.catch(() => {
+    judge = null;
   });
-  return classifier;
+  return judge;
 }

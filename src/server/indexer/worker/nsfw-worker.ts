@@ -1,13 +1,14 @@
 import { parentPort } from 'node:worker_threads';
+import { judgeDrawn } from '../analyzers/drawn-frame';
 import { loadWasmBackend } from '../analyzers/human-engine';
 import { nsfwOn } from '../analyzers/nsfw-model';
 import { fromNsfwSchema, toNsfwSchema, type FromNsfw } from './nsfw-protocol';
 
 /**
- * The drawing classifier's thread: nsfwjs on a tfjs-wasm backend of its own (brought up as human brings up the
- * analysis thread's, so the scores are the same), whose kernels compute on the thread that calls them. Run here, it
- * takes the core the detectors leave, instead of taking turns with them on the analysis thread. Started by
- * NsfwThread (nsfw-thread.ts).
+ * The drawing judge's thread: nsfwjs on a tfjs-wasm backend of its own (brought up as human brings up the analysis
+ * thread's, so the scores are the same), whose kernels compute on the thread that calls them, and the drawn-look
+ * measures beside it (plain JavaScript on the pixels). Run here, they take the core the detectors leave, instead of
+ * taking turns with them on the analysis thread. Started by loadDrawnJudge (nsfw-thread.ts).
  */
 
 const port = parentPort;
@@ -32,7 +33,7 @@ port.on('message', (raw: unknown) => {
     try {
       if (data.length !== width * height * 3)
         throw new Error(`${data.length} bytes is not a ${width}x${height} RGB picture`);
-      send({ type: 'scores', id, scores: await (await loading).classify(data, width, height) });
+      send({ type: 'labels', id, labels: await judgeDrawn(await loading, data, width, height) });
     } catch (err) {
       send({ type: 'failed', id, message: err instanceof Error ? err.message : String(err) });
     }
