@@ -26,6 +26,7 @@ const BUILT = [
   'service/cli.js',
   'service/analysis-worker.js',
   'service/scene-text-worker.js',
+  'service/nsfw-worker.js',
 ];
 
 /** Builds the app when any built entry is missing or older than the sources. */

@@ -1,7 +1,7 @@
 import { engineAvailability } from './engine-availability';
 import type { Availability, FrameAnalyzer, FrameFindings, SegmentFrame } from '../types';
 import { drawnFrameLabels } from './drawn-frame';
-import { loadNsfwClassifier } from './nsfw-model';
+import { loadDrawnJudge } from '../worker/nsfw-thread';
 
 export { DRAWING_MIN, DRAWING_SOURCE, drawingLabels } from './drawing-labels';
 
@@ -16,7 +16,7 @@ export class DrawingAnalyzer implements FrameAnalyzer {
   version = 'nsfwjs (not loaded)';
 
   async available(): Promise<Availability> {
-    const { availability, version } = await engineAvailability(loadNsfwClassifier, 'nsfwjs on tfjs wasm did not load');
+    const { availability, version } = await engineAvailability(loadDrawnJudge, 'nsfwjs on tfjs wasm did not load');
     if (version) this.version = version;
     return availability;
   }

@@ -2,7 +2,8 @@ import type { Label } from '../types';
 import { drawingLabels } from './drawing-labels';
 import { drawnLook } from './drawn-look';
 import { contentBox, cropRgb } from './frame-borders';
-import { loadNsfwClassifier } from './nsfw-model';
+import type { NsfwClassifier } from './nsfw-model';
+import { loadDrawnJudge } from '../worker/nsfw-thread';
 
 /** Each frame's drawing labels, kept while its pixels live: the drawing and people analyzers both ask for them. */
 const judged = new WeakMap<Uint8Array, Promise<Label[]>>();
@@ -14,7 +15,7 @@ const judged = new WeakMap<Uint8Array, Promise<Label[]>>();
 export function drawnFrameLabels(rgb: Uint8Array, width: number, height: number): Promise<Label[]> {
   let labels = judged.get(rgb);
   if (!labels) {
-    labels = judge(rgb, width, height);
+    labels = loadDrawnJudge().then((j) => j.judge(rgb, width, height));
     judged.set(rgb, labels);
   }
   return labels;
@@ -25,8 +26,13 @@ export async function frameLooksDrawn(rgb: Uint8Array, width: number, height: nu
   return (await drawnFrameLabels(rgb, width, height)).length > 0;
 }
 
-async function judge(frame: Uint8Array, width: number, height: number): Promise<Label[]> {
-  const nsfw = await loadNsfwClassifier();
+/** The judgement itself, on a classifier (run in the nsfwjs thread, nsfw-worker.ts). */
+export async function judgeDrawn(
+  nsfw: NsfwClassifier,
+  frame: Uint8Array,
+  width: number,
+  height: number,
+): Promise<Label[]> {
   const box = contentBox(frame, width, height);
   const rgb = box.width === width && box.height === height ? frame : cropRgb(frame, width, box);
   const scores = await nsfw.classify(rgb, box.width, box.height);

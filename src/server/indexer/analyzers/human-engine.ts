@@ -114,6 +114,25 @@ function isHumanModule(value: unknown): value is HumanModule {
   return typeof value === 'object' && value !== null && typeof (value as { Human?: unknown }).Human === 'function';
 }
 
+/** A Human instance (nothing loaded yet) and the tfjs-core it computes with. */
+function newHuman(): { human: Human; tf: Tfjs } {
+  allowFileFetch();
+  const mod: unknown = nodeRequire(join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js'));
+  if (!isHumanModule(mod)) throw new Error('human.node-wasm.js has no Human export');
+  return { human: new mod.Human(humanConfig()), tf: nodeRequire('@tensorflow/tfjs-core') as Tfjs };
+}
+
+/**
+ * The tfjs wasm backend brought up exactly as human brings it up (its wasm files and flags), without human's models:
+ * for a thread that runs another model (nsfwjs) on that backend and computes the same numbers as beside human.
+ */
+export async function loadWasmBackend(): Promise<Tfjs> {
+  const { human, tf } = newHuman();
+  await human.init();
+  if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);
+  return tf;
+}
+
 let engine: Promise<HumanEngine> | null = null;
 
 /**
@@ -123,11 +142,7 @@ let engine: Promise<HumanEngine> | null = null;
  */
 export function loadHumanEngine(): Promise<HumanEngine> {
   engine ??= (async () => {
-    allowFileFetch();
-    const mod: unknown = nodeRequire(join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js'));
-    if (!isHumanModule(mod)) throw new Error('human.node-wasm.js has no Human export');
-    const tf = nodeRequire('@tensorflow/tfjs-core') as Tfjs;
-    const human = new mod.Human(humanConfig());
+    const { human, tf } = newHuman();
     await human.load();
     const missing = PASS_MODELS.filter((m) => !loadedModels(human).includes(m));
     if (missing.length > 0) throw new Error(`human could not load ${missing.join(', ')} (backend ${tf.getBackend()})`);

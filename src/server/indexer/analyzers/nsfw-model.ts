@@ -23,6 +23,7 @@ interface NsfwModule {
 }
 
 const MODEL = 'mobilenet_v2';
+export const NSFW_MODEL_ID = `nsfwjs-${MODEL}`;
 
 /** The model JSON and base64 weight shards ship in the package as small CommonJS wrappers; they are read from disk. */
 function modelHandler(): io.IOHandler {
@@ -67,22 +68,27 @@ let classifier: Promise<NsfwClassifier> | null = null;
  * insists on initialising the wasm backend itself, so human is brought up first and nsfwjs runs on the same backend.
  */
 export function loadNsfwClassifier(): Promise<NsfwClassifier> {
-  classifier ??= (async () => {
-    const { tf } = await loadHumanEngine();
-    const nsfw = nodeRequire('nsfwjs') as NsfwModule;
-    const model = new nsfw.NSFWJS(modelHandler(), { size: 224 });
-    await model.load();
-    if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);
-    return {
-      id: `nsfwjs-${MODEL}`,
-      version: `nsfwjs ${packageVersion('nsfwjs')} ${MODEL} tfjs-wasm ${tf.version_core}`,
-      classify: (rgb, w, h) => classify(tf, model, rgb, w, h),
-    };
-  })();
+  classifier ??= (async () => nsfwOn((await loadHumanEngine()).tf))();
   classifier.catch(() => {
     classifier = null;
   });
   return classifier;
+}
+
+/**
+ * nsfwjs on a tfjs whose wasm backend is up (human's, or loadWasmBackend's in a thread of its own): the model is
+ * loaded on it.
+ */
+export async function nsfwOn(tf: Tfjs): Promise<NsfwClassifier> {
+  const nsfw = nodeRequire('nsfwjs') as NsfwModule;
+  const model = new nsfw.NSFWJS(modelHandler(), { size: 224 });
+  await model.load();
+  if (tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${tf.getBackend()}, expected wasm`);
+  return {
+    id: NSFW_MODEL_ID,
+    version: `nsfwjs ${packageVersion('nsfwjs')} ${MODEL} tfjs-wasm ${tf.version_core}`,
+    classify: (rgb, w, h) => classify(tf, model, rgb, w, h),
+  };
 }
 
 async function classify(tf: Tfjs, model: NSFWJS, rgb: Uint8Array, width: number, height: number): Promise<NsfwScores> {
