@@ -8,8 +8,9 @@ import type { SegmentSearch } from '../workers/search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scoring';
 import type { Sql } from '../../storage/sql';
 import { fuseSemantic } from '../ranking/semantic-fusion';
-import { bm25Scorer, type Bm25Phrase, type Column } from './bm25';
-import { candidates, scopeOf, type Match } from './pg-candidates';
+import { bm25OfInstances, bm25Scorer, type Bm25Phrase, type Column } from './bm25';
+import { bothMatch, butNotMatch, candidates, scopeOf, type Match } from './pg-candidates';
+import { wordCandidates } from './pg-word-rank';
 import { PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -92,6 +93,9 @@ export async function searchSegmentsPg(
   const matchOf = (phrases: { words: string[] }[]): Match => ({
     sql: `(f.terms @@ CAST(? AS tsquery))`,
     args: [phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ')],
+    words: phrases.every((p) => p.words.length === 1)
+      ? { any: [phrases.map((p) => porterStem(p.words[0]!))], none: [] }
+      : undefined,
   });
   const count = async (match: Match): Promise<number> =>
     countRow.parse(
@@ -136,11 +140,21 @@ export async function searchSegmentsPg(
   const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
   const score = bm25Scorer(live, account, only);
+  // Posting lists (pg-word-rank.ts) are read whole, the newest MAX_RANKED_ROWS rank rows by any window: postings
+  // win while the query's words are in few rows together (1-3 words in ~2% of 100,000 rows each: 0.35x -> 0.57x of
+  // SQLite's speed), and lose far past that (32 such words: 0.6x -> 0.19x), so longer queries rank from rank rows.
+  const fromPostings = live.every((p) => p.lexemes.length === 1) && sumHits(live) <= POSTINGS_BUDGET;
+  const scoreWords = bm25OfInstances(live, account);
+  const phraseLexemes = live.map((p) => p.lexemes[0]!);
+  const ranked = async (match: Match, window: number): Promise<RankedRow[]> =>
+    match.words && fromPostings
+      ? (await wordCandidates(sql, accountId, field, match.words, scope, window, phraseLexemes)).map((c) => ({
+          id: c.id,
+          rank: scoreWords(c.f, c.tokens),
+        }))
+      : (await candidates(sql, accountId, match, scope, window, lexemes)).map((c) => ({ id: c.id, rank: score(c) }));
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
-    (await candidates(sql, accountId, match, scope, window, lexemes))
-      .map((c) => ({ id: c.id, rank: score(c) }))
-      .sort((a, b) => a.rank - b.rank || a.id - b.id)
-      .slice(0, wanted);
+    (await ranked(match, window)).sort((a, b) => a.rank - b.rank || a.id - b.id).slice(0, wanted);
   const found = await rankLevel({ matchOf, rank, wanted }, live, []);
   return scoreRankedRows(await readRows(sql, accountId, found), query, field, filter, limit);
 }
@@ -161,8 +175,7 @@ interface Ranking {
  */
 async function rankLevel(r: Ranking, phrases: Phrase[], without: Phrase[]): Promise<RankedRow[]> {
   const excluded = without.length ? r.matchOf(without) : null;
-  const match = (m: Match): Match =>
-    excluded ? { sql: `${m.sql} AND NOT ${excluded.sql}`, args: [...m.args, ...excluded.args] } : m;
+  const match = (m: Match): Match => (excluded ? butNotMatch(m, excluded) : m);
   const floored = phrases.filter((p) => p.idf === FLOOR_IDF);
   const scored = phrases.filter((p) => p.idf !== FLOOR_IDF);
   if (scored.length === 0) return r.rank(match(r.matchOf(phrases)), 4 * r.wanted);
@@ -175,12 +188,15 @@ async function rankLevel(r: Ranking, phrases: Phrase[], without: Phrase[]): Prom
   const [e, c] = [r.matchOf(rare), r.matchOf(common)];
   let found = await r.rank(match(e), MAX_RANKED_ROWS);
   if (sumHits(rare) > MAX_RANKED_ROWS) {
-    const both = { sql: `${e.sql} AND ${c.sql}`, args: [...e.args, ...c.args] };
+    const both = bothMatch(e, c);
     found = merge(found, await r.rank(match(both), MAX_RANKED_ROWS), r.wanted);
   }
   if (found.length === r.wanted && -found[r.wanted - 1]!.rank > bound) return found;
   return merge(found, await rankLevel(r, common, [...without, ...rare]), r.wanted);
 }
+
+/** The most postings a ranking reads from segment_search_words: past this it reads rank rows (see fromPostings). */
+const POSTINGS_BUDGET = 4 * MAX_RANKED_ROWS;
 
 /** PostgreSQL's longest lexeme is 2047 bytes: to_tsvector leaves longer words out of every tsvector. */
 const MAX_WORD_BYTES = 2047;
