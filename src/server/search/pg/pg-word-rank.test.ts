@@ -69,20 +69,21 @@ async function postingsAndRebuilt(sql: Sql): Promise<[unknown[], unknown[]]> {
 
 describe('postingText', () => {
   it('reads rows of id, word count and each lexeme’s count, and refuses anything else', () => {
-    expect(postingText('12 9 1:7.5 3:2\n7 4 2:1')).toEqual([
+    expect(postingText('12 9 car:7.5 red:2\n7 4 boat:1')).toEqual([
       {
         id: 12,
         tokens: 9,
         counts: [
-          [1, 7.5],
-          [3, 2],
+          ['car', 7.5],
+          ['red', 2],
         ],
       },
-      { id: 7, tokens: 4, counts: [[2, 1]] },
+      { id: 7, tokens: 4, counts: [['boat', 1]] },
     ]);
     expect(postingText('')).toEqual([]);
-    expect(() => postingText('12 x 1:2')).toThrow(/no number/);
-    expect(() => postingText('12 9 1:')).toThrow(/no number/);
+    expect(() => postingText('12 x car:2')).toThrow(/no number/);
+    expect(() => postingText('12 9 car:')).toThrow(/no number/);
+    expect(() => postingText('12 9 car')).toThrow(/no lexeme:count/);
   });
 });
 

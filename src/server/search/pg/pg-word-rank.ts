@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Sql, SqlParam } from '../../storage/sql';
+import type { Sql } from '../../storage/sql';
 import type { Where } from '../../storage/where';
 import type { SearchField } from '../segment-types';
 import { COLUMN_WEIGHTS } from './bm25';
@@ -47,56 +47,59 @@ export async function wordCandidates(
   phraseLexemes: readonly string[],
 ): Promise<WordCandidate[]> {
   const lexemes = [...new Set([...phraseLexemes, ...match.any.flat(), ...match.none])];
-  const having: string[] = [];
-  const args: SqlParam[] = [];
-  for (const list of match.any) {
-    having.push('bool_or(p.lexeme = ANY(CAST(? AS TEXT[])))');
-    args.push(textArray(list));
-  }
-  if (match.none.length) {
-    having.push('NOT bool_or(p.lexeme = ANY(CAST(? AS TEXT[])))');
-    args.push(textArray(match.none));
-  }
+  // Each lexeme's roles as bits: bit i for the i-th list of `any`, the next for `none`. A row matches when its
+  // lexemes' bits together hold every `any` bit and not the `none` one (a hash join, not a search of long arrays).
+  const noneBit = 2 ** match.any.length;
+  const masks = lexemes.map(
+    (l) =>
+      match.any.reduce((m, list, i) => (list.includes(l) ? m | (2 ** i) : m), 0) |
+      (match.none.includes(l) ? noneBit : 0),
+  );
+  const anyBits = noneBit - 1;
   const { value, only, weight } = FIELD[field];
   const { found } = foundRow.parse(
     await sql.get(
       `SELECT string_agg(c.id || ' ' || c.tokens || c.fs, E'\\n') AS found FROM (
          SELECT f.segment_id AS id, f.tokens, f.fs FROM (
            SELECT p.segment_id, max(p.video_id) AS video_id, max(p.tokens) AS tokens,
-             string_agg(' ' || array_position(CAST(? AS TEXT[]), p.lexeme) || ':' || ${value}, '') AS fs
-           FROM segment_search_words p
+             string_agg(' ' || p.lexeme || ':' || ${value}, '') AS fs
+           FROM segment_search_words p JOIN unnest(CAST(? AS TEXT[]), CAST(? AS INT[])) q(lexeme, mask)
+             ON q.lexeme = p.lexeme
            WHERE p.account_id = ? AND p.lexeme = ANY(CAST(? AS TEXT[])) ${only}
            GROUP BY p.segment_id
-           HAVING ${having.length ? having.join(' AND ') : 'true'}
+           HAVING bit_or(q.mask) & ? = ?
          ) f ${scope.join}
          WHERE ${scope.where.sql}
          ORDER BY f.segment_id DESC LIMIT ?
        ) c`,
       textArray(lexemes),
+      `{${masks.join(',')}}`,
       accountId,
       textArray(lexemes),
-      ...args,
+      anyBits | noneBit,
+      anyBits,
       ...scope.where.args,
       window,
     ),
   );
-  // Each distinct lexeme (1-based, as array_position counts) stands for the phrases that are it.
-  const phrasesOf = lexemes.map((l) => phraseLexemes.flatMap((p, k) => (p === l ? [k] : [])));
+  const phrasesOf = new Map(lexemes.map((l) => [l, phraseLexemes.flatMap((p, k) => (p === l ? [k] : []))]));
   return postingText(found ?? '').map(({ id, tokens, counts }) => {
     const f = new Float64Array(phraseLexemes.length);
-    for (const [position, count] of counts) for (const k of phrasesOf[position - 1] ?? []) f[k] = weight * count;
+    for (const [lexeme, count] of counts) for (const k of phrasesOf.get(lexeme) ?? []) f[k] = weight * count;
     return { id, tokens, f };
   });
 }
 
-/** Lines of `id tokens k:count k:count...` as numbers; throws on text not in this shape. */
-export function postingText(text: string): { id: number; tokens: number; counts: [number, number][] }[] {
+/** Lines of `id tokens lexeme:count lexeme:count...` (lexemes hold no space or colon: tokenized words are letters
+ * and digits); throws on text not in this shape. */
+export function postingText(text: string): { id: number; tokens: number; counts: [string, number][] }[] {
   if (text === '') return [];
   return text.split('\n').map((line) => {
     const [id, tokens, ...rest] = line.split(' ');
-    const counts = rest.map((pair): [number, number] => {
-      const [k, count] = pair.split(':');
-      return [number(k), number(count)];
+    const counts = rest.map((pair): [string, number] => {
+      const at = pair.lastIndexOf(':');
+      if (at <= 0) throw new Error(`posting rows: "${pair}" is no lexeme:count`);
+      return [pair.slice(0, at), number(pair.slice(at + 1))];
     });
     return { id: number(id), tokens: number(tokens), counts };
   });
