@@ -9,8 +9,9 @@ import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scori
 import type { Sql } from '../../storage/sql';
 import { fuseSemantic } from '../ranking/semantic-fusion';
 import { bm25OfInstances, bm25Scorer, type Bm25Phrase, type Column } from './bm25';
+import { onlyStatusFilter } from '../segment-filter';
 import { bothMatch, butNotMatch, candidates, scopeOf, type Match } from './pg-candidates';
-import { wordCandidates } from './pg-word-rank';
+import { postingReader } from './pg-word-rank';
 import { PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -72,13 +73,17 @@ const segmentRow = z.object({
   labels: z.string(),
 });
 
-/** `searchSegments` (search-segments.ts) on PostgreSQL. */
+/**
+ * `searchSegments` (search-segments.ts) on PostgreSQL. `postings: false` ranks from rank rows only, as before
+ * migration 19 (for `bench search-pg`'s same-run comparison; the hits are the same).
+ */
 export async function searchSegmentsPg(
   sql: Sql,
   parsed: ParsedQuery,
   field: SearchField,
   filter: SegmentFilter,
   limit: number,
+  { postings: usePostings = true }: { postings?: boolean } = {},
 ): Promise<SegmentHit[]> {
   const only: Column | undefined = field === 'all' ? undefined : field === 'caption' ? 'caption' : 'transcript';
   const weight = field === 'all' ? '' : field === 'caption' ? ':A' : ':B';
@@ -140,19 +145,15 @@ export async function searchSegmentsPg(
   const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
   const score = bm25Scorer(live, account, only);
-  // Posting lists (pg-word-rank.ts) are read whole, the newest MAX_RANKED_ROWS rank rows by any window: postings
-  // win while the query's words are in few rows together (1-3 words in ~2% of 100,000 rows each: 0.35x -> 0.57x of
-  // SQLite's speed), and lose far past that (32 such words: 0.6x -> 0.19x), so longer queries rank from rank rows.
-  const fromPostings = live.every((p) => p.lexemes.length === 1) && sumHits(live) <= POSTINGS_BUDGET;
   const scoreWords = bm25OfInstances(live, account);
-  const phraseLexemes = live.map((p) => p.lexemes[0]!);
-  const ranked = async (match: Match, window: number): Promise<RankedRow[]> =>
-    match.words && fromPostings
-      ? (await wordCandidates(sql, accountId, field, match.words, scope, window, phraseLexemes)).map((c) => ({
-          id: c.id,
-          rank: scoreWords(c.f, c.tokens),
-        }))
+  const source = { sql, accountId, field, scope, phraseLexemes: live.map((p) => p.lexemes[0]!) };
+  const postings = usePostings ? postingReader(source, live, account.rows, onlyStatusFilter(filter)) : undefined;
+  const ranked = async (match: Match, window: number): Promise<RankedRow[]> => {
+    const read = match.words && postings?.(match.words, window);
+    return read
+      ? (await read).map((c) => ({ id: c.id, rank: scoreWords(c.f, c.tokens) }))
       : (await candidates(sql, accountId, match, scope, window, lexemes)).map((c) => ({ id: c.id, rank: score(c) }));
+  };
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
     (await ranked(match, window)).sort((a, b) => a.rank - b.rank || a.id - b.id).slice(0, wanted);
   const found = await rankLevel({ matchOf, rank, wanted }, live, []);
@@ -194,9 +195,6 @@ async function rankLevel(r: Ranking, phrases: Phrase[], without: Phrase[]): Prom
   if (found.length === r.wanted && -found[r.wanted - 1]!.rank > bound) return found;
   return merge(found, await rankLevel(r, common, [...without, ...rare]), r.wanted);
 }
-
-/** The most postings a ranking reads from segment_search_words: past this it reads rank rows (see fromPostings). */
-const POSTINGS_BUDGET = 4 * MAX_RANKED_ROWS;
 
 /** PostgreSQL's longest lexeme is 2047 bytes: to_tsvector leaves longer words out of every tsvector. */
 const MAX_WORD_BYTES = 2047;

@@ -17,7 +17,8 @@ import { SearchCache } from '../sqlite/search-cache';
 import { searchSegments } from '../sqlite/search-segments';
 import { searchSegmentsPg } from './pg-segment-search';
 import { indexSegmentPg } from './pg-segment-index';
-import { postingText } from './pg-word-rank';
+import { scopeOf } from './pg-candidates';
+import { newestWordCandidates, postingText, wordCandidates } from './pg-word-rank';
 
 /**
  * segment_search_words (migration 19), the posting lists a search of single words ranks from: kept in step with
@@ -132,16 +133,18 @@ describe.skipIf(skipPostgresTests)('segment_search_words: posting lists in step,
     for (const filter of filters)
       for (const [text, field] of queries) {
         const name = (s: Seeded): Map<number, string> => new Map([...s.segments].map(([n, id]) => [id, n]));
-        const run = async (engine: 'lite' | 'post'): Promise<[string | undefined, string, number][]> => {
-          const s = seeded[engine][a]!;
+        const run = async (engine: 'lite' | 'post' | 'rows'): Promise<[string | undefined, string, number][]> => {
+          const s = seeded[engine === 'rows' ? 'post' : engine][a]!;
           const full = { accountId: s.accountId, ...filter(s) };
           const found =
             engine === 'lite'
               ? searchSegments(cache, parseQuery(text), field, full, 20)
-              : await searchSegmentsPg(pg, parseQuery(text), field, full, 20);
+              : await searchSegmentsPg(pg, parseQuery(text), field, full, 20, { postings: engine === 'post' });
           return found.map((h) => [name(s).get(h.segmentId), h.matched, h.score]);
         };
         const [l, p] = [await run('lite'), await run('post')];
+        // Ranked from posting lists or from rank rows: the very same hits and scores.
+        expect(await run('rows'), `${field}: ${text}`).toEqual(p);
         expect(
           p.map(([n, m]) => [n, m]),
           `${field}: ${text}`,
@@ -182,6 +185,24 @@ describe.skipIf(skipPostgresTests)('segment_search_words: posting lists in step,
     const hits = await searchSegmentsPg(pg, parseQuery('red'), 'all', { accountId: gamma.accountId }, 5);
     expect(hits.map((h) => h.segmentId)).toEqual([id]);
     expect(await searchSegmentsPg(pg, parseQuery('boat'), 'all', { accountId: gamma.accountId }, 5)).toEqual([]);
+  });
+
+  it('reads the newest rows first as it would read whole lists, however short its first guess', async () => {
+    const s = seeded.post[0]!;
+    const scope = scopeOf({ accountId: s.accountId });
+    const lexemes = ['red', 'car', 'boat', 'night'];
+    for (const match of [
+      { any: [['red', 'car']], none: [] },
+      { any: [['red'], ['boat', 'night']], none: ['car'] },
+    ])
+      for (const window of [1, 5, 30]) {
+        const source = { sql: pg, accountId: s.accountId, field: 'all' as const, scope, phraseLexemes: lexemes };
+        const whole = await wordCandidates(source, match, window);
+        expect(whole.length).toBeLessThanOrEqual(window);
+        expect(whole.length).toBeGreaterThan(0);
+        for (const guess of [1, 7, 1000])
+          expect(await newestWordCandidates(source, match, window, guess)).toEqual(whole);
+      }
   });
 
   it('follows a video re-indexed with other words, on both engines, and leaves the other account alone', async () => {
