@@ -130,13 +130,19 @@ export async function newestWordCandidates(
 const POSTINGS_BUDGET = 4 * MAX_RANKED_ROWS;
 
 /**
+ * The most words a ranking reads posting lists for: the 495-word attack on a 200-segment account took 25 ms from its
+ * postings, 16 ms from its at most 200 rank rows (bench search-pg, same run).
+ */
+const MAX_POSTING_WORDS = 64;
+
+/**
  * How a search's rankings read posting lists, if they do: a function from a match and its window to the candidates,
- * undefined for a match that reads rank rows instead. Only for phrases of one word each. A list is read whole while
- * the phrases' rows together stay within the budget (1-3 words in ~2% of 100,000 rows each); past it only the newest
- * rows' postings, as many rows as the words' shares (taken as independent: a guess, which newestWordCandidates
- * widens if short) say hold the window's matches, with a margin, and only if those postings fit the budget and no
- * filter but the videos' status (`keepsAll`) thins the rows by an unknown part. Else rank rows: whole lists lost
- * there (32 words in ~2% of rows each, read whole: 0.6x -> 0.19x of SQLite's speed).
+ * undefined for a match that reads rank rows instead. Only for phrases of one word each, at most MAX_POSTING_WORDS.
+ * A list is read whole while the phrases' rows together stay within the budget (1-3 words in ~2% of 100,000 rows
+ * each); past it only the newest rows' postings, as many rows as the words' shares (taken as independent: a guess,
+ * which newestWordCandidates widens if short) say hold the window's matches, with a margin, and only if those
+ * postings fit the budget and no filter but the videos' status (`keepsAll`) thins the rows by an unknown part. Else
+ * rank rows: whole lists lost there (32 words in ~2% of rows each, read whole: 0.6x -> 0.19x of SQLite's speed).
  */
 export function postingReader(
   source: WordSource,
@@ -144,7 +150,7 @@ export function postingReader(
   accountRows: number,
   keepsAll: boolean,
 ): ((match: WordMatch, window: number) => Promise<WordCandidate[]> | undefined) | undefined {
-  if (!phrases.every((p) => p.lexemes.length === 1)) return undefined;
+  if (phrases.length > MAX_POSTING_WORDS || !phrases.every((p) => p.lexemes.length === 1)) return undefined;
   const total = phrases.reduce((s, p) => s + p.hits, 0);
   if (total <= POSTINGS_BUDGET) return (match, window) => wordCandidates(source, match, window);
   if (!keepsAll) return undefined;
