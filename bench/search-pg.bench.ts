@@ -32,18 +32,25 @@ interface Case {
 /** Engine-side keyword search, top 100, in this process: what a search worker runs for one request. */
 type Search = (text: string, filter: SegmentFilter) => Promise<number>;
 
-/** Each engine's median over the case's queries, timed in turn query by query (so load hits them alike). */
+/**
+ * Each engine's median over the case's queries, timed in turn query by query (so load hits them alike), the order
+ * rotating each time (the same PostgreSQL code timed second and third differed by 20-30% in a fixed order).
+ */
 async function timeCase(engines: Search[], ids: number[], c: Case): Promise<number[]> {
   const times = engines.map((): number[] => []);
   for (const [e, search] of engines.entries())
     for (const q of c.queries.slice(0, 3)) await search(q, { accountId: ids[e]! }); // warm caches and WordNet
+  let turn = 0;
   for (let r = 0; r < c.repeats; r++)
-    for (const q of c.queries)
-      for (const [e, search] of engines.entries()) {
+    for (const q of c.queries) {
+      turn++;
+      for (let k = 0; k < engines.length; k++) {
+        const e = (turn + k) % engines.length;
         const start = performance.now();
-        await search(q, { accountId: ids[e]! });
+        await engines[e]!(q, { accountId: ids[e]! });
         times[e]!.push(performance.now() - start);
       }
+    }
   return times.map(median);
 }
 
