@@ -11,6 +11,7 @@ import { SQLITE_ONLY_TABLES } from './pg-migrations/001-library';
 import { PG_ONLY_TABLES } from './pg-migrations/008-segment-search';
 import { PG_ONLY_COUNT_TABLES } from './pg-migrations/016-segment-search-counts';
 import { PG_ONLY_RANK_TABLES } from './pg-migrations/018-segment-search-rank';
+import { PG_ONLY_WORD_TABLES } from './pg-migrations/019-segment-search-words';
 import type { PgSql } from './pg-sql';
 
 /**
@@ -113,7 +114,10 @@ const PG_ON_DELETE: Record<string, string> = {
 
 /** A PostgreSQL table with a SQLite twin (the search tables of each engine are its own). */
 const shared = (table: string): boolean =>
-  !PG_ONLY_TABLES.test(table) && !PG_ONLY_COUNT_TABLES.test(table) && !PG_ONLY_RANK_TABLES.test(table);
+  !PG_ONLY_TABLES.test(table) &&
+  !PG_ONLY_COUNT_TABLES.test(table) &&
+  !PG_ONLY_RANK_TABLES.test(table) &&
+  !PG_ONLY_WORD_TABLES.test(table);
 
 async function pgSchema(sql: PgSql): Promise<Schema> {
   const tables = z

@@ -82,8 +82,7 @@ export function bm25(row: Bm25Row, phrases: readonly Bm25Phrase[], stats: Bm25St
  * 64 phrases over 4,000 candidates costs 4,000 walks, not 1.3 million phrase counts. Same sums in the same order.
  */
 export function bm25Scorer(phrases: readonly Bm25Phrase[], stats: Bm25Stats, only?: Column): (row: Bm25Row) => number {
-  const avgdl = stats.rows > 0 ? stats.tokens / stats.rows : 0;
-  const idfs = phrases.map((p) => ftsIdf(stats.rows, p.hits));
+  const sum = bm25OfInstances(phrases, stats);
   const byFirst = new Map<string, number[]>();
   phrases.forEach((p, k) => {
     const first = p.lexemes[0] ?? '';
@@ -100,7 +99,22 @@ export function bm25Scorer(phrases: readonly Bm25Phrase[], stats: Bm25Stats, onl
           f[k]! += COLUMN_WEIGHTS[i]! * (lexemes.length === 1 ? positions.length : phraseCount(column, lexemes));
         }
     });
-    const norm = K1 * (1 - B + (avgdl > 0 ? (B * row.tokens) / avgdl : 0));
+    return sum(f, row.tokens);
+  };
+}
+
+/**
+ * bm25 of a row from each phrase's weighted instances in it (`f`, in phrase order) and its word count: what
+ * `bm25Scorer` sums once it has counted them, and what a ranking from posting lists (pg-word-rank.ts) reads ready-made.
+ */
+export function bm25OfInstances(
+  phrases: readonly Bm25Phrase[],
+  stats: Bm25Stats,
+): (f: Float64Array, tokens: number) => number {
+  const avgdl = stats.rows > 0 ? stats.tokens / stats.rows : 0;
+  const idfs = phrases.map((p) => ftsIdf(stats.rows, p.hits));
+  return (f, tokens) => {
+    const norm = K1 * (1 - B + (avgdl > 0 ? (B * tokens) / avgdl : 0));
     let score = 0;
     for (let k = 0; k < phrases.length; k++) {
       const fk = f[k]!;

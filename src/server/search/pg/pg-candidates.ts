@@ -5,11 +5,34 @@ import { filterOf, onlyStatusFilter, UNSEARCHABLE_VIDEOS } from '../segment-filt
 import type { SegmentFilter } from '../segment-types';
 import { parseTsvector, type Bm25Row, type Positions } from './bm25';
 import { candidateText, GAP } from './pg-candidate-text';
+import type { WordMatch } from './pg-word-rank';
 
-/** A condition on segment_search_rank (alias f) and its arguments. */
+/**
+ * A condition on segment_search_rank (alias f) and its arguments; with `words` when it is on single words only, so
+ * posting lists can answer it (pg-word-rank.ts).
+ */
 export interface Match {
   sql: string;
   args: SqlParam[];
+  words?: WordMatch;
+}
+
+/** Rows matching both. */
+export function bothMatch(a: Match, b: Match): Match {
+  return {
+    sql: `${a.sql} AND ${b.sql}`,
+    args: [...a.args, ...b.args],
+    words: a.words && b.words && { any: [...a.words.any, ...b.words.any], none: [...a.words.none, ...b.words.none] },
+  };
+}
+
+/** Rows matching `a` but not `b` (`b` matches any of one list of words, as matchOf makes it). */
+export function butNotMatch(a: Match, b: Match): Match {
+  const words =
+    a.words && b.words && b.words.any.length === 1 && b.words.none.length === 0
+      ? { any: a.words.any, none: [...a.words.none, ...b.words.any[0]!] }
+      : undefined;
+  return { sql: `${a.sql} AND NOT ${b.sql}`, args: [...a.args, ...b.args], words };
 }
 
 export interface Candidate extends Bm25Row {
@@ -33,7 +56,7 @@ const columnsRow = z.object({
 });
 
 /** A text[] literal of lexemes. */
-function textArray(lexemes: readonly string[]): string {
+export function textArray(lexemes: readonly string[]): string {
   return `{${lexemes.map((l) => `"${l.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 

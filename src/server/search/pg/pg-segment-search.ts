@@ -8,8 +8,10 @@ import type { SegmentSearch } from '../workers/search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scoring';
 import type { Sql } from '../../storage/sql';
 import { fuseSemantic } from '../ranking/semantic-fusion';
-import { bm25Scorer, type Bm25Phrase, type Column } from './bm25';
-import { candidates, scopeOf, type Match } from './pg-candidates';
+import { bm25OfInstances, bm25Scorer, type Bm25Phrase, type Column } from './bm25';
+import { onlyStatusFilter } from '../segment-filter';
+import { bothMatch, butNotMatch, candidates, scopeOf, type Match } from './pg-candidates';
+import { postingReader } from './pg-word-rank';
 import { PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -71,13 +73,17 @@ const segmentRow = z.object({
   labels: z.string(),
 });
 
-/** `searchSegments` (search-segments.ts) on PostgreSQL. */
+/**
+ * `searchSegments` (search-segments.ts) on PostgreSQL. `postings: false` ranks from rank rows only, as before
+ * migration 19 (for `bench search-pg`'s same-run comparison; the hits are the same).
+ */
 export async function searchSegmentsPg(
   sql: Sql,
   parsed: ParsedQuery,
   field: SearchField,
   filter: SegmentFilter,
   limit: number,
+  { postings: usePostings = true }: { postings?: boolean } = {},
 ): Promise<SegmentHit[]> {
   const only: Column | undefined = field === 'all' ? undefined : field === 'caption' ? 'caption' : 'transcript';
   const weight = field === 'all' ? '' : field === 'caption' ? ':A' : ':B';
@@ -92,6 +98,9 @@ export async function searchSegmentsPg(
   const matchOf = (phrases: { words: string[] }[]): Match => ({
     sql: `(f.terms @@ CAST(? AS tsquery))`,
     args: [phrases.map((p) => `(${tsquery(p.words, weight)})`).join(' | ')],
+    words: phrases.every((p) => p.words.length === 1)
+      ? { any: [phrases.map((p) => porterStem(p.words[0]!))], none: [] }
+      : undefined,
   });
   const count = async (match: Match): Promise<number> =>
     countRow.parse(
@@ -136,11 +145,17 @@ export async function searchSegmentsPg(
   const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
   const score = bm25Scorer(live, account, only);
+  const scoreWords = bm25OfInstances(live, account);
+  const source = { sql, accountId, field, scope, phraseLexemes: live.map((p) => p.lexemes[0]!) };
+  const postings = usePostings ? postingReader(source, live, account.rows, onlyStatusFilter(filter)) : undefined;
+  const ranked = async (match: Match, window: number): Promise<RankedRow[]> => {
+    const read = match.words && postings?.(match.words, window);
+    return read
+      ? (await read).map((c) => ({ id: c.id, rank: scoreWords(c.f, c.tokens) }))
+      : (await candidates(sql, accountId, match, scope, window, lexemes)).map((c) => ({ id: c.id, rank: score(c) }));
+  };
   const rank = async (match: Match, window: number): Promise<RankedRow[]> =>
-    (await candidates(sql, accountId, match, scope, window, lexemes))
-      .map((c) => ({ id: c.id, rank: score(c) }))
-      .sort((a, b) => a.rank - b.rank || a.id - b.id)
-      .slice(0, wanted);
+    (await ranked(match, window)).sort((a, b) => a.rank - b.rank || a.id - b.id).slice(0, wanted);
   const found = await rankLevel({ matchOf, rank, wanted }, live, []);
   return scoreRankedRows(await readRows(sql, accountId, found), query, field, filter, limit);
 }
@@ -161,8 +176,7 @@ interface Ranking {
  */
 async function rankLevel(r: Ranking, phrases: Phrase[], without: Phrase[]): Promise<RankedRow[]> {
   const excluded = without.length ? r.matchOf(without) : null;
-  const match = (m: Match): Match =>
-    excluded ? { sql: `${m.sql} AND NOT ${excluded.sql}`, args: [...m.args, ...excluded.args] } : m;
+  const match = (m: Match): Match => (excluded ? butNotMatch(m, excluded) : m);
   const floored = phrases.filter((p) => p.idf === FLOOR_IDF);
   const scored = phrases.filter((p) => p.idf !== FLOOR_IDF);
   if (scored.length === 0) return r.rank(match(r.matchOf(phrases)), 4 * r.wanted);
@@ -175,7 +189,7 @@ async function rankLevel(r: Ranking, phrases: Phrase[], without: Phrase[]): Prom
   const [e, c] = [r.matchOf(rare), r.matchOf(common)];
   let found = await r.rank(match(e), MAX_RANKED_ROWS);
   if (sumHits(rare) > MAX_RANKED_ROWS) {
-    const both = { sql: `${e.sql} AND ${c.sql}`, args: [...e.args, ...c.args] };
+    const both = bothMatch(e, c);
     found = merge(found, await r.rank(match(both), MAX_RANKED_ROWS), r.wanted);
   }
   if (found.length === r.wanted && -found[r.wanted - 1]!.rank > bound) return found;

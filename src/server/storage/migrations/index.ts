@@ -41,4 +41,5 @@ export const serviceMigrations: readonly Migration[] = [
   { version: 16, name: 'segment-search-counts', up: '' }, // PostgreSQL only: FTS5 keeps its own counts
   m017ModelFetchLeases,
   { version: 18, name: 'segment-search-rank', up: '' }, // PostgreSQL only: FTS5 ranks from its own index
+  { version: 19, name: 'segment-search-words', up: '' }, // PostgreSQL only: FTS5 keeps its own posting lists
 ];
