@@ -33,14 +33,23 @@ const PERSON_WITH_FACE_MIN = 0.1;
 
 /**
  * Whether a detection is sure enough of its class to be indexed: its class's threshold, or for a person, a face
- * confirmed on its own (face-confirm.ts) centred inside its box.
+ * confirmed on its own (face-confirm.ts) centred inside its box. When `persons` (the frame's confirmed person boxes,
+ * person-confirm.ts) is given, a person box over its threshold must also be one of them.
  */
 export function passesObjectThreshold(
   object: { label: string; score: number; box?: Box },
   faces: readonly { box: Box }[] = [],
+  persons?: readonly { box: Box }[],
 ): boolean {
-  if (object.score >= objectMinScore(object.label)) return true;
   const box = object.box;
+  if (object.score >= objectMinScore(object.label)) {
+    if (object.label !== 'person' || !persons || !box) return true;
+    if (persons.some((p) => sameBox(p.box, box))) return true;
+  }
   if (object.label !== 'person' || !box || object.score < PERSON_WITH_FACE_MIN) return false;
   return faces.some((face) => centreInside(face.box, box));
+}
+
+function sameBox(a: Box, b: Box): boolean {
+  return a.every((v, i) => v === b[i]);
 }
