@@ -18,7 +18,7 @@ const unsure: Seen = { box: [332, 287, 21, 28], score: 0.41 };
 const other: Seen = { box: [100, 100, 30, 60], score: 0.35 };
 
 describe('person confirmation', () => {
-  it('drops an unsure person box alone in its frame, as a window on a building', () => {
+  it('drops an unsure person box alone in its frame, as on a photograph of a building', () => {
     expect(confirmedPersons(seen({ persons: [unsure] }))).toEqual([]);
     // A few keypoints elsewhere (a pose read into a wall) vouch for nothing.
     expect(confirmedPersons(seen({ persons: [unsure], bodies: [body(3, [443, 276, 27, 53])] }))).toEqual([]);
