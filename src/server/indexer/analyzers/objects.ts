@@ -3,6 +3,7 @@ import { FACE_MODEL } from './face-match';
 import { detectRgb, loadDetectionEngine, type DetectionEngine } from './human-engine';
 import { objectColourLabels } from './object-colour';
 import { passesObjectThreshold } from './object-thresholds';
+import { confirmedPersons } from './person-confirm';
 
 /** The label source names the model, since COCO labels from another detector would score differently. */
 export const OBJECT_SOURCE = 'objects:centernet';
@@ -35,8 +36,10 @@ export class ObjectsAnalyzer implements FrameAnalyzer {
     this.engine ??= await loadDetectionEngine();
     const rgb = await segment.rgb();
     const found = await detectRgb(this.engine, rgb, segment.width, segment.height);
-    // Only classes sure enough to be indexed get a label, and so a colour (a person also when a confirmed face agrees).
-    const objects = found.objects.filter((o) => passesObjectThreshold(o, found.people.faces));
+    // Only classes sure enough to be indexed get a label, and so a colour; a person also needs a second signal
+    // (person-confirm.ts) or, below the class threshold, a confirmed face inside its box.
+    const persons = confirmedPersons(found.people);
+    const objects = found.objects.filter((o) => passesObjectThreshold(o, found.people.faces, persons));
     const labels: Label[] = objects.map((o) => ({
       label: o.label,
       score: round(o.score),

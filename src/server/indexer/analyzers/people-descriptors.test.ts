@@ -79,7 +79,7 @@ describe('people descriptors from what human saw', () => {
 
   it('words body gestures plainly, weighted by their body, and drops the ones nobody searches for', () => {
     const found = seen({
-      bodies: [{ box: [0, 0, 100, 300], score: 0.7 }],
+      bodies: [{ box: [0, 0, 100, 300], score: 0.7, points: [] }],
       gestures: [
         { gesture: 'i give up', score: 0.7 },
         { gesture: 'raise left hand', score: 0.5 },

@@ -14,6 +14,11 @@ export interface Seen {
   score: number;
 }
 
+/** A body pose: its box and score, and where its keypoints movenet is sure of lie. */
+export interface Body extends Seen {
+  points: readonly (readonly [number, number])[];
+}
+
 export interface SeenFace extends Seen {
   /** The emotion model's probability that the face is happy, 0 when it did not run. */
   happy: number;
@@ -30,7 +35,7 @@ export interface PeopleSeen {
   persons: Seen[];
   faces: SeenFace[];
   /** Body poses (movenet), only looked for when someone is in the frame. */
-  bodies: Seen[];
+  bodies: Body[];
   /**
    * Gestures as human's gesture module words them ("i give up", "raise left hand", "leaning left" ...), each with the
    * score of the body it was read from.

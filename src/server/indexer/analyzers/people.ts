@@ -2,13 +2,15 @@ import { engineAvailability } from './engine-availability';
 import type { Availability, FrameAnalyzer, FrameFindings, SegmentFrame } from '../types';
 import { detectRgb, loadDetectionEngine } from './human-engine';
 import { describePeople, withoutAgeBands } from './people-descriptors';
+import { confirmPeople } from './person-confirm';
 import { frameLooksDrawn } from './drawn-frame';
 
 /**
  * People descriptors (how many, shot size, smiling, age band, gestures) from the human engine's detections. The
  * detections are the objects analyzer's own (human-engine.ts runs each keyframe once for both); the engine is the
  * process's, loaded once, so there is nothing of its own to keep or free. A frame the drawing signals call drawn or
- * animated (drawn-frame.ts, judged once for both analyzers) gets no age band.
+ * animated (drawn-frame.ts, judged once for both analyzers) gets no age band. Unsure person boxes count only with a second
+ * signal (person-confirm.ts).
  */
 export class PeopleAnalyzer implements FrameAnalyzer {
   readonly kind = 'frame';
@@ -29,7 +31,7 @@ export class PeopleAnalyzer implements FrameAnalyzer {
     const engine = await loadDetectionEngine();
     const rgb = await segment.rgb();
     const found = await detectRgb(engine, rgb, segment.width, segment.height);
-    const labels = describePeople(found.people, segment.width, segment.height);
+    const labels = describePeople(confirmPeople(found.people), segment.width, segment.height);
     const ageless = withoutAgeBands(labels);
     if (ageless.length === labels.length) return { labels };
     return { labels: (await drawnIfKnown(rgb, segment.width, segment.height)) ? ageless : labels };
