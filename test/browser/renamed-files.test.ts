@@ -52,5 +52,10 @@ describe.skipIf(skipBrowserTests)('renamed and deleted files (Chromium, web mode
     await row('harbour-title.mp4').click();
     await ui.page.getByTestId('player-no-local').waitFor();
     await ui.page.getByTestId('nav-library').click();
+    // The Library may have asked for the picture of a file this step renamed or deleted a moment before: that answer is
+    // "no such file" (and the row shows no picture). Anything else fails the step as before.
+    const gone =
+      /^Failed to load resource: the server responded with a status of 404 .*\/poster\b.*(A001|harbour-title)\.mp4/;
+    ui.errors.splice(0, ui.errors.length, ...ui.errors.filter((e) => !gone.test(e)));
   }, 240_000);
 });

@@ -33,7 +33,10 @@ export async function openWatchedPage(browser: Browser, errors: string[]): Promi
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
+    // A failed load's text does not say what failed: its address does.
+    const url = msg.location().url;
+    if (msg.type() === 'error')
+      errors.push(url && msg.text().startsWith('Failed to load resource') ? `${msg.text()} (${url})` : msg.text());
   });
   // Chromium logs most violations to the console, but the event sees every one (report-only and in workers too).
   await page.exposeFunction('__reportCspViolation', (text: string) => errors.push(`CSP violation: ${text}`));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cameraOriginalPath } from '../../../test/fixtures/camera-originals';
@@ -57,6 +57,23 @@ describe('Library thumbnail sprites (issue 28 item 6)', () => {
     const text = join(dir, 'notes.mp4');
     await writeFile(text, 'not a video at all');
     expect(await sprites.get(text)).toMatchObject({ ok: false, status: 422 });
+  }, 60_000);
+
+  it('answers "no such file" for a file deleted while its picture waits to be made, not that it cannot be decoded', async () => {
+    const sprites = new PosterSprites(join(dir, 'cache'));
+    const videos = await Promise.all(
+      ['a.mp4', 'b.mp4', 'c.mp4'].map(async (name) => {
+        const video = join(dir, name);
+        await copyFile(fixturePath('drawnTextMp4'), video);
+        return video;
+      }),
+    );
+    // Two are made at once: the third waits its turn, and is gone by then (the editor deleted or renamed it).
+    const answers = videos.map((video) => sprites.get(video));
+    await rm(videos[2]!);
+    const [a, b, c] = await Promise.all(answers);
+    expect(a!.ok && b!.ok).toBe(true);
+    expect(c).toEqual({ ok: false, status: 404, message: 'no such file' });
   }, 60_000);
 
   it('serves sprites only of files inside the allowed folders', async () => {

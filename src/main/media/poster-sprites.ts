@@ -49,7 +49,10 @@ export class PosterSprites {
       job = this.slot(() => this.make(real, file)).finally(() => this.pending.delete(key));
       this.pending.set(key, job);
     }
-    return job;
+    const answer = await job;
+    // Renamed or deleted while its picture was being made: that is why no picture came, not the file's content.
+    if (!answer.ok && !(await stat(real).catch(() => null))) return { ok: false, status: 404, message: 'no such file' };
+    return answer;
   }
 
   private async slot<T>(work: () => Promise<T>): Promise<T> {

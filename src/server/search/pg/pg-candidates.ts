@@ -5,6 +5,7 @@ import { filterOf, onlyStatusFilter, UNSEARCHABLE_VIDEOS } from '../segment-filt
 import type { SegmentFilter } from '../segment-types';
 import { parseTsvector, type Bm25Row, type Positions } from './bm25';
 import { candidateText, GAP } from './pg-candidate-text';
+import { textArray } from './pg-text-array';
 import type { WordMatch } from './pg-word-rank';
 
 /**
@@ -54,11 +55,6 @@ const columnsRow = z.object({
   c3: z.string(),
   c4: z.string(),
 });
-
-/** A text[] literal of lexemes. */
-export function textArray(lexemes: readonly string[]): string {
-  return `{${lexemes.map((l) => `"${l.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
-}
 
 /**
  * The rows of an account a search keeps. With no filter but the videos' status, the rows of the few videos not

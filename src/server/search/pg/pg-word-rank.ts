@@ -4,7 +4,7 @@ import type { Where } from '../../storage/where';
 import type { SearchField } from '../segment-types';
 import { MAX_RANKED_ROWS } from '../ranking/ranked-match';
 import { COLUMN_WEIGHTS, type Bm25Phrase } from './bm25';
-import { textArray } from './pg-candidates';
+import { textArray } from './pg-text-array';
 
 /**
  * A match on single words, as posting lists answer it: a row holding, for each list of `any`, at least one of its
