@@ -15,7 +15,8 @@ import {
   type FaceBox,
   type FaceDescriber,
 } from './face-descriptors';
-import { FRAME_PASS, PASS_MODELS, POSE_PASS, readPose } from './human-passes';
+import { FRAME_PASS, OBJECT_PASS, PASS_MODELS, POSE_PASS, readPose } from './human-passes';
+import { lookCloser } from './object-confirm';
 import { readsAsChild, someoneSeen, type PeopleSeen, type Seen, type SeenFace } from './people-descriptors';
 
 const nodeRequire = createRequire(import.meta.url);
@@ -191,7 +192,10 @@ const resultSchema = z.object({
 });
 
 export interface FrameDetections {
-  /** COCO labels from centernet, every one with its score and box ([x, y, width, height] in frame pixels). */
+  /**
+   * COCO labels from centernet, each with its score and box ([x, y, width, height] in frame pixels); an unsure small
+   * object a closer look did not confirm (object-confirm.ts) is left out.
+   */
   objects: { label: string; score: number; box: [number, number, number, number] }[];
   /** Faces found by human's detector, described by face-api; a face too small to describe is left out. */
   faces: DescribedFace[];
@@ -268,8 +272,17 @@ async function detectOnce(
     const pose = someoneSeen(persons, seenFaces)
       ? readPose(await engine.human.detect(tensor, POSE_PASS))
       : { bodies: [], gestures: [] };
+    // An unsure small object is kept only if a crop around it shows it again (object-confirm.ts).
+    const { objects } = await lookCloser(result.object, width, height, async ([x, y, w, h]) => {
+      const crop = engine.tf.slice(tensor, [y, x, 0], [h, w, 3]);
+      try {
+        return resultSchema.shape.object.parse((await engine.human.detect(crop, OBJECT_PASS)).object);
+      } finally {
+        crop.dispose();
+      }
+    });
     return {
-      objects: result.object,
+      objects,
       faces,
       people: { persons, faces: seenFaces, ...pose },
     };

@@ -63,3 +63,6 @@ export function readPose(raw: unknown): Pick<PeopleSeen, 'bodies' | 'gestures'> 
   }
   return { bodies: bodies.filter((b): b is Body => b !== null), gestures };
 }
+
+/** Objects only: the second look at a crop around an unsure small object (object-confirm.ts). */
+export const OBJECT_PASS: Partial<Config> = { ...FRAME_PASS, face: { enabled: false } };

@@ -13,8 +13,8 @@ import { centreInside, type Box } from './people-descriptors';
  * - orange 0.1-0.38 / 0.1 on dandelion seeds: 0.15; dog 0.23 on the one dog, 0.22 on a painting: 0.23.
  * Every other class (stop sign on sweets 0.31, car on an aerial city 0.31, tie on a baboon 0.28, kite 0.17...) takes
  * DEFAULT_MIN: no invented label of another class scored above it on the labelled frames but a car on a building's
- * photo (0.44), which stays: real cars score 0.32-0.43, and neither a second detection on the mirrored frame (the
- * building's car comes back at 0.39, a real truck not at all) nor skin or pose says anything about a car.
+ * photo (0.44), which no threshold removes (real cars score 0.32-0.43, and a second detection on the mirrored frame
+ * brings it back at 0.39): a closer look at a crop around it does (object-confirm.ts).
  */
 const DEFAULT_MIN = 0.32;
 const CLASS_MIN: Readonly<Record<string, number>> = {
