@@ -3,7 +3,15 @@ import { frameRgb } from '../../../../test/search-eval/label-frames';
 import { LABELLED_FRAMES, type LabelledFrame } from '../../../../test/search-eval/labelled-frames';
 import { KEYFRAME_WIDTH } from '../scene-cuts';
 import { detectRgb, loadDetectionEngine } from './human-engine';
-import { cropAround, needsCloserLook, OBJECT_SURE, seenAgain, type Detected } from './object-confirm';
+import {
+  cropAround,
+  lookCloser,
+  MAX_LOOKS,
+  needsCloserLook,
+  OBJECT_SURE,
+  seenAgain,
+  type Detected,
+} from './object-confirm';
 import { passesObjectThreshold } from './object-thresholds';
 
 const W = KEYFRAME_WIDTH;
@@ -49,6 +57,36 @@ describe('a closer look at unsure small objects', () => {
     expect(seenAgain(buildingCar, crop, [at('car', 0.35)])).toBe(false);
     expect(seenAgain(buildingCar, crop, [at('truck', 0.6)])).toBe(false);
     expect(seenAgain(buildingCar, crop, [at('car', 0.6, 60)])).toBe(false);
+  });
+
+  it('shares a crop between objects close together, and keeps a busy frame to MAX_LOOKS crops', async () => {
+    // Cars 20 px wide along a street: neighbours 30 px apart sit well inside one another's crop (80 px at least 160).
+    const cars: Detected[] = Array.from({ length: 12 }, (_, i) => ({
+      label: 'car',
+      score: 0.4,
+      box: [10 + 50 * i, 200, 20, 12],
+    }));
+    const crops: (readonly number[])[] = [];
+    // The detector sees every car again, surer, wherever it is asked.
+    const { objects, looks } = await lookCloser(cars, W, H, (crop) => {
+      crops.push(crop);
+      return Promise.resolve(
+        cars.map((c) => ({
+          ...c,
+          score: 0.6,
+          box: [c.box[0] - crop[0], c.box[1] - crop[1], c.box[2], c.box[3]] as const,
+        })),
+      );
+    });
+    expect(looks).toBe(crops.length);
+    expect(looks).toBeLessThanOrEqual(MAX_LOOKS);
+    expect(looks).toBeLessThan(cars.length / 2);
+    expect(objects).toHaveLength(cars.length);
+    // Nothing seen again: the cars looked at go; those past the last look stay as the whole frame saw them.
+    const none = await lookCloser(cars, W, H, () => Promise.resolve([]));
+    expect(none.looks).toBe(MAX_LOOKS);
+    expect(none.objects.length).toBeGreaterThan(0);
+    expect(none.objects.length).toBeLessThan(cars.length);
   });
 
   it('drops the car centernet sees on a photograph of a building (0.44), keeps the street clip car and truck', async () => {
