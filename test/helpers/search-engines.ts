@@ -1,8 +1,16 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { indexSegmentPg } from '../../src/server/search/pg/pg-segment-index';
-import type { SearchCache } from '../../src/server/search/sqlite/search-cache';
+import { SearchCache } from '../../src/server/search/sqlite/search-cache';
 import { indexSegment } from '../../src/server/search/sqlite/fts-index';
+import { openServiceDb, type Db } from '../../src/server/storage/db';
+import { openPgSql } from '../../src/server/storage/open-pg-sql';
+import type { PgSql } from '../../src/server/storage/pg-sql';
 import type { Sql } from '../../src/server/storage/sql';
+import { SqliteSql } from '../../src/server/storage/sqlite-sql';
+import { startPostgres } from './postgres';
+import { tempDir } from './temp';
 
 /** One segment as the indexer writes it: what it shows and says, and its labels (descriptors). */
 export interface SeedSegment {
@@ -110,4 +118,39 @@ export async function seedLibrary(
     }
   }
   return seeded;
+}
+
+export interface BothDatabases {
+  pg: PgSql;
+  /** A service data folder's SQLite database, its portable SQL and its FTS5 cache. */
+  db: Db;
+  lite: SqliteSql;
+  cache: SearchCache;
+}
+
+/**
+ * A throwaway PostgreSQL database and a service SQLite database side by side, migrated, opened before the file's
+ * tests (its own beforeAll hooks run after, and may seed them) and closed after them.
+ */
+export function useBothDatabases(): () => BothDatabases {
+  let both: BothDatabases | undefined;
+  let close = async (): Promise<void> => {};
+  beforeAll(async () => {
+    const server = await startPostgres();
+    const pg = await openPgSql(await server.createDatabase());
+    const dir = await tempDir();
+    const db = openServiceDb(join(dir.dir, 'data'));
+    both = { pg, db, lite: new SqliteSql(db), cache: new SearchCache(db) };
+    close = async () => {
+      db.close();
+      await pg.close();
+      await server.stop();
+      await dir.cleanup();
+    };
+  }, 120_000);
+  afterAll(() => close());
+  return () => {
+    if (!both) throw new Error("useBothDatabases: used outside its file's tests");
+    return both;
+  };
 }

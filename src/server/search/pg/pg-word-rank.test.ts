@@ -1,19 +1,16 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { skipPostgresTests, startPostgres, type TestPostgres } from '../../../../test/helpers/postgres';
-import { seedLibrary, type Seeded, type SeedVideo } from '../../../../test/helpers/search-engines';
-import { tempDir } from '../../../../test/helpers/temp';
-import { openServiceDb } from '../../storage/db';
-import { openPgSql } from '../../storage/open-pg-sql';
+import { skipPostgresTests } from '../../../../test/helpers/postgres';
+import { seedLibrary, useBothDatabases, type Seeded, type SeedVideo } from '../../../../test/helpers/search-engines';
+
 import type { PgSql } from '../../storage/pg-sql';
 import { POSTING_COLUMNS, POSTINGS } from '../../storage/pg-migrations/019-segment-search-words';
 import type { Sql } from '../../storage/sql';
-import { SqliteSql } from '../../storage/sqlite-sql';
+import type { SqliteSql } from '../../storage/sqlite-sql';
 import { parseQuery } from '../query/query-text';
 import { videoFullText } from '../segment-index';
 import type { SearchField, SegmentFilter, SegmentText } from '../segment-types';
-import { SearchCache } from '../sqlite/search-cache';
+import type { SearchCache } from '../sqlite/search-cache';
 import { searchSegments } from '../sqlite/search-segments';
 import { searchSegmentsPg } from './pg-segment-search';
 import { indexSegmentPg } from './pg-segment-index';
@@ -89,21 +86,14 @@ describe('postingText', () => {
 });
 
 describe.skipIf(skipPostgresTests)('segment_search_words: posting lists in step, searches as on SQLite', () => {
-  let server: TestPostgres;
+  const databases = useBothDatabases();
   let pg: PgSql;
-  let dir: { dir: string; cleanup: () => Promise<void> };
-  let sqliteDb: ReturnType<typeof openServiceDb>;
   let lite: SqliteSql;
   let cache: SearchCache;
   const seeded: { lite: Seeded[]; post: Seeded[] } = { lite: [], post: [] };
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pg = await openPgSql(await server.createDatabase());
-    dir = await tempDir();
-    sqliteDb = openServiceDb(join(dir.dir, 'data'));
-    lite = new SqliteSql(sqliteDb);
-    cache = new SearchCache(sqliteDb);
+    ({ pg, lite, cache } = databases());
     for (const [name, seed] of [
       ['alpha', 3],
       ['beta', 11],
@@ -112,12 +102,6 @@ describe.skipIf(skipPostgresTests)('segment_search_words: posting lists in step,
       seeded.post.push(await seedLibrary(pg, undefined, name, library(seed)));
     }
   }, 120_000);
-  afterAll(async () => {
-    sqliteDb.close();
-    await pg.close();
-    await server.stop();
-    await dir.cleanup();
-  });
 
   /** Every search of this set on both engines, for account `a` (0 or 1): the same hits, order, reasons, scores. */
   async function sameAnswers(a: number, filters: ((s: Seeded) => Partial<SegmentFilter>)[] = [() => ({})]) {

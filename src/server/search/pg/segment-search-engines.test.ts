@@ -1,15 +1,10 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { skipPostgresTests, startPostgres, type TestPostgres } from '../../../../test/helpers/postgres';
-import { seedLibrary, type Seeded, type SeedVideo } from '../../../../test/helpers/search-engines';
-import { tempDir } from '../../../../test/helpers/temp';
-import { openServiceDb } from '../../storage/db';
-import { openPgSql } from '../../storage/open-pg-sql';
+import { skipPostgresTests } from '../../../../test/helpers/postgres';
+import { seedLibrary, useBothDatabases, type Seeded, type SeedVideo } from '../../../../test/helpers/search-engines';
+import type { Db } from '../../storage/db';
 import type { PgSql } from '../../storage/pg-sql';
-import { SqliteSql } from '../../storage/sqlite-sql';
 import { parseQuery } from '../query/query-text';
-import { SearchCache } from '../sqlite/search-cache';
 import { searchSegments } from '../sqlite/search-segments';
 import type { SearchField, SegmentFilter, SegmentHit } from '../segment-types';
 import { PgSegmentSearch, searchSegmentsPg } from './pg-segment-search';
@@ -102,20 +97,15 @@ interface Engine {
 }
 
 describe.skipIf(skipPostgresTests)('segment search: the same answers on SQLite and PostgreSQL', () => {
-  let server: TestPostgres;
+  const databases = useBothDatabases();
   let pg: PgSql;
-  let dir: { dir: string; cleanup: () => Promise<void> };
-  let sqliteDb: ReturnType<typeof openServiceDb>;
+  let sqliteDb: Db;
   let sqlite: Engine;
   let postgres: Engine;
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pg = await openPgSql(await server.createDatabase());
-    dir = await tempDir();
-    const db = (sqliteDb = openServiceDb(join(dir.dir, 'data')));
-    const cache = new SearchCache(db);
-    const lite = new SqliteSql(db);
+    const { cache, lite } = databases();
+    ({ pg, db: sqliteDb } = databases());
     sqlite = {
       a: await seedLibrary(lite, cache, 'alpha', LIBRARY_A),
       b: await seedLibrary(lite, cache, 'beta', LIBRARY_B),
@@ -128,12 +118,6 @@ describe.skipIf(skipPostgresTests)('segment search: the same answers on SQLite a
       search: (text, field, filter, limit = 20) => searchSegmentsPg(pg, parseQuery(text), field, filter, limit),
     };
   }, 120_000);
-  afterAll(async () => {
-    sqliteDb.close();
-    await pg.close();
-    await server.stop();
-    await dir.cleanup();
-  });
 
   /** A hit as both engines must agree on it, by segment name (ids differ between the two databases). */
   const named = (engine: Engine, hits: SegmentHit[]): { segment: string; score: number; matched: string }[] => {
@@ -407,7 +391,7 @@ describe.skipIf(skipPostgresTests)('segment search: the same answers on SQLite a
   /** A library seeded on both engines for the account `name`. */
   async function seedBoth(name: string, videos: SeedVideo[]): Promise<{ lite: Seeded; post: Seeded }> {
     return {
-      lite: await seedLibrary(new SqliteSql(sqliteDb), new SearchCache(sqliteDb), name, videos),
+      lite: await seedLibrary(databases().lite, databases().cache, name, videos),
       post: await seedLibrary(pg, undefined, name, videos),
     };
   }
