@@ -15,7 +15,7 @@ import { searchSegments } from '../sqlite/search-segments';
 import { searchSegmentsPg } from './pg-segment-search';
 import { indexSegmentPg } from './pg-segment-index';
 import { scopeOf } from './pg-candidates';
-import { newestWordCandidates, postingText, wordCandidates } from './pg-word-rank';
+import { newestWordCandidates, wordCandidates } from './pg-word-rank';
 
 /**
  * segment_search_words (migration 19), the posting lists a search of single words ranks from: kept in step with
@@ -64,26 +64,6 @@ async function postingsAndRebuilt(sql: Sql): Promise<[unknown[], unknown[]]> {
   const rebuilt = await sql.all(`SELECT ${POSTING_COLUMNS} FROM (${POSTINGS('segment_search')}) p ${order}`);
   return [z.array(postingRow).parse(kept), z.array(postingRow).parse(rebuilt)];
 }
-
-describe('postingText', () => {
-  it('reads rows of id, word count and each lexeme’s count, and refuses anything else', () => {
-    expect(postingText('12 9 car:7.5 red:2\n7 4 boat:1')).toEqual([
-      {
-        id: 12,
-        tokens: 9,
-        counts: [
-          ['car', 7.5],
-          ['red', 2],
-        ],
-      },
-      { id: 7, tokens: 4, counts: [['boat', 1]] },
-    ]);
-    expect(postingText('')).toEqual([]);
-    expect(() => postingText('12 x car:2')).toThrow(/no number/);
-    expect(() => postingText('12 9 car:')).toThrow(/no number/);
-    expect(() => postingText('12 9 car')).toThrow(/no lexeme:count/);
-  });
-});
 
 describe.skipIf(skipPostgresTests)('segment_search_words: posting lists in step, searches as on SQLite', () => {
   const databases = useBothDatabases();

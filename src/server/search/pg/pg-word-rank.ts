@@ -5,6 +5,7 @@ import type { SearchField } from '../segment-types';
 import { MAX_RANKED_ROWS } from '../ranking/ranked-match';
 import { COLUMN_WEIGHTS, type Bm25Phrase } from './bm25';
 import { textArray } from './pg-text-array';
+import { mergePostings, postingList } from './pg-posting-lists';
 
 /**
  * A match on single words, as posting lists answer it: a row holding, for each list of `any`, at least one of its
@@ -36,17 +37,25 @@ export interface WordCandidate {
 
 /** What a posting says of its word for a field: weighted instances in every column, or raw ones in one column. */
 const FIELD: Record<SearchField, { value: string; only: string; weight: number }> = {
-  all: { value: 'p.weighted', only: '', weight: 1 },
-  caption: { value: 'p.in_caption', only: 'AND p.in_caption > 0', weight: COLUMN_WEIGHTS[0] },
-  transcript: { value: 'p.in_transcript', only: 'AND p.in_transcript > 0', weight: COLUMN_WEIGHTS[1] },
+  all: { value: 'f.weighted', only: '', weight: 1 },
+  caption: { value: 'f.in_caption', only: 'AND f.in_caption > 0', weight: COLUMN_WEIGHTS[0] },
+  transcript: { value: 'f.in_transcript', only: 'AND f.in_transcript > 0', weight: COLUMN_WEIGHTS[1] },
 };
 
-const foundRow = z.object({ found: z.string().nullable() });
+const listRow = z.object({
+  k: z.number(),
+  ids: z.string().nullable(),
+  tokens: z.string().nullable(),
+  counts: z.string().nullable(),
+});
 
 /**
- * The newest `window` rows of the account matching `match` that the scope keeps (at or above segment id `from`), from segment_search_words (migration 19): each phrase's postings are read in key order from the index,
- * grouped by segment, as FTS5 reads its per-word lists, instead of each candidate's tsvector from the heap and a
- * ts_filter per row (pg-candidates.ts, still used for phrases of several words).
+ * The newest `window` rows of the account matching `match` that the scope keeps (at or above segment id `from`), from
+ * segment_search_words (migration 19): each lexeme's postings read in key order from the index (backwards: newest
+ * first), merged here as FTS5 merges its per-word lists (pg-posting-lists.ts), instead of each candidate's tsvector
+ * from the heap and a ts_filter per row (pg-candidates.ts, still used for phrases of several words). Grouping the
+ * postings by segment in PostgreSQL hashed them all, spilling to disk past work_mem (3 words in ~2% of 100,000 rows:
+ * 7,000 postings, 11 ms of a 28 ms search in bench search-pg).
  */
 export async function wordCandidates(
   { sql, accountId, field, scope, phraseLexemes }: WordSource,
@@ -56,7 +65,7 @@ export async function wordCandidates(
 ): Promise<WordCandidate[]> {
   const lexemes = [...new Set([...phraseLexemes, ...match.any.flat(), ...match.none])];
   // Each lexeme's roles as bits: bit i for the i-th list of `any`, the next for `none`. A row matches when its
-  // lexemes' bits together hold every `any` bit and not the `none` one (a hash join, not a search of long arrays).
+  // lexemes' bits together hold every `any` bit and not the `none` one.
   const noneBit = 2 ** match.any.length;
   const masks = lexemes.map(
     (l) =>
@@ -65,36 +74,32 @@ export async function wordCandidates(
   );
   const anyBits = noneBit - 1;
   const { value, only, weight } = FIELD[field];
-  const { found } = foundRow.parse(
-    await sql.get(
-      `SELECT string_agg(c.id || ' ' || c.tokens || c.fs, E'\\n') AS found FROM (
-         SELECT f.segment_id AS id, f.tokens, f.fs FROM (
-           SELECT p.segment_id, max(p.video_id) AS video_id, max(p.tokens) AS tokens,
-             string_agg(' ' || p.lexeme || ':' || ${value}, '') AS fs
-           FROM segment_search_words p JOIN unnest(CAST(? AS TEXT[]), CAST(? AS INT[])) q(lexeme, mask)
-             ON q.lexeme = p.lexeme
-           WHERE p.account_id = ? AND p.lexeme = ANY(CAST(? AS TEXT[])) AND p.segment_id >= ? ${only}
-           GROUP BY p.segment_id
-           HAVING bit_or(q.mask) & ? = ?
-         ) f ${scope.join}
-         WHERE ${scope.where.sql}
-         ORDER BY f.segment_id DESC LIMIT ?
-       ) c`,
+  const rows = z.array(listRow).parse(
+    await sql.all(
+      `SELECT q.k, l.ids, l.tokens, l.counts FROM unnest(CAST(? AS TEXT[])) WITH ORDINALITY q(lexeme, k)
+       CROSS JOIN LATERAL (
+         SELECT string_agg(CAST(f.segment_id AS TEXT), ',') AS ids, string_agg(CAST(f.tokens AS TEXT), ',') AS tokens,
+           string_agg(CAST(f.n AS TEXT), ',') AS counts
+         FROM (
+           SELECT f.segment_id, f.tokens, ${value} AS n FROM segment_search_words f ${scope.join}
+           WHERE f.account_id = ? AND f.lexeme = q.lexeme AND f.segment_id >= ? ${only} AND ${scope.where.sql}
+           ORDER BY f.segment_id DESC
+         ) f
+       ) l`,
       textArray(lexemes),
-      `{${masks.join(',')}}`,
       accountId,
-      textArray(lexemes),
       from,
-      anyBits | noneBit,
-      anyBits,
       ...scope.where.args,
-      window,
     ),
   );
-  const phrasesOf = new Map(lexemes.map((l) => [l, phraseLexemes.flatMap((p, k) => (p === l ? [k] : []))]));
-  return postingText(found ?? '').map(({ id, tokens, counts }) => {
+  const lists = lexemes.map(() => postingList(null, null, null));
+  for (const r of rows) lists[r.k - 1] = postingList(r.ids, r.tokens, r.counts);
+  const phrasesOf = lexemes.map((l) => phraseLexemes.flatMap((p, k) => (p === l ? [k] : [])));
+  return mergePostings(lists, masks, anyBits | noneBit, anyBits, window).map(({ id, tokens, counts }) => {
     const f = new Float64Array(phraseLexemes.length);
-    for (const [lexeme, count] of counts) for (const k of phrasesOf.get(lexeme) ?? []) f[k] = weight * count;
+    counts.forEach((count, i) => {
+      if (count !== 0) for (const k of phrasesOf[i]!) f[k] = weight * count;
+    });
     return { id, tokens, f };
   });
 }
@@ -162,25 +167,4 @@ export function postingReader(
     const newest = Math.ceil((1.25 * window) / Math.max(matching, 1 / rows));
     return (total * newest) / rows <= POSTINGS_BUDGET ? newestWordCandidates(source, match, window, newest) : undefined;
   };
-}
-
-/** Lines of `id tokens lexeme:count lexeme:count...` (lexemes hold no space or colon: tokenized words are letters
- * and digits); throws on text not in this shape. */
-export function postingText(text: string): { id: number; tokens: number; counts: [string, number][] }[] {
-  if (text === '') return [];
-  return text.split('\n').map((line) => {
-    const [id, tokens, ...rest] = line.split(' ');
-    const counts = rest.map((pair): [string, number] => {
-      const at = pair.lastIndexOf(':');
-      if (at <= 0) throw new Error(`posting rows: "${pair}" is no lexeme:count`);
-      return [pair.slice(0, at), number(pair.slice(at + 1))];
-    });
-    return { id: number(id), tokens: number(tokens), counts };
-  });
-}
-
-function number(text: string | undefined): number {
-  const n = Number(text);
-  if (text === undefined || text === '' || !Number.isFinite(n)) throw new Error(`posting rows: "${text}" is no number`);
-  return n;
 }
