@@ -3,6 +3,7 @@ import type { Sql } from '../../storage/sql';
 import type { SearchField } from '../segment-types';
 import type { Bm25Stats } from './bm25';
 import { porterStem } from './porter';
+import { textArray } from './pg-text-array';
 
 /** segment_search_terms' count of a search's field: rows holding the word in any column, or in the one searched. */
 const TERM_COUNTS: Record<SearchField, string> = { all: 'in_any', caption: 'in_caption', transcript: 'in_transcript' };
@@ -49,12 +50,10 @@ export class PhraseHits {
       const rows = z.array(termRow).parse(
         await this.sql.all(
           `${totals}SELECT lexeme, ${count} AS n, 0 AS tokens FROM segment_search_terms
-           WHERE account_id = ? AND lexeme IN (${['', ...words].map(() => '?').join(', ')})`,
+           WHERE account_id = ? AND lexeme = ANY(CAST(? AS TEXT[]))`,
           ...(this.account ? [] : [this.accountId]),
           this.accountId,
-          // '' keeps the list non-empty (no lexeme is empty).
-          '',
-          ...words.map(porterStem),
+          textArray(words.map(porterStem)),
         ),
       );
       if (!this.account) {

@@ -211,8 +211,8 @@ async function readRows(sql: Sql, accountId: number, ranked: RankedRow[]): Promi
       `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time,
          s.end_time, s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.label_text
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
-       WHERE f.segment_id IN (${ranked.map(() => '?').join(',')}) AND v.account_id = ? AND v.status = 'PARSE'`,
-      ...ranked.map((r) => r.id),
+       WHERE f.segment_id = ANY(CAST(? AS BIGINT[])) AND v.account_id = ? AND v.status = 'PARSE'`,
+      `{${ranked.map((r) => r.id).join(',')}}`,
       accountId,
     ),
   );
