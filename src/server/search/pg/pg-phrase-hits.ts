@@ -4,12 +4,20 @@ import type { SearchField } from '../segment-types';
 import type { Bm25Stats } from './bm25';
 import { porterStem } from './porter';
 import { textArray } from './pg-text-array';
+import type { PostingPrefetch } from './pg-word-rank';
 
 /** segment_search_terms' count of a search's field: rows holding the word in any column, or in the one searched. */
 const TERM_COUNTS: Record<SearchField, string> = { all: 'in_any', caption: 'in_caption', transcript: 'in_transcript' };
 
 const totalsRow = z.object({ segments: z.number(), tokens: z.number() });
-const termRow = z.object({ lexeme: z.string(), n: z.number(), tokens: z.number() });
+const termRow = z.object({
+  lexeme: z.string(),
+  n: z.number(),
+  tokens: z.number(),
+  ids: z.string().nullable(),
+  list_tokens: z.string().nullable(),
+  counts: z.string().nullable(),
+});
 
 /** The account's indexed segments and their words together (migration 16 keeps them), as bm25 reads them. */
 export async function accountTotals(sql: Sql, accountId: number): Promise<Bm25Stats> {
@@ -37,21 +45,31 @@ export class PhraseHits {
     private readonly countPhrase: (words: string[]) => Promise<number>,
   ) {}
 
-  /** Loads phrases (and, on the first call, the account's totals, in the same round trip). */
-  async load(phrases: readonly string[][]): Promise<void> {
+  /**
+   * Loads phrases (and, on the first call, the account's totals, in the same round trip, and the posting lists
+   * `prefetch` asks for, when they are within its budget).
+   */
+  async load(phrases: readonly string[][], prefetch?: PostingPrefetch): Promise<void> {
     const fresh = phrases.filter((words) => !this.known.has(key(words)));
     const words = [...new Set(fresh.flat())].filter((word) => !this.known.has(word));
     if (words.length || !this.account) {
       const count = TERM_COUNTS[this.field];
+      const lists = !this.account && prefetch ? prefetch.lateral('t.lexeme', count) : undefined;
+      const listColumns = lists
+        ? 'l.ids, l.tokens AS list_tokens, l.counts'
+        : 'NULL AS ids, NULL AS list_tokens, NULL AS counts';
       // The totals come as a row of lexeme '' (no word is empty): segments as n, beside its tokens.
       const totals = this.account
         ? ''
-        : `SELECT '' AS lexeme, segments AS n, tokens FROM segment_search_totals WHERE account_id = ? UNION ALL `;
+        : `SELECT '' AS lexeme, segments AS n, tokens, NULL AS ids, NULL AS list_tokens, NULL AS counts
+           FROM segment_search_totals WHERE account_id = ? UNION ALL `;
       const rows = z.array(termRow).parse(
         await this.sql.all(
-          `${totals}SELECT lexeme, ${count} AS n, 0 AS tokens FROM segment_search_terms
-           WHERE account_id = ? AND lexeme = ANY(CAST(? AS TEXT[]))`,
+          `${totals}SELECT t.lexeme, t.${count} AS n, 0 AS tokens, ${listColumns} FROM segment_search_terms t
+           ${lists ? `LEFT JOIN LATERAL (${lists.sql}) l ON TRUE` : ''}
+           WHERE t.account_id = ? AND t.lexeme = ANY(CAST(? AS TEXT[]))`,
           ...(this.account ? [] : [this.accountId]),
+          ...(lists?.args ?? []),
           this.accountId,
           textArray(words.map(porterStem)),
         ),
@@ -60,7 +78,9 @@ export class PhraseHits {
         const found = rows.find((r) => r.lexeme === '');
         this.account = { rows: found?.n ?? 0, tokens: found?.tokens ?? 0 };
       }
-      const byLexeme = new Map(rows.filter((r) => r.lexeme !== '').map((r) => [r.lexeme, r.n]));
+      const terms = rows.filter((r) => r.lexeme !== '');
+      if (lists) prefetch?.take(terms.map((r) => ({ ...r, tokens: r.list_tokens })));
+      const byLexeme = new Map(terms.map((r) => [r.lexeme, r.n]));
       for (const word of words) this.known.set(word, byLexeme.get(porterStem(word)) ?? 0);
     }
     // A phrase is in no more rows than its rarest word: one with a word in no row needs no count.

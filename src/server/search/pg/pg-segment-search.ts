@@ -11,7 +11,7 @@ import { fuseSemantic } from '../ranking/semantic-fusion';
 import { bm25OfInstances, bm25Scorer, type Bm25Phrase, type Column } from './bm25';
 import { onlyStatusFilter } from '../segment-filter';
 import { bothMatch, butNotMatch, candidates, scopeOf, type Match } from './pg-candidates';
-import { postingReader } from './pg-word-rank';
+import { PostingPrefetch, postingReader } from './pg-word-rank';
 import { PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -120,7 +120,18 @@ export async function searchSegmentsPg(
   // Every word the phrases hold (expansions too) in the same lookup as the terms and the account's totals: one round
   // trip, not three.
   const words = ftsPhrases(parsed).flatMap((fts) => fts.slice(1, -1).split(' ').filter(Boolean));
-  await hitsOf.load([...new Set([...terms, ...words.filter((w) => indexable([w]))])].map((word) => [word]));
+  const scope = scopeOf(filter);
+  // Whole posting lists come with the counts (one round trip fewer) when the search will read them.
+  const prefetch = usePostings
+    ? PostingPrefetch.of(
+        { accountId, field, scope },
+        ftsPhrases(parsed).map((fts) => fts.slice(1, -1).split(' ').filter(Boolean)),
+      )
+    : undefined;
+  await hitsOf.load(
+    [...new Set([...terms, ...words.filter((w) => indexable([w]))])].map((word) => [word]),
+    prefetch,
+  );
   const account = hitsOf.totals();
   if (account.rows === 0) return [];
   const missing: string[] = [];
@@ -141,12 +152,11 @@ export async function searchSegmentsPg(
   }
   if (live.length === 0) return [];
 
-  const scope = scopeOf(filter);
   const lexemes = [...new Set(live.flatMap((p) => p.lexemes))];
   const wanted = Math.min(5000, limit * 2);
   const score = bm25Scorer(live, account, only);
   const scoreWords = bm25OfInstances(live, account);
-  const source = { sql, accountId, field, scope, phraseLexemes: live.map((p) => p.lexemes[0]!) };
+  const source = { sql, accountId, field, scope, phraseLexemes: live.map((p) => p.lexemes[0]!), prefetched: prefetch };
   const postings = usePostings ? postingReader(source, live, account.rows, onlyStatusFilter(filter)) : undefined;
   const ranked = async (match: Match, window: number): Promise<RankedRow[]> => {
     const read = match.words && postings?.(match.words, window);

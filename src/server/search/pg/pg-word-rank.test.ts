@@ -151,6 +151,24 @@ describe.skipIf(skipPostgresTests)('segment_search_words: posting lists in step,
     expect(await searchSegmentsPg(pg, parseQuery('boat'), 'all', { accountId: gamma.accountId }, 5)).toEqual([]);
   });
 
+  it('reads a search of single words in two round trips: word counts with whole posting lists, then the rows', async () => {
+    const statements: string[] = [];
+    const counted: Sql = {
+      dialect: pg.dialect,
+      all: (text, ...params) => (statements.push(text), pg.all(text, ...params)),
+      get: (text, ...params) => (statements.push(text), pg.get(text, ...params)),
+      run: (text, ...params) => (statements.push(text), pg.run(text, ...params)),
+      transaction: (fn) => pg.transaction(fn),
+    };
+    const accountId = seeded.post[0]!.accountId;
+    for (const text of ['red', 'car boat', 'red car boat']) {
+      statements.length = 0;
+      const hits = await searchSegmentsPg(counted, parseQuery(text), 'all', { accountId }, 20);
+      expect(hits.length, text).toBeGreaterThan(0);
+      expect(statements, text).toHaveLength(2);
+    }
+  });
+
   it('reads the newest rows first as it would read whole lists, however short its first guess', async () => {
     const s = seeded.post[0]!;
     const scope = scopeOf({ accountId: s.accountId });

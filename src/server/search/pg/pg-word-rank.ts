@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { Sql } from '../../storage/sql';
+import type { Sql, SqlParam } from '../../storage/sql';
 import type { Where } from '../../storage/where';
 import type { SearchField } from '../segment-types';
 import { MAX_RANKED_ROWS } from '../ranking/ranked-match';
 import { COLUMN_WEIGHTS, type Bm25Phrase } from './bm25';
 import { textArray } from './pg-text-array';
-import { mergePostings, postingList } from './pg-posting-lists';
+import { porterStem } from './porter';
+import { mergePostings, postingList, type PostingList } from './pg-posting-lists';
 
 /**
  * A match on single words, as posting lists answer it: a row holding, for each list of `any`, at least one of its
@@ -26,7 +27,12 @@ export interface WordSource {
   field: SearchField;
   scope: { join: string; where: Where };
   phraseLexemes: readonly string[];
+  /** Whole lists read with the word counts, if they were. */
+  prefetched?: PostingPrefetch;
 }
+
+/** What a posting list is read for: the account, the searched field and the scope. */
+type ListSource = Pick<WordSource, 'accountId' | 'field' | 'scope'>;
 
 /** One candidate from posting lists: each phrase's weighted instances in it (bm25's f, in phrase order). */
 export interface WordCandidate {
@@ -50,19 +56,96 @@ const listRow = z.object({
 });
 
 /**
+ * One lexeme's postings in the searched field that the scope keeps, at or above segment id `from`, as one row of
+ * comma-separated ids, word counts and instances (pg-posting-lists.ts reads them): a subquery for a LATERAL join,
+ * `lexeme` naming the lexeme's column there, `gate` a further condition on it.
+ */
+function postingListSql(
+  { accountId, field, scope }: ListSource,
+  lexeme: string,
+  from: number,
+  gate = { sql: 'TRUE', args: [] as SqlParam[] },
+): { sql: string; args: SqlParam[] } {
+  const { value, only } = FIELD[field];
+  return {
+    sql: `SELECT string_agg(CAST(f.segment_id AS TEXT), ',') AS ids, string_agg(CAST(f.tokens AS TEXT), ',') AS tokens,
+        string_agg(CAST(f.n AS TEXT), ',') AS counts
+      FROM (
+        SELECT f.segment_id, f.tokens, ${value} AS n FROM segment_search_words f ${scope.join}
+        WHERE f.account_id = ? AND f.lexeme = ${lexeme} AND f.segment_id >= ? ${only} AND ${scope.where.sql}
+          AND ${gate.sql}
+        ORDER BY f.segment_id DESC
+      ) f`,
+    args: [accountId, from, ...scope.where.args, ...gate.args],
+  };
+}
+
+/**
+ * Whole posting lists read with the query's word counts (pg-phrase-hits.ts), in the same round trip, when the
+ * search will read them: its phrases are single words, and their rows together are within the budget postingReader
+ * reads whole lists for (the lexemes' counts summed in PostgreSQL, before the search knows them).
+ */
+export class PostingPrefetch {
+  private lists?: Map<string, PostingList>;
+
+  private constructor(
+    private readonly source: ListSource,
+    private readonly lexemes: readonly string[],
+  ) {}
+
+  /**
+   * A prefetch of the lists of a query's single-word phrases (each phrase a list of words), if lists can rank them:
+   * its phrases of several words may be in no row (a thesaurus' "evergreen state" for "wa"), which leaves the search
+   * to rank from lists still.
+   */
+  static of(source: ListSource, phrases: readonly (readonly string[])[]): PostingPrefetch | undefined {
+    const single = phrases.filter((p) => p.length === 1);
+    if (single.length === 0 || single.length > MAX_POSTING_WORDS) return undefined;
+    return new PostingPrefetch(source, [...new Set(single.map((p) => porterStem(p[0]!)))]);
+  }
+
+  /** The LATERAL subquery for the terms' column `lexeme` (`count`: their rows in the searched field). */
+  lateral(lexeme: string, count: string): { sql: string; args: SqlParam[] } {
+    const wanted = textArray(this.lexemes);
+    return postingListSql(this.source, lexeme, 0, {
+      sql: `${lexeme} = ANY(CAST(? AS TEXT[])) AND (SELECT COALESCE(SUM(g.${count}), 0) FROM segment_search_terms g
+          WHERE g.account_id = ? AND g.lexeme = ANY(CAST(? AS TEXT[]))) <= ?`,
+      args: [wanted, this.source.accountId, wanted, POSTINGS_BUDGET],
+    });
+  }
+
+  /** Takes the lateral's rows (lexeme, ids, tokens, counts): every prefetched lexeme has one, with a null list when
+   * the budget held the lists back. */
+  take(rows: readonly { lexeme: string; ids: string | null; tokens: string | null; counts: string | null }[]): void {
+    const fetched = rows.filter((r) => this.lexemes.includes(r.lexeme) && r.ids !== null);
+    if (fetched.length === 0) return;
+    this.lists = new Map(fetched.map((r) => [r.lexeme, postingList(r.ids, r.tokens, r.counts)]));
+  }
+
+  /** Whole lists of `lexemes` (a list the scope leaves empty, as empty), if all of them were read. */
+  whole(lexemes: readonly string[]): PostingList[] | undefined {
+    const lists = this.lists;
+    if (!lists || !lexemes.every((l) => this.lexemes.includes(l))) return undefined;
+    return lexemes.map((l) => lists.get(l) ?? postingList(null, null, null));
+  }
+}
+
+/**
  * The newest `window` rows of the account matching `match` that the scope keeps (at or above segment id `from`), from
  * segment_search_words (migration 19): each lexeme's postings read in key order from the index (backwards: newest
  * first), merged here as FTS5 merges its per-word lists (pg-posting-lists.ts), instead of each candidate's tsvector
  * from the heap and a ts_filter per row (pg-candidates.ts, still used for phrases of several words). Grouping the
  * postings by segment in PostgreSQL hashed them all, spilling to disk past work_mem (3 words in ~2% of 100,000 rows:
- * 7,000 postings, 11 ms of a 28 ms search in bench search-pg).
+ * 7,000 postings, 11 ms of a 28 ms search in bench search-pg). Whole lists prefetched with the word counts
+ * (`source.prefetched`) are not read again.
  */
 export async function wordCandidates(
-  { sql, accountId, field, scope, phraseLexemes }: WordSource,
+  source: WordSource,
   match: WordMatch,
   window: number,
   from = 0,
 ): Promise<WordCandidate[]> {
+  const { field, phraseLexemes } = source;
   const lexemes = [...new Set([...phraseLexemes, ...match.any.flat(), ...match.none])];
   // Each lexeme's roles as bits: bit i for the i-th list of `any`, the next for `none`. A row matches when its
   // lexemes' bits together hold every `any` bit and not the `none` one.
@@ -73,28 +156,10 @@ export async function wordCandidates(
       (match.none.includes(l) ? noneBit : 0),
   );
   const anyBits = noneBit - 1;
-  const { value, only, weight } = FIELD[field];
-  const rows = z.array(listRow).parse(
-    await sql.all(
-      `SELECT q.k, l.ids, l.tokens, l.counts FROM unnest(CAST(? AS TEXT[])) WITH ORDINALITY q(lexeme, k)
-       CROSS JOIN LATERAL (
-         SELECT string_agg(CAST(f.segment_id AS TEXT), ',') AS ids, string_agg(CAST(f.tokens AS TEXT), ',') AS tokens,
-           string_agg(CAST(f.n AS TEXT), ',') AS counts
-         FROM (
-           SELECT f.segment_id, f.tokens, ${value} AS n FROM segment_search_words f ${scope.join}
-           WHERE f.account_id = ? AND f.lexeme = q.lexeme AND f.segment_id >= ? ${only} AND ${scope.where.sql}
-           ORDER BY f.segment_id DESC
-         ) f
-       ) l`,
-      textArray(lexemes),
-      accountId,
-      from,
-      ...scope.where.args,
-    ),
-  );
-  const lists = lexemes.map(() => postingList(null, null, null));
-  for (const r of rows) lists[r.k - 1] = postingList(r.ids, r.tokens, r.counts);
+  const lists =
+    (from === 0 ? source.prefetched?.whole(lexemes) : undefined) ?? (await readLists(source, lexemes, from));
   const phrasesOf = lexemes.map((l) => phraseLexemes.flatMap((p, k) => (p === l ? [k] : [])));
+  const { weight } = FIELD[field];
   return mergePostings(lists, masks, anyBits | noneBit, anyBits, window).map(({ id, tokens, counts }) => {
     const f = new Float64Array(phraseLexemes.length);
     counts.forEach((count, i) => {
@@ -102,6 +167,22 @@ export async function wordCandidates(
     });
     return { id, tokens, f };
   });
+}
+
+/** The lists of `lexemes` (in their order) at or above segment id `from`, in one statement. */
+async function readLists(source: WordSource, lexemes: readonly string[], from: number): Promise<PostingList[]> {
+  const list = postingListSql(source, 'q.lexeme', from);
+  const rows = z.array(listRow).parse(
+    await source.sql.all(
+      `SELECT q.k, l.ids, l.tokens, l.counts FROM unnest(CAST(? AS TEXT[])) WITH ORDINALITY q(lexeme, k)
+       CROSS JOIN LATERAL (${list.sql}) l`,
+      textArray(lexemes),
+      ...list.args,
+    ),
+  );
+  const lists = lexemes.map(() => postingList(null, null, null));
+  for (const r of rows) lists[r.k - 1] = postingList(r.ids, r.tokens, r.counts);
+  return lists;
 }
 
 const nthRow = z.object({ segment_id: z.number() });
