@@ -15,7 +15,8 @@ import { searchSegments } from '../sqlite/search-segments';
 import { searchSegmentsPg } from './pg-segment-search';
 import { indexSegmentPg } from './pg-segment-index';
 import { scopeOf } from './pg-candidates';
-import { newestWordCandidates, wordCandidates } from './pg-word-rank';
+import { newestWordCandidates, PostingPrefetch, wordCandidates } from './pg-word-rank';
+import { PhraseHits } from './pg-phrase-hits';
 
 /**
  * segment_search_words (migration 19), the posting lists a search of single words ranks from: kept in step with
@@ -167,6 +168,31 @@ describe.skipIf(skipPostgresTests)('segment_search_words: posting lists in step,
       expect(hits.length, text).toBeGreaterThan(0);
       expect(statements, text).toHaveLength(2);
     }
+  });
+
+  it('reads whole lists with the counts only when the search will rank from them, and ranks as from its own', async () => {
+    const s = seeded.post[0]!;
+    const source = { accountId: s.accountId, field: 'all' as const, scope: scopeOf({ accountId: s.accountId }) };
+    const prefetchOf = async (phrases: string[][]): Promise<PostingPrefetch> => {
+      const prefetch = PostingPrefetch.of(source, phrases)!;
+      await new PhraseHits(pg, s.accountId, 'all', () => Promise.resolve(1)).load(phrases, prefetch);
+      return prefetch;
+    };
+    const prefetch = await prefetchOf([['red'], ['boat'], ['zebra', 'crossing']]);
+    expect(prefetch.whole(['red', 'boat'])?.every((list) => list.ids.length > 0)).toBe(true);
+    // Ranked from the prefetched lists without a statement, as from lists read apart.
+    const refuse = (): Promise<never> => Promise.reject(new Error('a statement'));
+    const offline: Sql = { dialect: 'postgres', all: refuse, get: refuse, run: refuse, transaction: refuse };
+    const lists = { ...source, phraseLexemes: ['red', 'boat'] };
+    for (const match of [
+      { any: [['red', 'boat']], none: [] },
+      { any: [['red']], none: ['boat'] },
+    ])
+      expect(await wordCandidates({ ...lists, sql: offline, prefetched: prefetch }, match, 1000)).toEqual(
+        await wordCandidates({ ...lists, sql: pg }, match, 1000),
+      );
+    // A phrase of several words found in rows ranks from rank rows: no lists read for it.
+    expect((await prefetchOf([['red'], ['boat'], ['red', 'boat']])).whole(['red', 'boat'])).toBeUndefined();
   });
 
   it('reads the newest rows first as it would read whole lists, however short its first guess', async () => {

@@ -91,26 +91,41 @@ export class PostingPrefetch {
   private constructor(
     private readonly source: ListSource,
     private readonly lexemes: readonly string[],
+    /** The query's phrases of several words, as lexemes. */
+    private readonly multi: readonly (readonly string[])[],
   ) {}
 
   /**
-   * A prefetch of the lists of a query's single-word phrases (each phrase a list of words), if lists can rank them:
-   * its phrases of several words may be in no row (a thesaurus' "evergreen state" for "wa"), which leaves the search
-   * to rank from lists still.
+   * A prefetch of the lists of a query's single-word phrases (each phrase a list of words), if lists can rank them.
+   * Its phrases of several words stop the search ranking from lists if they are in any row: the lists are read only
+   * when each such phrase has a word in no row (a thesaurus' "evergreen state" for "wa"), else they would be read in
+   * vain ("red car": red, car and the bound pair).
    */
   static of(source: ListSource, phrases: readonly (readonly string[])[]): PostingPrefetch | undefined {
     const single = phrases.filter((p) => p.length === 1);
     if (single.length === 0 || single.length > MAX_POSTING_WORDS) return undefined;
-    return new PostingPrefetch(source, [...new Set(single.map((p) => porterStem(p[0]!)))]);
+    const multi = phrases.filter((p) => p.length > 1).map((p) => p.map(porterStem));
+    return new PostingPrefetch(source, [...new Set(single.map((p) => porterStem(p[0]!)))], multi);
   }
 
   /** The LATERAL subquery for the terms' column `lexeme` (`count`: their rows in the searched field). */
   lateral(lexeme: string, count: string): { sql: string; args: SqlParam[] } {
+    const { accountId } = this.source;
     const wanted = textArray(this.lexemes);
-    return postingListSql(this.source, lexeme, 0, {
+    const gate = {
       sql: `${lexeme} = ANY(CAST(? AS TEXT[])) AND (SELECT COALESCE(SUM(g.${count}), 0) FROM segment_search_terms g
           WHERE g.account_id = ? AND g.lexeme = ANY(CAST(? AS TEXT[]))) <= ?`,
-      args: [wanted, this.source.accountId, wanted, POSTINGS_BUDGET],
+      args: [wanted, accountId, wanted, POSTINGS_BUDGET] as SqlParam[],
+    };
+    if (this.multi.length === 0) return postingListSql(this.source, lexeme, 0, gate);
+    // No phrase of several words with all of its words in some row.
+    const [phrases, words] = [this.multi.flatMap((p, i) => p.map(() => i)), this.multi.flat()];
+    return postingListSql(this.source, lexeme, 0, {
+      sql: `${gate.sql} AND NOT EXISTS (
+          SELECT 1 FROM unnest(CAST(? AS INT[]), CAST(? AS TEXT[])) u(phrase, word)
+          LEFT JOIN segment_search_terms g ON g.account_id = ? AND g.lexeme = u.word AND g.${count} > 0
+          GROUP BY u.phrase HAVING bool_and(g.lexeme IS NOT NULL))`,
+      args: [...gate.args, `{${phrases.join(',')}}`, textArray(words), accountId],
     });
   }
 
