@@ -43,33 +43,35 @@ export function mergePostings(
   wanted: number,
   window: number,
 ): PostedRow[] {
-  const at = lists.map(() => 0);
+  const at = new Int32Array(lists.length);
   const rows: PostedRow[] = [];
   while (rows.length < window) {
     let id = -Infinity;
-    lists.forEach((list, i) => {
-      if (at[i]! < list.ids.length && list.ids[at[i]!]! > id) id = list.ids[at[i]!]!;
-    });
+    for (let i = 0; i < lists.length; i++) {
+      const next = lists[i]!.ids[at[i]!];
+      if (next !== undefined && next > id) id = next;
+    }
     if (id === -Infinity) break;
     let mask = 0;
-    lists.forEach((list, i) => {
-      if (list.ids[at[i]!] === id) mask |= masks[i]!;
-    });
+    for (let i = 0; i < lists.length; i++) if (lists[i]!.ids[at[i]!] === id) mask |= masks[i]!;
     const keep = (mask & checked) === wanted;
-    const row: PostedRow = { id, tokens: 0, counts: new Float64Array(keep ? lists.length : 0) };
-    lists.forEach((list, i) => {
+    const row: PostedRow = { id, tokens: 0, counts: keep ? new Float64Array(lists.length) : NO_COUNTS };
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i]!;
       const k = at[i]!;
-      if (list.ids[k] !== id) return;
+      if (list.ids[k] !== id) continue;
       if (keep) {
         row.tokens = Math.max(row.tokens, list.tokens[k]!);
         row.counts[i] = list.counts[k]!;
       }
       at[i] = k + 1;
-    });
+    }
     if (keep) rows.push(row);
   }
   return rows;
 }
+
+const NO_COUNTS = new Float64Array(0);
 
 function numbers(text: string | null): number[] {
   if (text === null || text === '') return [];

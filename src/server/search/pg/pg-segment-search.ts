@@ -119,15 +119,11 @@ export async function searchSegmentsPg(
   const terms = parsed.terms.filter((term) => indexable([term]));
   // Every word the phrases hold (expansions too) in the same lookup as the terms and the account's totals: one round
   // trip, not three.
-  const words = ftsPhrases(parsed).flatMap((fts) => fts.slice(1, -1).split(' ').filter(Boolean));
+  const parsedPhrases = ftsPhrases(parsed).map((fts) => fts.slice(1, -1).split(' ').filter(Boolean));
+  const words = parsedPhrases.flat();
   const scope = scopeOf(filter);
   // Whole posting lists come with the counts (one round trip fewer) when the search will read them.
-  const prefetch = usePostings
-    ? PostingPrefetch.of(
-        { accountId, field, scope },
-        ftsPhrases(parsed).map((fts) => fts.slice(1, -1).split(' ').filter(Boolean)),
-      )
-    : undefined;
+  const prefetch = usePostings ? PostingPrefetch.of({ accountId, field, scope }, parsedPhrases) : undefined;
   await hitsOf.load(
     [...new Set([...terms, ...words.filter((w) => indexable([w]))])].map((word) => [word]),
     prefetch,

@@ -177,9 +177,10 @@ export async function wordCandidates(
   const { weight } = FIELD[field];
   return mergePostings(lists, masks, anyBits | noneBit, anyBits, window).map(({ id, tokens, counts }) => {
     const f = new Float64Array(phraseLexemes.length);
-    counts.forEach((count, i) => {
+    for (let i = 0; i < counts.length; i++) {
+      const count = counts[i]!;
       if (count !== 0) for (const k of phrasesOf[i]!) f[k] = weight * count;
-    });
+    }
     return { id, tokens, f };
   });
 }
