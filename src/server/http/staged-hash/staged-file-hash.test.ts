@@ -11,11 +11,11 @@ describe('followStagedFile', () => {
   it('hashes a file in its thread as it is written, a step behind the writes', async () => {
     const { dir, cleanup } = await tempDir('staged-hash-');
     const path = join(dir, 'upload.mov');
-    const body = randomBytes(5 * 1024 * 1024 + 777);
+    const body = randomBytes(40 * 1024 * 1024 + 777); // past the step at which the thread is told to hash on
     const hash = followStagedFile(path);
     await writeFile(path, '');
-    for (let at = 0; at < body.length; at += 1_300_000) {
-      const end = Math.min(body.length, at + 1_300_000);
+    for (let at = 0; at < body.length; at += 3_000_000) {
+      const end = Math.min(body.length, at + 3_000_000);
       await appendFile(path, body.subarray(at, end));
       hash.written(end);
     }
