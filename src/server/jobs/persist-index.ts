@@ -50,8 +50,8 @@ export async function persistIndex(
       // The "nothing recognised" caption is shown, never indexed: its words are not what the segment shows.
       const caption = captionContent(seg.caption);
       const inserted = await tx.get(
-        `INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels, caption_vector)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO segments (video_id, idx, start_time, end_time, keyframe_blob, caption, transcript, ocr_text, labels, caption_vector, shot_quality)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         row.id,
         seg.index,
         seg.start,
@@ -62,6 +62,7 @@ export async function persistIndex(
         seg.ocrText,
         JSON.stringify(seg.labels),
         vectorBytes(lexicalVector(caption)),
+        seg.shotQuality,
       );
       const { id } = idRowSchema.parse(inserted);
       const text = { caption, transcript: seg.transcript, ocrText: seg.ocrText, labels: labelText, names };
