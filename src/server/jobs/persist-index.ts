@@ -4,6 +4,7 @@ import type { AnalyzeResult } from '../indexer/analyze-video';
 import type { VideoRow } from '../library/videos';
 import { descriptorToBlob } from '../indexer/analyzers/face-match';
 import { captionContent } from '../indexer/caption';
+import { INDEX_RULES_VERSION } from '../indexer/index-rules';
 import { lexicalVector } from '../search/query/query-text';
 import { videoFullText } from '../search/segment-index';
 import type { Sql } from '../storage/sql';
@@ -12,7 +13,7 @@ const idRowSchema = z.object({ id: z.number().int() });
 
 /**
  * Moves keyframes and poster into the blob store, then writes segments, full-text rows, words and faces and marks the
- * video PARSE in one transaction; `commitWith` runs first in that transaction (the index job holds its lease there and
+ * video PARSE, stamped with the rules it was indexed under (INDEX_RULES_VERSION), in one transaction; `commitWith` runs first in that transaction (the index job holds its lease there and
  * queues the callback), so the index, and what must follow it, commit together or not at all.
  */
 export async function persistIndex(
@@ -89,11 +90,12 @@ export async function persistIndex(
       );
     await tx.run(
       `UPDATE videos SET status = 'PARSE', progress = 100, fail_reason = NULL, poster_blob = ?, missing_engines = ?, indexed_at = ?,
-         duration = COALESCE(duration, ?), blob = CASE WHEN retain_original = 1 THEN blob ELSE NULL END
+         index_rules = ?, duration = COALESCE(duration, ?), blob = CASE WHEN retain_original = 1 THEN blob ELSE NULL END
        WHERE id = ?`,
       posterBlob,
       JSON.stringify(result.missingEngines),
       Date.now(),
+      INDEX_RULES_VERSION,
       result.durationSeconds,
       row.id,
     );

@@ -15,6 +15,7 @@ import { m013FacesByVideo } from './013-faces-by-video';
 import { m014UploadSessionClaims } from './014-upload-session-claims';
 import { m015EmbedClaims } from './015-embed-claims';
 import { m017ModelFetchLeases } from './017-model-fetch-leases';
+import { m022IndexRules } from './022-index-rules';
 
 /**
  * Service database migrations, in order. Append only. One version number names one schema change on both engines
@@ -42,4 +43,9 @@ export const serviceMigrations: readonly Migration[] = [
   m017ModelFetchLeases,
   { version: 18, name: 'segment-search-rank', up: '' }, // PostgreSQL only: FTS5 ranks from its own index
   { version: 19, name: 'segment-search-words', up: '' }, // PostgreSQL only: FTS5 keeps its own posting lists
+  // MERGE: placeholders for the numbers other branches of this round hold (quality6: 20, pg6: 21); each branch's own
+  // migration (or a no-op, if it added none) replaces its placeholder when merged.
+  { version: 20, name: 'reserved-20', up: '' },
+  { version: 21, name: 'reserved-21', up: '' },
+  m022IndexRules,
 ];

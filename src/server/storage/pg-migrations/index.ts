@@ -11,6 +11,7 @@ import { pg016SegmentSearchCounts } from './016-segment-search-counts';
 import { pg017ModelFetchLeases } from './017-model-fetch-leases';
 import { pg018SegmentSearchRank } from './018-segment-search-rank';
 import { pg019SegmentSearchWords } from './019-segment-search-words';
+import { pg022IndexRules } from './022-index-rules';
 import type { PgMigration } from './pg-migration';
 
 /** SQLite migrations 2-7, whose schema 001-library already holds: recorded here as no-ops under their numbers. */
@@ -40,4 +41,9 @@ export const pgMigrations: readonly PgMigration[] = [
   pg017ModelFetchLeases,
   pg018SegmentSearchRank,
   pg019SegmentSearchWords,
+  // MERGE: placeholders for the numbers other branches of this round hold (quality6: 20, pg6: 21); each branch's own
+  // migration (or a no-op, if it added none) replaces its placeholder when merged.
+  { version: 20, name: 'reserved-20', up: '' },
+  { version: 21, name: 'reserved-21', up: '' },
+  pg022IndexRules,
 ];
