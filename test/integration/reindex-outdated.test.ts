@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { copyFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +18,7 @@ import { TEST_PATTERN_JPEG } from '../fixtures/test-clips';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startHitServer, type HitServer } from '../helpers/hit-server';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
-import { cliSync } from '../helpers/service';
+import { cliSync, SERVICE_CLI } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 
 // The real service in this process (queue, job handlers, persisting, search and billing the real ones) on SQLite and
@@ -51,6 +53,8 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
   let gate: Promise<void> = Promise.resolve();
   let openGate: () => void = () => {};
   let callbacks: HitServer;
+  /** The service CLI's arguments naming this service's database. */
+  let where: string[] = [];
 
   async function standInAnalysis(opts: AnalyzeOptions): Promise<AnalyzeResult> {
     analyzed.push(labelNow);
@@ -128,7 +132,7 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir('reelsync-reindex-'));
     dataDir = join(dir, 'data');
-    const where = ['--data', dataDir];
+    where = ['--data', dataDir];
     if (engine === 'postgres') {
       pg = await startPostgres();
       databaseUrl = await pg.createDatabase();
@@ -230,5 +234,24 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
     expect(analyzed).toHaveLength(analyses);
     expect(await stampOf(videoNo)).toEqual({ index_rules: null, status: 'PARSE' });
     expect(await found('meadow')).toContain(videoNo);
+  }, 90_000);
+
+  it('reindex-outdated counts the outdated videos, and with --queue has the running service re-index them', async () => {
+    // Run beside the service started with the option off (the test before): the meadow video waits, the harbour one failed.
+    const cli = async (...args: string[]) =>
+      (await promisify(execFile)(process.execPath, [SERVICE_CLI, 'reindex-outdated', ...where, ...args])).stdout;
+    const report = await cli();
+    expect(report).toContain(`index rules: ${INDEX_RULES_VERSION}\n`);
+    expect(report).toContain('outdated videos: 2\n');
+    expect(report).toContain('re-index failed under these rules (old index kept): 1\n');
+    expect(report).toContain('not queued yet: 1\n');
+    expect(report).not.toContain('queued: ');
+    const [meadow] = await found('meadow');
+    expect(await cli('--queue')).toContain('\nqueued: 1 ');
+    await expect.poll(async () => (await stampOf(meadow!)).index_rules, { timeout: 20_000 }).toBe(INDEX_RULES_VERSION);
+    expect(await found('tractor')).toContain(meadow!);
+    // Queued again: nothing new (one job per video and rules version).
+    expect(await cli('--queue')).toContain('\nqueued: 0 ');
+    expect(await cli()).toContain('outdated videos: 1\n');
   }, 90_000);
 });

@@ -1,22 +1,11 @@
 import type { ServiceContext } from '../context';
 import { INDEX_RULES_VERSION } from '../indexer/index-rules';
-import { countOutdated, outdatedToQueue, pendingReindexes, REINDEX_JOB, reindexRef } from '../library/outdated-videos';
+import { countOutdated, pendingReindexes, queueOutdated } from '../library/outdated-videos';
 import type { JobOutcome } from '../../shared/job-outcome';
 import type { JobRow } from './job-queue';
 
 /** Re-index jobs queued at a time (in every process together): the rest of the outdated library waits its turn. */
 export const REINDEX_BATCH = 4;
-
-/** Queues up to `limit` outdated videos' re-index jobs (never one twice: jobs_reindex_once); how many it queued. */
-export async function queueOutdated(ctx: ServiceContext, limit: number): Promise<number> {
-  let queued = 0;
-  for (const video of await outdatedToQueue(ctx.sql, limit)) {
-    const payload = { videoId: video.id, rules: INDEX_RULES_VERSION };
-    if (await ctx.jobs.enqueueOnce(REINDEX_JOB, reindexRef(video.video_no), payload, ctx.config.indexer.maxAttempts))
-      queued += 1;
-  }
-  return queued;
-}
 
 /**
  * Keeps up to REINDEX_BATCH re-index jobs queued while outdated videos remain (indexer.reindexOutdated): at start and
@@ -71,7 +60,10 @@ export class OutdatedSweep {
 
   private async topUpOnce(): Promise<void> {
     const pending = await pendingReindexes(this.ctx.sql);
-    const queued = pending < REINDEX_BATCH ? await queueOutdated(this.ctx, REINDEX_BATCH - pending) : 0;
+    const { sql, jobs, config } = this.ctx;
+    const enqueue = jobs.enqueueOnce.bind(jobs);
+    const room = REINDEX_BATCH - pending;
+    const queued = room > 0 ? await queueOutdated(sql, enqueue, room, config.indexer.maxAttempts) : 0;
     if (pending + queued > 0 || this.reindexed + this.failed === 0) return;
     const left = await countOutdated(this.ctx.sql);
     this.ctx.log.info(

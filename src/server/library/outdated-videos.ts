@@ -74,6 +74,24 @@ export async function outdatedToQueue(sql: Sql, limit: number): Promise<{ id: nu
   return parsedRows(toQueueRow, rows);
 }
 
+/** Queues a job unless one with this kind and ref exists (jobs_reindex_once); whether it did. */
+export type EnqueueOnce = (kind: string, ref: string, payload: unknown, maxAttempts: number) => Promise<boolean>;
+
+/** Queues up to `limit` outdated videos' re-index jobs, never one twice; how many it queued. */
+export async function queueOutdated(
+  sql: Sql,
+  enqueueOnce: EnqueueOnce,
+  limit: number,
+  maxAttempts: number,
+): Promise<number> {
+  let queued = 0;
+  for (const video of await outdatedToQueue(sql, limit)) {
+    const payload = { videoId: video.id, rules: INDEX_RULES_VERSION };
+    if (await enqueueOnce(REINDEX_JOB, reindexRef(video.video_no), payload, maxAttempts)) queued += 1;
+  }
+  return queued;
+}
+
 /** Re-index jobs queued or running, in every process. */
 export async function pendingReindexes(sql: Sql): Promise<number> {
   return countOf(
