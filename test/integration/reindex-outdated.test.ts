@@ -52,13 +52,18 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
   const analyzed: string[] = [];
   let gate: Promise<void> = Promise.resolve();
   let openGate: () => void = () => {};
+  /** The next analysis waits at `gate` (then this is false again). */
+  let holdNext = false;
   let callbacks: HitServer;
   /** The service CLI's arguments naming this service's database. */
   let where: string[] = [];
 
   async function standInAnalysis(opts: AnalyzeOptions): Promise<AnalyzeResult> {
     analyzed.push(labelNow);
-    await held(gate, opts.signal);
+    if (holdNext) {
+      holdNext = false;
+      await held(gate, opts.signal);
+    }
     const keyframePath = join(opts.workDir, 'k0.jpg');
     const posterPath = join(opts.workDir, 'poster.jpg');
     await copyFile(keyframe, keyframePath);
@@ -176,6 +181,7 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
     // The new build's rules find a bicycle where the old ones said lighthouse; its analysis waits at the gate.
     labelNow = 'bicycle';
     gate = new Promise((resolve) => (openGate = resolve));
+    holdNext = true;
     await start();
     await expect.poll(() => analyzed.at(-1) === 'bicycle' && analyzed.length, { timeout: 20_000 }).toBeTruthy();
     // During the re-index: the old index answers, the video is PARSE.
@@ -201,6 +207,26 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
     // No second callback: still one per upload.
     await service!.ctx.jobs.waitForIdle();
     expect(callbacks.hits.filter((h) => h === '/done')).toHaveLength(2);
+  }, 90_000);
+
+  it('indexes a new upload at once while a re-index runs: the re-index is given back, uncounted, and runs after', async () => {
+    const outdated = await uploadIndexed('orchard');
+    await makeOutdated(outdated);
+    labelNow = 'kayak';
+    gate = new Promise((resolve) => (openGate = resolve)); // never opened: the held re-index can only end by yielding
+    holdNext = true;
+    await start();
+    await expect.poll(() => analyzed.at(-1), { timeout: 20_000 }).toBe('kayak');
+    labelNow = 'canoe';
+    const fresh = (await api.upload<{ videoNo: string }>(fixturePath('phoneH264Mp4'))).json.data!.videoNo;
+    expect((await waitForStatus(api, fresh, 20_000)).status).toBe('PARSE');
+    await expect.poll(async () => (await stampOf(outdated)).index_rules, { timeout: 20_000 }).toBe(INDEX_RULES_VERSION);
+    expect(await found('canoe')).toEqual(expect.arrayContaining([fresh, outdated]));
+    expect(await found('orchard')).not.toContain(outdated);
+    const attempts = z
+      .object({ attempts: z.number().int() })
+      .parse(await sql().get('SELECT attempts FROM jobs WHERE kind = ? AND ref LIKE ?', REINDEX_JOB, `${outdated}@%`));
+    expect(attempts.attempts).toBe(1);
   }, 90_000);
 
   it('leaves the old index searchable and the video PARSE when its re-index fails (original gone)', async () => {
