@@ -14,8 +14,9 @@ const blobRowSchema = z.object({ blob: z.string().nullable() });
 
 /**
  * Moves keyframes and poster into the blob store, then writes segments, full-text rows, words and faces and marks the
- * video PARSE, stamped with the rules it was indexed under (INDEX_RULES_VERSION), in one transaction; `commitWith` runs first in that transaction (the index job holds its lease there and
- * queues the callback), so the index, and what must follow it, commit together or not at all.
+ * video PARSE, stamped with the rules it was indexed under (INDEX_RULES_VERSION), in one transaction; `commitWith` runs
+ * first in that transaction (the index job holds its lease there and queues the callback), so the index, and what
+ * must follow it, commit together or not at all.
  *
  * A re-index of an indexed video names a `generation`: its keyframes and poster go beside the ones the current index
  * shows (keyframes/<videoNo>/<generation>/, posters/<videoNo>/<generation>.jpg), so the old index stays whole until
