@@ -18,6 +18,8 @@ export interface SeedSegment {
   transcript?: string;
   ocrText?: string;
   labels?: { label: string; source: string; score?: number }[];
+  /** The keyframe's measured picture quality (segments.shot_quality); NULL (as before migration 20) when left out. */
+  shotQuality?: number;
 }
 
 export interface SeedVideo {
@@ -94,8 +96,8 @@ export async function seedLibrary(
     for (const [idx, s] of v.segments.entries()) {
       const labels = s.labels ?? [];
       const segmentId = await insert(
-        `INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels, shot_quality)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         videoId,
         idx,
         idx * 5,
@@ -104,6 +106,7 @@ export async function seedLibrary(
         s.transcript ?? '',
         s.ocrText ?? '',
         JSON.stringify(labels),
+        s.shotQuality ?? null,
       );
       seeded.segments.set(`${v.name}#${idx}`, segmentId);
       const text = {
