@@ -67,6 +67,26 @@ describe('detectSceneCuts in two halves', () => {
   });
 });
 
+describe('detectSceneCuts when aborted', () => {
+  it('stops both parts and rejects with the reason', async () => {
+    const clip = await ensureClip(MOVING_PATTERN_12S);
+    const workDir = join(dir, `run-${runs++}`);
+    await mkdir(workDir);
+    const controller = new AbortController();
+    const reason = new Error('stopped by the test');
+    const scanning = detectSceneCuts({
+      videoPath: clip,
+      workDir,
+      maxSegmentSeconds: 4,
+      durationSeconds: 12,
+      parts: 2,
+      signal: controller.signal,
+    });
+    controller.abort(reason);
+    await expect(scanning).rejects.toBe(reason);
+  });
+});
+
 describe('balancedSplit', () => {
   it('splits where each part has about half the decoding work, midway between two keyframes', () => {
     const cheap = Array.from({ length: 40 }, (_, t) => ({ time: t, bytes: 8_000 }));

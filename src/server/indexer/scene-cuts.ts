@@ -100,11 +100,14 @@ export async function detectSceneCuts(options: SceneCutOptions): Promise<SceneFr
       throw err;
     });
   try {
-    const [first, second] = await Promise.all([
+    // allSettled: after a failure neither ffmpeg may still be writing into workDir when this returns.
+    const [first, second] = await Promise.allSettled([
       scan({ prefix: '', seekTo: 0, from: 0, to: half }, 0),
       scan({ prefix: 'b-', seekTo, from: half, to: null }, 1),
     ]);
-    return joinHalves(first, second, options.maxSegmentSeconds);
+    if (first.status === 'rejected') throw first.reason;
+    if (second.status === 'rejected') throw second.reason;
+    return joinHalves(first.value, second.value, options.maxSegmentSeconds);
   } finally {
     options.signal?.removeEventListener('abort', stop);
   }
