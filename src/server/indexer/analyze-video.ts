@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { ffprobe } from '../../common/media/ffprobe';
 import { createAnalyzers } from './analyzers/index';
 import { cutPaceLabels } from './analyzers/cut-pace';
 import { buildCaption } from './caption';
 import { makePoster } from './frames';
 import { monotonicProgress } from './progress';
-import { keyframeSizes } from './keyframe-sizes';
-import { detectSceneCuts } from './scene-cuts';
+import { AnalyzeError } from './analyze-error';
+import { scanVideo } from './scan-video';
 import { materializeFrames } from './segment-frames';
 import { planSegments } from './segment-plan';
 import { runAnalyzers, type AnalyzerFailure } from './run-analyzers';
@@ -60,12 +59,7 @@ export interface AnalyzeResult {
   failures: AnalyzerFailure[];
 }
 
-export class AnalyzeError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'AnalyzeError';
-  }
-}
+export { AnalyzeError } from './analyze-error';
 
 const SEGMENTING_END = 12;
 const ANALYZING_START = 15;
@@ -99,32 +93,17 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
     );
     availability.catch(() => {});
 
-    // The probe and the keyframes' sizes come first (~0.1 s, side by side): with them, a long video's scene pass runs
-    // as two parts at once (scene-cuts.ts), which saves far more than running the probe beside a single pass did.
-    // Without the sizes (a container ffmpeg cannot copy from) the parts are split by time.
-    const sizes = keyframeSizes(videoPath, signal).catch(() => undefined);
-    const probe = await ffprobe(videoPath, { kind: 'storedVideo', signal });
-    const keyframes = await sizes;
-    lap('probe');
-    if (!probe.video) throw new AnalyzeError('the file has no video stream');
-    const expected = probe.durationSeconds ?? 0;
-
     progress(1, 'segmenting');
-    let decodedUpTo = 0;
-    const { cuts, keys } = await detectSceneCuts({
+    const { probe, cuts, keys, decodedSeconds } = await scanVideo({
       videoPath,
       workDir,
       maxSegmentSeconds,
-      durationSeconds: probe.durationSeconds ?? undefined,
-      keyframes,
       signal,
-      onTime: (seconds) => {
-        decodedUpTo = Math.max(decodedUpTo, seconds);
-        if (expected > 0) progress(1 + (SEGMENTING_END - 1) * Math.min(1, seconds / expected), 'segmenting');
-      },
+      onFraction: (fraction) => progress(1 + (SEGMENTING_END - 1) * fraction, 'segmenting'),
+      onProbed: () => lap('probe'),
     });
     lap('sceneCuts');
-    const durationSeconds = probe.durationSeconds ?? decodedUpTo;
+    const durationSeconds = probe.durationSeconds ?? decodedSeconds;
     if (!(durationSeconds > 0)) throw new AnalyzeError('the video has no duration and no decodable frames');
     const plan = planSegments(cuts, durationSeconds, maxSegmentSeconds);
     const frames = await materializeFrames(videoPath, workDir, plan, cuts, signal, keys);
