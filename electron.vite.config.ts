@@ -22,6 +22,8 @@ const nodeEntries = {
   'service/scene-text-worker': 'src/server/indexer/worker/scene-text-worker.ts',
   // Started as a worker thread by src/server/indexer/worker/nsfw-thread.ts (the drawing classifier on a core of its own).
   'service/nsfw-worker': 'src/server/indexer/worker/nsfw-worker.ts',
+  // Started as a worker thread by src/server/http/staged-hash/staged-file-hash.ts (uploads' SHA-256 on a core of its own).
+  'service/staged-hash-worker': 'src/server/http/staged-hash/staged-hash-worker.ts',
   // Started as worker threads by src/server/search/workers/search-pool.ts, pg/pg-search-pool.ts and
   // photo/face-query-pool.ts.
   'service/search-worker': 'src/server/search/sqlite/search-worker.ts',

@@ -13,7 +13,7 @@ import { BENCH_DIR } from './bench-files';
 import { bigVideo, bigVideoUnder } from './big-video';
 import { compare, rssMb, timeBest, type Benchmark, type BenchResult } from './harness';
 import { curlMultipart, curlPut, splitParts } from './s3-curl';
-import { curlUpload, peakRssWhile, timeBestInTurns } from './service-upload-run';
+import { curlUpload, deleteVideo, peakRssWhile, timeBestInTurns } from './service-upload-run';
 import { benchClip, DURATION } from './titled-clip';
 
 /** A second, smaller upload: flat memory means the same peak whatever the size. */
@@ -79,11 +79,15 @@ async function uploadScale(cluster: TeamCluster): Promise<BenchResult[]> {
     curlMultipart(cluster.s3, parts, 'bench/curl-multipart.mp4', PARTS_IN_FLIGHT),
   );
   await rm(partsDir, { recursive: true, force: true });
+  let uploaded = '';
   // In turns, so that the others' load on this shared machine falls on the replica and its baseline alike.
   const { result: best, peakMb } = await peakRssWhile(replica.pid, () =>
     timeBestInTurns(2, {
       curl: () => curlPut(cluster.s3, file, 'bench/curl-put.mp4'),
-      upload: () => curlUpload(service, file),
+      upload: {
+        run: async () => (uploaded = await curlUpload(service, file)),
+        after: () => deleteVideo(service, uploaded),
+      },
     }),
   );
   const { curl: curlSeconds, upload: uploadSeconds } = best;

@@ -6,7 +6,7 @@ import { startService } from '../test/helpers/service';
 import { BENCH_DIR } from './bench-files';
 import { bigVideo } from './big-video';
 import { compare, rssMb, type Benchmark } from './harness';
-import { curlUpload, peakRssWhile, timeBestInTurns } from './service-upload-run';
+import { curlUpload, deleteVideo, peakRssWhile, timeBestInTurns } from './service-upload-run';
 import { uploadToBareReceiver, sha256OfFile } from './upload-floor';
 
 const run = promisify(execFile);
@@ -23,25 +23,25 @@ const bench: Benchmark = {
     const service = await startService({ config: { indexer: { paused: true } }, credits: 1000 });
     try {
       const idle = await rssMb(service.pid);
+      let uploaded = '';
       // In turns, so that the others' load on this shared machine falls on the service and its baselines alike.
       const { result: best, peakMb: peak } = await peakRssWhile(service.pid, () =>
         timeBestInTurns(3, {
-          cp: async () => {
-            await rm(copy, { force: true });
-            await run('cp', [file, copy]);
-          },
+          cp: { run: () => run('cp', [file, copy]), after: () => rm(copy, { force: true }) },
           bare: () => uploadToBareReceiver(file),
           hash: () => sha256OfFile(file),
-          service: () => curlUpload(service, file),
+          service: {
+            run: async () => (uploaded = await curlUpload(service, file)),
+            after: () => deleteVideo(service, uploaded),
+          },
         }),
       );
-      await rm(copy, { force: true });
       const { cp: cpSeconds, bare: bareSeconds, hash: hashSeconds, service: uploadSeconds } = best;
       const cp = { label: 'cp (same file, same disk)', seconds: cpSeconds, amount: bytes, unit: 'bytes' };
       const bare = { label: 'curl -F -> bare Node receiver', seconds: bareSeconds, amount: bytes, unit: 'bytes' };
       return [
         compare(
-          'service ingest of a 2 GB upload (multipart parse, SHA-256, write, ffprobe)',
+          'service ingest of a 2 GB upload (multipart parse, write, SHA-256 in its thread, ffprobe)',
           {
             label: 'curl -F -> reelsync service',
             seconds: uploadSeconds,

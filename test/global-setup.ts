@@ -27,6 +27,7 @@ const BUILT = [
   'service/analysis-worker.js',
   'service/scene-text-worker.js',
   'service/nsfw-worker.js',
+  'service/staged-hash-worker.js',
 ];
 
 /** Builds the app when any built entry is missing or older than the sources. */

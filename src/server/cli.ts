@@ -3,11 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Accounts, type KeyInterface } from './accounts/accounts';
 import { usdToMicro } from './accounts/billing';
-import { ConfigError, exposureWarning, loadConfig } from './config';
+import { ConfigError, exposureWarning, loadConfig, type ServiceConfig } from './config';
+import { reindexOutdatedCommand } from './library/reindex-command';
 import { answerParent } from './parent-answers';
 import { parentChannel } from './parent-channel';
 import { SERVICE_ROLES, startService, type RunningService, type ServiceRole } from './service';
 import { openServiceDatabase } from './storage/open-service-sql';
+import type { Sql } from './storage/sql';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad arguments or config. */
 const program = new Command('reelsync-service')
@@ -38,17 +40,21 @@ const role = (value: string): ServiceRole => {
 
 type DatabaseOpts = { data?: string; config?: string };
 
-/** The accounts of the database `--config` names (database.url), else of `--data`'s SQLite file. */
-async function withAccounts<T>(opts: DatabaseOpts, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
+/** The database `--config` names (database.url), else `--data`'s SQLite file. */
+async function withDatabase<T>(opts: DatabaseOpts, fn: (sql: Sql, config: ServiceConfig) => Promise<T>): Promise<T> {
   const config = await loadConfig(opts.config);
   const dataDir = opts.data === undefined ? undefined : resolve(opts.data);
   if (dataDir !== undefined && config.database.url === undefined) mkdirSync(dataDir, { recursive: true });
   const database = await openServiceDatabase(config, dataDir);
   try {
-    return await fn(new Accounts(database.sql));
+    return await fn(database.sql, config);
   } finally {
     await database.close();
   }
+}
+
+function withAccounts<T>(opts: DatabaseOpts, fn: (accounts: Accounts) => Promise<T>): Promise<T> {
+  return withDatabase(opts, (sql) => fn(new Accounts(sql)));
 }
 
 const DATA_HELP = 'data folder (its SQLite database; not needed when the config sets database.url)';
@@ -153,6 +159,20 @@ program
       process.exit(1);
     }
     process.stdout.write(`${secret}\n`);
+  });
+
+program
+  .command('reindex-outdated')
+  .description(
+    'count the indexed videos indexed under older index rules; with --queue, queue their re-index now ' +
+      '(for a service run with indexer.reindexOutdated false; its workers run them one at a time, behind new uploads)',
+  )
+  .option('--data <dir>', DATA_HELP)
+  .option('--config <file>', CONFIG_HELP)
+  .option('--queue', 'queue a re-index of every outdated video that has none yet', false)
+  .action(async (opts: DatabaseOpts & { queue: boolean }) => {
+    const lines = await withDatabase(opts, (sql, config) => reindexOutdatedCommand(sql, config, opts.queue));
+    process.stdout.write(lines.map((l) => `${l}\n`).join(''));
   });
 
 program

@@ -74,6 +74,12 @@ export const configSchema = z
         /** An index job fails once it has run timeLimitPerVideoSecond x the video's duration + timeLimitFloorSeconds. */
         timeLimitPerVideoSecond: z.number().positive().max(1000).default(3),
         timeLimitFloorSeconds: z.number().positive().max(86_400).default(300),
+        /**
+         * Re-index, in the background and behind new uploads, indexed videos whose index was written under older index
+         * rules (indexer/index-rules.ts), so an existing library gets the current labels. Off: only `reindex-outdated
+         * --queue` queues them.
+         */
+        reindexOutdated: z.boolean().default(true),
       })
       .strict()
       .default({
@@ -82,6 +88,7 @@ export const configSchema = z
         paused: false,
         timeLimitPerVideoSecond: 3,
         timeLimitFloorSeconds: 300,
+        reindexOutdated: true,
       }),
     /**
      * The job queue's leases: a worker holds a claimed job for leaseMs and renews it every renewMs while it runs; a job

@@ -15,7 +15,10 @@ import { AnalysisWorker } from './indexer/worker/analysis-host';
 import { indexLaneSql } from './jobs/index-rows';
 import { indexHandler, onIndexSettled, type Analyze } from './jobs/index-worker';
 import { ServiceJobQueue } from './jobs/job-queue';
+import { OutdatedSweep } from './jobs/reindex-sweep';
+import { logReindexSettled, reindexHandler } from './jobs/reindex-worker';
 import { Folders } from './library/folders';
+import { REINDEX_JOB } from './library/outdated-videos';
 import { URL_UPLOAD_JOB, urlUploadHandler } from './library/url-upload';
 import { VideoIndex } from './library/video-index';
 import { Videos } from './library/videos';
@@ -189,6 +192,20 @@ async function startWorker(
           .catch((err: unknown) => log.error({ err, job: job.id }, 'an index job settle hook failed'));
       },
     });
+    // Videos indexed under older index rules, one at a time, behind every index job (and given back when one comes).
+    const sweep = new OutdatedSweep(ctx);
+    ctx.jobs.register({
+      kind: REINDEX_JOB,
+      concurrency: 1,
+      baseDelayMs: 5_000,
+      behind: ['index'],
+      handler: reindexHandler(ctx, analyze),
+      onSettled: (job, outcome) => {
+        logReindexSettled(ctx, job, outcome);
+        sweep.settled(job, outcome);
+      },
+    });
+    await sweep.start().catch((err: unknown) => log.error({ err }, 'could not queue outdated videos to re-index'));
   }
   const urlUploadSettled = onIndexSettled(ctx);
   ctx.jobs.register({

@@ -18,6 +18,8 @@ export interface SeedSegment {
   transcript?: string;
   ocrText?: string;
   labels?: { label: string; source: string; score?: number }[];
+  /** The keyframe's measured picture quality (segments.shot_quality); NULL (as before migration 20) when left out. */
+  shotQuality?: number;
 }
 
 export interface SeedVideo {
@@ -93,9 +95,11 @@ export async function seedLibrary(
     const names = [v.name, v.name.replace(/[._-]+/g, ' '), v.folder, v.cameraModel ?? '', ...(v.tags ?? [])].join(' ');
     for (const [idx, s] of v.segments.entries()) {
       const labels = s.labels ?? [];
+      // The column only when a quality is given: some tests seed a database migrated only part of the way.
+      const quality = s.shotQuality === undefined ? [] : [s.shotQuality];
       const segmentId = await insert(
-        `INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO segments (video_id, idx, start_time, end_time, caption, transcript, ocr_text, labels${quality.length ? ', shot_quality' : ''})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?${quality.length ? ', ?' : ''})`,
         videoId,
         idx,
         idx * 5,
@@ -104,6 +108,7 @@ export async function seedLibrary(
         s.transcript ?? '',
         s.ocrText ?? '',
         JSON.stringify(labels),
+        ...quality,
       );
       seeded.segments.set(`${v.name}#${idx}`, segmentId);
       const text = {

@@ -21,7 +21,8 @@ describe('DrainingFileSink', () => {
     const { dir, cleanup } = await tempDir('sink-');
     const path = join(dir, 'upload.bin');
     const body = randomBytes(3 * FILE_WRITE_BYTES + 12_345);
-    const sink = new DrainingFileSink(path, 0);
+    const heard: number[] = [];
+    const sink = new DrainingFileSink(path, 0, (written) => heard.push(written));
     // Uneven chunks, one of a single byte and one larger than a whole write.
     const cuts = [0, 1, 70_000, FILE_WRITE_BYTES / 2, FILE_WRITE_BYTES + 3, 2 * FILE_WRITE_BYTES + 99, body.length];
     await write(sink, body.subarray(cuts[0], cuts[1]));
@@ -32,6 +33,11 @@ describe('DrainingFileSink', () => {
     expect((await stat(path)).size).toBeGreaterThanOrEqual(2 * FILE_WRITE_BYTES);
     await end(sink);
     expect((await readFile(path)).equals(body)).toBe(true);
+    // Told after each write, with the bytes on disk so far: what a follower of the file may read.
+    expect(heard.length).toBeGreaterThanOrEqual(3);
+    expect(heard).toEqual([...heard].sort((a, b) => a - b));
+    expect(heard.at(-1)).toBe(body.length);
+    expect(sink.written).toBe(body.length);
     await cleanup();
   });
 

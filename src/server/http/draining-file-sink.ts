@@ -20,9 +20,14 @@ export class DrainingFileSink extends Writable {
   private held: Buffer[] = [];
   private heldBytes = 0;
 
+  /** Bytes on disk so far (none once a write has failed). */
+  written = 0;
+
+  /** `onWritten` hears of each write that reached the file, with the bytes written so far. */
   constructor(
     private readonly path: string,
     private readonly drainCap: number,
+    private readonly onWritten: (written: number) => void = () => {},
     private readonly writeBytes = FILE_WRITE_BYTES,
   ) {
     super({ highWaterMark: 1024 * 1024 });
@@ -99,7 +104,11 @@ export class DrainingFileSink extends Writable {
       return;
     }
     this.writeAll(chunks).then(
-      () => callback(),
+      (bytes) => {
+        this.written += bytes;
+        this.onWritten(this.written);
+        callback();
+      },
       (err: Error) => {
         this.failure = err;
         callback();
@@ -107,16 +116,17 @@ export class DrainingFileSink extends Writable {
     );
   }
 
-  private async writeAll(chunks: Buffer[]): Promise<void> {
+  private async writeAll(chunks: Buffer[]): Promise<number> {
     const total = chunks.reduce((n, c) => n + c.length, 0);
     const { bytesWritten } = await this.handle!.writev(chunks);
-    if (bytesWritten === total) return;
+    if (bytesWritten === total) return total;
     // A short write (rare on a regular file): the rest, one write at a time.
     const rest = Buffer.concat(chunks).subarray(bytesWritten);
     for (let offset = 0; offset < rest.length;) {
       const written = await this.handle!.write(rest, offset);
       offset += written.bytesWritten;
     }
+    return total;
   }
 
   private async closeHandle(): Promise<void> {

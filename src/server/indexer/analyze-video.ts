@@ -46,6 +46,8 @@ export interface AnalyzedSegment {
   transcript: string;
   caption: string;
   faces: Face[];
+  /** 0..1 sharpness x exposure of the keyframe (analyzers/shot-quality.ts); null when the colour analyzer did not run. */
+  shotQuality: number | null;
 }
 
 export interface AnalyzeResult {
@@ -143,7 +145,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
     const pace = cutPaceLabels(frames, maxSegmentSeconds);
 
     const segments = frames.map((frame, i): AnalyzedSegment => {
-      const found = outcome.findings[i] ?? { ocrText: [], labels: [], faces: [] };
+      const found = outcome.findings[i] ?? { ocrText: [], labels: [], faces: [], shotQuality: null };
       const ocrText = found.ocrText.filter(Boolean).join(' ');
       const last = i === frames.length - 1;
       const transcript = outcome.words
@@ -166,6 +168,7 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
           transcript,
         }),
         faces: found.faces,
+        shotQuality: found.shotQuality,
       };
     });
     progress(100, 'done');

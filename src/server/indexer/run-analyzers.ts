@@ -24,6 +24,8 @@ export interface SegmentCollected {
   ocrText: string[];
   labels: Label[];
   faces: Face[];
+  /** The colour analyzer's measure of the keyframe (FrameFindings.shotQuality); null when none measured it. */
+  shotQuality: number | null;
 }
 
 export interface RunOutcome {
@@ -56,7 +58,7 @@ function message(err: unknown): string {
  */
 export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
   const { analyzers, frames, media, signal, onFraction } = input;
-  const findings: SegmentCollected[] = frames.map(() => ({ ocrText: [], labels: [], faces: [] }));
+  const findings: SegmentCollected[] = frames.map(() => ({ ocrText: [], labels: [], faces: [], shotQuality: null }));
   const failures: AnalyzerFailure[] = [];
   const words: TimedWord[] = [];
   const busyMs: Record<string, number> = {};
@@ -118,6 +120,7 @@ export async function runAnalyzers(input: RunInput): Promise<RunOutcome> {
           if (found.ocrText) target.ocrText.push(found.ocrText);
           target.labels.push(...(found.labels ?? []));
           target.faces.push(...(found.faces ?? []));
+          if (found.shotQuality !== undefined) target.shotQuality = found.shotQuality;
         }
       } catch (err) {
         checkAbort();

@@ -59,6 +59,8 @@ export interface FrameFindings {
   ocrText?: string;
   labels?: Label[];
   faces?: Face[];
+  /** 0..1, how sharp and well exposed the keyframe is (analyzers/shot-quality.ts): search breaks ties with it. */
+  shotQuality?: number;
 }
 
 /** The whole video as an audio analyzer sees it (speech needs context across segment boundaries). */

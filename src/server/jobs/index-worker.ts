@@ -1,35 +1,19 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { MetadataReader } from '../../common/media/exif';
-import type { ServiceConfig } from '../config';
 import type { ServiceContext } from '../context';
-import { analyzeVideo, type AnalyzeOptions, type AnalyzeResult } from '../indexer/analyze-video';
+import { analyzeVideo } from '../indexer/analyze-video';
+import type { AnalyzerFailure } from '../indexer/run-analyzers';
 import { enqueueCallback } from './callback-worker';
 import type { VideoRow } from '../library/videos';
+import { analyzeStored, type Analyze } from './analyze-stored';
 import { markIndexFailed, storeCaptureMetadata } from './index-rows';
 import { persistIndex } from './persist-index';
 import type { JobOutcome } from '../../shared/job-outcome';
 import type { JobHandler, JobRow } from './job-queue';
 
+export type { Analyze } from './analyze-stored';
+
 const payloadSchema = z.object({ videoId: z.number().int() });
-
-export type Analyze = (opts: AnalyzeOptions) => Promise<AnalyzeResult>;
-
-/** Seconds an index job may run: a multiple of the video's (trusted, priced) duration plus a floor. */
-export function indexTimeLimit(config: ServiceConfig['indexer'], durationSeconds: number | null): number {
-  return config.timeLimitPerVideoSecond * Math.max(0, durationSeconds ?? 0) + config.timeLimitFloorSeconds;
-}
-
-class IndexTimeLimit extends Error {
-  constructor(limit: number, config: ServiceConfig['indexer'], durationSeconds: number | null) {
-    super(
-      `indexing stopped: it ran past its time limit of ${Math.round(limit * 10) / 10} s (${config.timeLimitPerVideoSecond} x the video's ` +
-        `${Math.round((durationSeconds ?? 0) * 10) / 10} s + ${config.timeLimitFloorSeconds} s)`,
-    );
-    this.name = 'IndexTimeLimit';
-  }
-}
 
 /** Index job: analyze the stored original, store keyframes and index rows, mark PARSE, send the callback. */
 export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVideo, exif?: MetadataReader): JobHandler {
@@ -37,67 +21,42 @@ export function indexHandler(ctx: ServiceContext, analyze: Analyze = analyzeVide
     const { videoId } = payloadSchema.parse(JSON.parse(job.payload));
     const row = await ctx.videos.byId(videoId);
     if (!row || row.status !== 'UNPARSE') return { type: 'finished' }; // deleted meanwhile, or already done
-    // A local file for ffmpeg: the stored one on disk, a streamed copy in tmp/ from S3.
-    const original = row.blob ? await ctx.blobs.localFile(row.bucket, row.blob) : null;
-    if (!original) return { type: 'failed', error: 'the stored original is missing' };
-    const videoPath = original.path;
-    let workDir: string;
-    try {
-      if (exif) await fillCaptureMetadata(ctx, exif, row, videoPath);
-      await mkdir(ctx.tmpDir, { recursive: true });
-      workDir = await mkdtemp(join(ctx.tmpDir, `index-${row.video_no}-`));
-    } catch (err) {
-      await original.release();
-      throw err;
-    }
     let lastWrite = 0;
-    const limit = indexTimeLimit(ctx.config.indexer, row.duration);
-    const overtime = new AbortController();
-    const overtimeError = new IndexTimeLimit(limit, ctx.config.indexer, row.duration);
-    // setTimeout fires at once past 2^31 - 1 ms (~24.8 days); no limit that long is worth keeping.
-    const timer = setTimeout(() => overtime.abort(overtimeError), Math.min(limit * 1000, 2 ** 31 - 1));
-    try {
-      const result = await analyze({
-        videoPath,
-        workDir,
-        transcriptionPrompt: row.transcription_prompt ?? undefined,
-        signal: AbortSignal.any([signal, overtime.signal]),
-        onProgress: (percent) => {
-          const now = Date.now();
-          if (now - lastWrite < 250 && percent < 100) return;
-          lastWrite = now;
-          ctx.videos
-            .setProgress(row.id, Math.min(95, percent * 0.95))
-            .catch((err: unknown) => ctx.log.warn({ err, videoNo: row.video_no }, 'could not store indexing progress'));
-        },
-      });
-      if (!(await ctx.videos.byId(videoId))) return { type: 'finished' };
-      await persistIndex(ctx, row, result, async (tx) => {
-        // A worker whose lease passed (another worker has the job) commits nothing: the video is indexed once.
-        await lease.hold(tx);
-        if (row.callback) await enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'PARSE', tx);
-      });
-      // The keyframes are stored: embed them when the semantic model is ready, beside the next jobs (never fails or
-      // holds this one: after a download the backlog may be a whole library).
-      void ctx.semantic.embedPending();
-      ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
-      for (const f of result.failures)
-        ctx.log.warn(
-          { videoNo: row.video_no, analyzer: f.analyzer, segment: f.segmentIndex, err: f.message },
-          'analyzer failed on part of the video',
-        );
-      return { type: 'finished' };
-    } catch (err) {
-      if (signal.aborted) throw err;
-      // Over its time limit the job fails for good: another attempt would spend the same time again.
-      if (overtime.signal.aborted) return { type: 'failed', error: overtimeError.message };
-      return { type: 'retry', error: err instanceof Error ? err.message : String(err) };
-    } finally {
-      clearTimeout(timer);
-      await rm(workDir, { recursive: true, force: true });
-      await original.release();
-    }
+    return analyzeStored(ctx, row, analyze, signal, {
+      prepare: exif ? (videoPath) => fillCaptureMetadata(ctx, exif, row, videoPath) : undefined,
+      onProgress: (percent) => {
+        const now = Date.now();
+        if (now - lastWrite < 250 && percent < 100) return;
+        lastWrite = now;
+        ctx.videos
+          .setProgress(row.id, Math.min(95, percent * 0.95))
+          .catch((err: unknown) => ctx.log.warn({ err, videoNo: row.video_no }, 'could not store indexing progress'));
+      },
+      persist: async (result) => {
+        if (!(await ctx.videos.byId(videoId))) return { type: 'finished' };
+        await persistIndex(ctx, row, result, async (tx) => {
+          // A worker whose lease passed (another worker has the job) commits nothing: the video is indexed once.
+          await lease.hold(tx);
+          if (row.callback) await enqueueCallback(ctx, row.account_id, row.callback, row.video_no, 'PARSE', tx);
+        });
+        // The keyframes are stored: embed them when the semantic model is ready, beside the next jobs (never fails or
+        // holds this one: after a download the backlog may be a whole library).
+        void ctx.semantic.embedPending();
+        ctx.log.info({ videoNo: row.video_no, segments: result.segments.length }, 'indexed');
+        logAnalyzerFailures(ctx, row, result.failures);
+        return { type: 'finished' };
+      },
+    });
   };
+}
+
+/** One warning per analyzer that failed on part of the video (the rest of the index is stored). */
+export function logAnalyzerFailures(ctx: ServiceContext, row: VideoRow, failures: readonly AnalyzerFailure[]): void {
+  for (const f of failures)
+    ctx.log.warn(
+      { videoNo: row.video_no, analyzer: f.analyzer, segment: f.segmentIndex, err: f.message },
+      'analyzer failed on part of the video',
+    );
 }
 
 /** Probe step: camera model, GPS and capture time from the file itself (exiftool) where the upload gave none. */

@@ -34,6 +34,12 @@ interface Worker {
    * Without it, jobs run oldest first.
    */
   laneSql?: string;
+  /**
+   * Kinds this worker's jobs wait behind (background work behind what users asked for): none is claimed while a job of
+   * these kinds is due or running in any process, and one running here is given back, its attempt uncounted, as soon
+   * as such a job appears.
+   */
+  behind?: readonly string[];
 }
 
 export interface JobQueueOptions {
@@ -68,7 +74,10 @@ export class ServiceJobQueue {
   private readonly options: JobQueueOptions;
   private readonly workers = new Map<string, Worker>();
   /** Jobs running here; `settling` once the handler has returned (its lease is no longer renewed on purpose). */
-  private readonly running = new Map<number, { kind: string; controller: AbortController; settling: boolean }>();
+  private readonly running = new Map<
+    number,
+    { kind: string; controller: AbortController; settling: boolean; yielded: boolean }
+  >();
   private timer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private stopped = true;
@@ -115,6 +124,13 @@ export class ServiceJobQueue {
     const id = await this.rows.insert(kind, ref, payload, maxAttempts, on);
     this.kick();
     return id;
+  }
+
+  /** Queues a job unless one with this kind and ref exists under a unique index (JobRows.insertOnce); whether it did. */
+  async enqueueOnce(kind: string, ref: string, payload: unknown, maxAttempts: number): Promise<boolean> {
+    const queued = await this.rows.insertOnce(kind, ref, payload, maxAttempts);
+    if (queued) this.kick();
+    return queued;
   }
 
   /** Whether a job of this kind for this ref is waiting or running. */
@@ -190,6 +206,10 @@ export class ServiceJobQueue {
         this.log.warn({ job: job.id, kind: job.kind, ref: job.ref }, 'job dead: its worker was lost on every attempt');
         await this.reportSettled(worker, job, { type: 'failed', error: EXHAUSTED });
       }
+      if (worker.behind && (await this.rows.anyActive(worker.behind))) {
+        this.yieldRunning(worker.kind);
+        continue;
+      }
       let free = worker.concurrency - [...this.running.values()].filter((r) => r.kind === worker.kind).length;
       while (free > 0 && !this.stopped) {
         const job = await this.claimNext(worker);
@@ -206,6 +226,16 @@ export class ServiceJobQueue {
       if (next !== null) wake = Math.min(wake, next);
     }
     return wake;
+  }
+
+  /** Stops this process's running jobs of `kind` to give them back (a worker `behind` others has work waiting). */
+  private yieldRunning(kind: string): void {
+    for (const [id, entry] of this.running) {
+      if (entry.kind !== kind || entry.settling || entry.controller.signal.aborted) continue;
+      this.log.info({ job: id, kind }, 'job given back: work it waits behind has come');
+      entry.yielded = true;
+      entry.controller.abort(new Error('given back to let work it waits behind run first'));
+    }
   }
 
   private async claimNext(worker: Worker): Promise<JobRow | undefined> {
@@ -242,7 +272,7 @@ export class ServiceJobQueue {
   /** `job` is claimed (running, attempt counted, leased here): run it, then settle it if the lease still holds. */
   private run(worker: Worker, job: JobRow): void {
     const controller = new AbortController();
-    const entry = { kind: job.kind, controller, settling: false };
+    const entry = { kind: job.kind, controller, settling: false, yielded: false };
     this.running.set(job.id, entry);
     const lease: JobLease = {
       hold: (tx) => this.rows.hold(tx, job.id, this.workerId, Date.now() + this.options.leaseMs),
@@ -252,8 +282,8 @@ export class ServiceJobQueue {
       .catch((err: unknown): JobOutcome => ({ type: 'retry', error: err instanceof Error ? err.message : String(err) }))
       .then(async (outcome) => {
         entry.settling = true;
-        if (controller.signal.aborted && this.stopped) {
-          // Shutting down: give the job back, uncounted, to whichever worker runs next.
+        if (controller.signal.aborted && (this.stopped || (entry.yielded && outcome.type !== 'finished'))) {
+          // Shutting down, or yielding: give the job back, uncounted, to whichever worker runs next.
           await this.rows.release(job.id, this.workerId);
           return;
         }

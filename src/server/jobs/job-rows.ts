@@ -48,6 +48,14 @@ export function payloadField(dialect: SqlDialect, field: string): string {
   }
 }
 
+const INSERT_JOB = `INSERT INTO jobs (kind, ref, payload, state, max_attempts, created_at, updated_at)
+  VALUES (?, ?, ?, 'queued', ?, ?, ?)`;
+
+function insertParams(kind: string, ref: string, payload: unknown, maxAttempts: number): SqlParam[] {
+  const now = Date.now();
+  return [kind, ref, JSON.stringify(payload), maxAttempts, now, now];
+}
+
 /**
  * Jobs this worker may claim: queued and due, or running under a lease that has passed (its worker died or stalled)
  * and with attempts left. Another process's expired lease only: this process renews its own.
@@ -68,18 +76,31 @@ export class JobRows {
   constructor(private readonly sql: Sql) {}
 
   async insert(kind: string, ref: string, payload: unknown, maxAttempts: number, on: Sql = this.sql): Promise<number> {
-    const now = Date.now();
-    const row = await on.get(
-      `INSERT INTO jobs (kind, ref, payload, state, max_attempts, created_at, updated_at)
-       VALUES (?, ?, ?, 'queued', ?, ?, ?) RETURNING id`,
-      kind,
-      ref,
-      JSON.stringify(payload),
-      maxAttempts,
-      now,
-      now,
-    );
+    const row = await on.get(`${INSERT_JOB} RETURNING id`, ...insertParams(kind, ref, payload, maxAttempts));
     return idRowSchema.parse(row).id;
+  }
+
+  /**
+   * Queues a job unless a unique index already holds one for its kind and ref (migration 21's jobs_reindex_once):
+   * whether it was queued. Safe from any number of processes at once.
+   */
+  async insertOnce(kind: string, ref: string, payload: unknown, maxAttempts: number): Promise<boolean> {
+    const { changes } = await this.sql.run(
+      `${INSERT_JOB} ON CONFLICT DO NOTHING`,
+      ...insertParams(kind, ref, payload, maxAttempts),
+    );
+    return changes === 1;
+  }
+
+  /** Whether a job of one of these kinds is due (queued, its retry time come) or running, in any process. */
+  async anyActive(kinds: readonly string[]): Promise<boolean> {
+    const row = await this.sql.get(
+      `SELECT 1 AS found FROM jobs WHERE kind IN (${kinds.map(() => '?').join(', ')})
+         AND (state = 'running' OR (state = 'queued' AND retry_after <= ?)) LIMIT 1`,
+      ...kinds,
+      Date.now(),
+    );
+    return row !== undefined;
   }
 
   async hasPending(kind: string, ref: string): Promise<boolean> {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,7 +13,7 @@ import { watchFilePartLength } from '../file-part-length';
 import { DRAIN_CAP, discard, drainParts, malformed, nextPart } from '../multipart-drain';
 import { diskFullMessage } from '../storage-error';
 import { parseUploadFields, uploadRequestOf } from './form-fields';
-import { hashingMeter } from '../../../common/hashing-meter';
+import { followStagedFile } from '../staged-hash/staged-file-hash';
 
 /**
  * POST /upload: multipart `file` and form fields. The file is staged in tmp for the probe and, on S3, sent to the store
@@ -98,19 +97,16 @@ async function receiveFile(
   const name = part.filename || 'video';
   const ext = extname(name).toLowerCase();
   const tmpPath = join(ctx.tmpDir, `upload-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}${ext}`);
-  const hash = createHash('sha256');
-  let size = 0;
-  const meter = hashingMeter(hash, (n) => (size += n));
+  const hash = followStagedFile(tmpPath);
   const copy = incoming.receiver.copy;
   let storeError: Error | undefined;
   copy?.once('error', (err) => (storeError = err));
+  const sink = new DrainingFileSink(tmpPath, DRAIN_CAP, (written) => hash.written(written));
   try {
-    const sink = new DrainingFileSink(tmpPath, DRAIN_CAP);
     const signal = abortOnClose(request);
-    await (copy
-      ? pipeline(part.file, meter, copyStage(copy), sink, { signal })
-      : pipeline(part.file, meter, sink, { signal }));
+    await (copy ? pipeline(part.file, copyStage(copy), sink, { signal }) : pipeline(part.file, sink, { signal }));
   } catch (err) {
+    hash.drop();
     await rm(tmpPath, { force: true });
     if (storeError) throw storeError; // the store failed, not the client: answered as the service's error
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) {
@@ -120,15 +116,19 @@ async function receiveFile(
     if (full) throw new HttpError(507, ENVELOPE_CODES.error, full);
     throw malformed(err);
   }
-  if (part.file.truncated) {
+  const size = sink.written;
+  const refusal = part.file.truncated ? 'file is larger than the 3 GB limit' : size === 0 ? 'file is empty' : null;
+  if (refusal) {
+    hash.drop();
     await rm(tmpPath, { force: true });
-    throw badRequest('file is larger than the 3 GB limit');
+    throw badRequest(refusal);
   }
-  if (size === 0) {
+  try {
+    return { tmpPath, name, contentType: part.mimetype, size, sha256: await hash.digest(size) };
+  } catch (err) {
     await rm(tmpPath, { force: true });
-    throw badRequest('file is empty');
+    throw err;
   }
-  return { tmpPath, name, contentType: part.mimetype, size, sha256: hash.digest('hex') };
 }
 
 function abortOnClose(request: FastifyRequest): AbortSignal {

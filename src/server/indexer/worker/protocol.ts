@@ -29,6 +29,7 @@ export const analyzeResultSchema = z.object({
       transcript: z.string(),
       caption: z.string(),
       faces: z.array(faceSchema),
+      shotQuality: z.number().min(0).max(1).nullable(),
     }),
   ),
   words: z.array(wordSchema),

@@ -71,6 +71,7 @@ const segmentRow = z.object({
   names: z.string(),
   label_text: z.string(),
   labels: z.string(),
+  shot_quality: z.number().nullable(),
 });
 
 /**
@@ -209,7 +210,8 @@ async function readRows(sql: Sql, accountId: number, ranked: RankedRow[]): Promi
   const found = z.array(segmentRow).parse(
     await sql.all(
       `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time,
-         s.end_time, s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.label_text
+         s.end_time, s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.label_text,
+         s.shot_quality
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
        WHERE f.segment_id IN (${ranked.map(() => '?').join(',')}) AND v.account_id = ? AND v.status = 'PARSE'`,
       ...ranked.map((r) => r.id),

@@ -30,6 +30,8 @@ export interface RankedSegmentRow {
   names: string;
   label_text: string;
   labels: string;
+  /** 0..1 sharpness x exposure of the keyframe (indexer/analyzers/shot-quality.ts); NULL if indexed before it was measured. */
+  shot_quality: number | null;
   /** FTS5's bm25 (negative, lower is better). */
   rank: number;
 }
@@ -48,6 +50,8 @@ interface Candidate {
   hit: SegmentHit;
   /** How sure the analyzers were of what matched (tie-break): see evidenceOf. */
   evidence: number;
+  /** The shot's picture quality (tie-break after the evidence): see qualityOf. */
+  quality: number;
   explain: () => string;
 }
 
@@ -115,7 +119,8 @@ export function scoreRankedRows(
     };
     const texts = { ocrText: r.ocr_text, transcript: r.transcript, caption, labels, names: r.names };
     const evidence = evidenceOf(matched, texts, field);
-    ranked.push({ hit, evidence, explain: () => matchReason(matched, texts, field) });
+    const explain = (): string => matchReason(matched, texts, field);
+    ranked.push({ hit, evidence, quality: qualityOf(r.shot_quality), explain });
   }
   return inTiers(ranked, limit).map((r) => {
     r.hit.matched = r.explain();
@@ -135,7 +140,19 @@ function evidenceOf(matched: WordMatcher, texts: MatchTexts, field: SearchField)
   return best;
 }
 
-/** What the index knows of a shot's use to an editor: a keyframe to show, and a moment long enough to use (to 4 s). */
+/**
+ * The quality a segment indexed before shot quality was measured (NULL) counts as: between what a blurred or badly
+ * exposed keyframe reads (under 0.3 on the test photos) and a sharp, well exposed one (0.35-0.75), so such segments
+ * are neither put first nor last among measured ones, and tie with each other (then the keyframe and length decide).
+ */
+const UNMEASURED_QUALITY = 0.3;
+
+/** A stored shot quality, 0..1, or the neutral value for a segment indexed before it was measured. */
+function qualityOf(stored: number | null): number {
+  return stored === null || !Number.isFinite(stored) ? UNMEASURED_QUALITY : Math.min(1, Math.max(0, stored));
+}
+
+/** What else the index knows of a shot's use to an editor: a keyframe to show, a moment long enough to use (to 4 s). */
 function shotOf(hit: SegmentHit): number {
   return (hit.keyframeBlob ? 1 : 0) + Math.min(4, Math.max(0, hit.end - hit.start)) / 8;
 }
@@ -146,7 +163,8 @@ const TIE_STEP = 0.000001;
 /**
  * Hits with every query word first, then partial ones, then names-only ones, each tier's scores held under the lowest
  * of the tier above, so the order is the score order. Equal scores are ordered by the evidence's confidence, then by
- * the shot (a keyframe to show, a longer moment), then by segment id, and set apart by a millionth each: never equal.
+ * the shot's picture quality (sharp and well exposed first), then by what else makes a shot usable (a keyframe to
+ * show, a longer moment), then by segment id, and set apart by a millionth each: never equal.
  */
 function inTiers(ranked: Candidate[], limit: number): Candidate[] {
   const top = ranked
@@ -155,6 +173,7 @@ function inTiers(ranked: Candidate[], limit: number): Candidate[] {
         a.hit.tier - b.hit.tier ||
         b.hit.score - a.hit.score ||
         b.evidence - a.evidence ||
+        b.quality - a.quality ||
         shotOf(b.hit) - shotOf(a.hit) ||
         a.hit.segmentId - b.hit.segmentId,
     )

@@ -184,7 +184,7 @@ function readRows(cache: SearchCache, ranked: RankedRow[], table: string, accoun
   const found = cache
     .statement(
       `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time, s.end_time,
-            s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.labels AS label_text
+            s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.labels AS label_text, s.shot_quality
      FROM json_each(?) j CROSS JOIN segments s ON s.id = j.value CROSS JOIN videos v ON v.id = s.video_id
        CROSS JOIN ${table} f ON f.rowid = s.id
      WHERE v.account_id = ? AND v.status = 'PARSE'`,

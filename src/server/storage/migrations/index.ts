@@ -15,6 +15,8 @@ import { m013FacesByVideo } from './013-faces-by-video';
 import { m014UploadSessionClaims } from './014-upload-session-claims';
 import { m015EmbedClaims } from './015-embed-claims';
 import { m017ModelFetchLeases } from './017-model-fetch-leases';
+import { m020ShotQuality } from './020-shot-quality';
+import { m021IndexRules } from './021-index-rules';
 
 /**
  * Service database migrations, in order. Append only. One version number names one schema change on both engines
@@ -42,4 +44,6 @@ export const serviceMigrations: readonly Migration[] = [
   m017ModelFetchLeases,
   { version: 18, name: 'segment-search-rank', up: '' }, // PostgreSQL only: FTS5 ranks from its own index
   { version: 19, name: 'segment-search-words', up: '' }, // PostgreSQL only: FTS5 keeps its own posting lists
+  m020ShotQuality,
+  m021IndexRules,
 ];

@@ -11,6 +11,8 @@ import { pg016SegmentSearchCounts } from './016-segment-search-counts';
 import { pg017ModelFetchLeases } from './017-model-fetch-leases';
 import { pg018SegmentSearchRank } from './018-segment-search-rank';
 import { pg019SegmentSearchWords } from './019-segment-search-words';
+import { pg020ShotQuality } from './020-shot-quality';
+import { pg021IndexRules } from './021-index-rules';
 import type { PgMigration } from './pg-migration';
 
 /** SQLite migrations 2-7, whose schema 001-library already holds: recorded here as no-ops under their numbers. */
@@ -40,4 +42,6 @@ export const pgMigrations: readonly PgMigration[] = [
   pg017ModelFetchLeases,
   pg018SegmentSearchRank,
   pg019SegmentSearchWords,
+  pg020ShotQuality,
+  pg021IndexRules,
 ];
