@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { ffprobe } from '../../common/media/ffprobe';
 import { createAnalyzers } from './analyzers/index';
 import { cutPaceLabels } from './analyzers/cut-pace';
 import { buildCaption } from './caption';
 import { makePoster } from './frames';
 import { monotonicProgress } from './progress';
-import { detectSceneCuts } from './scene-cuts';
+import { AnalyzeError } from './analyze-error';
+import { scanVideo } from './scan-video';
 import { materializeFrames } from './segment-frames';
 import { planSegments } from './segment-plan';
 import { runAnalyzers, type AnalyzerFailure } from './run-analyzers';
@@ -61,12 +61,7 @@ export interface AnalyzeResult {
   failures: AnalyzerFailure[];
 }
 
-export class AnalyzeError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'AnalyzeError';
-  }
-}
+export { AnalyzeError } from './analyze-error';
 
 const SEGMENTING_END = 12;
 const ANALYZING_START = 15;
@@ -91,51 +86,26 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
   })();
 
   progress(0, 'probing');
-  // The probe runs beside the scene-cut pass rather than before it (the pass needs nothing from it): its ffprobe
-  // start-up and read were a sequential step. Both open the file through the same whitelist (media-input.ts).
-  const probing = ffprobe(videoPath, { kind: 'storedVideo', signal });
-  probing.catch(() => {});
   const owned = opts.analyzers === undefined;
   const analyzers = opts.analyzers ?? createAnalyzers();
-  const scenePass = new AbortController();
-  const stopScenePass = (): void => scenePass.abort(signal?.reason);
-  signal?.addEventListener('abort', stopScenePass, { once: true });
   try {
-    // Model loading (seconds on first use) overlaps the ffmpeg pass.
+    // Model loading (seconds on first use) overlaps the probe and the ffmpeg pass.
     const availability = Promise.all(
       analyzers.map(async (analyzer) => ({ analyzer, state: await analyzer.available() })),
     );
     availability.catch(() => {});
 
     progress(1, 'segmenting');
-    let decodedUpTo = 0;
-    let expected = 0;
-    const cutting = detectSceneCuts({
+    const { probe, cuts, keys, decodedSeconds } = await scanVideo({
       videoPath,
       workDir,
       maxSegmentSeconds,
-      signal: scenePass.signal,
-      onTime: (seconds) => {
-        decodedUpTo = Math.max(decodedUpTo, seconds);
-        if (expected > 0) progress(1 + (SEGMENTING_END - 1) * Math.min(1, seconds / expected), 'segmenting');
-      },
+      signal,
+      onFraction: (fraction) => progress(1 + (SEGMENTING_END - 1) * fraction, 'segmenting'),
+      onProbed: () => lap('probe'),
     });
-    cutting.catch(() => {});
-    const probe = await probing.catch(async (err: unknown) => {
-      scenePass.abort(err);
-      await cutting.catch(() => {});
-      throw err;
-    });
-    lap('probe');
-    if (!probe.video) {
-      scenePass.abort(new AnalyzeError('the file has no video stream'));
-      await cutting.catch(() => {});
-      throw new AnalyzeError('the file has no video stream');
-    }
-    expected = probe.durationSeconds ?? 0;
-    const { cuts, keys } = await cutting;
     lap('sceneCuts');
-    const durationSeconds = probe.durationSeconds ?? decodedUpTo;
+    const durationSeconds = probe.durationSeconds ?? decodedSeconds;
     if (!(durationSeconds > 0)) throw new AnalyzeError('the video has no duration and no decodable frames');
     const plan = planSegments(cuts, durationSeconds, maxSegmentSeconds);
     const frames = await materializeFrames(videoPath, workDir, plan, cuts, signal, keys);
@@ -216,7 +186,6 @@ export async function analyzeVideo(opts: AnalyzeOptions): Promise<AnalyzeResult>
       failures: outcome.failures,
     };
   } finally {
-    signal?.removeEventListener('abort', stopScenePass);
     if (owned) await Promise.allSettled(analyzers.map((a) => a.close()));
   }
 }
