@@ -51,6 +51,8 @@ export async function scanVideo(opts: ScanOptions): Promise<ScannedVideo> {
     opts.onProbed();
     if (!probe.video) throw new AnalyzeError('the file has no video stream');
     expected = probe.durationSeconds ?? 0;
+    // A scan beside the probe may have got far (or finished) before the duration was known: say how far.
+    if (expected > 0 && decodedSeconds > 0) opts.onFraction(Math.min(1, decodedSeconds / expected));
     return probe;
   };
   const bytes = await stat(videoPath).then(
