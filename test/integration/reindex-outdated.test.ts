@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -15,6 +15,7 @@ import { API_BASE_PATH } from '../../src/shared/api-types';
 import { clipAt } from '../fixtures/generated-clips';
 import { fixturePath } from '../fixtures/media';
 import { TEST_PATTERN_JPEG } from '../fixtures/test-clips';
+import { oneShotAnalysis } from '../helpers/one-shot-analysis';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { startHitServer, type HitServer } from '../helpers/hit-server';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
@@ -64,33 +65,9 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
       holdNext = false;
       await held(gate, opts.signal);
     }
-    const keyframePath = join(opts.workDir, 'k0.jpg');
-    const posterPath = join(opts.workDir, 'poster.jpg');
-    await copyFile(keyframe, keyframePath);
-    await copyFile(keyframe, posterPath);
-    const label = { label: labelNow, score: 0.9, source: 'objects:stand-in' };
-    return {
-      durationSeconds: 3,
-      posterPath,
-      segments: [
-        {
-          index: 0,
-          start: 0,
-          end: 3,
-          keyframePath,
-          shotQuality: null,
-          ocrText: '',
-          labels: [label],
-          transcript: '',
-          caption: '',
-          faces: [],
-        },
-      ],
-      words: [],
-      missingEngines: [],
-      analyzers: [],
-      failures: [],
-    };
+    return oneShotAnalysis(opts.workDir, keyframe, {
+      labels: [{ label: labelNow, score: 0.9, source: 'objects:stand-in' }],
+    });
   }
 
   async function start(indexer: object = {}): Promise<void> {

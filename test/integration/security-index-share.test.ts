@@ -1,4 +1,4 @@
-import { copyFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import pino from 'pino';
 import { FormData } from 'undici';
@@ -11,6 +11,7 @@ import { API_BASE_PATH } from '../../src/shared/api-types';
 import { fixturePath } from '../fixtures/media';
 import { clipAt } from '../fixtures/generated-clips';
 import { TEST_PATTERN_JPEG } from '../fixtures/test-clips';
+import { oneShotAnalysis } from '../helpers/one-shot-analysis';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
 import { datalakeClient, type DatalakeClient } from '../helpers/datalake';
 import { mkvDeclaringOneMillisecond, mkvWithSqueezedTimestamps } from '../helpers/lying-media';
@@ -46,32 +47,7 @@ async function standInAnalysis(opts: AnalyzeOptions): Promise<AnalyzeResult> {
   if (name.startsWith('hang-')) await sleep(120_000, opts.signal);
   await gate;
   await sleep(ANALYSIS_MS, opts.signal);
-  const keyframePath = join(opts.workDir, 'k0.jpg');
-  const posterPath = join(opts.workDir, 'poster.jpg');
-  await copyFile(keyframe, keyframePath);
-  await copyFile(keyframe, posterPath);
-  return {
-    durationSeconds: 3,
-    posterPath,
-    segments: [
-      {
-        index: 0,
-        start: 0,
-        end: 3,
-        keyframePath,
-        ocrText: '',
-        labels: [],
-        transcript: '',
-        caption: name,
-        faces: [],
-        shotQuality: null,
-      },
-    ],
-    words: [],
-    missingEngines: [],
-    analyzers: [],
-    failures: [],
-  };
+  return oneShotAnalysis(opts.workDir, keyframe, { caption: name });
 }
 
 beforeAll(async () => {
