@@ -20,7 +20,7 @@ export class DrainingFileSink extends Writable {
   private held: Buffer[] = [];
   private heldBytes = 0;
 
-  /** Bytes on disk so far (none once a write has failed). */
+  /** Bytes written to the file so far (a refused write adds none). */
   written = 0;
 
   /** `onWritten` hears of each write that reached the file, with the bytes written so far. */
