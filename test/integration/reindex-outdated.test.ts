@@ -12,7 +12,7 @@ import type { AnalyzeOptions, AnalyzeResult } from '../../src/server/indexer/ana
 import { INDEX_RULES_VERSION } from '../../src/server/indexer/index-rules';
 import { startService, type RunningService } from '../../src/server/service';
 import { API_BASE_PATH } from '../../src/shared/api-types';
-import { clipAt } from '../fixtures/generated-clips';
+import { clipAt, lavfi, type ClipRecipe } from '../fixtures/generated-clips';
 import { fixturePath } from '../fixtures/media';
 import { TEST_PATTERN_JPEG } from '../fixtures/test-clips';
 import { oneShotAnalysis } from '../helpers/one-shot-analysis';
@@ -29,6 +29,13 @@ const ENGINES = skipPostgresTests ? (['sqlite'] as const) : (['sqlite', 'postgre
 
 const stampRow = z.object({ index_rules: z.string().nullable(), status: z.string() });
 const videoRow = z.object({ id: z.number().int(), bucket: z.string(), blob: z.string().nullable() });
+/** A keyframe that is not the test pattern. */
+const COLOUR_BARS_JPEG: ClipRecipe = {
+  name: 'colour-bars-160x120',
+  inputs: lavfi('smptebars=size=160x120'),
+  args: ['-frames:v', '1'],
+  ext: '.jpg',
+};
 const jobRow = z.object({ state: z.string(), last_error: z.string().nullable() });
 
 /** Waits for `gate`, or rejects when the job is stopped. */
@@ -205,6 +212,75 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
       .object({ attempts: z.number().int() })
       .parse(await sql().get('SELECT attempts FROM jobs WHERE kind = ? AND ref LIKE ?', REINDEX_JOB, `${outdated}@%`));
     expect(attempts.attempts).toBe(1);
+  }, 90_000);
+
+  it('carries the semantic vectors of a keyframe the re-index stores again, and only of such a keyframe', async () => {
+    const segmentOf = async (videoNo: string) =>
+      z
+        .object({ id: z.number().int(), keyframe_blob: z.string() })
+        .parse(
+          await sql().get(
+            'SELECT s.id, s.keyframe_blob FROM segments s JOIN videos v ON v.id = s.video_id WHERE v.video_no = ?',
+            videoNo,
+          ),
+        );
+    const vectorsOf = async (segmentId: number) =>
+      z
+        .array(z.object({ model: z.string(), vector: z.instanceof(Uint8Array) }))
+        .parse(
+          await sql().all(
+            'SELECT model, vector FROM segment_embeddings WHERE segment_id = ? ORDER BY model',
+            segmentId,
+          ),
+        )
+        .map((r) => ({ model: r.model, vector: [...new Float32Array(new Uint8Array(r.vector).buffer)] }));
+    const vector = new Float32Array([0.6, 0.8, 0]);
+    /** What the semantic model would store for the video's keyframe (no model runs here: a vector can only be carried). */
+    const embed = async (videoNo: string) => {
+      const segment = await segmentOf(videoNo);
+      for (const model of ['clip-a', 'clip-b'])
+        await sql().run(
+          'INSERT INTO segment_embeddings (segment_id, model, vector) VALUES (?, ?, ?)',
+          segment.id,
+          model,
+          new Uint8Array(vector.buffer),
+        );
+      return segment;
+    };
+    const reindex = async (videoNo: string, label: string) => {
+      await makeOutdated(videoNo);
+      labelNow = label;
+      await start();
+      await expect
+        .poll(async () => (await stampOf(videoNo)).index_rules, { timeout: 20_000 })
+        .toBe(INDEX_RULES_VERSION);
+      expect(await found(label)).toContain(videoNo);
+      return segmentOf(videoNo);
+    };
+
+    // Re-indexed with the same keyframe: the new segment has both models' vectors.
+    const same = await uploadIndexed('quarry');
+    const sameBefore = await embed(same);
+    const sameAfter = await reindex(same, 'glacier');
+    expect(sameAfter.keyframe_blob).not.toBe(sameBefore.keyframe_blob);
+    expect(await vectorsOf(sameAfter.id)).toEqual([
+      { model: 'clip-a', vector: [...vector] },
+      { model: 'clip-b', vector: [...vector] },
+    ]);
+
+    // Re-indexed with another keyframe: nothing carried, the segment waits for the model as any new keyframe does.
+    const other = await uploadIndexed('scree');
+    const otherBefore = await embed(other);
+    const testPattern = keyframe;
+    keyframe = join(dir, 'bars.jpg');
+    await clipAt(COLOUR_BARS_JPEG, keyframe);
+    try {
+      const otherAfter = await reindex(other, 'moraine');
+      expect(otherAfter.keyframe_blob).not.toBe(otherBefore.keyframe_blob);
+      expect(await vectorsOf(otherAfter.id)).toEqual([]);
+    } finally {
+      keyframe = testPattern;
+    }
   }, 90_000);
 
   it('leaves the old index searchable and the video PARSE when its re-index fails (original gone)', async () => {

@@ -7,6 +7,7 @@ import { captionContent } from '../indexer/caption';
 import { INDEX_RULES_VERSION } from '../indexer/index-rules';
 import { lexicalVector } from '../search/query/query-text';
 import { videoFullText } from '../search/segment-index';
+import { carryVectors, keyframesToCarry, vectorsOf } from './carried-embeddings';
 import type { Sql } from '../storage/sql';
 
 const idRowSchema = z.object({ id: z.number().int() });
@@ -20,7 +21,8 @@ const blobRowSchema = z.object({ blob: z.string().nullable() });
  *
  * A re-index of an indexed video names a `generation`: its keyframes and poster go beside the ones the current index
  * shows (keyframes/<videoNo>/<generation>/, posters/<videoNo>/<generation>.jpg), so the old index stays whole until
- * the transaction replaces it; the old keyframes and poster are deleted after it commits.
+ * the transaction replaces it; the old keyframes and poster are deleted after it commits. A new keyframe that is byte for
+ * byte an old one keeps that keyframe's semantic vectors (carried-embeddings.ts).
  */
 export async function persistIndex(
   ctx: ServiceContext,
@@ -30,6 +32,16 @@ export async function persistIndex(
   generation?: string,
 ): Promise<void> {
   const folder = generation ? `${row.video_no}/${generation}` : row.video_no;
+  // Before the keyframes are moved into the store: which of them the current index already holds, with vectors.
+  const toCarry = generation
+    ? await keyframesToCarry(
+        ctx.sql,
+        ctx.blobs,
+        row.bucket,
+        row.id,
+        result.segments.map((s) => s.keyframePath),
+      )
+    : new Map<number, number>();
   const keyframeBlobs: string[] = [];
   for (const seg of result.segments) {
     const blob = `keyframes/${folder}/${seg.index}.jpg`;
@@ -51,6 +63,8 @@ export async function persistIndex(
   await ctx.sql.transaction(async (tx) => {
     await commitWith(tx);
     if (generation) replaced.push(...(await blobsOf(tx, row.id)));
+    const oldVectors = await vectorsOf(tx, toCarry.values());
+    const newIdOf = new Map<number, number>();
     await videoFullText.unindex(tx, row.account_id, row.id);
     await tx.run('DELETE FROM segments WHERE video_id = ?', row.id);
     await tx.run('DELETE FROM transcript_words WHERE video_id = ?', row.id);
@@ -76,6 +90,8 @@ export async function persistIndex(
         seg.shotQuality,
       );
       const { id } = idRowSchema.parse(inserted);
+      const oldId = toCarry.get(i);
+      if (oldId !== undefined) newIdOf.set(oldId, id);
       const text = { caption, transcript: seg.transcript, ocrText: seg.ocrText, labels: labelText, names };
       const trigram = [caption, seg.transcript, seg.ocrText, labelText, names].join(' ');
       await videoFullText.index(tx, row.account_id, id, text, trigram);
@@ -90,6 +106,7 @@ export async function persistIndex(
           face.score,
         );
     }
+    await carryVectors(tx, oldVectors, newIdOf);
     for (const [i, w] of result.words.entries())
       await tx.run(
         'INSERT INTO transcript_words (video_id, idx, word, start_time, end_time) VALUES (?, ?, ?, ?, ?)',
