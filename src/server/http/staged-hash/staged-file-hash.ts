@@ -1,4 +1,4 @@
-import { ModelThread, type ModelThreadEvent } from '../../indexer/worker/model-thread';
+import { RequestThread, type RequestThreadEvent } from '../../threads/request-thread';
 import { fromStagedHashSchema, type ToStagedHash } from './staged-hash-protocol';
 
 interface Answer {
@@ -6,7 +6,7 @@ interface Answer {
   sha256: string | null;
 }
 
-function decode(raw: unknown): ModelThreadEvent<Answer> {
+function decode(raw: unknown): RequestThreadEvent<Answer> {
   const message = fromStagedHashSchema.parse(raw);
   switch (message.type) {
     case 'ready':
@@ -27,7 +27,7 @@ type Unsent<T> = T extends unknown ? Omit<T, 'id'> : never;
  */
 const STEP_BYTES = 16 * 1024 * 1024;
 
-let thread: ModelThread<Answer> | null = null;
+let thread: RequestThread<Answer> | null = null;
 let nextJob = 1;
 
 /** An upload's SHA-256, computed from its staged file while the upload writes it. */
@@ -46,10 +46,10 @@ export interface StagedFileHash {
  * request's thread between parsing and writing, and what is hashed is what reached the disk.
  */
 export function followStagedFile(path: string): StagedFileHash {
-  thread ??= new ModelThread({
+  thread ??= new RequestThread({
     name: 'upload hashing',
-    // Relative to model-thread.ts, which resolves it.
-    sibling: '../../http/staged-hash/staged-hash-worker.ts',
+    // Relative to threads/request-thread.ts, which resolves it.
+    sibling: '../http/staged-hash/staged-hash-worker.ts',
     outPath: 'service/staged-hash-worker.js',
     decode,
     unrefWhenIdle: true,

@@ -1,9 +1,9 @@
 import { NSFW_MODEL_ID } from '../analyzers/nsfw-model';
 import type { Label } from '../types';
-import { ModelThread, type ModelThreadEvent } from './model-thread';
+import { RequestThread, type RequestThreadEvent } from '../../threads/request-thread';
 import { fromNsfwSchema, type ToNsfw } from './nsfw-protocol';
 
-function decode(raw: unknown): ModelThreadEvent<Label[]> {
+function decode(raw: unknown): RequestThreadEvent<Label[]> {
   const message = fromNsfwSchema.parse(raw);
   switch (message.type) {
     case 'ready':
@@ -23,7 +23,7 @@ export interface DrawnJudge {
   judge(rgb: Uint8Array, width: number, height: number): Promise<Label[]>;
 }
 
-let thread: ModelThread<Label[]> | null = null;
+let thread: RequestThread<Label[]> | null = null;
 let judge: Promise<DrawnJudge> | null = null;
 
 /**
@@ -33,9 +33,9 @@ let judge: Promise<DrawnJudge> | null = null;
  */
 export function loadDrawnJudge(): Promise<DrawnJudge> {
   judge ??= (async () => {
-    thread ??= new ModelThread({
+    thread ??= new RequestThread({
       name: 'nsfwjs',
-      sibling: './nsfw-worker.ts',
+      sibling: '../indexer/worker/nsfw-worker.ts',
       outPath: 'service/nsfw-worker.js',
       decode,
       unrefWhenIdle: true,

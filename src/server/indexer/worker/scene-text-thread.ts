@@ -1,9 +1,9 @@
 import type { ReadWord } from '../analyzers/scene-text/ctc';
 import type { RgbImage } from '../analyzers/scene-text/warp';
-import { ModelThread, type ModelThreadEvent } from './model-thread';
+import { RequestThread, type RequestThreadEvent } from '../../threads/request-thread';
 import { fromSceneTextSchema, type ToSceneText } from './scene-text-protocol';
 
-function decode(raw: unknown): ModelThreadEvent<ReadWord[][]> {
+function decode(raw: unknown): RequestThreadEvent<ReadWord[][]> {
   const message = fromSceneTextSchema.parse(raw);
   switch (message.type) {
     case 'ready':
@@ -17,9 +17,9 @@ function decode(raw: unknown): ModelThreadEvent<ReadWord[][]> {
 
 /** PP-OCRv4 in a worker thread of its own (scene-text-worker.ts), models loaded there once and kept until close. */
 export class SceneTextThread {
-  private readonly thread = new ModelThread({
+  private readonly thread = new RequestThread({
     name: 'scene-text',
-    sibling: './scene-text-worker.ts',
+    sibling: '../indexer/worker/scene-text-worker.ts',
     outPath: 'service/scene-text-worker.js',
     decode,
   });

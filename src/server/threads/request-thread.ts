@@ -1,20 +1,20 @@
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker, workerEntry } from '../../../common/spawn-worker';
+import { spawnWorker, workerEntry } from '../../common/spawn-worker';
 
-/** What a model thread's message means to its host: the models are loaded (or not), or a request's answer. */
-export type ModelThreadEvent<A> =
+/** What a request thread's message means to its host: it is ready (or could not start), or a request's answer. */
+export type RequestThreadEvent<A> =
   | { kind: 'ready'; error: string | null; version?: string }
   | { kind: 'answer'; id: number; value: A }
   | { kind: 'failed'; id: number; message: string };
 
-export interface ModelThreadOptions<A> {
+export interface RequestThreadOptions<A> {
   /** For messages: "the scene-text thread exited ...". */
   name: string;
-  /** The worker's source file beside this one (run from the sources) and its built entry under out/. */
+  /** The worker's source file relative to this one (run from the sources) and its built entry under out/. */
   sibling: string;
   outPath: string;
   /** Parses one message from the thread (its protocol's schema) into what it means. */
-  decode: (raw: unknown) => ModelThreadEvent<A>;
+  decode: (raw: unknown) => RequestThreadEvent<A>;
   /**
    * Let the process exit while the thread is idle (a thread that serves the whole process and is never closed);
    * it holds the process only while a request is out.
@@ -28,19 +28,19 @@ interface Pending<A> {
 }
 
 /**
- * A worker thread that loads its models once, then answers requests one message each, by id: onnxruntime and tfjs-wasm
- * compute on the thread that calls them, so a model in a thread of its own takes a core of its own. A thread that dies
- * fails the requests it had; the next start() brings up a new one.
+ * A worker thread that gets ready once (the indexer's model threads load their models), then answers requests one
+ * message each, by id: work that computes on the thread that calls it (onnxruntime, tfjs-wasm, SHA-256) takes a core
+ * of its own there. A thread that dies fails the requests it had; the next start() brings up a new one.
  */
-export class ModelThread<A> {
+export class RequestThread<A> {
   private worker: Worker | null = null;
   private ready: Promise<string | undefined> | null = null;
   private readonly pending = new Map<number, Pending<A>>();
   private nextId = 1;
 
-  constructor(private readonly options: ModelThreadOptions<A>) {}
+  constructor(private readonly options: RequestThreadOptions<A>) {}
 
-  /** Starts the thread and waits for its models (resolves with the version it reports); rejects when they cannot load. */
+  /** Starts the thread and waits until it is ready (resolves with the version it reports); rejects when it cannot start. */
   start(): Promise<string | undefined> {
     this.ready ??= this.spawn();
     return this.ready;
