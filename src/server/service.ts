@@ -203,6 +203,7 @@ async function startWorker(
       onSettled: (job, outcome) => {
         logReindexSettled(ctx, job, outcome);
         sweep.settled(job, outcome);
+        void datalakeWorkers.onReindexSettled(job, outcome);
       },
     });
     await sweep.start().catch((err: unknown) => log.error({ err }, 'could not queue outdated videos to re-index'));

@@ -1,7 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnalyzeResult } from '../../src/server/indexer/analyze-video';
-import type { Label } from '../../src/server/indexer/types';
+import type { Face, Label } from '../../src/server/indexer/types';
 
 /**
  * What a stand-in for the indexer's analysis gives back: one 3 s segment whose keyframe (and the poster) is a copy of
@@ -11,7 +11,7 @@ import type { Label } from '../../src/server/indexer/types';
 export async function oneShotAnalysis(
   workDir: string,
   keyframe: string,
-  shot: { labels?: Label[]; caption?: string },
+  shot: { labels?: Label[]; caption?: string; faces?: Face[] },
 ): Promise<AnalyzeResult> {
   const keyframePath = join(workDir, 'k0.jpg');
   const posterPath = join(workDir, 'poster.jpg');
@@ -31,7 +31,7 @@ export async function oneShotAnalysis(
         labels: shot.labels ?? [],
         transcript: '',
         caption: shot.caption ?? '',
-        faces: [],
+        faces: shot.faces ?? [],
       },
     ],
     words: [],

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { openAsBlob } from 'node:fs';
+import { FormData } from 'undici';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
@@ -10,6 +12,8 @@ import { countOf } from '../../src/server/storage/rows';
 import { parseConfig } from '../../src/server/config';
 import type { AnalyzeOptions, AnalyzeResult } from '../../src/server/indexer/analyze-video';
 import { INDEX_RULES_VERSION } from '../../src/server/indexer/index-rules';
+import { FACE_API_MODEL } from '../../src/server/indexer/analyzers/face-match';
+import type { Face } from '../../src/server/indexer/types';
 import { startService, type RunningService } from '../../src/server/service';
 import { API_BASE_PATH } from '../../src/shared/api-types';
 import { clipAt, lavfi, type ClipRecipe } from '../fixtures/generated-clips';
@@ -17,6 +21,7 @@ import { fixturePath } from '../fixtures/media';
 import { TEST_PATTERN_JPEG } from '../fixtures/test-clips';
 import { oneShotAnalysis } from '../helpers/one-shot-analysis';
 import { apiClient, waitForStatus, type ApiClient } from '../helpers/api';
+import { datalakeClient, waitForOperation, type Operation } from '../helpers/datalake';
 import { startHitServer, type HitServer } from '../helpers/hit-server';
 import { skipPostgresTests, startPostgres, type TestPostgres } from '../helpers/postgres';
 import { cliSync, SERVICE_CLI } from '../helpers/service';
@@ -38,6 +43,11 @@ const COLOUR_BARS_JPEG: ClipRecipe = {
 };
 const jobRow = z.object({ state: z.string(), last_error: z.string().nullable() });
 
+/** A face-api face whose descriptor is `value` throughout: 0.05 and -0.05 are two people, 0.05 and 0.051 one. */
+function face(value: number): Face {
+  return { descriptor: new Array<number>(128).fill(value), model: FACE_API_MODEL, box: [10, 10, 40, 40], score: 0.9 };
+}
+
 /** Waits for `gate`, or rejects when the job is stopped. */
 function held(gate: Promise<void>, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -57,6 +67,9 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
   let service: (RunningService & { url: string }) | undefined;
   let api: ApiClient;
   let labelNow = 'lighthouse';
+  /** The faces the stand-in analysis finds in its one shot. */
+  let facesNow: Face[] = [];
+  let datalakeKey: string;
   const analyzed: string[] = [];
   let gate: Promise<void> = Promise.resolve();
   let openGate: () => void = () => {};
@@ -74,6 +87,7 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
     }
     return oneShotAnalysis(opts.workDir, keyframe, {
       labels: [{ label: labelNow, score: 0.9, source: 'objects:stand-in' }],
+      faces: facesNow,
     });
   }
 
@@ -131,6 +145,7 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
       where.push('--config', configFile);
     }
     key = cliSync(['key', 'create', ...where, '--account', 'editor', '--interface', 'library', '--credits', '100']);
+    datalakeKey = cliSync(['key', 'create', ...where, '--account', 'editor', '--interface', 'datalake']);
     keyframe = join(dir, 'keyframe.jpg');
     await clipAt(TEST_PATTERN_JPEG, keyframe);
     callbacks = await startHitServer('127.0.0.1');
@@ -177,7 +192,8 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
     expect(await stampOf(videoNo)).toEqual({ index_rules: INDEX_RULES_VERSION, status: 'PARSE' });
     expect(await found('bicycle')).toContain(videoNo);
     expect(await found('lighthouse')).not.toContain(videoNo);
-    expect(await reindexJob(videoNo)).toEqual({ state: 'done', last_error: null });
+    // The index commits before the queue marks its job done.
+    await expect.poll(() => reindexJob(videoNo)).toEqual({ state: 'done', last_error: null });
     // The first video was current: only this one was analyzed again.
     expect(analyzed.filter((l) => l === 'bicycle')).toHaveLength(1);
     expect(await ledgerRows()).toBe(charged);
@@ -281,6 +297,47 @@ describe.each(ENGINES)('re-indexing videos indexed under older rules, on %s', (e
     } finally {
       keyframe = testPattern;
     }
+  }, 90_000);
+
+  it('derives the face entities of a datalake video again from the faces its re-index found', async () => {
+    const dl = datalakeClient(service!.url, datalakeKey);
+    const collection = (
+      await dl.post<{ collection_id: string }>('/collections', { name: 'faces', face_recognition: true })
+    ).json.collection_id;
+    // The old rules saw the same person twice; the new ones see two people.
+    facesNow = [face(0.05), face(0.051)];
+    labelNow = 'courtyard';
+    const form = new FormData();
+    form.append('json', JSON.stringify({ collection_id: collection }));
+    form.append('file', await openAsBlob(fixturePath('phoneH264Mp4'), { type: 'video/mp4' }), 'phone.mp4');
+    const ingest = (await dl.call<Operation>('POST', '/videos', form)).json;
+    expect((await waitForOperation(dl, ingest.operation, 60_000)).error).toBeNull();
+    // A restart serves on another port: a client for the service running now.
+    const entities = async () =>
+      (
+        await datalakeClient(service!.url, datalakeKey).get<{ faces: { faces: number }[] }>(
+          `/videos/${ingest.resource}`,
+        )
+      ).json.faces.map((e) => e.faces);
+    expect(await entities()).toEqual([2]);
+    const { video_no: videoNo } = z
+      .object({ video_no: z.string() })
+      .parse(
+        await sql().get(
+          'SELECT v.video_no FROM videos v JOIN dl_videos d ON d.library_video_id = v.id WHERE d.id = ?',
+          ingest.resource,
+        ),
+      );
+    await makeOutdated(videoNo);
+    facesNow = [face(0.05), face(-0.05)];
+    labelNow = 'cloister';
+    try {
+      await start();
+      await expect.poll(entities, { timeout: 20_000 }).toEqual([1, 1]);
+    } finally {
+      facesNow = [];
+    }
+    expect(await stampOf(videoNo)).toEqual({ index_rules: INDEX_RULES_VERSION, status: 'PARSE' });
   }, 90_000);
 
   it('leaves the old index searchable and the video PARSE when its re-index fails (original gone)', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JobOutcome } from '../../shared/job-outcome';
 import type { JobHandler, JobRow } from '../jobs/job-queue';
+import { reindexPayloadSchema } from '../jobs/reindex-worker';
 import { DERIVE_JOB, type Datalake } from './datalake';
 import { deriveFaceEntities } from './face-entities';
 import { runSafety } from './safety/run-safety';
@@ -24,6 +25,31 @@ export function onIndexSettledForDatalake(dl: Datalake) {
       dl.ctx.log.error(
         { job: job.id, ref: job.ref, err: err instanceof Error ? err.message : String(err) },
         'datalake index settle failed',
+      );
+    }
+  };
+}
+
+/**
+ * Called when a re-index job settles (jobs/reindex-worker.ts): the re-index replaced the library video's faces, so the
+ * face entities of the datalake video made from it (in a face_recognition collection) are derived again from the new
+ * ones. Never rejects: a failure is logged, and the entities stay as they were.
+ */
+export function onReindexSettledForDatalake(dl: Datalake) {
+  return async (job: JobRow, outcome: JobOutcome): Promise<void> => {
+    if (outcome.type !== 'finished') return;
+    try {
+      const { videoId } = reindexPayloadSchema.parse(JSON.parse(job.payload));
+      for (const video of await dl.videos.fromLibraryVideo(videoId)) {
+        const collection = await dl.collections.byId(video.collection_id);
+        if (!collection?.face_recognition) continue;
+        const entities = await deriveFaceEntities(dl.ctx.sql, video.id, videoId);
+        dl.ctx.log.info({ video: video.id, entities: entities.length }, 'face entities derived again after a re-index');
+      }
+    } catch (err) {
+      dl.ctx.log.error(
+        { job: job.id, ref: job.ref, err: err instanceof Error ? err.message : String(err) },
+        'face entities could not be derived again after a re-index',
       );
     }
   };

@@ -104,6 +104,14 @@ export class DlVideos {
     );
   }
 
+  /** The datalake videos made from a library video (one, or none for an interface A upload). */
+  async fromLibraryVideo(libraryVideoId: number): Promise<DlVideoRow[]> {
+    return parsedRows(
+      dlVideoRowSchema,
+      await this.sql.all('SELECT * FROM dl_videos WHERE library_video_id = ?', libraryVideoId),
+    );
+  }
+
   async inCollection(collectionId: string): Promise<DlVideoRow[]> {
     return parsedRows(
       dlVideoRowSchema,

@@ -2,7 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import type { JobOutcome } from '../../shared/job-outcome';
 import type { JobRow } from '../jobs/job-queue';
 import { DERIVE_JOB, INGEST_JOB, PURGE_JOB, type Datalake } from './datalake';
-import { catchUpIndexedIngests, deriveHandler, onIndexSettledForDatalake } from './derive-worker';
+import {
+  catchUpIndexedIngests,
+  deriveHandler,
+  onIndexSettledForDatalake,
+  onReindexSettledForDatalake,
+} from './derive-worker';
 import { ingestHandler } from './ingest-worker';
 import { claimingOperation } from './operation-claim';
 import { purgeHandler } from './purge-worker';
@@ -14,6 +19,8 @@ import { WEBHOOK_JOB, webhookHandler } from './webhooks';
 export interface DatalakeWorkers {
   /** To chain after the indexer's own settle hook; never rejects. */
   onIndexSettled(job: JobRow, outcome: JobOutcome): Promise<void>;
+  /** To chain after a re-index job settles; never rejects. */
+  onReindexSettled(job: JobRow, outcome: JobOutcome): Promise<void>;
   /** Stops the periodic work (the idle upload-session sweep, the orphan staged-upload sweep). */
   stop(): Promise<void>;
 }
@@ -52,6 +59,7 @@ export async function startDatalakeWorkers(dl: Datalake): Promise<DatalakeWorker
   const stopSweepers = [startSessionSweeper(dl), startStagedSweeper(dl)];
   return {
     onIndexSettled: onIndexSettledForDatalake(dl),
+    onReindexSettled: onReindexSettledForDatalake(dl),
     stop: async () => void (await Promise.all(stopSweepers.map((stop) => stop()))),
   };
 }
