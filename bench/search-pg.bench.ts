@@ -79,15 +79,17 @@ const bench: Benchmark = {
     if (!postgresBinDir) throw new Error('search-pg needs PostgreSQL 15 (apt-get install postgresql-15, or PG_BIN)');
     const rand = rng(11);
     const word = (): string => WORDS[Math.floor(rand() * WORDS.length)]!;
+    // Repeats: enough for medians that load on the shared machine does not swing (15 of the attack's 5-ms searches
+    // gave 0.32-0.54x of SQLite's speed in four runs of one build at load 3-3.5); a few seconds per engine each.
     const cases: Case[] = [
       {
         what: 'the 993-character attack from the 200-segment account',
         account: 'attacker',
         queries: [ATTACK],
-        repeats: 15,
+        repeats: 61,
       },
-      { what: 'the victim: 32 words, each in ~2% of its rows', account: 'victim', queries: [HEAVY], repeats: 7 },
-      { what: 'the victim: the 993-character query', account: 'victim', queries: [ATTACK], repeats: 3 },
+      { what: 'the victim: 32 words, each in ~2% of its rows', account: 'victim', queries: [HEAVY], repeats: 15 },
+      { what: 'the victim: the 993-character query', account: 'victim', queries: [ATTACK], repeats: 9 },
       {
         what: `the victim: ${SHORT_QUERIES} queries of 1-3 words`,
         account: 'victim',

@@ -1,11 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { numberPlaceholders } from './pg-placeholders';
 import { endedTransaction, outerInsideOwnTransaction, type RunResult, type Sql, type SqlParam } from './sql';
 
 type Row = Record<string, unknown>;
+type Translation = { text: string; count: number; name?: string };
 
 const TRANSLATION_CACHE = 512;
+/** The most statements one connection keeps prepared; past them a marked statement runs unnamed (planned each time). */
+const PREPARED_PER_CONNECTION = 64;
+/** What `prepared` puts before a statement's text (a comment, so the text means the same to either engine). */
+const PREPARED_MARK = '/* prepared */ ';
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
@@ -14,6 +20,17 @@ const NUMERIC_OID = 1700;
  * a transaction (a timer, a job queue's pump) inherits it and may run after it ended: `open` tells the two apart.
  */
 const openTransaction = new AsyncLocalStorage<{ owner: PgSql; open: boolean }>();
+
+/**
+ * Marks a statement to run as a named prepared statement on each PostgreSQL connection: parsed and planned once there,
+ * then only bound and executed (PostgreSQL plans it again for each run's values until a generic plan costs no more).
+ * For statements of a fixed shape that run often with small, index-driven plans, whose planning is a large part of
+ * their time (a search's word counts: 0.6 ms of planning, 0.5 ms executing). Any other engine reads the mark as a
+ * comment.
+ */
+export function prepared(sql: string): string {
+  return PREPARED_MARK + sql;
+}
 
 /** PostgreSQL could not be reached, refused the login, or dropped the connection. Names host:port, never the password. */
 export class PgConnectionError extends Error {
@@ -49,7 +66,9 @@ export class PgSql implements Sql {
   readonly where: string;
   private readonly pool: pg.Pool;
   private readonly password: string;
-  private readonly translations = new Map<string, { text: string; count: number }>();
+  private readonly translations = new Map<string, Translation>();
+  /** The names of the statements each connection has prepared. */
+  private readonly preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
   constructor(url: string, options: PgSqlOptions = {}) {
     const parsed = parseUrl(url);
@@ -106,12 +125,13 @@ export class PgSql implements Sql {
 
   /** Runs one statement on `client`, numbering its `?` placeholders. */
   async query(client: pg.PoolClient, sql: string, params: SqlParam[]): Promise<pg.QueryResult<Row>> {
-    const { text, count } = this.translated(sql);
+    const { text, count, name } = this.translated(sql);
     if (count !== params.length) {
       throw new Error(`statement has ${count} placeholder(s) but ${params.length} value(s): ${sql.slice(0, 200)}`);
     }
     try {
-      return await client.query<Row>(text, params.map(bound));
+      const values = params.map(bound);
+      return await client.query<Row>(name && this.mayPrepare(client, name) ? { name, text, values } : { text, values });
     } catch (err) {
       throw this.connectionError(err, 'lost the connection to') ?? err;
     }
@@ -166,10 +186,13 @@ export class PgSql implements Sql {
     };
   }
 
-  private translated(sql: string): { text: string; count: number } {
+  /** The statement with numbered placeholders, and its name when `prepared` marked it. */
+  private translated(sql: string): Translation {
     let t = this.translations.get(sql);
     if (!t) {
       t = numberPlaceholders(sql);
+      if (sql.startsWith(PREPARED_MARK))
+        t.name = `reelsync_${createHash('sha256').update(t.text).digest('hex').slice(0, 32)}`;
       if (this.translations.size >= TRANSLATION_CACHE) {
         const oldest = this.translations.keys().next();
         if (!oldest.done) this.translations.delete(oldest.value);
@@ -177,6 +200,16 @@ export class PgSql implements Sql {
       this.translations.set(sql, t);
     }
     return t;
+  }
+
+  /** Whether `client` has prepared `name`, or has room to. */
+  private mayPrepare(client: pg.PoolClient, name: string): boolean {
+    let names = this.preparedOn.get(client);
+    if (!names) this.preparedOn.set(client, (names = new Set()));
+    if (names.has(name)) return true;
+    if (names.size >= PREPARED_PER_CONNECTION) return false;
+    names.add(name);
+    return true;
   }
 
   /** A PgConnectionError for an error of the connection itself (every error when `always`), else undefined. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { prepared } from '../../storage/pg-sql';
 import type { Sql } from '../../storage/sql';
 import type { SearchField } from '../segment-types';
 import type { Bm25Stats } from './bm25';
@@ -64,10 +65,12 @@ export class PhraseHits {
         : `SELECT '' AS lexeme, segments AS n, tokens, NULL AS ids, NULL AS list_tokens, NULL AS counts
            FROM segment_search_totals WHERE account_id = ? UNION ALL `;
       const rows = z.array(termRow).parse(
+        // Prepared: planning this statement took longer than running it (0.6 vs 0.5 ms for the 993-character
+        // attack on a 200-segment account), and its shapes are few.
         await this.sql.all(
-          `${totals}SELECT t.lexeme, t.${count} AS n, 0 AS tokens, ${listColumns} FROM segment_search_terms t
+          prepared(`${totals}SELECT t.lexeme, t.${count} AS n, 0 AS tokens, ${listColumns} FROM segment_search_terms t
            ${lists ? `LEFT JOIN LATERAL (${lists.sql}) l ON TRUE` : ''}
-           WHERE t.account_id = ? AND t.lexeme = ANY(CAST(? AS TEXT[]))`,
+           WHERE t.account_id = ? AND t.lexeme = ANY(CAST(? AS TEXT[]))`),
           ...(this.account ? [] : [this.accountId]),
           ...(lists?.args ?? []),
           this.accountId,

@@ -6,6 +6,7 @@ import { FLOOR_IDF, ftsIdf, K1, merge, splitCommon, splitMany, sumHits, type Ran
 import type { SearchRequest } from '../workers/search-protocol';
 import type { SegmentSearch } from '../workers/search-pool';
 import { scoreRankedRows, type RankedSegmentRow } from '../ranking/segment-scoring';
+import { prepared } from '../../storage/pg-sql';
 import type { Sql } from '../../storage/sql';
 import { fuseSemantic } from '../ranking/semantic-fusion';
 import { bm25OfInstances, bm25Scorer, type Bm25Phrase, type Column } from './bm25';
@@ -215,11 +216,11 @@ async function readRows(sql: Sql, accountId: number, ranked: RankedRow[]): Promi
   if (ranked.length === 0) return [];
   const found = z.array(segmentRow).parse(
     await sql.all(
-      `SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time,
+      prepared(`SELECT s.id, v.video_no, v.video_name, v.bucket, v.blob, v.latitude, v.longitude, s.keyframe_blob, s.start_time,
          s.end_time, s.caption, s.transcript, s.ocr_text, s.caption_vector, s.labels, f.names, f.label_text,
          s.shot_quality
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
-       WHERE f.segment_id = ANY(CAST(? AS BIGINT[])) AND v.account_id = ? AND v.status = 'PARSE'`,
+       WHERE f.segment_id = ANY(CAST(? AS BIGINT[])) AND v.account_id = ? AND v.status = 'PARSE'`),
       `{${ranked.map((r) => r.id).join(',')}}`,
       accountId,
     ),
