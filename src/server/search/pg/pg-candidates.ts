@@ -5,7 +5,7 @@ import { filterOf, onlyStatusFilter, UNSEARCHABLE_VIDEOS } from '../segment-filt
 import type { SegmentFilter } from '../segment-types';
 import { parseTsvector, type Bm25Row, type Positions } from './bm25';
 import { candidateText, GAP } from './pg-candidate-text';
-import { textArray } from './pg-text-array';
+import { textArray } from './pg-array-literals';
 import type { WordMatch } from './pg-word-rank';
 
 /**

@@ -4,7 +4,7 @@ import type { Sql } from '../../storage/sql';
 import type { SearchField } from '../segment-types';
 import type { Bm25Stats } from './bm25';
 import { porterStem } from './porter';
-import { textArray } from './pg-text-array';
+import { textArray } from './pg-array-literals';
 import type { PostingPrefetch } from './pg-word-rank';
 
 /** segment_search_terms' count of a search's field: rows holding the word in any column, or in the one searched. */

@@ -13,6 +13,7 @@ import { bm25OfInstances, bm25Scorer, type Bm25Phrase, type Column } from './bm2
 import { onlyStatusFilter } from '../segment-filter';
 import { bothMatch, butNotMatch, candidates, scopeOf, type Match } from './pg-candidates';
 import { PostingPrefetch, postingReader } from './pg-word-rank';
+import { intArray } from './pg-array-literals';
 import { PhraseHits } from './pg-phrase-hits';
 import { withNearestWords } from './pg-fuzzy';
 import { porterStem } from './porter';
@@ -221,7 +222,7 @@ async function readRows(sql: Sql, accountId: number, ranked: RankedRow[]): Promi
          s.shot_quality
        FROM segment_search f JOIN segments s ON s.id = f.segment_id JOIN videos v ON v.id = s.video_id
        WHERE f.segment_id = ANY(CAST(? AS BIGINT[])) AND v.account_id = ? AND v.status = 'PARSE'`),
-      `{${ranked.map((r) => r.id).join(',')}}`,
+      intArray(ranked.map((r) => r.id)),
       accountId,
     ),
   );

@@ -4,7 +4,7 @@ import type { Where } from '../../storage/where';
 import type { SearchField } from '../segment-types';
 import { MAX_RANKED_ROWS } from '../ranking/ranked-match';
 import { COLUMN_WEIGHTS, type Bm25Phrase } from './bm25';
-import { textArray } from './pg-text-array';
+import { intArray, textArray } from './pg-array-literals';
 import { porterStem } from './porter';
 import { mergePostings, postingList, type PostingList } from './pg-posting-lists';
 
@@ -125,7 +125,7 @@ export class PostingPrefetch {
           SELECT 1 FROM unnest(CAST(? AS INT[]), CAST(? AS TEXT[])) u(phrase, word)
           LEFT JOIN segment_search_terms g ON g.account_id = ? AND g.lexeme = u.word AND g.${count} > 0
           GROUP BY u.phrase HAVING bool_and(g.lexeme IS NOT NULL))`,
-      args: [...gate.args, `{${phrases.join(',')}}`, textArray(words), accountId],
+      args: [...gate.args, intArray(phrases), textArray(words), accountId],
     });
   }
 
