@@ -10,8 +10,8 @@ const embeddedRow = z.object({ id: z.number().int(), keyframe_blob: z.string() }
 const vectorRow = z.object({ segment_id: z.number().int(), model: z.string(), vector: z.instanceof(Uint8Array) });
 type VectorRow = z.infer<typeof vectorRow>;
 
-/** Vectors written per INSERT (three parameters each). */
-const ROWS_PER_INSERT = 300;
+/** Segment ids read, or vectors written (three parameters each), per statement. */
+const ROWS_PER_STATEMENT = 300;
 
 /**
  * Which of a re-index's new keyframes (by their place in `keyframePaths`) are byte for byte a keyframe of the
@@ -62,8 +62,8 @@ export async function vectorsOf(tx: Sql, oldSegmentIds: Iterable<number>): Promi
   const ids = [...new Set(oldSegmentIds)];
   if (ids.length === 0) return [];
   const rows: VectorRow[] = [];
-  for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
-    const some = ids.slice(i, i + ROWS_PER_INSERT);
+  for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
+    const some = ids.slice(i, i + ROWS_PER_STATEMENT);
     const found = await tx.all(
       `SELECT segment_id, model, vector FROM segment_embeddings WHERE segment_id IN (${some.map(() => '?').join(',')})`,
       ...some,
@@ -82,8 +82,8 @@ export async function carryVectors(tx: Sql, vectors: VectorRow[], newIdOf: Map<n
     const newId = newIdOf.get(v.segment_id);
     return newId === undefined ? [] : [[newId, v.model, v.vector] as const];
   });
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const some = rows.slice(i, i + ROWS_PER_INSERT);
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const some = rows.slice(i, i + ROWS_PER_STATEMENT);
     await tx.run(
       `INSERT INTO segment_embeddings (segment_id, model, vector) VALUES ${some.map(() => '(?, ?, ?)').join(', ')}`,
       ...some.flat(),
