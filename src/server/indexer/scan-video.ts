@@ -60,22 +60,21 @@ export async function scanVideo(opts: ScanOptions): Promise<ScannedVideo> {
     () => null,
   );
   if (bytes !== null && bytes < (opts.splitMinBytes ?? SPLIT_MIN_BYTES)) {
+    // The probe failing stops the scan too.
     const pass = new AbortController();
-    const stop = (): void => pass.abort(signal?.reason);
-    signal?.addEventListener('abort', stop, { once: true });
+    const cutting = detectSceneCuts({
+      ...scan,
+      parts: 1,
+      signal: signal ? AbortSignal.any([signal, pass.signal]) : pass.signal,
+    });
+    cutting.catch(() => {});
     try {
-      const cutting = detectSceneCuts({ ...scan, parts: 1, signal: pass.signal });
-      cutting.catch(() => {});
-      try {
-        const probe = probed(await ffprobe(videoPath, { kind: 'storedVideo', signal }));
-        return { probe, ...(await cutting), decodedSeconds };
-      } catch (err) {
-        pass.abort(err);
-        await cutting.catch(() => {});
-        throw err;
-      }
-    } finally {
-      signal?.removeEventListener('abort', stop);
+      const probe = probed(await ffprobe(videoPath, { kind: 'storedVideo', signal }));
+      return { probe, ...(await cutting), decodedSeconds };
+    } catch (err) {
+      pass.abort(err);
+      await cutting.catch(() => {});
+      throw err;
     }
   }
   // Without the sizes (a container ffmpeg cannot copy packets from) the parts are split by time.

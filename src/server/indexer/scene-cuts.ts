@@ -92,25 +92,20 @@ export async function detectSceneCuts(options: SceneCutOptions): Promise<SceneFr
   };
   // One failing half stops the other: its answer is no use alone.
   const both = new AbortController();
-  const stop = (): void => both.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', stop, { once: true });
+  const signal = options.signal ? AbortSignal.any([options.signal, both.signal]) : both.signal;
   const scan = (range: PartRange, part: number): Promise<SceneFrames> =>
-    scanPart({ ...options, signal: both.signal, onTime: (s) => onTime(part, s) }, range).catch((err: unknown) => {
+    scanPart({ ...options, signal, onTime: (s) => onTime(part, s) }, range).catch((err: unknown) => {
       both.abort(err);
       throw err;
     });
-  try {
-    // allSettled: after a failure neither ffmpeg may still be writing into workDir when this returns.
-    const [first, second] = await Promise.allSettled([
-      scan({ prefix: '', seekTo: 0, from: 0, to: half }, 0),
-      scan({ prefix: 'b-', seekTo, from: half, to: null }, 1),
-    ]);
-    if (first.status === 'rejected') throw first.reason;
-    if (second.status === 'rejected') throw second.reason;
-    return joinHalves(first.value, second.value, options.maxSegmentSeconds);
-  } finally {
-    options.signal?.removeEventListener('abort', stop);
-  }
+  // allSettled: after a failure neither ffmpeg may still be writing into workDir when this returns.
+  const [first, second] = await Promise.allSettled([
+    scan({ prefix: '', seekTo: 0, from: 0, to: half }, 0),
+    scan({ prefix: 'b-', seekTo, from: half, to: null }, 1),
+  ]);
+  if (first.status === 'rejected') throw first.reason;
+  if (second.status === 'rejected') throw second.reason;
+  return joinHalves(first.value, second.value, options.maxSegmentSeconds);
 }
 
 /**
